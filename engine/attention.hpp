@@ -1,0 +1,115 @@
+// Scaled dot-product attention and nn.MultiheadAttention (self-attention on one sequence).
+// Nothing here takes a token's index as input: without a positional signal in the vectors (or
+// RoPE's rotation of Q and K), permuting the tokens only permutes the output rows.
+#pragma once
+
+#include <concepts>
+#include <optional>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "engine/linear.hpp"
+#include "engine/positional.hpp"
+#include "engine/tensor.hpp"
+
+namespace proofdeck::engine {
+
+template <typename T>
+using ConstRef = Eigen::Ref<const Matrix<T>>;
+template <typename T>
+using MutableRef = Eigen::Ref<Matrix<T>>;
+
+struct AttentionOptions {
+  bool causal = false;             // position t attends to positions ≤ t only
+  bool scaled = true;              // divide scores by √d_k; off only for the scaling demo
+  std::optional<RopeConfig> rope;  // rotate each head's Q and K after projection
+  Positions positions;             // RoPE positions, one per row; empty means 0, 1, …, T − 1
+};
+
+// --- one head: out = softmax(q·kᵀ/√d_k [+ mask])·v ---------------------------------------------
+template <typename T>
+void attention_forward(MutableRef<T> out,  // (T, d_v)
+                       Matrix<T>& probs,   // (T, T) attention weights, kept for backward
+                       ConstRef<T> query,  // (T, d_k)
+                       ConstRef<T> key,    // (T, d_k)
+                       ConstRef<T> value,  // (T, d_v)
+                       const AttentionOptions& options);
+
+template <typename T>
+void attention_backward(MutableRef<T> dquery,  // (T, d_k)
+                        MutableRef<T> dkey,    // (T, d_k)
+                        MutableRef<T> dvalue,  // (T, d_v)
+                        ConstRef<T> dout,      // (T, d_v)
+                        ConstRef<T> query, ConstRef<T> key, ConstRef<T> value,
+                        const Matrix<T>& probs,  // (T, T) from the forward
+                        const AttentionOptions& options);
+
+// --- multi-head attention with PyTorch's packed parameters ------------------------------------
+template <typename T>
+struct MhaParams {
+  using Scalar = T;
+  Index num_heads = 1;
+  LinearParams<T> in_proj;   // weight (3E, E): rows [W_q; W_k; W_v], bias (3E)
+  LinearParams<T> out_proj;  // weight (E, E), bias (E)
+
+  MhaParams() = default;
+  // Throws when embed_dim is not divisible by num_heads.
+  MhaParams(Index embed_dim, Index heads, bool has_bias);
+
+  Index embed_dim() const { return out_proj.weight.rows(); }
+  Index head_dim() const { return embed_dim() / num_heads; }
+  bool has_bias() const { return in_proj.has_bias(); }
+
+  // Head h's own projections are views of the packed in-projection: (head_dim, E) each.
+  auto query_weight(Index head) const {
+    return in_proj.weight.middleRows(head * head_dim(), head_dim());
+  }
+  auto key_weight(Index head) const {
+    return in_proj.weight.middleRows(embed_dim() + head * head_dim(), head_dim());
+  }
+  auto value_weight(Index head) const {
+    return in_proj.weight.middleRows(2 * embed_dim() + head * head_dim(), head_dim());
+  }
+};
+
+// Throws EngineError unless embed_dim > 0, num_heads > 0 and embed_dim % num_heads == 0.
+void check_head_split(Index embed_dim, Index num_heads);
+
+template <typename T>
+struct MhaCache {
+  Matrix<T> qkv;                 // (T, 3E) projections; Q and K after RoPE when it is on
+  std::vector<Matrix<T>> probs;  // num_heads × (T, T): each head's attention weights
+  Matrix<T> heads;               // (T, E) the heads' outputs side by side, out_proj's input
+  Positions positions;           // the RoPE positions used
+};
+
+template <typename T>
+void mha_forward(Matrix<T>& out,        // (T, E)
+                 MhaCache<T>& cache,    // filled for backward and for inspection
+                 const Matrix<T>& inp,  // (T, E)
+                 const MhaParams<T>& params, const AttentionOptions& options);
+
+template <typename T>
+void mha_backward(Matrix<T>& dinp,        // (T, E)
+                  MhaParams<T>& grads,    // same shapes as params
+                  const Matrix<T>& dout,  // (T, E)
+                  const Matrix<T>& inp,   // (T, E)
+                  const MhaParams<T>& params, const MhaCache<T>& cache,
+                  const AttentionOptions& options);
+
+template <typename P>
+concept MhaParamsType =
+    std::same_as<std::remove_const_t<P>, MhaParams<typename std::remove_const_t<P>::Scalar>>;
+
+// Visits every parameter with PyTorch's state_dict name and the tensor (Matrix or Vector);
+// P may be const.
+template <MhaParamsType P, typename Visitor>
+void visit_params(P& params, const std::string& prefix, Visitor&& visit) {
+  visit(prefix + "in_proj_weight", params.in_proj.weight);
+  if (params.has_bias()) visit(prefix + "in_proj_bias", params.in_proj.bias);
+  visit(prefix + "out_proj.weight", params.out_proj.weight);
+  if (params.out_proj.has_bias()) visit(prefix + "out_proj.bias", params.out_proj.bias);
+}
+
+}  // namespace proofdeck::engine

@@ -1,0 +1,209 @@
+// Forward and backward of LayerNorm, RMSNorm and BatchNorm1d.
+#include "engine/norm.hpp"
+
+#include <cmath>
+#include <string>
+
+namespace proofdeck::engine {
+
+namespace {
+
+template <typename T>
+void check_affine(const NormParams<T>& params, Index channels, const char* layer) {
+  if (!params.affine()) return;
+  require(params.weight.size() == channels,
+          std::string(layer) + " weight has " + std::to_string(params.weight.size()) +
+              " elements, expected " + std::to_string(channels) + " (one per feature)");
+  require(params.bias.size() == 0 || params.bias.size() == channels,
+          std::string(layer) + " bias has " + std::to_string(params.bias.size()) +
+              " elements, expected " + std::to_string(channels) + " (one per feature)");
+}
+
+// out = xhat·γ + β, row by row.
+template <typename T>
+void apply_affine(Matrix<T>& out, const NormParams<T>& params) {
+  if (!params.affine()) return;
+  out.array().rowwise() *= params.weight.transpose().array();
+  if (params.bias.size() != 0) out.rowwise() += params.bias.transpose();
+}
+
+// dγ = Σ dout·xhat, dβ = Σ dout over rows; returns dxhat = dout·γ.
+template <typename T>
+Matrix<T> affine_backward(NormParams<T>& grads, const Matrix<T>& dout, const Matrix<T>& xhat,
+                          const NormParams<T>& params) {
+  if (!params.affine()) {
+    grads = NormParams<T>();
+    return dout;
+  }
+  grads.weight = dout.cwiseProduct(xhat).colwise().sum().transpose();
+  if (params.bias.size() != 0) {
+    grads.bias = dout.colwise().sum().transpose();
+  } else {
+    grads.bias.resize(0);
+  }
+  Matrix<T> dxhat = dout;
+  dxhat.array().rowwise() *= params.weight.transpose().array();
+  return dxhat;
+}
+
+}  // namespace
+
+template <typename T>
+void layernorm_forward(Matrix<T>& out, Vector<T>& mean, Vector<T>& rstd, const Matrix<T>& inp,
+                       const NormParams<T>& params, double eps) {
+  check_affine(params, inp.cols(), "layer_norm");
+  require(inp.cols() > 0, "layer_norm needs at least one feature");
+  const T n = static_cast<T>(inp.cols());
+  mean = inp.rowwise().sum() / n;
+  out = inp.colwise() - mean;
+  const Vector<T> var = out.rowwise().squaredNorm() / n;  // biased, as PyTorch
+  rstd = (var.array() + static_cast<T>(eps)).rsqrt();
+  out.array().colwise() *= rstd.array();
+  apply_affine(out, params);
+}
+
+template <typename T>
+void layernorm_backward(Matrix<T>& dinp, NormParams<T>& grads, const Matrix<T>& dout,
+                        const Matrix<T>& inp, const NormParams<T>& params, const Vector<T>& mean,
+                        const Vector<T>& rstd) {
+  // forward was: xhat = (x − mean)·rstd; out = xhat·γ + β
+  require_shape(dout, inp.rows(), inp.cols(), "layer_norm grad_output");
+  Matrix<T> xhat = inp.colwise() - mean;
+  xhat.array().colwise() *= rstd.array();
+  const Matrix<T> dxhat = affine_backward(grads, dout, xhat, params);
+  const T n = static_cast<T>(inp.cols());
+  const Vector<T> mean_dxhat = dxhat.rowwise().sum() / n;
+  const Vector<T> mean_dxhat_xhat = dxhat.cwiseProduct(xhat).rowwise().sum() / n;
+  dinp = dxhat.colwise() - mean_dxhat;
+  dinp.array() -= xhat.array().colwise() * mean_dxhat_xhat.array();
+  dinp.array().colwise() *= rstd.array();
+}
+
+template <typename T>
+void rmsnorm_forward(Matrix<T>& out, Vector<T>& rrms, const Matrix<T>& inp,
+                     const NormParams<T>& params, double eps) {
+  check_affine(params, inp.cols(), "rms_norm");
+  require(inp.cols() > 0, "rms_norm needs at least one feature");
+  const T n = static_cast<T>(inp.cols());
+  rrms = (inp.rowwise().squaredNorm() / n).array() + static_cast<T>(eps);
+  rrms = rrms.array().rsqrt();
+  out = inp;
+  out.array().colwise() *= rrms.array();
+  apply_affine(out, params);
+}
+
+template <typename T>
+void rmsnorm_backward(Matrix<T>& dinp, NormParams<T>& grads, const Matrix<T>& dout,
+                      const Matrix<T>& inp, const NormParams<T>& params, const Vector<T>& rrms) {
+  // forward was: xhat = x·rrms, rrms = (mean(x²) + eps)^(−½); out = xhat·γ
+  require_shape(dout, inp.rows(), inp.cols(), "rms_norm grad_output");
+  Matrix<T> xhat = inp;
+  xhat.array().colwise() *= rrms.array();
+  const Matrix<T> dxhat = affine_backward(grads, dout, xhat, params);
+  const T n = static_cast<T>(inp.cols());
+  const Vector<T> mean_dxhat_xhat = dxhat.cwiseProduct(xhat).rowwise().sum() / n;
+  dinp = dxhat;
+  dinp.array() -= xhat.array().colwise() * mean_dxhat_xhat.array();
+  dinp.array().colwise() *= rrms.array();
+}
+
+namespace {
+
+template <typename T>
+void check_batchnorm(const Matrix<T>& inp, const BatchNormParams<T>& params) {
+  require(inp.cols() == params.channels(), "batch_norm input has " + std::to_string(inp.cols()) +
+                                               " channels (shape " + shape_of(inp) +
+                                               "), expected " + std::to_string(params.channels()));
+  require(params.running_var.size() == params.channels(),
+          "batch_norm running_var has " + std::to_string(params.running_var.size()) +
+              " elements, expected " + std::to_string(params.channels()));
+  check_affine(params.affine, params.channels(), "batch_norm");
+}
+
+}  // namespace
+
+template <typename T>
+void batchnorm_train_forward(Matrix<T>& out, Vector<T>& mean, Vector<T>& rstd, const Matrix<T>& inp,
+                             BatchNormParams<T>& params, double eps, double momentum) {
+  check_batchnorm(inp, params);
+  if (inp.rows() <= 1) {
+    throw EngineError("Expected more than 1 value per channel when training, got input of shape " +
+                      shape_of(inp));
+  }
+  const T n = static_cast<T>(inp.rows());
+  mean = inp.colwise().sum().transpose() / n;
+  out = inp.rowwise() - mean.transpose();
+  const Vector<T> var = out.colwise().squaredNorm().transpose() / n;  // biased, for normalising
+  rstd = (var.array() + static_cast<T>(eps)).rsqrt();
+  out.array().rowwise() *= rstd.transpose().array();
+  apply_affine(out, params.affine);
+
+  const T m = static_cast<T>(momentum);
+  const Vector<T> unbiased_var = var * (n / (n - T(1)));
+  params.running_mean = (T(1) - m) * params.running_mean + m * mean;
+  params.running_var = (T(1) - m) * params.running_var + m * unbiased_var;
+}
+
+template <typename T>
+void batchnorm_train_backward(Matrix<T>& dinp, NormParams<T>& grads, const Matrix<T>& dout,
+                              const Matrix<T>& inp, const NormParams<T>& params,
+                              const Vector<T>& mean, const Vector<T>& rstd) {
+  // forward was: xhat = (x − mean_batch)·rstd_batch per column; out = xhat·γ + β
+  require_shape(dout, inp.rows(), inp.cols(), "batch_norm grad_output");
+  Matrix<T> xhat = inp.rowwise() - mean.transpose();
+  xhat.array().rowwise() *= rstd.transpose().array();
+  const Matrix<T> dxhat = affine_backward(grads, dout, xhat, params);
+  const T n = static_cast<T>(inp.rows());
+  const Vector<T> mean_dxhat = dxhat.colwise().sum().transpose() / n;
+  const Vector<T> mean_dxhat_xhat = dxhat.cwiseProduct(xhat).colwise().sum().transpose() / n;
+  dinp = dxhat.rowwise() - mean_dxhat.transpose();
+  dinp.array() -= xhat.array().rowwise() * mean_dxhat_xhat.transpose().array();
+  dinp.array().rowwise() *= rstd.transpose().array();
+}
+
+template <typename T>
+void batchnorm_eval_forward(Matrix<T>& out, const Matrix<T>& inp, const BatchNormParams<T>& params,
+                            double eps) {
+  check_batchnorm(inp, params);
+  const Vector<T> rstd = (params.running_var.array() + static_cast<T>(eps)).rsqrt();
+  out = inp.rowwise() - params.running_mean.transpose();
+  out.array().rowwise() *= rstd.transpose().array();
+  apply_affine(out, params.affine);
+}
+
+template <typename T>
+void batchnorm_eval_backward(Matrix<T>& dinp, NormParams<T>& grads, const Matrix<T>& dout,
+                             const Matrix<T>& inp, const BatchNormParams<T>& params, double eps) {
+  // forward was: out = (x − running_mean)·rstd_running·γ + β, a per-channel affine map
+  require_shape(dout, inp.rows(), inp.cols(), "batch_norm grad_output");
+  const Vector<T> rstd = (params.running_var.array() + static_cast<T>(eps)).rsqrt();
+  Matrix<T> xhat = inp.rowwise() - params.running_mean.transpose();
+  xhat.array().rowwise() *= rstd.transpose().array();
+  dinp = affine_backward(grads, dout, xhat, params.affine);
+  dinp.array().rowwise() *= rstd.transpose().array();
+}
+
+#define PROOFDECK_INSTANTIATE(T)                                                                   \
+  template void layernorm_forward<T>(Matrix<T>&, Vector<T>&, Vector<T>&, const Matrix<T>&,         \
+                                     const NormParams<T>&, double);                                \
+  template void layernorm_backward<T>(Matrix<T>&, NormParams<T>&, const Matrix<T>&,                \
+                                      const Matrix<T>&, const NormParams<T>&, const Vector<T>&,    \
+                                      const Vector<T>&);                                           \
+  template void rmsnorm_forward<T>(Matrix<T>&, Vector<T>&, const Matrix<T>&, const NormParams<T>&, \
+                                   double);                                                        \
+  template void rmsnorm_backward<T>(Matrix<T>&, NormParams<T>&, const Matrix<T>&,                  \
+                                    const Matrix<T>&, const NormParams<T>&, const Vector<T>&);     \
+  template void batchnorm_train_forward<T>(Matrix<T>&, Vector<T>&, Vector<T>&, const Matrix<T>&,   \
+                                           BatchNormParams<T>&, double, double);                   \
+  template void batchnorm_train_backward<T>(Matrix<T>&, NormParams<T>&, const Matrix<T>&,          \
+                                            const Matrix<T>&, const NormParams<T>&,                \
+                                            const Vector<T>&, const Vector<T>&);                   \
+  template void batchnorm_eval_forward<T>(Matrix<T>&, const Matrix<T>&, const BatchNormParams<T>&, \
+                                          double);                                                 \
+  template void batchnorm_eval_backward<T>(Matrix<T>&, NormParams<T>&, const Matrix<T>&,           \
+                                           const Matrix<T>&, const BatchNormParams<T>&, double);
+PROOFDECK_INSTANTIATE(float)
+PROOFDECK_INSTANTIATE(double)
+#undef PROOFDECK_INSTANTIATE
+
+}  // namespace proofdeck::engine

@@ -1,0 +1,156 @@
+// Sinusoidal, learned and rotary positional encodings.
+#include "engine/positional.hpp"
+
+#include <cmath>
+#include <string>
+
+namespace proofdeck::engine {
+
+std::string_view positional_name(PositionalKind kind) {
+  switch (kind) {
+    case PositionalKind::none:
+      return "none";
+    case PositionalKind::sinusoidal:
+      return "sinusoidal";
+    case PositionalKind::learned:
+      return "learned";
+    case PositionalKind::rope:
+      return "rope";
+  }
+  return "?";
+}
+
+std::optional<PositionalKind> parse_positional(std::string_view name) {
+  if (name == "none") return PositionalKind::none;
+  if (name == "sinusoidal") return PositionalKind::sinusoidal;
+  if (name == "learned") return PositionalKind::learned;
+  if (name == "rope") return PositionalKind::rope;
+  return std::nullopt;
+}
+
+std::string_view rope_convention_name(RopeConvention convention) {
+  return convention == RopeConvention::interleaved ? "interleaved" : "half";
+}
+
+std::optional<RopeConvention> parse_rope_convention(std::string_view name) {
+  if (name == "interleaved") return RopeConvention::interleaved;
+  if (name == "half") return RopeConvention::half;
+  return std::nullopt;
+}
+
+Positions sequential_positions(Index count) {
+  Positions positions(static_cast<std::size_t>(count));
+  for (std::size_t i = 0; i < positions.size(); ++i)
+    positions[i] = static_cast<std::int64_t>(i);
+  return positions;
+}
+
+template <typename T>
+Matrix<T> sinusoidal_encoding(const Positions& positions, Index d_model, double base) {
+  require(d_model > 0, "sinusoidal encoding needs d_model > 0, got " + std::to_string(d_model));
+  require(base > 1.0, "sinusoidal encoding needs base > 1, got " + number_string(base));
+  Matrix<T> table(static_cast<Index>(positions.size()), d_model);
+  for (Index row = 0; row < table.rows(); ++row) {
+    const double position = static_cast<double>(positions[static_cast<std::size_t>(row)]);
+    for (Index even = 0; even < d_model; even += 2) {
+      const double angle =
+          position / std::pow(base, static_cast<double>(even) / static_cast<double>(d_model));
+      table(row, even) = static_cast<T>(std::sin(angle));
+      if (even + 1 < d_model) table(row, even + 1) = static_cast<T>(std::cos(angle));
+    }
+  }
+  return table;
+}
+
+template <typename T>
+void learned_positions_forward(Matrix<T>& out, const Positions& positions, const Matrix<T>& table) {
+  const Index max_len = table.rows();
+  out.resize(static_cast<Index>(positions.size()), table.cols());
+  for (std::size_t t = 0; t < positions.size(); ++t) {
+    const std::int64_t position = positions[t];
+    if (position < 0 || position >= max_len) {
+      throw EngineError("position " + std::to_string(position) +
+                        " is past the learned position table (max_len " + std::to_string(max_len) +
+                        ": rows 0.." + std::to_string(max_len - 1) +
+                        "); a learned table has no row for positions it was not trained on");
+    }
+    out.row(static_cast<Index>(t)) = table.row(position);
+  }
+}
+
+template <typename T>
+void learned_positions_backward(Matrix<T>& dtable, const Matrix<T>& dout,
+                                const Positions& positions, Index max_len) {
+  require(dout.rows() == static_cast<Index>(positions.size()),
+          "learned positions grad_output has " + std::to_string(dout.rows()) +
+              " rows, expected one per position (" + std::to_string(positions.size()) + ")");
+  dtable = Matrix<T>::Zero(max_len, dout.cols());
+  for (std::size_t t = 0; t < positions.size(); ++t) {
+    const std::int64_t position = positions[t];
+    require(position >= 0 && position < max_len,
+            "position " + std::to_string(position) + " is past the learned position table");
+    dtable.row(position) += dout.row(static_cast<Index>(t));  // a repeated position accumulates
+  }
+}
+
+namespace {
+
+// Rotates every pair by sign·positions[t]·θ_i; sign −1 undoes the rotation.
+template <typename T>
+void rotate_pairs(Matrix<T>& out, const Matrix<T>& inp, const Positions& positions,
+                  const RopeConfig& config, double sign, const char* what) {
+  const Index dim = inp.cols();
+  require(dim % 2 == 0, std::string(what) + " needs an even feature size, got " +
+                            std::to_string(dim) + " (RoPE rotates pairs of dimensions)");
+  require(inp.rows() == static_cast<Index>(positions.size()),
+          std::string(what) + " has " + std::to_string(inp.rows()) + " rows but " +
+              std::to_string(positions.size()) + " positions");
+  require(config.base > 1.0, "rope base must be > 1, got " + number_string(config.base));
+  const Index pairs = dim / 2;
+  out.resize(inp.rows(), dim);
+  for (Index t = 0; t < inp.rows(); ++t) {
+    const double position = static_cast<double>(positions[static_cast<std::size_t>(t)]);
+    for (Index i = 0; i < pairs; ++i) {
+      const double theta =
+          1.0 / std::pow(config.base, static_cast<double>(2 * i) / static_cast<double>(dim));
+      const double angle = sign * position * theta;
+      const T cos_angle = static_cast<T>(std::cos(angle));
+      const T sin_angle = static_cast<T>(std::sin(angle));
+      const Index a = config.convention == RopeConvention::interleaved ? 2 * i : i;
+      const Index b = config.convention == RopeConvention::interleaved ? 2 * i + 1 : i + pairs;
+      const T x_a = inp(t, a);
+      const T x_b = inp(t, b);
+      out(t, a) = x_a * cos_angle - x_b * sin_angle;
+      out(t, b) = x_a * sin_angle + x_b * cos_angle;
+    }
+  }
+}
+
+}  // namespace
+
+template <typename T>
+void rope_forward(Matrix<T>& out, const Matrix<T>& inp, const Positions& positions,
+                  const RopeConfig& config) {
+  rotate_pairs(out, inp, positions, config, 1.0, "rope input");
+}
+
+template <typename T>
+void rope_backward(Matrix<T>& dinp, const Matrix<T>& dout, const Positions& positions,
+                   const RopeConfig& config) {
+  // forward was: out = R(p)·x per row, R orthogonal, so dinp = R(p)ᵀ·dout = R(−p)·dout
+  rotate_pairs(dinp, dout, positions, config, -1.0, "rope grad_output");
+}
+
+#define PROOFDECK_INSTANTIATE(T)                                                              \
+  template Matrix<T> sinusoidal_encoding<T>(const Positions&, Index, double);                 \
+  template void learned_positions_forward<T>(Matrix<T>&, const Positions&, const Matrix<T>&); \
+  template void learned_positions_backward<T>(Matrix<T>&, const Matrix<T>&, const Positions&, \
+                                              Index);                                         \
+  template void rope_forward<T>(Matrix<T>&, const Matrix<T>&, const Positions&,               \
+                                const RopeConfig&);                                           \
+  template void rope_backward<T>(Matrix<T>&, const Matrix<T>&, const Positions&, const RopeConfig&);
+PROOFDECK_INSTANTIATE(float)
+PROOFDECK_INSTANTIATE(double)
+#undef PROOFDECK_INSTANTIATE
+
+}  // namespace proofdeck::engine

@@ -1,0 +1,70 @@
+// Positional encodings. Attention compares content only, so order must be put into the vectors:
+// sinusoidal and learned encodings are added to the embeddings before the first layer; RoPE
+// rotates Q and K after their projections, just before QKᵀ.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "engine/tensor.hpp"
+
+namespace proofdeck::engine {
+
+using Positions = std::vector<std::int64_t>;
+
+enum class PositionalKind { none, sinusoidal, learned, rope };
+std::string_view positional_name(PositionalKind kind);
+std::optional<PositionalKind> parse_positional(std::string_view name);
+
+// --- sinusoidal (Vaswani et al. 2017) ----------------------------------------------------------
+// PE[p, 2i] = sin(p / base^(2i/d)), PE[p, 2i+1] = cos(p / base^(2i/d)); no parameters, defined for
+// every position, so it needs no training and extends past any length seen in training.
+template <typename T>
+Matrix<T> sinusoidal_encoding(const Positions& positions, Index d_model, double base = 10000.0);
+
+// --- learned table (nn.Embedding indexed by position) -----------------------------------------
+// A row per position up to max_len; a position past the table has no row and is an error.
+template <typename T>
+void learned_positions_forward(Matrix<T>& out,              // (T, d)
+                               const Positions& positions,  // (T)
+                               const Matrix<T>& table);     // (max_len, d)
+
+template <typename T>
+void learned_positions_backward(Matrix<T>& dtable,           // (max_len, d), assigned
+                                const Matrix<T>& dout,       // (T, d)
+                                const Positions& positions,  // (T)
+                                Index max_len);
+
+// --- rotary (Su et al. 2021) -------------------------------------------------------------------
+enum class RopeConvention {
+  interleaved,  // pairs (x[2i], x[2i+1]), as the RoFormer paper and Meta's original Llama
+  half,         // pairs (x[i], x[i + d/2]), "rotate_half" as Hugging Face's Llama
+};
+std::string_view rope_convention_name(RopeConvention convention);
+std::optional<RopeConvention> parse_rope_convention(std::string_view name);
+
+struct RopeConfig {
+  RopeConvention convention = RopeConvention::half;  // pairing of dimensions
+  double base = 10000.0;                             // θ_i = base^(−2i/d)
+};
+
+// Rotates pair i of row t by positions[t]·θ_i. The dot product of a rotated query at p and a
+// rotated key at q then depends only on p − q. d must be even.
+template <typename T>
+void rope_forward(Matrix<T>& out,              // (T, d)
+                  const Matrix<T>& inp,        // (T, d)
+                  const Positions& positions,  // (T)
+                  const RopeConfig& config);
+
+// The rotation is orthogonal: its backward rotates the gradient by the opposite angle.
+template <typename T>
+void rope_backward(Matrix<T>& dinp,        // (T, d)
+                   const Matrix<T>& dout,  // (T, d)
+                   const Positions& positions, const RopeConfig& config);
+
+// Positions 0, 1, …, count − 1.
+Positions sequential_positions(Index count);
+
+}  // namespace proofdeck::engine

@@ -1,0 +1,46 @@
+// A deterministic random generator of our own: the same seed draws the same numbers with every
+// compiler and standard library (std::normal_distribution does not), so printouts and goldens
+// are bit-identical everywhere.
+#pragma once
+
+#include <cstdint>
+
+#include "engine/tensor.hpp"
+
+namespace proofdeck::engine {
+
+// SplitMix64 (Steele, Lea, Flood 2014): one 64-bit state, passes BigCrush, trivially seedable.
+class Rng {
+ public:
+  explicit Rng(std::uint64_t seed) : state_(seed) {}
+
+  std::uint64_t next_u64();
+  // Uniform in [0, 1) with 53 random bits.
+  double uniform();
+  // Uniform in [low, high).
+  double uniform(double low, double high);
+  // Standard normal by the Box–Muller transform; the second draw of each pair is kept.
+  double normal();
+  double normal(double mean, double stddev) { return mean + stddev * normal(); }
+
+ private:
+  std::uint64_t state_;
+  bool has_spare_ = false;
+  double spare_ = 0.0;
+};
+
+// Initialisers, drawing row by row in storage order.
+template <typename T>
+void fill_normal(Matrix<T>& m, double mean, double stddev, Rng& rng);
+template <typename T>
+void fill_normal(Vector<T>& v, double mean, double stddev, Rng& rng);
+template <typename T>
+void fill_uniform(Matrix<T>& m, double low, double high, Rng& rng);
+template <typename T>
+void fill_uniform(Vector<T>& v, double low, double high, Rng& rng);
+// Glorot & Bengio 2010, as torch.nn.init.xavier_uniform_: U(±gain·√(6 / (fan_in + fan_out)))
+// with fan_in = cols, fan_out = rows of a (out, in) weight.
+template <typename T>
+void fill_xavier_uniform(Matrix<T>& weight, Rng& rng, double gain = 1.0);
+
+}  // namespace proofdeck::engine

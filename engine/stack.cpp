@@ -1,0 +1,94 @@
+// Forward and backward through a stack of blocks.
+#include "engine/stack.hpp"
+
+#include <string>
+
+namespace proofdeck::engine {
+
+template <typename T>
+StackParams<T>::StackParams(const StackConfig& config)
+    : final_norm(config.layer.d_model, config.final_norm, config.layer.bias) {
+  require(config.num_layers >= 1,
+          "a stack needs at least one layer, got " + std::to_string(config.num_layers));
+  layers.reserve(static_cast<std::size_t>(config.num_layers));
+  for (Index l = 0; l < config.num_layers; ++l)
+    layers.emplace_back(config.layer);
+}
+
+template <typename T>
+void init_xavier(StackParams<T>& params, Rng& rng) {
+  for (auto& layer : params.layers)
+    init_xavier(layer, rng);
+  params.final_norm.weight.setOnes();
+  params.final_norm.bias.setZero();
+}
+
+template <typename T>
+void stack_forward(Matrix<T>& out, StackCache<T>& cache, const Matrix<T>& inp,
+                   const StackParams<T>& params, const StackConfig& config) {
+  require(static_cast<Index>(params.layers.size()) == config.num_layers,
+          "stack has " + std::to_string(params.layers.size()) + " layers of parameters, config " +
+              "says " + std::to_string(config.num_layers));
+  const std::size_t layer_count = params.layers.size();
+  cache.layer_inputs.resize(layer_count + 1);
+  cache.layers.resize(layer_count);
+  cache.layer_inputs[0] = inp;
+  for (std::size_t l = 0; l < layer_count; ++l) {
+    encoder_layer_forward(cache.layer_inputs[l + 1], cache.layers[l], cache.layer_inputs[l],
+                          params.layers[l], config.layer);
+  }
+  if (config.final_norm) {
+    layernorm_forward(out, cache.final_mean, cache.final_rstd, cache.layer_inputs.back(),
+                      params.final_norm, config.layer.layer_norm_eps);
+  } else {
+    out = cache.layer_inputs.back();
+  }
+}
+
+template <typename T>
+std::vector<ActivationStats> layer_output_stats(const StackCache<T>& cache) {
+  std::vector<ActivationStats> stats;
+  for (std::size_t l = 1; l < cache.layer_inputs.size(); ++l) {
+    stats.push_back(activation_stats(cache.layer_inputs[l]));
+  }
+  return stats;
+}
+
+template <typename T>
+void stack_backward(Matrix<T>& dinp, StackGrads<T>& grads, const Matrix<T>& dout,
+                    const Matrix<T>& inp, const StackParams<T>& params, const StackCache<T>& cache,
+                    const StackConfig& config) {
+  const std::size_t layer_count = params.layers.size();
+  require_shape(dout, inp.rows(), config.layer.d_model, "stack grad_output");
+  grads.params.layers.resize(layer_count);
+  grads.layer_input_grads.resize(layer_count);
+  Matrix<T> dnext;
+  if (config.final_norm) {
+    layernorm_backward(dnext, grads.params.final_norm, dout, cache.layer_inputs.back(),
+                       params.final_norm, cache.final_mean, cache.final_rstd);
+  } else {
+    dnext = dout;
+    grads.params.final_norm = NormParams<T>();
+  }
+  for (std::size_t l = layer_count; l-- > 0;) {
+    encoder_layer_backward(grads.layer_input_grads[l], grads.params.layers[l], dnext,
+                           cache.layer_inputs[l], params.layers[l], cache.layers[l], config.layer);
+    dnext = grads.layer_input_grads[l];
+  }
+  dinp = dnext;
+}
+
+#define PROOFDECK_INSTANTIATE(T)                                                                  \
+  template struct StackParams<T>;                                                                 \
+  template void init_xavier<T>(StackParams<T>&, Rng&);                                            \
+  template void stack_forward<T>(Matrix<T>&, StackCache<T>&, const Matrix<T>&,                    \
+                                 const StackParams<T>&, const StackConfig&);                      \
+  template std::vector<ActivationStats> layer_output_stats<T>(const StackCache<T>&);              \
+  template void stack_backward<T>(Matrix<T>&, StackGrads<T>&, const Matrix<T>&, const Matrix<T>&, \
+                                  const StackParams<T>&, const StackCache<T>&,                    \
+                                  const StackConfig&);
+PROOFDECK_INSTANTIATE(float)
+PROOFDECK_INSTANTIATE(double)
+#undef PROOFDECK_INSTANTIATE
+
+}  // namespace proofdeck::engine

@@ -1,0 +1,653 @@
+#!/usr/bin/python3
+"""Generate PyTorch reference fixtures for proofdeck's C++ engine tests.
+
+Each fixture is one JSON file in the output directory (default
+``tests/fixtures``).  It records a small, seeded problem (op, config,
+parameters, input, upstream gradient) together with what PyTorch computes
+for it: the forward output, the autograd gradients for the input and every
+parameter, and any extra per-op results (attention weights, BatchNorm
+running statistics).  The C++ tests replay ``spec`` and compare against
+``expected``.  The file format is described in ``tests/fixtures/README.md``.
+
+PyTorch is needed only to regenerate the fixtures, never to build or test.
+
+Usage (Debian's python3-torch lives under the system interpreter)::
+
+    /usr/bin/python3 scripts/torch_reference.py [--out tests/fixtures]
+
+The script overwrites the fixture files it owns and touches nothing else.
+Every fixture is seeded on its own (from its name), so the output is
+deterministic and adding a fixture does not change the others.
+"""
+
+import argparse
+import json
+import math
+import pathlib
+import sys
+import zlib
+
+import torch
+import torch.nn as nn
+
+# Problem sizes shared by the fixtures.
+T = 5  # sequence length
+E = 8  # d_model / embed_dim
+H = 2  # attention heads
+FF = 16  # dim_feedforward
+N_NORM = 6  # batch size for BatchNorm
+C_NORM = 4  # BatchNorm channels
+LIN_N, LIN_IN, LIN_OUT = 5, 8, 6
+
+SEED_BASE = 20240601
+F64 = torch.float64
+F32 = torch.float32
+DTYPE_NAMES = {F64: "float64", F32: "float32"}
+
+FIXTURES = []
+
+
+def fixture(func):
+    """Register a fixture builder (it returns the fixture dict)."""
+    FIXTURES.append(func)
+    return func
+
+
+# ---------------------------------------------------------------------------
+# Helpers
+# ---------------------------------------------------------------------------
+
+
+def seed_for(name):
+    """Seed the global torch RNG from the fixture name (stable across runs)."""
+    torch.manual_seed(SEED_BASE + zlib.crc32(name.encode("utf-8")))
+
+
+def weight(*shape, dtype=F64):
+    return torch.randn(*shape, dtype=dtype) * 0.5
+
+
+def bias(*shape, dtype=F64):
+    return torch.randn(*shape, dtype=dtype) * 0.5
+
+
+def norm_weight(*shape, dtype=F64):
+    return 1.0 + 0.1 * torch.randn(*shape, dtype=dtype)
+
+
+def norm_bias(*shape, dtype=F64):
+    return 0.1 * torch.randn(*shape, dtype=dtype)
+
+
+def causal_mask(t, dtype):
+    """Float mask, -inf strictly above the diagonal: row i attends to j<=i."""
+    return torch.triu(torch.full((t, t), -math.inf, dtype=dtype), diagonal=1)
+
+
+def set_params(module, values):
+    """Copy ``values`` (state_dict name -> tensor) into the module.
+
+    Every entry of the module's state_dict except ``num_batches_tracked``
+    must be given, so no PyTorch default initialisation leaks into a fixture.
+    """
+    state = module.state_dict()
+    wanted = {k for k in state if not k.endswith("num_batches_tracked")}
+    if wanted != set(values):
+        raise ValueError(f"param names {sorted(values)} != {sorted(wanted)}")
+    with torch.no_grad():
+        for key, value in values.items():
+            state[key].copy_(value)
+
+
+def tensor_grads(named):
+    """Gradients of the given (name, tensor) pairs, as lists."""
+    out = {}
+    for key, t in named:
+        if t.grad is None:
+            raise RuntimeError(f"no gradient for {key}")
+        out[key] = t.grad.tolist()
+    return out
+
+
+def module_grads(module, x):
+    grads = {"input": x.grad.tolist()}
+    for key, p in module.named_parameters():
+        if p.grad is None:
+            raise RuntimeError(f"no gradient for {key}")
+        grads[key] = p.grad.tolist()
+    return grads
+
+
+def make(name, description, op, dtype, config, params, inp, grad_output,
+         expected):
+    spec = {
+        "op": op,
+        "dtype": DTYPE_NAMES[dtype],
+        "config": config,
+        "params": {k: v.tolist() for k, v in params.items()},
+        "input": inp.tolist() if torch.is_tensor(inp) else inp,
+    }
+    if grad_output is not None:
+        spec["grad_output"] = grad_output.tolist()
+    return {
+        "name": name,
+        "description": description,
+        "torch_version": torch.__version__,
+        "spec": spec,
+        "expected": expected,
+    }
+
+
+# ---------------------------------------------------------------------------
+# nn.Linear
+# ---------------------------------------------------------------------------
+
+
+def linear_case(name, use_bias):
+    seed_for(name)
+    config = {"in_features": LIN_IN, "out_features": LIN_OUT,
+              "bias": use_bias}
+    module = nn.Linear(LIN_IN, LIN_OUT, bias=use_bias, dtype=F64)
+    params = {"weight": weight(LIN_OUT, LIN_IN)}
+    if use_bias:
+        params["bias"] = bias(LIN_OUT)
+    set_params(module, params)
+    x = torch.randn(LIN_N, LIN_IN, dtype=F64).requires_grad_()
+    y = module(x)
+    gy = torch.randn_like(y)
+    y.backward(gy)
+    desc = (f"nn.Linear({LIN_IN}, {LIN_OUT}, bias={use_bias}), float64, "
+            f"input {LIN_N}x{LIN_IN}")
+    return make(name, desc, "linear", F64, config, params, x.detach(), gy,
+                {"output": y.tolist(), "grads": module_grads(module, x)})
+
+
+@fixture
+def linear():
+    return linear_case("linear", True)
+
+
+@fixture
+def linear_nobias():
+    return linear_case("linear_nobias", False)
+
+
+# ---------------------------------------------------------------------------
+# nn.LayerNorm
+# ---------------------------------------------------------------------------
+
+
+def layer_norm_case(name, eps, offset):
+    seed_for(name)
+    config = {"normalized_shape": E, "eps": eps, "elementwise_affine": True}
+    module = nn.LayerNorm(E, eps=eps, elementwise_affine=True, dtype=F64)
+    params = {"weight": norm_weight(E), "bias": norm_bias(E)}
+    set_params(module, params)
+    x = (torch.randn(T, E, dtype=F64) + offset).requires_grad_()
+    y = module(x)
+    gy = torch.randn_like(y)
+    y.backward(gy)
+    desc = f"nn.LayerNorm({E}, eps={eps:g}), float64, input {T}x{E}"
+    if offset:
+        desc += f" with mean offset +{offset:g}"
+    return make(name, desc, "layer_norm", F64, config, params, x.detach(),
+                gy, {"output": y.tolist(), "grads": module_grads(module, x)})
+
+
+@fixture
+def layer_norm():
+    return layer_norm_case("layer_norm", 1e-5, 0.0)
+
+
+@fixture
+def layer_norm_eps():
+    return layer_norm_case("layer_norm_eps", 1e-3, 100.0)
+
+
+# ---------------------------------------------------------------------------
+# nn.BatchNorm1d
+# ---------------------------------------------------------------------------
+
+
+def batch_norm_case(name, training):
+    seed_for(name)
+    eps, momentum = 1e-5, 0.1
+    config = {"num_features": C_NORM, "eps": eps, "momentum": momentum,
+              "training": training}
+    module = nn.BatchNorm1d(C_NORM, eps=eps, momentum=momentum, dtype=F64)
+    params = {
+        "weight": norm_weight(C_NORM),
+        "bias": norm_bias(C_NORM),
+        "running_mean": 0.1 * torch.randn(C_NORM, dtype=F64),
+        "running_var": 1.0 + 0.1 * torch.rand(C_NORM, dtype=F64).abs(),
+    }
+    set_params(module, params)
+    module.train(training)
+    x = torch.randn(N_NORM, C_NORM, dtype=F64).requires_grad_()
+    y = module(x)
+    gy = torch.randn_like(y)
+    y.backward(gy)
+    mode = ("training mode (batch statistics; running stats updated with "
+            "the unbiased batch variance)" if training else
+            "eval mode (normalises with the running stats)")
+    desc = (f"nn.BatchNorm1d({C_NORM}, eps={eps:g}, momentum={momentum:g}) "
+            f"in {mode}, float64, input {N_NORM}x{C_NORM}")
+    expected = {
+        "output": y.tolist(),
+        "grads": module_grads(module, x),
+        "state": {
+            "running_mean": module.running_mean.tolist(),
+            "running_var": module.running_var.tolist(),
+        },
+    }
+    return make(name, desc, "batch_norm", F64, config, params, x.detach(),
+                gy, expected)
+
+
+@fixture
+def batch_norm_train():
+    return batch_norm_case("batch_norm_train", True)
+
+
+@fixture
+def batch_norm_eval():
+    return batch_norm_case("batch_norm_eval", False)
+
+
+# ---------------------------------------------------------------------------
+# RMSNorm (no nn.RMSNorm in torch 1.13)
+# ---------------------------------------------------------------------------
+
+
+@fixture
+def rms_norm():
+    name = "rms_norm"
+    seed_for(name)
+    eps = 1e-6
+    config = {"normalized_shape": E, "eps": eps}
+    w = norm_weight(E).requires_grad_()
+    x = torch.randn(T, E, dtype=F64).requires_grad_()
+    y = x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps) * w
+    gy = torch.randn_like(y)
+    y.backward(gy)
+    desc = (f"RMSNorm({E}, eps={eps:g}): the formula of torch>=2.4 "
+            "nn.RMSNorm, y = x * rsqrt(mean(x^2, -1) + eps) * weight, "
+            f"computed with torch autograd; float64, input {T}x{E}")
+    params = {"weight": w.detach()}
+    return make(name, desc, "rms_norm", F64, config, params, x.detach(), gy,
+                {"output": y.tolist(),
+                 "grads": tensor_grads([("input", x), ("weight", w)])})
+
+
+# ---------------------------------------------------------------------------
+# Activations
+# ---------------------------------------------------------------------------
+
+
+def activation_case(name, op, module, config, x, desc):
+    x = x.requires_grad_()
+    y = module(x)
+    gy = torch.randn_like(y)
+    y.backward(gy)
+    return make(name, desc, op, F64, config, {}, x.detach(), gy,
+                {"output": y.tolist(),
+                 "grads": tensor_grads([("input", x)])})
+
+
+def gelu_case(name, approximate):
+    seed_for(name)
+    x = torch.rand(T, E, dtype=F64) * 8.0 - 4.0  # uniform on [-4, 4)
+    desc = (f"nn.GELU(approximate='{approximate}'), float64, input {T}x{E} "
+            "uniform on [-4, 4]")
+    return activation_case(name, "gelu", nn.GELU(approximate=approximate),
+                           {"approximate": approximate}, x, desc)
+
+
+@fixture
+def gelu():
+    return gelu_case("gelu", "none")
+
+
+@fixture
+def gelu_tanh():
+    return gelu_case("gelu_tanh", "tanh")
+
+
+@fixture
+def relu():
+    name = "relu"
+    seed_for(name)
+    x = torch.randn(T, E, dtype=F64)
+    # Keep every value at least 0.05 away from the kink at 0.
+    x = torch.where(x >= 0, x + 0.05, x - 0.05)
+    desc = f"nn.ReLU(), float64, input {T}x{E} (no value within 0.05 of 0)"
+    return activation_case(name, "relu", nn.ReLU(), {}, x, desc)
+
+
+# ---------------------------------------------------------------------------
+# nn.Embedding (learned positional table)
+# ---------------------------------------------------------------------------
+
+
+@fixture
+def embedding():
+    name = "embedding"
+    seed_for(name)
+    num = 10
+    config = {"num_embeddings": num, "embedding_dim": E}
+    module = nn.Embedding(num, E, dtype=F64)
+    params = {"weight": weight(num, E)}
+    set_params(module, params)
+    positions = [0, 1, 2, 3, 4, 2]  # position 2 repeats: its grads add up
+    y = module(torch.tensor(positions, dtype=torch.long))
+    gy = torch.randn_like(y)
+    y.backward(gy)
+    desc = (f"nn.Embedding({num}, {E}) as a learned positional table, "
+            "float64, positions with one repeat (gradient accumulates)")
+    return make(name, desc, "embedding", F64, config, params, positions, gy,
+                {"output": y.tolist(),
+                 "grads": {"weight": module.weight.grad.tolist()}})
+
+
+# ---------------------------------------------------------------------------
+# nn.MultiheadAttention
+# ---------------------------------------------------------------------------
+
+
+def mha_case(name, heads=H, use_bias=True, causal=False, dtype=F64):
+    seed_for(name)
+    config = {"embed_dim": E, "num_heads": heads, "bias": use_bias,
+              "causal": causal}
+    module = nn.MultiheadAttention(E, heads, dropout=0.0, bias=use_bias,
+                                   batch_first=True, dtype=dtype)
+    params = {"in_proj_weight": weight(3 * E, E, dtype=dtype)}
+    if use_bias:
+        params["in_proj_bias"] = bias(3 * E, dtype=dtype)
+    params["out_proj.weight"] = weight(E, E, dtype=dtype)
+    if use_bias:
+        params["out_proj.bias"] = bias(E, dtype=dtype)
+    set_params(module, params)
+    module.train()
+    x = torch.randn(T, E, dtype=dtype).requires_grad_()
+    xb = x.unsqueeze(0)  # batch of 1
+    mask = causal_mask(T, dtype) if causal else None
+    y, attn = module(xb, xb, xb, attn_mask=mask, need_weights=True,
+                     average_attn_weights=False)
+    y = y.squeeze(0)
+    gy = torch.randn_like(y)
+    y.backward(gy)
+    desc = (f"nn.MultiheadAttention({E}, num_heads={heads}, bias={use_bias}, "
+            "dropout=0, batch_first=True) self-attention q=k=v=x"
+            + (", causal float attn_mask (-inf above diagonal)"
+               if causal else "")
+            + f", {DTYPE_NAMES[dtype]}, input {T}x{E} (batch 1)")
+    expected = {
+        "output": y.tolist(),
+        "grads": module_grads(module, x),
+        "attn_weights": attn.squeeze(0).tolist(),
+    }
+    return make(name, desc, "mha", dtype, config, params, x.detach(), gy,
+                expected)
+
+
+@fixture
+def mha():
+    return mha_case("mha")
+
+
+@fixture
+def mha_nobias():
+    return mha_case("mha_nobias", use_bias=False)
+
+
+@fixture
+def mha_causal():
+    return mha_case("mha_causal", causal=True)
+
+
+@fixture
+def mha_1head():
+    return mha_case("mha_1head", heads=1)
+
+
+@fixture
+def mha_float32():
+    return mha_case("mha_float32", dtype=F32)
+
+
+# ---------------------------------------------------------------------------
+# nn.TransformerEncoderLayer
+# ---------------------------------------------------------------------------
+
+
+def encoder_case(name, norm_first, activation, causal=False, dtype=F64):
+    seed_for(name)
+    eps = 1e-5
+    config = {"d_model": E, "nhead": H, "dim_feedforward": FF,
+              "norm_first": norm_first, "activation": activation,
+              "layer_norm_eps": eps, "causal": causal}
+    module = nn.TransformerEncoderLayer(
+        E, H, dim_feedforward=FF, dropout=0.0, activation=activation,
+        layer_norm_eps=eps, batch_first=True, norm_first=norm_first,
+        dtype=dtype)
+    params = {
+        "self_attn.in_proj_weight": weight(3 * E, E, dtype=dtype),
+        "self_attn.in_proj_bias": bias(3 * E, dtype=dtype),
+        "self_attn.out_proj.weight": weight(E, E, dtype=dtype),
+        "self_attn.out_proj.bias": bias(E, dtype=dtype),
+        "linear1.weight": weight(FF, E, dtype=dtype),
+        "linear1.bias": bias(FF, dtype=dtype),
+        "linear2.weight": weight(E, FF, dtype=dtype),
+        "linear2.bias": bias(E, dtype=dtype),
+        "norm1.weight": norm_weight(E, dtype=dtype),
+        "norm1.bias": norm_bias(E, dtype=dtype),
+        "norm2.weight": norm_weight(E, dtype=dtype),
+        "norm2.bias": norm_bias(E, dtype=dtype),
+    }
+    set_params(module, params)
+    module.train()  # dropout is 0; train() keeps PyTorch off its fast path
+    x = torch.randn(T, E, dtype=dtype).requires_grad_()
+    mask = causal_mask(T, dtype) if causal else None
+    y = module(x.unsqueeze(0), src_mask=mask).squeeze(0)
+    gy = torch.randn_like(y)
+    y.backward(gy)
+    desc = (f"nn.TransformerEncoderLayer(d_model={E}, nhead={H}, "
+            f"dim_feedforward={FF}, dropout=0, activation='{activation}', "
+            f"norm_first={norm_first}, batch_first=True) in train mode"
+            + (", causal float src_mask" if causal else "")
+            + f", {DTYPE_NAMES[dtype]}, input {T}x{E} (batch 1)")
+    return make(name, desc, "encoder_layer", dtype, config, params,
+                x.detach(), gy,
+                {"output": y.tolist(), "grads": module_grads(module, x)})
+
+
+@fixture
+def encoder_post_relu():
+    return encoder_case("encoder_post_relu", False, "relu")
+
+
+@fixture
+def encoder_post_gelu():
+    return encoder_case("encoder_post_gelu", False, "gelu")
+
+
+@fixture
+def encoder_pre_relu():
+    return encoder_case("encoder_pre_relu", True, "relu")
+
+
+@fixture
+def encoder_pre_gelu():
+    return encoder_case("encoder_pre_gelu", True, "gelu")
+
+
+@fixture
+def encoder_pre_causal():
+    return encoder_case("encoder_pre_causal", True, "relu", causal=True)
+
+
+@fixture
+def encoder_post_float32():
+    return encoder_case("encoder_post_float32", False, "relu", dtype=F32)
+
+
+# ---------------------------------------------------------------------------
+# Sinusoidal positional encoding (Vaswani et al. 2017)
+# ---------------------------------------------------------------------------
+
+
+def sinusoidal_table(positions, d_model):
+    """PE[p, 2i] = sin(p / 10000^(2i/d)), PE[p, 2i+1] = cos(same angle).
+
+    For odd d_model the last column (even index d-1) is a sine without a
+    cosine partner.
+    """
+    pos = torch.tensor(positions, dtype=F64).unsqueeze(1)
+    two_i = torch.arange(0, d_model, 2, dtype=F64)
+    angles = pos / torch.pow(torch.tensor(10000.0, dtype=F64),
+                             two_i / d_model)
+    pe = torch.zeros(len(positions), d_model, dtype=F64)
+    pe[:, 0::2] = torch.sin(angles)
+    pe[:, 1::2] = torch.cos(angles[:, : d_model // 2])
+    return pe
+
+
+def sinusoidal_case(name, d_model):
+    positions = [0, 1, 2, 5, 17, 100]
+    desc = (f"sinusoidal positional table (Vaswani et al. 2017), "
+            f"d_model={d_model}, computed in torch float64")
+    if d_model % 2:
+        desc += "; odd d_model: last column is sin only"
+    return make(name, desc, "sinusoidal", F64, {"d_model": d_model}, {},
+                positions, None,
+                {"output": sinusoidal_table(positions, d_model).tolist()})
+
+
+@fixture
+def sinusoidal():
+    return sinusoidal_case("sinusoidal", 8)
+
+
+@fixture
+def sinusoidal_odd():
+    return sinusoidal_case("sinusoidal_odd", 7)
+
+
+# ---------------------------------------------------------------------------
+# Rotary positional embedding
+# ---------------------------------------------------------------------------
+
+
+def rope_interleaved(x, positions, base):
+    """RoFormer / Meta Llama (precompute_freqs_cis + apply_rotary_emb).
+
+    Pairs (x[2i], x[2i+1]) are treated as complex numbers and multiplied by
+    exp(1j * pos * theta_i), theta_i = base^(-2i/d).
+    """
+    d = x.shape[-1]
+    freqs = 1.0 / (base ** (torch.arange(0, d, 2, dtype=x.dtype)[: d // 2]
+                            / d))
+    pos = torch.tensor(positions, dtype=x.dtype)
+    angles = torch.outer(pos, freqs)
+    freqs_cis = torch.polar(torch.ones_like(angles), angles)
+    x_c = torch.view_as_complex(x.reshape(*x.shape[:-1], -1, 2))
+    return torch.view_as_real(x_c * freqs_cis).flatten(-2)
+
+
+def rotate_half(x):
+    x1 = x[..., : x.shape[-1] // 2]
+    x2 = x[..., x.shape[-1] // 2:]
+    return torch.cat((-x2, x1), dim=-1)
+
+
+def rope_half(x, positions, base):
+    """Hugging Face Llama (LlamaRotaryEmbedding + apply_rotary_pos_emb).
+
+    Dimension j is paired with j + d/2; cos/sin = cat(freqs, freqs).
+    """
+    d = x.shape[-1]
+    inv_freq = 1.0 / (base ** (torch.arange(0, d, 2, dtype=x.dtype) / d))
+    pos = torch.tensor(positions, dtype=x.dtype)
+    freqs = torch.outer(pos, inv_freq)
+    emb = torch.cat((freqs, freqs), dim=-1)
+    return x * emb.cos() + rotate_half(x) * emb.sin()
+
+
+def rope_case(name, convention, base):
+    seed_for(name)
+    positions = [0, 1, 2, 3, 7]
+    d = 8
+    config = {"positions": positions, "convention": convention,
+              "base": base}
+    x = torch.randn(len(positions), d, dtype=F64).requires_grad_()
+    fn = rope_interleaved if convention == "interleaved" else rope_half
+    y = fn(x, positions, base)
+    gy = torch.randn_like(y)
+    y.backward(gy)
+    style = ("RoFormer / Meta Llama interleaved pairs (2i, 2i+1)"
+             if convention == "interleaved" else
+             "Hugging Face Llama rotate_half pairs (j, j+d/2)")
+    desc = (f"rotary positional embedding, {style}, base={base:g}, "
+            f"float64, input {len(positions)}x{d}")
+    return make(name, desc, "rope", F64, config, {}, x.detach(), gy,
+                {"output": y.tolist(),
+                 "grads": tensor_grads([("input", x)])})
+
+
+@fixture
+def rope_interleaved_fixture():
+    return rope_case("rope_interleaved", "interleaved", 10000.0)
+
+
+@fixture
+def rope_half_fixture():
+    return rope_case("rope_half", "half", 10000.0)
+
+
+@fixture
+def rope_half_base500():
+    return rope_case("rope_half_base500", "half", 500.0)
+
+
+# ---------------------------------------------------------------------------
+# Output
+# ---------------------------------------------------------------------------
+
+
+def to_json(value, indent=0):
+    """Pretty JSON that keeps each innermost list (a tensor row) on one line.
+
+    Floats go through json.dumps, i.e. repr, so they round-trip exactly.
+    """
+    pad = "  " * (indent + 1)
+    end = "  " * indent
+    if isinstance(value, dict):
+        if not value:
+            return "{}"
+        items = [f"{pad}{json.dumps(k)}: {to_json(v, indent + 1)}"
+                 for k, v in value.items()]
+        return "{\n" + ",\n".join(items) + "\n" + end + "}"
+    if isinstance(value, list) and any(isinstance(v, (list, dict))
+                                       for v in value):
+        items = [pad + to_json(v, indent + 1) for v in value]
+        return "[\n" + ",\n".join(items) + "\n" + end + "]"
+    return json.dumps(value, allow_nan=False)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", default="tests/fixtures",
+                        help="output directory (default: %(default)s)")
+    args = parser.parse_args(argv)
+    out_dir = pathlib.Path(args.out)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    for build in FIXTURES:
+        data = build()
+        path = out_dir / f"{data['name']}.json"
+        path.write_text(to_json(data) + "\n", encoding="utf-8")
+        print(f"wrote {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

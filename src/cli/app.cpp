@@ -1,0 +1,131 @@
+// Wires the subcommands together, resolves the global options and turns errors into exit codes.
+#include "cli/app.hpp"
+
+#include <CLI/CLI.hpp>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include <fmt/color.h>
+#include <fmt/ostream.h>
+
+#include "cli/engine_cmd.hpp"
+#include "errors.hpp"
+#include "version.hpp"
+
+namespace proofdeck::cli {
+
+namespace {
+
+constexpr const char* kDescription =
+    "proofdeck - study the transformer architecture (multi-head attention, positional encoding,\n"
+    "layer normalization, residuals, Pre-LN vs Post-LN) with answers proven by live computation.";
+
+constexpr const char* kFooter =
+    "Every answer is justified by an embedded transformer-layer engine whose numbers match\n"
+    "PyTorch. Run 'proofdeck SUBCOMMAND --help' for a command's options.\n"
+    "Exit codes: 0 ok, 1 check failed, 2 usage or invalid input, 3 state or I/O error,\n"
+    "130 interrupted.";
+
+void print_error(Io& io, const Theme& theme, const std::string& message) {
+  fmt::print(io.err, "{} {}\n", fmt::styled("error:", theme.error), sanitize_for_terminal(message));
+}
+
+}  // namespace
+
+void write_output(const std::string& path, const std::string& text, Io& io) {
+  if (path.empty() || path == "-") {
+    io.out << text;
+    io.out.flush();
+    return;
+  }
+  // Written beside the target and renamed, so a failed write never leaves half a file.
+  const std::filesystem::path target(path);
+  const std::filesystem::path temporary = target.string() + ".proofdeck-partial";
+  {
+    std::ofstream file(temporary, std::ios::binary | std::ios::trunc);
+    if (!file) {
+      throw StateError("io.write", fmt::format("{}: cannot write: {}", path, std::strerror(errno)));
+    }
+    file << text;
+    file.flush();
+    if (!file) {
+      const std::string reason = std::strerror(errno);
+      file.close();
+      std::filesystem::remove(temporary);
+      throw StateError("io.write", fmt::format("{}: write failed: {}", path, reason));
+    }
+  }
+  std::error_code error;
+  std::filesystem::rename(temporary, target, error);
+  if (error) {
+    std::filesystem::remove(temporary);
+    throw StateError("io.write", fmt::format("{}: cannot write: {}", path, error.message()));
+  }
+}
+
+int run(const std::vector<std::string>& args, Io& io) {
+  GlobalOptions global;
+  std::string color_text = "auto";
+  Theme theme = Theme::plain();
+
+  CLI::App app(kDescription, "proofdeck");
+  app.footer(kFooter);
+  app.set_version_flag("--version", fmt::format("proofdeck {}", kVersion),
+                       "Print the version and exit");
+  app.fallthrough();  // global options are accepted after the subcommand too
+  app.require_subcommand(0, 1);
+  app.add_option("--color", color_text,
+                 "Colour: auto (a terminal, unless NO_COLOR or TERM=dumb; FORCE_COLOR forces), "
+                 "always, never")
+      ->check(CLI::IsMember({"auto", "always", "never"}))
+      ->capture_default_str();
+  app.add_option("--seed", global.seed, "Seed for every random draw (same seed, same output)")
+      ->capture_default_str();
+
+  const auto context = [&]() { return Context{global, io, theme}; };
+  setup_engine(app, context);
+
+  // CLI11 parses from the back of a vector, without the program name.
+  std::vector<std::string> reversed(args.rbegin(), args.rend());
+  if (!reversed.empty()) reversed.pop_back();
+  try {
+    app.parse_complete_callback([&] {
+      global.color = *parse_color_mode(color_text);
+      theme = should_color(global.color, io.out_is_terminal, io.getenv) ? Theme::colored()
+                                                                        : Theme::plain();
+    });
+    app.parse(reversed);
+    if (app.get_subcommands().empty()) {
+      io.out << app.help();
+    }
+    return static_cast<int>(ExitCode::ok);
+  } catch (const CLI::CallForHelp&) {
+    io.out << app.help();
+    return static_cast<int>(ExitCode::ok);
+  } catch (const CLI::CallForAllHelp&) {
+    io.out << app.help("", CLI::AppFormatMode::All);
+    return static_cast<int>(ExitCode::ok);
+  } catch (const CLI::CallForVersion& e) {
+    io.out << e.what() << "\n";
+    return static_cast<int>(ExitCode::ok);
+  } catch (const CLI::ParseError& e) {
+    print_error(io, theme, e.what());
+    io.err << "Run with --help for more information.\n";
+    return static_cast<int>(ExitCode::invalid_input);
+  } catch (const Error& e) {
+    print_error(io, theme, e.message());
+    return static_cast<int>(e.exit_code());
+  } catch (const std::bad_alloc&) {
+    print_error(io, theme, "out of memory; try smaller sizes");
+    return static_cast<int>(ExitCode::state);
+  } catch (const std::exception& e) {
+    // A bug or an environment failure no check foresaw: still a message and an exit code.
+    print_error(io, theme, fmt::format("unexpected failure: {}", e.what()));
+    return static_cast<int>(ExitCode::state);
+  }
+}
+
+}  // namespace proofdeck::cli

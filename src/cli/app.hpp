@@ -1,0 +1,42 @@
+// The command line: global options, subcommand wiring, and the one place errors become exit
+// codes. Streams and environment come in through Io so tests drive the whole CLI in-process.
+#pragma once
+
+#include <cstdint>
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "terminal.hpp"
+
+namespace proofdeck::cli {
+
+struct GlobalOptions {
+  ColorMode color = ColorMode::automatic;  // --color auto|always|never
+  std::uint64_t seed = 0;                  // --seed: fixes every random draw
+};
+
+struct Io {
+  std::istream& in;
+  std::ostream& out;
+  std::ostream& err;
+  bool out_is_terminal = false;  // standard output is a terminal (colour when auto)
+  GetEnv getenv;
+};
+
+// What a subcommand's run_<name> function gets.
+struct Context {
+  const GlobalOptions& global;
+  Io& io;
+  Theme theme;  // resolved once from --color and the environment
+};
+
+// Parses args (args[0] is the program name) and runs the command; returns the exit code.
+int run(const std::vector<std::string>& args, Io& io);
+
+// Writes text to path atomically (a temporary file renamed into place), or to io.out when
+// path is empty or "-". StateError (exit 3) when the file cannot be written.
+void write_output(const std::string& path, const std::string& text, Io& io);
+
+}  // namespace proofdeck::cli

@@ -1,0 +1,114 @@
+// The engine subcommand: run one op on explicit weights, or time the engine.
+#include "cli/engine_cmd.hpp"
+
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "engine_bench.hpp"
+#include "engine_spec.hpp"
+#include "json_input.hpp"
+
+namespace proofdeck::cli {
+
+namespace {
+
+struct EngineRunOptions {
+  std::string spec_path;    // SPEC.json, or - for standard input
+  std::string output_path;  // --output FILE; standard output when empty
+  int indent = -1;          // --indent N; one line when negative
+};
+
+void run_engine_run(const EngineRunOptions& options, Context& context) {
+  const std::string text = read_text_file(options.spec_path, JsonLimits{}.max_bytes, context.io.in);
+  const nlohmann::json spec = parse_json(text, options.spec_path);
+  const std::string source = options.spec_path == "-" ? "<stdin>" : options.spec_path;
+  const nlohmann::ordered_json result = run_engine_spec(spec, source);
+  write_output(options.output_path, result.dump(options.indent) + "\n", context.io);
+}
+
+void run_engine_bench(BenchOptions options, Context& context) {
+  options.seed = context.global.seed;
+  write_output("", run_engine_bench(options).dump(2) + "\n", context.io);
+}
+
+}  // namespace
+
+void setup_engine(CLI::App& app, const std::function<Context()>& context) {
+  CLI::App* engine = app.add_subcommand(
+      "engine", "Run the transformer-layer engine on explicit weights, or time it");
+  engine->require_subcommand(1);
+  engine->footer(
+      "The engine is the same code that proves every answer key. Feed it a PyTorch state_dict\n"
+      "and an input to cross-check a result, or time it beside PyTorch with scripts/bench.");
+
+  auto run_options = std::make_shared<EngineRunOptions>();
+  CLI::App* run_cmd = engine->add_subcommand(
+      "run", "Run one op from a JSON spec and print its output and gradients as JSON");
+  run_cmd->add_option("spec", run_options->spec_path, "The spec file, or - for standard input")
+      ->required();
+  run_cmd->add_option("-o,--output", run_options->output_path,
+                      "Write the result to FILE instead of standard output");
+  run_cmd
+      ->add_option("--indent", run_options->indent,
+                   "Pretty-print with N spaces (default: one line)")
+      ->check(CLI::Range(0, 8));
+  std::string ops;
+  for (const auto op : engine_op_names())
+    ops += (ops.empty() ? "" : ", ") + std::string(op);
+  run_cmd->footer(fmt::format(
+      "SPEC is {{\"op\", \"dtype\", \"config\", \"params\", \"input\", \"grad_output\"}}:\n"
+      "  op           one of {}\n"
+      "  dtype        float64 (default) or float32\n"
+      "  config       the PyTorch constructor's arguments (embed_dim, num_heads, bias, d_model,\n"
+      "               nhead, dim_feedforward, norm_first, activation, eps, ...); causal: true\n"
+      "               masks future positions in mha and encoder_layer\n"
+      "  params       the module's state_dict: name -> nested lists, PyTorch layouts\n"
+      "  input        (T, E) for one sequence; a list of positions for embedding, sinusoidal\n"
+      "  grad_output  optional; when given, gradients for the input and every parameter\n"
+      "Prints {{\"output\", \"grads\": {{\"input\", <param>: ...}}}} (mha and encoder_layer add\n"
+      "\"attn_weights\", per head; batch_norm adds its running statistics as \"state\").\n"
+      "Example:\n"
+      "  proofdeck engine run spec.json --indent 2\n"
+      "  echo '{{\"op\":\"sinusoidal\",\"config\":{{\"d_model\":4}},\"input\":[0,1]}}' | proofdeck "
+      "engine run -",
+      ops));
+  run_cmd->callback([run_options, context] {
+    Context ctx = context();
+    run_engine_run(*run_options, ctx);
+  });
+
+  auto bench_options = std::make_shared<BenchOptions>();
+  CLI::App* bench_cmd =
+      engine->add_subcommand("bench", "Time forward and forward+backward; prints medians as JSON");
+  bench_cmd->add_option("--op", bench_options->op, "encoder_layer or mha")
+      ->check(CLI::IsMember({"encoder_layer", "mha"}))
+      ->capture_default_str();
+  bench_cmd->add_option("--seq", bench_options->seq, "Tokens T")->capture_default_str();
+  bench_cmd->add_option("--d-model", bench_options->d_model, "Width E")->capture_default_str();
+  bench_cmd->add_option("--heads", bench_options->heads, "Attention heads H (must divide E)")
+      ->capture_default_str();
+  bench_cmd->add_option("--d-ff", bench_options->d_ff, "Feed-forward width F")
+      ->capture_default_str();
+  bench_cmd->add_option("--norm", bench_options->norm, "post (original) or pre (norm_first)")
+      ->check(CLI::IsMember({"post", "pre"}))
+      ->capture_default_str();
+  bench_cmd->add_option("--dtype", bench_options->dtype, "float32 or float64")
+      ->check(CLI::IsMember({"float32", "float64"}))
+      ->capture_default_str();
+  bench_cmd->add_option("--threads", bench_options->threads, "Threads for matrix products")
+      ->capture_default_str();
+  bench_cmd->add_option("--iters", bench_options->iters, "Timed iterations (medians reported)")
+      ->capture_default_str();
+  bench_cmd->add_option("--warmup", bench_options->warmup, "Untimed iterations first")
+      ->capture_default_str();
+  bench_cmd->footer(
+      "For a fair comparison build Release tuned for this CPU and run PyTorch beside it:\n"
+      "  ./scripts/bench");
+  bench_cmd->callback([bench_options, context] {
+    Context ctx = context();
+    run_engine_bench(*bench_options, ctx);
+  });
+}
+
+}  // namespace proofdeck::cli

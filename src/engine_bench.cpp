@@ -1,0 +1,168 @@
+// Timing loop for `engine bench`.
+#include "engine_bench.hpp"
+
+#include <malloc.h>
+
+#include <Eigen/Core>
+#include <algorithm>
+#include <chrono>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "engine/encoder_layer.hpp"
+#include "engine/rng.hpp"
+#include "errors.hpp"
+
+namespace proofdeck {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double median(std::vector<double> samples) {
+  std::sort(samples.begin(), samples.end());
+  const std::size_t mid = samples.size() / 2;
+  return samples.size() % 2 == 1 ? samples[mid] : 0.5 * (samples[mid - 1] + samples[mid]);
+}
+
+template <typename Body>
+double median_ms(int warmup, int iters, Body&& body) {
+  for (int i = 0; i < warmup; ++i)
+    body();
+  std::vector<double> samples;
+  samples.reserve(static_cast<std::size_t>(iters));
+  for (int i = 0; i < iters; ++i) {
+    const auto start = Clock::now();
+    body();
+    samples.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
+  }
+  return median(std::move(samples));
+}
+
+void check_range(const char* name, std::int64_t value, std::int64_t low, std::int64_t high) {
+  if (value < low || value > high) {
+    throw InputError("bench.range", fmt::format("--{} {} is out of range: expected {} to {}", name,
+                                                value, low, high));
+  }
+}
+
+template <typename T>
+std::pair<double, double> time_encoder_layer(const BenchOptions& options) {
+  engine::EncoderLayerConfig config;
+  config.d_model = options.d_model;
+  config.nhead = options.heads;
+  config.dim_feedforward = options.d_ff;
+  config.norm = options.norm == "pre" ? engine::NormPlacement::pre : engine::NormPlacement::post;
+  engine::EncoderLayerParams<T> params(config);
+  engine::Rng rng(options.seed);
+  engine::init_xavier(params, rng);
+  engine::Matrix<T> x(options.seq, options.d_model), dout(options.seq, options.d_model);
+  engine::fill_normal(x, 0.0, 1.0, rng);
+  engine::fill_normal(dout, 0.0, 1.0, rng);
+
+  engine::Matrix<T> y, dx;
+  engine::EncoderLayerCache<T> cache;
+  engine::EncoderLayerParams<T> grads;
+  const double forward = median_ms(options.warmup, options.iters, [&] {
+    engine::encoder_layer_forward(y, cache, x, params, config);
+  });
+  const double forward_backward = median_ms(options.warmup, options.iters, [&] {
+    engine::encoder_layer_forward(y, cache, x, params, config);
+    engine::encoder_layer_backward(dx, grads, dout, x, params, cache, config);
+  });
+  return {forward, forward_backward};
+}
+
+template <typename T>
+std::pair<double, double> time_mha(const BenchOptions& options) {
+  engine::MhaParams<T> params(options.d_model, options.heads, true);
+  engine::Rng rng(options.seed);
+  engine::fill_xavier_uniform(params.in_proj.weight, rng);
+  engine::fill_xavier_uniform(params.out_proj.weight, rng);
+  engine::Matrix<T> x(options.seq, options.d_model), dout(options.seq, options.d_model);
+  engine::fill_normal(x, 0.0, 1.0, rng);
+  engine::fill_normal(dout, 0.0, 1.0, rng);
+  const engine::AttentionOptions attention;
+  engine::Matrix<T> y, dx;
+  engine::MhaCache<T> cache;
+  engine::MhaParams<T> grads;
+  const double forward = median_ms(options.warmup, options.iters,
+                                   [&] { engine::mha_forward(y, cache, x, params, attention); });
+  const double forward_backward = median_ms(options.warmup, options.iters, [&] {
+    engine::mha_forward(y, cache, x, params, attention);
+    engine::mha_backward(dx, grads, dout, x, params, cache, attention);
+  });
+  return {forward, forward_backward};
+}
+
+}  // namespace
+
+double forward_flops(const BenchOptions& o) {
+  const auto t = static_cast<double>(o.seq);
+  const auto e = static_cast<double>(o.d_model);
+  const auto f = static_cast<double>(o.d_ff);
+  const double attention = 2 * t * e * 3 * e  // Q, K, V projections
+                           + 2 * t * t * e    // scores, all heads
+                           + 2 * t * t * e    // weights · V
+                           + 2 * t * e * e;   // output projection
+  const double feedforward = o.op == "encoder_layer" ? 2 * (2 * t * e * f) : 0.0;
+  return attention + feedforward;
+}
+
+nlohmann::ordered_json run_engine_bench(const BenchOptions& options) {
+  if (options.op != "encoder_layer" && options.op != "mha") {
+    throw InputError("bench.op", fmt::format("--op {}: expected encoder_layer or mha", options.op));
+  }
+  check_range("seq", options.seq, 1, 4096);
+  check_range("d-model", options.d_model, 1, 8192);
+  check_range("heads", options.heads, 1, options.d_model);
+  check_range("d-ff", options.d_ff, 1, 32768);
+  check_range("threads", options.threads, 1, 256);
+  check_range("iters", options.iters, 1, 100000);
+  check_range("warmup", options.warmup, 0, 100000);
+  if (options.d_model % options.heads != 0) {
+    throw InputError("bench.heads", fmt::format("--d-model {} is not divisible by --heads {}",
+                                                options.d_model, options.heads));
+  }
+  if (options.norm != "post" && options.norm != "pre") {
+    throw InputError("bench.norm", fmt::format("--norm {}: expected post or pre", options.norm));
+  }
+  if (options.dtype != "float32" && options.dtype != "float64") {
+    throw InputError("bench.dtype",
+                     fmt::format("--dtype {}: expected float32 or float64", options.dtype));
+  }
+  // Keep freed buffers in the heap instead of returning them to the kernel: otherwise glibc
+  // unmaps each large activation and packing buffer on free and every iteration pays page faults
+  // for memory it just released (13% of forward+backward at the default shapes, by perf).
+  mallopt(M_MMAP_THRESHOLD, 256 << 20);
+  mallopt(M_TRIM_THRESHOLD, 512 << 20);
+  Eigen::setNbThreads(options.threads);
+  const bool single = options.dtype == "float32";
+  const auto [forward, forward_backward] =
+      options.op == "mha"
+          ? (single ? time_mha<float>(options) : time_mha<double>(options))
+          : (single ? time_encoder_layer<float>(options) : time_encoder_layer<double>(options));
+  Eigen::setNbThreads(1);
+  const double total_flops = 3.0 * forward_flops(options);  // backward ≈ 2× forward
+  nlohmann::ordered_json result;
+  result["impl"] = "proofdeck";
+  result["op"] = options.op;
+  result["seq"] = options.seq;
+  result["d_model"] = options.d_model;
+  result["heads"] = options.heads;
+  if (options.op == "encoder_layer") {
+    result["d_ff"] = options.d_ff;
+    result["norm"] = options.norm;
+  }
+  result["dtype"] = options.dtype;
+  result["threads"] = options.threads;
+  result["iters"] = options.iters;
+  result["forward_ms"] = forward;
+  result["forward_backward_ms"] = forward_backward;
+  result["gflops"] = total_flops / (forward_backward * 1e6);
+  result["simd"] = Eigen::SimdInstructionSetsInUse();
+  return result;
+}
+
+}  // namespace proofdeck

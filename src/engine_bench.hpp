@@ -1,0 +1,31 @@
+// `proofdeck engine bench`: times the engine's forward and forward+backward on random weights.
+// scripts/bench runs it beside PyTorch on the same shapes; timing is never a test.
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace proofdeck {
+
+struct BenchOptions {
+  std::string op = "encoder_layer";  // encoder_layer | mha
+  std::int64_t seq = 128;            // tokens T
+  std::int64_t d_model = 512;        // width E
+  std::int64_t heads = 8;            // attention heads H
+  std::int64_t d_ff = 2048;          // feed-forward width F (encoder_layer)
+  std::string norm = "post";         // post | pre (encoder_layer)
+  std::string dtype = "float32";     // float32 | float64
+  int threads = 1;                   // Eigen's threads for matrix products
+  int iters = 20;                    // timed iterations; medians are reported
+  int warmup = 3;                    // untimed iterations first
+  std::uint64_t seed = 0;            // weights and input
+};
+
+// Throws InputError for sizes past the limits (named in the message).
+nlohmann::ordered_json run_engine_bench(const BenchOptions& options);
+
+// Matrix-product FLOPs of one forward pass (2·m·n·k per product).
+double forward_flops(const BenchOptions& options);
+
+}  // namespace proofdeck

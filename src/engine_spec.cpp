@@ -1,0 +1,703 @@
+// Reads an engine spec, checks every field against the op's contract, runs the op and writes the
+// result. All checks happen here, before the engine sees a tensor, so bad input is an InputError
+// naming the field and never an Eigen assertion.
+#include "engine_spec.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <map>
+#include <optional>
+#include <set>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "engine/activation.hpp"
+#include "engine/attention.hpp"
+#include "engine/encoder_layer.hpp"
+#include "engine/linear.hpp"
+#include "engine/norm.hpp"
+#include "engine/positional.hpp"
+#include "errors.hpp"
+#include "json_input.hpp"
+#include "json_tensor.hpp"
+
+namespace proofdeck {
+
+using engine::Matrix;
+using engine::Vector;
+using nlohmann::json;
+using nlohmann::ordered_json;
+
+namespace {
+
+// Sizes past these would take gigabytes; they are refused with the limit named.
+constexpr std::int64_t kMaxDimension = 1 << 16;
+constexpr std::int64_t kMaxElements = std::int64_t{1} << 26;
+
+[[noreturn]] void spec_error(const std::string& source, const std::string& id,
+                             const std::string& message) {
+  throw InputError("spec." + id, source + ": " + message);
+}
+
+// Reads `config`, remembering which keys were read so unknown ones can be reported.
+class ConfigReader {
+ public:
+  ConfigReader(const json& config, std::string source, std::string op)
+      : config_(config), source_(std::move(source)), op_(std::move(op)) {}
+
+  std::int64_t dimension(const std::string& key, std::optional<std::int64_t> fallback = {}) {
+    const json* value = find(key);
+    if (value == nullptr) {
+      if (fallback) return *fallback;
+      spec_error(source_, "config",
+                 fmt::format("config.{}: required by {} (a positive integer)", key, op_));
+    }
+    if (!value->is_number_integer()) {
+      spec_error(source_, "config",
+                 fmt::format("config.{}: expected a positive integer, got {} {}", key,
+                             json_kind(*value), json_preview(*value)));
+    }
+    // Compared as written: an unsigned value past the int64 range must not wrap around.
+    const bool in_range =
+        value->is_number_unsigned()
+            ? value->get<std::uint64_t>() <= static_cast<std::uint64_t>(kMaxDimension)
+            : value->get<std::int64_t>() >= 1 && value->get<std::int64_t>() <= kMaxDimension;
+    if (!in_range || value->get<std::int64_t>() < 1) {
+      spec_error(
+          source_, "config",
+          fmt::format("config.{}: expected 1 to {}, got {}", key, kMaxDimension, value->dump()));
+    }
+    return value->get<std::int64_t>();
+  }
+
+  // normalized_shape: an integer or a one-element list, as PyTorch accepts for the last dimension.
+  std::int64_t normalized_shape() {
+    const json* value = find("normalized_shape");
+    if (value != nullptr && value->is_array()) {
+      if (value->size() != 1) {
+        spec_error(source_, "config",
+                   fmt::format("config.normalized_shape: the engine normalises the last dimension "
+                               "only; expected one size, got {}",
+                               value->dump()));
+      }
+      json single = {{"normalized_shape", value->front()}};
+      return ConfigReader(single, source_, op_).dimension("normalized_shape");
+    }
+    return dimension("normalized_shape");
+  }
+
+  double positive_number(const std::string& key, double fallback) {
+    const json* value = find(key);
+    if (value == nullptr) return fallback;
+    if (!value->is_number() || !(value->get<double>() > 0.0) ||
+        !std::isfinite(value->get<double>())) {
+      spec_error(
+          source_, "config",
+          fmt::format("config.{}: expected a positive number, got {}", key, json_preview(*value)));
+    }
+    return value->get<double>();
+  }
+
+  double fraction(const std::string& key, double fallback) {
+    const json* value = find(key);
+    if (value == nullptr) return fallback;
+    if (!value->is_number() || value->get<double>() < 0.0 || value->get<double>() > 1.0) {
+      spec_error(
+          source_, "config",
+          fmt::format("config.{}: expected a number in [0, 1], got {}", key, json_preview(*value)));
+    }
+    return value->get<double>();
+  }
+
+  bool flag(const std::string& key, bool fallback) {
+    const json* value = find(key);
+    if (value == nullptr) return fallback;
+    if (!value->is_boolean()) {
+      spec_error(
+          source_, "config",
+          fmt::format("config.{}: expected true or false, got {}", key, json_preview(*value)));
+    }
+    return value->get<bool>();
+  }
+
+  std::string choice(const std::string& key, const std::string& fallback,
+                     const std::vector<std::string>& choices) {
+    const json* value = find(key);
+    if (value == nullptr) return fallback;
+    if (!value->is_string() ||
+        std::find(choices.begin(), choices.end(), value->get<std::string>()) == choices.end()) {
+      spec_error(source_, "config",
+                 fmt::format("config.{}: expected one of {}, got {}", key, fmt::join(choices, ", "),
+                             json_preview(*value)));
+    }
+    return value->get<std::string>();
+  }
+
+  // Dropout makes runs random; the engine is deterministic, so only 0 is accepted.
+  void require_no_dropout() {
+    const double dropout = fraction("dropout", 0.0);
+    if (dropout != 0.0) {
+      spec_error(source_, "config",
+                 fmt::format("config.dropout: the engine is deterministic and runs without "
+                             "dropout; expected 0, got {}",
+                             dropout));
+    }
+  }
+
+  const json* raw(const std::string& key) { return find(key); }
+
+  void reject_unknown() const {
+    for (const auto& [key, value] : config_.items()) {
+      if (!read_.contains(key)) {
+        spec_error(source_, "config",
+                   fmt::format("config.{}: not a setting of {}; expected one of: {}", key, op_,
+                               fmt::join(read_, ", ")));
+      }
+    }
+  }
+
+ private:
+  const json* find(const std::string& key) {
+    read_.insert(key);
+    const auto it = config_.find(key);
+    return it == config_.end() ? nullptr : &*it;
+  }
+
+  const json& config_;
+  std::string source_;
+  std::string op_;
+  std::set<std::string> read_;
+};
+
+// Fills parameters by name, remembering which names were expected.
+template <typename T>
+class ParamReader {
+ public:
+  ParamReader(const json& params, std::string source, std::string op)
+      : params_(params), source_(std::move(source)), op_(std::move(op)) {}
+
+  void matrix(const std::string& name, Matrix<T>& target, std::int64_t rows, std::int64_t cols) {
+    expected_.push_back(name);
+    target = matrix_from_json<T>(at(name, fmt::format("a ({}, {}) matrix", rows, cols)),
+                                 source_ + ": params." + name, rows, cols);
+  }
+  void vector(const std::string& name, Vector<T>& target, std::int64_t size) {
+    expected_.push_back(name);
+    target = vector_from_json<T>(at(name, fmt::format("a list of {} numbers", size)),
+                                 source_ + ": params." + name, size);
+  }
+  // A vector that may be left out, keeping the target's current value.
+  void optional_vector(const std::string& name, Vector<T>& target, std::int64_t size) {
+    if (params_.contains(name)) {
+      vector(name, target, size);
+    } else {
+      expected_.push_back(name);
+    }
+  }
+  void ignore(const std::string& name) { ignored_.insert(name); }
+
+  void reject_unknown() const {
+    for (const auto& [name, value] : params_.items()) {
+      if (std::find(expected_.begin(), expected_.end(), name) == expected_.end() &&
+          !ignored_.contains(name)) {
+        spec_error(source_, "params",
+                   fmt::format("params.{}: not a parameter of {} with this config; expected: {}",
+                               name, op_,
+                               expected_.empty() ? std::string("none")
+                                                 : fmt::format("{}", fmt::join(expected_, ", "))));
+      }
+    }
+  }
+
+ private:
+  const json& at(const std::string& name, const std::string& expected) const {
+    const auto it = params_.find(name);
+    if (it == params_.end()) {
+      spec_error(source_, "params",
+                 fmt::format("params.{}: missing; {} expects {}", name, op_, expected));
+    }
+    return *it;
+  }
+
+  const json& params_;
+  std::string source_;
+  std::string op_;
+  std::vector<std::string> expected_;
+  std::set<std::string> ignored_;
+};
+
+// Everything one op run needs: the spec's parts and where to put the answer.
+template <typename T>
+struct OpRun {
+  const std::string& source;
+  const std::string& op;
+  ConfigReader config;
+  ParamReader<T> params;
+  const json* input;        // never null
+  const json* grad_output;  // null when no gradients are asked for
+  ordered_json& result;
+
+  Matrix<T> input_matrix(std::int64_t rows, std::int64_t cols) const {
+    return matrix_from_json<T>(*input, source + ": input", rows, cols);
+  }
+  std::optional<Matrix<T>> grad_output_matrix(std::int64_t rows, std::int64_t cols) const {
+    if (grad_output == nullptr) return std::nullopt;
+    return matrix_from_json<T>(*grad_output, source + ": grad_output", rows, cols);
+  }
+  void check_elements(std::int64_t count, const std::string& what) const {
+    if (count > kMaxElements) {
+      spec_error(
+          source, "limit",
+          fmt::format("{} would need {} numbers; the limit is {}", what, count, kMaxElements));
+    }
+  }
+  void finish_reading() {
+    config.reject_unknown();
+    params.reject_unknown();
+  }
+};
+
+template <typename T>
+void run_linear(OpRun<T>& run) {
+  const auto in = run.config.dimension("in_features");
+  const auto out = run.config.dimension("out_features");
+  const bool bias = run.config.flag("bias", true);
+  engine::LinearParams<T> params;
+  run.params.matrix("weight", params.weight, out, in);
+  if (bias) run.params.vector("bias", params.bias, out);
+  run.finish_reading();
+  const Matrix<T> x = run.input_matrix(kAnySize, in);
+  const auto dout = run.grad_output_matrix(x.rows(), out);
+
+  Matrix<T> y;
+  engine::linear_forward(y, x, params);
+  run.result["output"] = to_json(y);
+  if (!dout) return;
+  Matrix<T> dx;
+  engine::LinearParams<T> grads;
+  engine::linear_backward(dx, grads, *dout, x, params);
+  run.result["grads"] = {{"input", to_json(dx)}, {"weight", to_json(grads.weight)}};
+  if (bias) run.result["grads"]["bias"] = to_json(grads.bias);
+}
+
+// layer_norm and rms_norm share their reading; they differ in the formula.
+template <typename T>
+void run_row_norm(OpRun<T>& run, bool rms) {
+  const auto channels = run.config.normalized_shape();
+  const double eps = run.config.positive_number(
+      "eps", rms ? static_cast<double>(std::numeric_limits<T>::epsilon()) : 1e-5);
+  const bool affine = run.config.flag("elementwise_affine", true);
+  const bool bias = !rms && run.config.flag("bias", true);
+  engine::NormParams<T> params(channels, affine, bias);
+  if (affine) run.params.vector("weight", params.weight, channels);
+  if (affine && bias) run.params.vector("bias", params.bias, channels);
+  run.finish_reading();
+  const Matrix<T> x = run.input_matrix(kAnySize, channels);
+  const auto dout = run.grad_output_matrix(x.rows(), channels);
+
+  Matrix<T> y;
+  Vector<T> mean, rstd;
+  if (rms) {
+    engine::rmsnorm_forward(y, rstd, x, params, eps);
+  } else {
+    engine::layernorm_forward(y, mean, rstd, x, params, eps);
+  }
+  run.result["output"] = to_json(y);
+  if (!dout) return;
+  Matrix<T> dx;
+  engine::NormParams<T> grads;
+  if (rms) {
+    engine::rmsnorm_backward(dx, grads, *dout, x, params, rstd);
+  } else {
+    engine::layernorm_backward(dx, grads, *dout, x, params, mean, rstd);
+  }
+  run.result["grads"] = {{"input", to_json(dx)}};
+  if (affine) run.result["grads"]["weight"] = to_json(grads.weight);
+  if (affine && bias) run.result["grads"]["bias"] = to_json(grads.bias);
+}
+
+template <typename T>
+void run_batch_norm(OpRun<T>& run) {
+  const auto channels = run.config.dimension("num_features");
+  const double eps = run.config.positive_number("eps", 1e-5);
+  const double momentum = run.config.fraction("momentum", 0.1);
+  const bool affine = run.config.flag("affine", true);
+  const bool training = run.config.flag("training", true);
+  if (!run.config.flag("track_running_stats", true)) {
+    spec_error(run.source, "config",
+               "config.track_running_stats: only true is supported (the running statistics are "
+               "what eval mode normalises with)");
+  }
+  engine::BatchNormParams<T> params(channels, affine);
+  if (affine) {
+    run.params.vector("weight", params.affine.weight, channels);
+    run.params.vector("bias", params.affine.bias, channels);
+  }
+  run.params.optional_vector("running_mean", params.running_mean, channels);
+  run.params.optional_vector("running_var", params.running_var, channels);
+  run.params.ignore("num_batches_tracked");  // in every BatchNorm state_dict; unused here
+  run.finish_reading();
+  const Matrix<T> x = run.input_matrix(kAnySize, channels);
+  const auto dout = run.grad_output_matrix(x.rows(), channels);
+
+  Matrix<T> y, dx;
+  Vector<T> mean, rstd;
+  engine::NormParams<T> grads;
+  if (training) {
+    engine::batchnorm_train_forward(y, mean, rstd, x, params, eps, momentum);
+    if (dout) engine::batchnorm_train_backward(dx, grads, *dout, x, params.affine, mean, rstd);
+  } else {
+    engine::batchnorm_eval_forward(y, x, params, eps);
+    if (dout) engine::batchnorm_eval_backward(dx, grads, *dout, x, params, eps);
+  }
+  run.result["output"] = to_json(y);
+  run.result["state"] = {{"running_mean", to_json(params.running_mean)},
+                         {"running_var", to_json(params.running_var)}};
+  if (!dout) return;
+  run.result["grads"] = {{"input", to_json(dx)}};
+  if (affine) {
+    run.result["grads"]["weight"] = to_json(grads.weight);
+    run.result["grads"]["bias"] = to_json(grads.bias);
+  }
+}
+
+template <typename T>
+void run_activation(OpRun<T>& run, bool gelu) {
+  engine::Activation activation = engine::Activation::relu;
+  if (gelu) {
+    activation = run.config.choice("approximate", "none", {"none", "tanh"}) == "tanh"
+                     ? engine::Activation::gelu_tanh
+                     : engine::Activation::gelu;
+  }
+  run.finish_reading();
+  const Matrix<T> x = run.input_matrix(kAnySize, kAnySize);
+  const auto dout = run.grad_output_matrix(x.rows(), x.cols());
+  Matrix<T> y;
+  engine::activation_forward(y, x, activation);
+  run.result["output"] = to_json(y);
+  if (!dout) return;
+  Matrix<T> dx;
+  engine::activation_backward(dx, *dout, x, activation);
+  run.result["grads"] = {{"input", to_json(dx)}};
+}
+
+template <typename T>
+void run_embedding(OpRun<T>& run) {
+  const auto rows = run.config.dimension("num_embeddings");
+  const auto dim = run.config.dimension("embedding_dim");
+  Matrix<T> table;
+  run.params.matrix("weight", table, rows, dim);
+  run.finish_reading();
+  const engine::Positions positions =
+      positions_from_json(*run.input, run.source + ": input", false);
+  const auto dout = run.grad_output_matrix(static_cast<std::int64_t>(positions.size()), dim);
+  Matrix<T> y;
+  engine::learned_positions_forward(y, positions, table);
+  run.result["output"] = to_json(y);
+  if (!dout) return;
+  Matrix<T> dtable;
+  engine::learned_positions_backward(dtable, *dout, positions, rows);
+  run.result["grads"] = {{"weight", to_json(dtable)}};
+}
+
+// Per-head attention weights, (H, T, T), as nn.MultiheadAttention returns them with
+// average_attn_weights=False.
+template <typename T>
+ordered_json attention_weights_json(const engine::MhaCache<T>& cache) {
+  ordered_json heads = ordered_json::array();
+  for (const auto& probs : cache.probs)
+    heads.push_back(to_json(probs));
+  return heads;
+}
+
+template <typename T>
+void check_attention_size(const OpRun<T>& run, std::int64_t heads, std::int64_t steps) {
+  run.check_elements(heads * steps * steps,
+                     fmt::format("attention over {} token{} with {} head{}", steps,
+                                 steps == 1 ? "" : "s", heads, heads == 1 ? "" : "s"));
+}
+
+// `width_key` and `heads_key` are the op's own names for E and H, for the message.
+template <typename T>
+void read_mha_params(OpRun<T>& run, engine::MhaParams<T>& params, const std::string& prefix,
+                     std::int64_t embed, std::int64_t heads, bool bias, const char* width_key,
+                     const char* heads_key) {
+  if (embed % heads != 0) {
+    spec_error(run.source, "config",
+               fmt::format("config.{0} {2} is not divisible by config.{1} {3}: each head gets an "
+                           "equal share of the width ({0} / {1})",
+                           width_key, heads_key, embed, heads));
+  }
+  params.num_heads = heads;
+  run.params.matrix(prefix + "in_proj_weight", params.in_proj.weight, 3 * embed, embed);
+  if (bias) run.params.vector(prefix + "in_proj_bias", params.in_proj.bias, 3 * embed);
+  run.params.matrix(prefix + "out_proj.weight", params.out_proj.weight, embed, embed);
+  if (bias) run.params.vector(prefix + "out_proj.bias", params.out_proj.bias, embed);
+}
+
+template <typename T>
+void run_mha(OpRun<T>& run) {
+  const auto embed = run.config.dimension("embed_dim");
+  const auto heads = run.config.dimension("num_heads");
+  const bool bias = run.config.flag("bias", true);
+  engine::AttentionOptions options;
+  options.causal = run.config.flag("causal", false);
+  run.config.flag("batch_first", true);  // the input is one sequence either way
+  run.config.require_no_dropout();
+  engine::MhaParams<T> params;
+  read_mha_params(run, params, "", embed, heads, bias, "embed_dim", "num_heads");
+  run.finish_reading();
+  const Matrix<T> x = run.input_matrix(kAnySize, embed);
+  check_attention_size(run, heads, x.rows());
+  const auto dout = run.grad_output_matrix(x.rows(), embed);
+
+  Matrix<T> y;
+  engine::MhaCache<T> cache;
+  engine::mha_forward(y, cache, x, params, options);
+  run.result["output"] = to_json(y);
+  run.result["attn_weights"] = attention_weights_json(cache);
+  if (!dout) return;
+  Matrix<T> dx;
+  engine::MhaParams<T> grads;
+  engine::mha_backward(dx, grads, *dout, x, params, cache, options);
+  run.result["grads"] = {{"input", to_json(dx)}};
+  visit_params(grads, "", [&](const std::string& name, const auto& tensor) {
+    run.result["grads"][name] = to_json(tensor);
+  });
+}
+
+template <typename T>
+void run_encoder_layer(OpRun<T>& run) {
+  engine::EncoderLayerConfig config;
+  config.d_model = run.config.dimension("d_model");
+  config.nhead = run.config.dimension("nhead");
+  config.dim_feedforward = run.config.dimension("dim_feedforward", 2048);
+  config.norm = run.config.flag("norm_first", false) ? engine::NormPlacement::pre
+                                                     : engine::NormPlacement::post;
+  config.activation =
+      *engine::parse_activation(run.config.choice("activation", "relu", {"relu", "gelu"}));
+  config.layer_norm_eps = run.config.positive_number("layer_norm_eps", 1e-5);
+  config.bias = run.config.flag("bias", true);
+  config.attention.causal = run.config.flag("causal", false);
+  if (!run.config.flag("batch_first", true)) {
+    spec_error(run.source, "config",
+               "config.batch_first: the engine takes one sequence as (T, E), which is "
+               "batch_first=true with the batch dimension left out; expected true");
+  }
+  run.config.require_no_dropout();
+
+  engine::EncoderLayerParams<T> params;
+  read_mha_params(run, params.self_attn, "self_attn.", config.d_model, config.nhead, config.bias,
+                  "d_model", "nhead");
+  const auto ff = config.dim_feedforward;
+  auto& linear1 = params.feedforward.linear1;
+  auto& linear2 = params.feedforward.linear2;
+  run.params.matrix("linear1.weight", linear1.weight, ff, config.d_model);
+  if (config.bias) run.params.vector("linear1.bias", linear1.bias, ff);
+  run.params.matrix("linear2.weight", linear2.weight, config.d_model, ff);
+  if (config.bias) run.params.vector("linear2.bias", linear2.bias, config.d_model);
+  for (auto [name, norm] : {std::pair{"norm1", &params.norm1}, std::pair{"norm2", &params.norm2}}) {
+    run.params.vector(std::string(name) + ".weight", norm->weight, config.d_model);
+    if (config.bias) run.params.vector(std::string(name) + ".bias", norm->bias, config.d_model);
+  }
+  run.finish_reading();
+  const Matrix<T> x = run.input_matrix(kAnySize, config.d_model);
+  check_attention_size(run, config.nhead, x.rows());
+  run.check_elements(x.rows() * ff, "the feed-forward hidden layer");
+  const auto dout = run.grad_output_matrix(x.rows(), config.d_model);
+
+  Matrix<T> y;
+  engine::EncoderLayerCache<T> cache;
+  engine::encoder_layer_forward(y, cache, x, params, config);
+  run.result["output"] = to_json(y);
+  run.result["attn_weights"] = attention_weights_json(cache.attn);
+  if (!dout) return;
+  Matrix<T> dx;
+  engine::EncoderLayerParams<T> grads;
+  engine::encoder_layer_backward(dx, grads, *dout, x, params, cache, config);
+  run.result["grads"] = {{"input", to_json(dx)}};
+  visit_params(grads, "", [&](const std::string& name, const auto& tensor) {
+    run.result["grads"][name] = to_json(tensor);
+  });
+}
+
+template <typename T>
+void run_sinusoidal(OpRun<T>& run) {
+  const auto d_model = run.config.dimension("d_model");
+  const double base = run.config.positive_number("base", 10000.0);
+  run.finish_reading();
+  if (run.grad_output != nullptr) {
+    spec_error(run.source, "grad_output",
+               "grad_output: sinusoidal encodings have no parameters and integer inputs, so there "
+               "is no gradient to compute; leave grad_output out");
+  }
+  const engine::Positions positions =
+      positions_from_json(*run.input, run.source + ": input", false);
+  run.check_elements(static_cast<std::int64_t>(positions.size()) * d_model, "the encoding table");
+  run.result["output"] = to_json(engine::sinusoidal_encoding<T>(positions, d_model, base));
+}
+
+template <typename T>
+void run_rope(OpRun<T>& run) {
+  engine::RopeConfig rope;
+  rope.convention = *engine::parse_rope_convention(
+      run.config.choice("convention", "half", {"interleaved", "half"}));
+  rope.base = run.config.positive_number("base", 10000.0);
+  const json* positions_json = run.config.raw("positions");
+  run.finish_reading();
+  const Matrix<T> x = run.input_matrix(kAnySize, kAnySize);
+  if (x.cols() % 2 != 0) {
+    spec_error(run.source, "shape",
+               fmt::format("input: RoPE rotates pairs of dimensions, so rows need an even width; "
+                           "got shape ({}, {})",
+                           x.rows(), x.cols()));
+  }
+  engine::Positions positions = engine::sequential_positions(x.rows());
+  if (positions_json != nullptr) {
+    positions = positions_from_json(*positions_json, run.source + ": config.positions", true);
+    if (static_cast<std::int64_t>(positions.size()) != x.rows()) {
+      spec_error(run.source, "shape",
+                 fmt::format("config.positions: expected one position per input row ({}), got {}",
+                             x.rows(), positions.size()));
+    }
+  }
+  const auto dout = run.grad_output_matrix(x.rows(), x.cols());
+  Matrix<T> y;
+  engine::rope_forward(y, x, positions, rope);
+  run.result["output"] = to_json(y);
+  if (!dout) return;
+  Matrix<T> dx;
+  engine::rope_backward(dx, *dout, positions, rope);
+  run.result["grads"] = {{"input", to_json(dx)}};
+}
+
+template <typename T>
+using OpFunction = std::function<void(OpRun<T>&)>;
+
+template <typename T>
+const std::map<std::string_view, OpFunction<T>>& op_table() {
+  static const std::map<std::string_view, OpFunction<T>> table = {
+      {"linear", run_linear<T>},
+      {"layer_norm", [](OpRun<T>& run) { run_row_norm(run, false); }},
+      {"rms_norm", [](OpRun<T>& run) { run_row_norm(run, true); }},
+      {"batch_norm", run_batch_norm<T>},
+      {"relu", [](OpRun<T>& run) { run_activation(run, false); }},
+      {"gelu", [](OpRun<T>& run) { run_activation(run, true); }},
+      {"embedding", run_embedding<T>},
+      {"mha", run_mha<T>},
+      {"encoder_layer", run_encoder_layer<T>},
+      {"sinusoidal", run_sinusoidal<T>},
+      {"rope", run_rope<T>},
+  };
+  return table;
+}
+
+bool all_finite(const ordered_json& value) {
+  if (value.is_number_float()) return std::isfinite(value.get<double>());
+  if (value.is_structured()) {
+    for (const auto& item : value) {
+      if (!all_finite(item)) return false;
+    }
+  }
+  return true;
+}
+
+template <typename T>
+ordered_json run_typed(const json& spec, const std::string& source, const std::string& op) {
+  static const json empty_object = json::object();
+  const auto section = [&](const char* key) -> const json& {
+    const auto it = spec.find(key);
+    if (it == spec.end()) return empty_object;
+    if (!it->is_object()) {
+      spec_error(
+          source, "type",
+          fmt::format("{}: expected an object, got {} {}", key, json_kind(*it), json_preview(*it)));
+    }
+    return *it;
+  };
+  const auto input = spec.find("input");
+  if (input == spec.end()) {
+    spec_error(source, "input", fmt::format("input: missing; {} needs an input", op));
+  }
+  const auto grad_output = spec.find("grad_output");
+  ordered_json result;
+  OpRun<T> run{source,
+               op,
+               ConfigReader(section("config"), source, op),
+               ParamReader<T>(section("params"), source, op),
+               &*input,
+               grad_output == spec.end() || grad_output->is_null() ? nullptr : &*grad_output,
+               result};
+  try {
+    op_table<T>().at(op)(run);
+  } catch (const engine::EngineError& e) {
+    // The engine's own checks (e.g. a position past a learned table) are input errors too.
+    spec_error(source, "engine", fmt::format("{}: {}", op, e.what()));
+  }
+  // JSON has no inf or NaN (they would print as null): an overflow is reported, not hidden.
+  if (!all_finite(result)) {
+    spec_error(source, "overflow",
+               fmt::format("{}: the result is not finite in {} (an overflow); use float64 or "
+                           "smaller values",
+                           op, sizeof(T) == 4 ? "float32" : "float64"));
+  }
+  return result;
+}
+
+}  // namespace
+
+const std::vector<std::string_view>& engine_op_names() {
+  static const std::vector<std::string_view> names = {
+      "linear",    "layer_norm", "rms_norm",      "batch_norm", "relu", "gelu",
+      "embedding", "mha",        "encoder_layer", "sinusoidal", "rope"};
+  return names;
+}
+
+ordered_json run_engine_spec(const json& spec, const std::string& source) {
+  if (!spec.is_object()) {
+    spec_error(
+        source, "type",
+        fmt::format("expected a JSON object with \"op\" and \"input\", got {}", json_kind(spec)));
+  }
+  static const std::set<std::string> known = {"op",     "dtype", "config",
+                                              "params", "input", "grad_output"};
+  for (const auto& [key, value] : spec.items()) {
+    if (!known.contains(key)) {
+      spec_error(source, "key",
+                 fmt::format("{}: not a spec field; expected: {}", key, fmt::join(known, ", ")));
+    }
+  }
+  const auto op_it = spec.find("op");
+  if (op_it == spec.end()) {
+    spec_error(source, "op",
+               fmt::format("op: missing; expected one of {}", fmt::join(engine_op_names(), ", ")));
+  }
+  if (!op_it->is_string()) {
+    spec_error(source, "op",
+               fmt::format("op: expected one of {}, got {} {}", fmt::join(engine_op_names(), ", "),
+                           json_kind(*op_it), json_preview(*op_it)));
+  }
+  const auto op = op_it->get<std::string>();
+  if (!op_table<double>().contains(op)) {
+    spec_error(source, "op",
+               fmt::format("op: '{}' is not an engine op; expected one of {}", op,
+                           fmt::join(engine_op_names(), ", ")));
+  }
+  std::string dtype = "float64";
+  if (const auto it = spec.find("dtype"); it != spec.end()) {
+    if (!it->is_string() || (*it != "float32" && *it != "float64")) {
+      spec_error(
+          source, "dtype",
+          fmt::format("dtype: expected \"float32\" or \"float64\", got {}", json_preview(*it)));
+    }
+    dtype = it->get<std::string>();
+  }
+  return dtype == "float32" ? run_typed<float>(spec, source, op)
+                            : run_typed<double>(spec, source, op);
+}
+
+}  // namespace proofdeck

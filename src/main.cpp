@@ -1,0 +1,18 @@
+// proofdeck's entry point: hands the command line and the real streams to cli::run.
+#include <unistd.h>
+
+#include <Eigen/Core>
+#include <cstdlib>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "cli/app.hpp"
+
+int main(int argc, char** argv) {
+  Eigen::setNbThreads(1);  // demo-sized products; `engine bench --threads` opts in to more
+  std::ios::sync_with_stdio(false);
+  proofdeck::cli::Io io{std::cin, std::cout, std::cerr, isatty(STDOUT_FILENO) == 1,
+                        [](const char* name) { return std::getenv(name); }};
+  return proofdeck::cli::run(std::vector<std::string>(argv, argv + argc), io);
+}

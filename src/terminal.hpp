@@ -1,0 +1,39 @@
+// Colour on a terminal, plain text in a pipe: decided once, from --color and the environment.
+// "No colour" is an empty fmt::text_style, so printing code never asks.
+#pragma once
+
+#include <fmt/color.h>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace proofdeck {
+
+enum class ColorMode { automatic, always, never };
+
+std::optional<ColorMode> parse_color_mode(std::string_view text);
+
+using GetEnv = std::function<const char*(const char*)>;
+
+// always/never win; auto honours NO_COLOR, then FORCE_COLOR, then TERM=dumb, then whether
+// standard output is a terminal.
+bool should_color(ColorMode mode, bool stdout_is_terminal, const GetEnv& getenv);
+
+struct Theme {
+  fmt::text_style error;     // "error:" labels
+  fmt::text_style warning;   // "warning:" labels
+  fmt::text_style good;      // passed, correct
+  fmt::text_style bad;       // failed, wrong
+  fmt::text_style emphasis;  // names and key numbers
+  fmt::text_style dim;       // secondary detail
+
+  static Theme colored();
+  static Theme plain() { return {}; }
+};
+
+// Terminal text must never carry raw control characters from files or specs: escape sequences
+// are shown as \x1b, \x07 … (newline and tab are kept).
+std::string sanitize_for_terminal(std::string_view text);
+
+}  // namespace proofdeck

@@ -1,0 +1,220 @@
+#!/usr/bin/env bash
+# End-to-end checks of the real proofdeck binary: every PyTorch fixture through `engine run` (from
+# a file, and one from standard input), the exit codes of the CLI contract, and what reaches stdout
+# and stderr. Prints one "ok - ..." or "not ok - ..." line per check and "N passed, M failed".
+#
+#   tests/cli_e2e.sh PATH/TO/proofdeck tests/fixtures     (CTest runs it as cli_end_to_end)
+#
+# Needs only bash and python3's standard library.
+set -euo pipefail
+
+if [[ $# -ne 2 ]]; then
+  echo "usage: $0 PROOFDECK FIXTURES_DIR" >&2
+  exit 2
+fi
+proofdeck=$1
+fixtures=$2
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/proofdeck-e2e.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+passed=0
+failed=0
+pass() {
+  echo "ok - $1"
+  passed=$((passed + 1))
+}
+# fail NAME [DETAIL]: DETAIL is shown indented under the line.
+fail() {
+  echo "not ok - $1"
+  local line
+  if [[ -n ${2:-} ]]; then
+    while IFS= read -r line; do echo "#   $line"; done <<<"$2"
+  fi
+  failed=$((failed + 1))
+}
+# check NAME COMMAND...: passes when COMMAND succeeds.
+check() {
+  local name=$1
+  shift
+  if "$@"; then pass "$name"; else fail "$name"; fi
+}
+
+# run ARGS...: proofdeck's stdout and stderr go to $work/out and $work/err, its exit code to $status.
+run() {
+  status=0
+  "$proofdeck" "$@" </dev/null >"$work/out" 2>"$work/err" || status=$?
+}
+
+exit_code_is() { [[ $status -eq $1 ]]; }
+stdout_is_empty() { [[ ! -s $work/out ]]; }
+stderr_contains() { grep -qF -- "$1" "$work/err"; }
+stderr_has_escape_codes() { grep -q $'\x1b' "$work/err"; }
+stderr_has_no_escape_codes() { ! stderr_has_escape_codes; }
+
+# fixtures.py specs DIR FIXTURE...: writes each fixture's "spec" to DIR/NAME.json.
+# fixtures.py compare < MANIFEST: MANIFEST lines are "LABEL<tab>FIXTURE<tab>RESULT"; prints
+# "ok<tab>LABEL" or "not ok<tab>LABEL<tab>WHY" per line. A result matches when it has the keys and
+# shapes of "expected" and every number is close to PyTorch's: relative tolerance 1e-9 (float64)
+# or 1e-5 (float32), with that tolerance times the tensor's largest entry as the floor near zero.
+# (Two interpreter starts in all, not two per fixture.)
+cat >"$work/fixtures.py" <<'PY'
+import json, math, os, sys
+
+def numbers(value):
+    if isinstance(value, list):
+        for item in value:
+            yield from numbers(item)
+    else:
+        yield value
+
+def compare_tensor(path, want, got, scale, rtol):
+    if isinstance(want, list):
+        if not isinstance(got, list) or len(got) != len(want):
+            size = len(got) if isinstance(got, list) else json.dumps(got)
+            return f"{path}: expected {len(want)} entries, got {size}"
+        for index, (w, g) in enumerate(zip(want, got)):
+            error = compare_tensor(f"{path}[{index}]", w, g, scale, rtol)
+            if error:
+                return error
+        return None
+    if isinstance(got, bool) or not isinstance(got, (int, float)):
+        return f"{path}: expected {want!r}, got {json.dumps(got)}"
+    if not math.isclose(got, want, rel_tol=rtol, abs_tol=rtol * scale):
+        return f"{path}: expected {want!r}, got {got!r} (relative tolerance {rtol})"
+    return None
+
+def compare(path, want, got, rtol):
+    if isinstance(want, dict):
+        if not isinstance(got, dict) or sorted(got) != sorted(want):
+            keys = sorted(got) if isinstance(got, dict) else json.dumps(got)
+            return f"{path}: expected keys {sorted(want)}, got {keys}"
+        for key in want:
+            error = compare(f"{path}.{key}" if path else key, want[key], got[key], rtol)
+            if error:
+                return error
+        return None
+    scale = max((abs(x) for x in numbers(want)), default=0.0)
+    return compare_tensor(path, want, got, scale, rtol)
+
+def mismatch(fixture_path, result_path):
+    fixture = json.load(open(fixture_path))
+    try:
+        actual = json.load(open(result_path))
+    except ValueError as error:
+        return f"the result is not JSON: {error}"
+    if not isinstance(actual, dict):
+        return f"expected a JSON object, got {json.dumps(actual)[:60]}"
+    expected = fixture["expected"]
+    rtol = 1e-5 if fixture["spec"].get("dtype") == "float32" else 1e-9
+    # Extra results (encoder_layer's attn_weights) are fine; grads only when PyTorch has them.
+    extra = set(actual) - set(expected)
+    if "grads" in extra:
+        return "grads: given without grad_output"
+    return compare("", expected, {k: v for k, v in actual.items() if k not in extra}, rtol)
+
+if sys.argv[1] == "specs":
+    for path in sys.argv[3:]:
+        name = os.path.splitext(os.path.basename(path))[0]
+        with open(os.path.join(sys.argv[2], name + ".json"), "w") as out:
+            json.dump(json.load(open(path))["spec"], out)
+elif sys.argv[1] == "compare":
+    for line in sys.stdin:
+        label, fixture_path, result_path = line.rstrip("\n").split("\t")
+        error = mismatch(fixture_path, result_path)
+        print(f"not ok\t{label}\t{error}" if error else f"ok\t{label}")
+PY
+
+# compare_results < MANIFEST: one check per manifest line (see fixtures.py compare).
+compare_results() {
+  local verdict label detail
+  if ! python3 "$work/fixtures.py" compare >"$work/report" 2>&1; then
+    fail "fixtures.py compare ran" "$(cat "$work/report")"
+    return
+  fi
+  while IFS=$'\t' read -r verdict label detail; do
+    if [[ $verdict == ok ]]; then pass "$label"; else fail "$label" "$detail"; fi
+  done <"$work/report"
+}
+
+# --- every fixture agrees with PyTorch ---------------------------------------------------------
+shopt -s nullglob
+fixture_files=("$fixtures"/*.json)
+shopt -u nullglob
+check "fixtures found in $fixtures" test ${#fixture_files[@]} -gt 0
+
+mkdir "$work/specs" "$work/results"
+python3 "$work/fixtures.py" specs "$work/specs" "${fixture_files[@]}"
+: >"$work/manifest"
+for fixture in "${fixture_files[@]}"; do
+  name=$(basename "$fixture" .json)
+  run engine run "$work/specs/$name.json"
+  if [[ $status -ne 0 ]]; then
+    fail "engine run $name matches PyTorch (exit $status)" "$(cat "$work/err")"
+  else
+    cp "$work/out" "$work/results/$name.json"
+    printf '%s\t%s\t%s\n' "engine run $name matches PyTorch" "$fixture" \
+      "$work/results/$name.json" >>"$work/manifest"
+  fi
+done
+
+# --- a spec from standard input ----------------------------------------------------------------
+if [[ ! -f $work/specs/mha.json ]]; then
+  fail "engine run - reads the spec from stdin" "no mha.json fixture to read"
+else
+  status=0
+  "$proofdeck" engine run - <"$work/specs/mha.json" >"$work/results/stdin.json" 2>"$work/err" ||
+    status=$?
+  if [[ $status -ne 0 ]]; then
+    fail "engine run - reads the spec from stdin (exit $status)" "$(cat "$work/err")"
+  else
+    printf '%s\t%s\t%s\n' "engine run - reads the spec from stdin" "$fixtures/mha.json" \
+      "$work/results/stdin.json" >>"$work/manifest"
+  fi
+fi
+compare_results <"$work/manifest"
+
+# --- exit codes and streams --------------------------------------------------------------------
+run engine run "$work/missing.json"
+check "a missing spec file exits 2" exit_code_is 2
+check "a missing spec file is named on stderr" stderr_contains "$work/missing.json"
+check "stdout of an error run is empty" stdout_is_empty
+
+printf '{\n  "op": "relu",\n  "input": [[1,]]\n}\n' >"$work/malformed.json"
+run engine run "$work/malformed.json"
+check "malformed JSON exits 2" exit_code_is 2
+check "malformed JSON is located as file:line:col" stderr_contains "$work/malformed.json:3:16:"
+check "stdout of a malformed-JSON run is empty" stdout_is_empty
+
+run engine run "$work"
+check "a directory given as the spec exits 2" exit_code_is 2
+check "a directory given as the spec is named on stderr" stderr_contains "$work"
+
+echo '{"op": "relu", "input": [[-1, 2]]}' >"$work/relu.json"
+run engine run "$work/relu.json" --output "$work/no/such/dir/out.json"
+check "an unwritable --output exits 3" exit_code_is 3
+check "an unwritable --output leaves nothing behind" test ! -e "$work/no"
+
+run engine run "$work/relu.json" --output "$work/relu.out.json"
+check "--output FILE exits 0" exit_code_is 0
+check "--output FILE writes the result there" grep -qF '"output":[[0.0,2.0]]' "$work/relu.out.json"
+
+run --help
+check "--help exits 0" exit_code_is 0
+check "--help lists the engine subcommand" grep -q engine "$work/out"
+
+run bogus
+check "an unknown subcommand exits 2" exit_code_is 2
+check "an unknown subcommand points to --help" stderr_contains "Run with --help"
+
+# stdout is a pipe here; the environment must not force colour for the check to mean anything.
+env -u NO_COLOR -u FORCE_COLOR TERM=xterm-256color \
+  "$proofdeck" engine run "$work/missing.json" 2>"$work/err" </dev/null | cat >/dev/null || true
+check "an error is reported when stdout is a pipe" test -s "$work/err"
+check "stderr has no escape codes when stdout is a pipe" stderr_has_no_escape_codes
+
+run --color always engine run "$work/missing.json"
+check "--color always puts escape codes on stderr" stderr_has_escape_codes
+
+echo "$passed passed, $failed failed"
+[[ $failed -eq 0 ]]

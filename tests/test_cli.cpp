@@ -1,0 +1,365 @@
+// The command line driven in-process: streams are string streams and the environment a map, so
+// every test sees exactly what a user would see on stdout and stderr, and the exit code.
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cli/app.hpp"
+#include "terminal.hpp"
+#include "version.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using Catch::Matchers::Contains;
+using Catch::Matchers::StartsWith;
+using nlohmann::json;
+using proofdeck::ColorMode;
+using proofdeck::should_color;
+
+using Environment = std::map<std::string, std::string>;
+
+proofdeck::GetEnv getenv_from(Environment environment) {
+  return [environment = std::move(environment)](const char* name) -> const char* {
+    const auto it = environment.find(name);
+    return it == environment.end() ? nullptr : it->second.c_str();
+  };
+}
+
+// One run of `proofdeck ARGS...`, like CLI11's TApp fixture: set `in`, `env` and
+// `out_is_terminal`, call run(), read `out` and `err`.
+struct Cli {
+  std::istringstream in;
+  std::ostringstream out;
+  std::ostringstream err;
+  Environment env;
+  bool out_is_terminal = false;
+
+  int run(std::vector<std::string> args) {
+    args.insert(args.begin(), "proofdeck");
+    proofdeck::cli::Io io{in, out, err, out_is_terminal, getenv_from(env)};
+    // The process's own stdin is emptied meanwhile: reading it instead of io.in must fail a test,
+    // never wait for a keyboard.
+    std::istringstream no_input;
+    std::streambuf* const real_stdin = std::cin.rdbuf(no_input.rdbuf());
+    struct Restore {
+      std::streambuf* buffer;
+      ~Restore() { std::cin.rdbuf(buffer); }
+    } restore{real_stdin};
+    return proofdeck::cli::run(args, io);
+  }
+};
+
+// A fresh directory under the system's temporary folder, removed with everything in it.
+class TempDir {
+ public:
+  TempDir() {
+    std::random_device random;
+    const auto stamp = std::chrono::steady_clock::now().time_since_epoch().count();
+    path_ = fs::temp_directory_path() /
+            ("proofdeck-test-cli-" + std::to_string(stamp) + "-" + std::to_string(random()));
+    fs::create_directory(path_);
+  }
+  ~TempDir() {
+    std::error_code ignored;
+    fs::remove_all(path_, ignored);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+
+  const fs::path& path() const { return path_; }
+
+  // Writes a file into the directory and returns its path.
+  std::string write(const std::string& name, const std::string& text) const {
+    const fs::path file = path_ / name;
+    std::ofstream(file, std::ios::binary) << text;
+    return file.string();
+  }
+
+  std::vector<std::string> entries() const {
+    std::vector<std::string> names;
+    for (const auto& entry : fs::directory_iterator(path_)) {
+      names.push_back(entry.path().filename().string());
+    }
+    std::sort(names.begin(), names.end());
+    return names;
+  }
+
+ private:
+  fs::path path_;
+};
+
+std::string read_file(const fs::path& path) {
+  std::ifstream file(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()};
+}
+
+// PE[p] for p = 0, 1 with d_model 4: sin(p), cos(p), sin(p/100), cos(p/100).
+constexpr const char* kSinusoidalSpec =
+    R"({"op": "sinusoidal", "config": {"d_model": 4}, "input": [0, 1]})";
+constexpr const char* kSinusoidalResult =
+    R"({"output":[[0.0,1.0,0.0,1.0],)"
+    R"([0.8414709848078965,0.5403023058681398,0.009999833334166664,0.9999500004166653]]})"
+    "\n";
+
+// `engine bench` on a layer small enough to time in microseconds; `changes` replace its sizes.
+std::vector<std::string> tiny_bench(const std::map<std::string, std::string>& changes = {}) {
+  std::map<std::string, std::string> options = {{"--seq", "4"},   {"--d-model", "8"},
+                                                {"--heads", "2"}, {"--d-ff", "16"},
+                                                {"--iters", "1"}, {"--warmup", "0"}};
+  for (const auto& [name, value] : changes) {
+    options[name] = value;
+  }
+  std::vector<std::string> args = {"engine", "bench"};
+  for (const auto& [name, value] : options) {
+    args.push_back(name);
+    args.push_back(value);
+  }
+  return args;
+}
+
+}  // namespace
+
+// --- global options ---------------------------------------------------------------------------
+
+TEST_CASE("the version flag prints the name and version", "[cli]") {
+  Cli cli;
+  CHECK(cli.run({"--version"}) == 0);
+  CHECK(cli.out.str() == std::string("proofdeck ") + proofdeck::kVersion + "\n");
+  CHECK(cli.err.str().empty());
+}
+
+TEST_CASE("the help flag lists the engine subcommand", "[cli]") {
+  Cli cli;
+  CHECK(cli.run({"--help"}) == 0);
+  CHECK_THAT(cli.out.str(), Contains("engine"));
+  CHECK(cli.err.str().empty());
+}
+
+TEST_CASE("without a subcommand the help is printed", "[cli]") {
+  Cli help;
+  help.run({"--help"});
+  Cli bare;
+  CHECK(bare.run({}) == 0);
+  CHECK(bare.out.str() == help.out.str());
+}
+
+TEST_CASE("an unknown option is a usage error", "[cli]") {
+  Cli cli;
+  CHECK(cli.run({"--bogus"}) == 2);
+  CHECK_THAT(cli.err.str(),
+             StartsWith("error: ") && Contains("--bogus") && Contains("Run with --help"));
+  CHECK(cli.out.str().empty());
+}
+
+TEST_CASE("an unknown subcommand is a usage error", "[cli]") {
+  Cli cli;
+  CHECK(cli.run({"bogus"}) == 2);
+  CHECK_THAT(cli.err.str(),
+             StartsWith("error: ") && Contains("bogus") && Contains("Run with --help"));
+  CHECK(cli.out.str().empty());
+}
+
+TEST_CASE("the color option takes only auto, always or never", "[cli]") {
+  Cli cli;
+  CHECK(cli.run({"--color", "bogus"}) == 2);
+  CHECK_THAT(cli.err.str(), StartsWith("error: --color: bogus"));
+}
+
+TEST_CASE("global options are accepted after the subcommand", "[cli]") {
+  Cli cli;
+  std::vector<std::string> args = tiny_bench();
+  args.insert(args.end(), {"--seed", "3", "--color", "never"});
+  CHECK(cli.run(args) == 0);
+  CHECK(cli.err.str().empty());
+}
+
+// --- engine run -------------------------------------------------------------------------------
+
+TEST_CASE("engine run on a missing file exits 2 naming the file", "[cli]") {
+  TempDir dir;
+  const std::string missing = (dir.path() / "missing.json").string();
+  Cli cli;
+  CHECK(cli.run({"engine", "run", missing}) == 2);
+  CHECK(cli.err.str() == "error: " + missing + ": cannot open: No such file or directory\n");
+  CHECK(cli.out.str().empty());
+}
+
+TEST_CASE("engine run on a directory exits 2 naming it", "[cli]") {
+  TempDir dir;
+  Cli cli;
+  CHECK(cli.run({"engine", "run", dir.path().string()}) == 2);
+  CHECK_THAT(cli.err.str(), StartsWith("error: " + dir.path().string() + ": "));
+  CHECK(cli.out.str().empty());
+}
+
+TEST_CASE("engine run on a spec with a problem exits 2 with the message", "[cli]") {
+  TempDir dir;
+  const std::string spec = dir.write("spec.json", R"({"op": "linear"})");
+  Cli cli;
+  CHECK(cli.run({"engine", "run", spec}) == 2);
+  CHECK(cli.err.str() == "error: " + spec + ": input: missing; linear needs an input\n");
+  CHECK(cli.out.str().empty());
+}
+
+TEST_CASE("engine run on malformed JSON names file, line and column", "[cli]") {
+  TempDir dir;
+  const std::string spec = dir.write("spec.json", "{\"op\": \"relu\",\n \"input\": [[1,]]}\n");
+  Cli cli;
+  CHECK(cli.run({"engine", "run", spec}) == 2);
+  CHECK_THAT(cli.err.str(), StartsWith("error: " + spec + ":2:15: "));
+}
+
+TEST_CASE("engine run - reads the spec from standard input", "[cli]") {
+  Cli cli;
+  cli.in.str(kSinusoidalSpec);
+  CHECK(cli.run({"engine", "run", "-"}) == 0);
+  CHECK(cli.out.str() == kSinusoidalResult);
+  CHECK(cli.err.str().empty());
+}
+
+TEST_CASE("engine run - names standard input <stdin> in errors", "[cli]") {
+  Cli cli;
+  cli.in.str(R"({"op": "linear"})");
+  CHECK(cli.run({"engine", "run", "-"}) == 2);
+  CHECK(cli.err.str() == "error: <stdin>: input: missing; linear needs an input\n");
+}
+
+TEST_CASE("engine run --output writes the result to the file and nothing to stdout", "[cli]") {
+  TempDir dir;
+  const std::string spec = dir.write("spec.json", kSinusoidalSpec);
+  const fs::path result = dir.path() / "result.json";
+  Cli cli;
+  CHECK(cli.run({"engine", "run", spec, "--output", result.string()}) == 0);
+  CHECK(cli.out.str().empty());
+  CHECK(read_file(result) == kSinusoidalResult);
+  CHECK(dir.entries() == std::vector<std::string>{"result.json", "spec.json"});
+}
+
+TEST_CASE("engine run --output into a missing directory exits 3 and leaves nothing behind",
+          "[cli]") {
+  TempDir dir;
+  const std::string spec = dir.write("spec.json", kSinusoidalSpec);
+  const std::string result = (dir.path() / "missing" / "result.json").string();
+  Cli cli;
+  CHECK(cli.run({"engine", "run", spec, "--output", result}) == 3);
+  CHECK(cli.err.str() == "error: " + result + ": cannot write: No such file or directory\n");
+  CHECK(cli.out.str().empty());
+  CHECK(dir.entries() == std::vector<std::string>{"spec.json"});
+}
+
+TEST_CASE("engine run --indent pretty-prints the result", "[cli]") {
+  TempDir dir;
+  const std::string spec = dir.write("spec.json", R"({"op": "relu", "input": [[-1, 2]]})");
+  Cli cli;
+  CHECK(cli.run({"engine", "run", spec, "--indent", "2"}) == 0);
+  CHECK(cli.out.str() == "{\n  \"output\": [\n    [\n      0.0,\n      2.0\n    ]\n  ]\n}\n");
+}
+
+// --- engine bench -----------------------------------------------------------------------------
+
+TEST_CASE("engine bench prints timings and throughput as JSON", "[cli]") {
+  Cli cli;
+  REQUIRE(cli.run(tiny_bench()) == 0);
+  const json result = json::parse(cli.out.str());
+  CHECK(result.at("forward_ms").get<double>() > 0.0);
+  CHECK(result.at("forward_backward_ms").get<double>() > 0.0);
+  CHECK(result.at("gflops").get<double>() > 0.0);
+}
+
+TEST_CASE("engine bench refuses heads that do not divide d-model", "[cli]") {
+  Cli cli;
+  CHECK(cli.run(tiny_bench({{"--heads", "3"}})) == 2);
+  CHECK(cli.err.str() == "error: --d-model 8 is not divisible by --heads 3\n");
+  CHECK(cli.out.str().empty());
+}
+
+TEST_CASE("engine bench refuses sizes out of range with the range", "[cli]") {
+  Cli cli;
+  CHECK(cli.run(tiny_bench({{"--seq", "0"}})) == 2);
+  CHECK(cli.err.str() == "error: --seq 0 is out of range: expected 1 to 4096\n");
+}
+
+// --- colour -----------------------------------------------------------------------------------
+
+TEST_CASE("color always and never win over the environment and the terminal", "[cli][color]") {
+  CHECK(should_color(ColorMode::always, false, getenv_from({{"NO_COLOR", "1"}})));
+  CHECK(should_color(ColorMode::always, false, getenv_from({{"TERM", "dumb"}})));
+  CHECK_FALSE(should_color(ColorMode::never, true, getenv_from({{"FORCE_COLOR", "1"}})));
+}
+
+TEST_CASE("NO_COLOR turns colour off on a terminal", "[cli][color]") {
+  CHECK_FALSE(should_color(ColorMode::automatic, true, getenv_from({{"NO_COLOR", "1"}})));
+}
+
+TEST_CASE("an empty NO_COLOR is ignored, as no-color.org says", "[cli][color]") {
+  CHECK(should_color(ColorMode::automatic, true, getenv_from({{"NO_COLOR", ""}})));
+}
+
+TEST_CASE("FORCE_COLOR turns colour on even in a pipe", "[cli][color]") {
+  CHECK(should_color(ColorMode::automatic, false, getenv_from({{"FORCE_COLOR", "1"}})));
+}
+
+TEST_CASE("FORCE_COLOR=0 does not force colour", "[cli][color]") {
+  CHECK_FALSE(should_color(ColorMode::automatic, false, getenv_from({{"FORCE_COLOR", "0"}})));
+}
+
+TEST_CASE("TERM=dumb turns colour off on a terminal", "[cli][color]") {
+  CHECK_FALSE(should_color(ColorMode::automatic, true, getenv_from({{"TERM", "dumb"}})));
+}
+
+TEST_CASE("without settings colour follows whether stdout is a terminal", "[cli][color]") {
+  const Environment xterm = {{"TERM", "xterm-256color"}};
+  CHECK(should_color(ColorMode::automatic, true, getenv_from(xterm)));
+  CHECK_FALSE(should_color(ColorMode::automatic, false, getenv_from(xterm)));
+}
+
+TEST_CASE("escape characters reach the terminal shown as \\x1b", "[cli][color]") {
+  CHECK(proofdeck::sanitize_for_terminal("a\x1b[2Jb\x07") == "a\\x1b[2Jb\\x07");
+}
+
+TEST_CASE("newline and tab reach the terminal as they are", "[cli][color]") {
+  CHECK(proofdeck::sanitize_for_terminal("line 1\n\tline 2") == "line 1\n\tline 2");
+}
+
+TEST_CASE("with --color never errors carry no escape codes", "[cli][color]") {
+  Cli cli;
+  cli.out_is_terminal = true;
+  cli.env = {{"TERM", "xterm-256color"}, {"FORCE_COLOR", "1"}};
+  CHECK(cli.run({"--color", "never", "engine", "run", "missing.json"}) == 2);
+  CHECK_THAT(cli.err.str(), StartsWith("error: missing.json: "));
+  CHECK_THAT(cli.err.str(), !Contains("\x1b["));
+}
+
+TEST_CASE("in a pipe errors carry no escape codes", "[cli][color]") {
+  Cli cli;
+  cli.env = {{"TERM", "xterm-256color"}};
+  CHECK(cli.run({"engine", "run", "missing.json"}) == 2);
+  CHECK_THAT(cli.err.str(), StartsWith("error: missing.json: "));
+  CHECK_THAT(cli.err.str(), !Contains("\x1b["));
+}
+
+TEST_CASE("with --color always the error label is coloured", "[cli][color]") {
+  Cli cli;
+  CHECK(cli.run({"--color", "always", "engine", "run", "missing.json"}) == 2);
+  CHECK_THAT(cli.err.str(), StartsWith("\x1b[") && Contains("error:"));
+}
+
+TEST_CASE("control characters from a spec reach the terminal escaped", "[cli][color]") {
+  TempDir dir;
+  const std::string spec = dir.write("spec.json", R"({"op": "\u001b[2J", "input": [[1]]})");
+  Cli cli;
+  CHECK(cli.run({"--color", "never", "engine", "run", spec}) == 2);
+  CHECK_THAT(cli.err.str(), Contains("'\\x1b[2J' is not an engine op"));
+  CHECK_THAT(cli.err.str(), !Contains("\x1b"));
+}

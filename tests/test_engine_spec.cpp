@@ -1,0 +1,522 @@
+// `engine run` specs: every problem with a spec is an InputError (exit 2) whose message names the
+// field and what was expected; a good spec answers with the contract's keys. Also the JSON reader's
+// located parse errors and its nesting limit.
+#include <catch2/catch.hpp>
+#include <cstddef>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine_spec.hpp"
+#include "errors.hpp"
+#include "json_input.hpp"
+
+namespace {
+
+using Catch::Matchers::Contains;
+using Catch::Matchers::StartsWith;
+using nlohmann::json;
+using proofdeck::run_engine_spec;
+
+constexpr const char* kNoError = "(no InputError)";
+
+// The message of the InputError the spec must raise (checked to carry exit code 2), or kNoError.
+// Any other exception escapes and fails the test with its own message.
+std::string error_from(const json& spec) {
+  try {
+    run_engine_spec(spec, "spec.json");
+  } catch (const proofdeck::InputError& e) {
+    CHECK(e.exit_code() == proofdeck::ExitCode::invalid_input);
+    return e.message();
+  }
+  return kNoError;
+}
+
+// The message of the InputError parsing the text must raise, or kNoError.
+std::string parse_error(std::string_view text, const std::string& name) {
+  try {
+    proofdeck::parse_json(text, name);
+  } catch (const proofdeck::InputError& e) {
+    CHECK(e.exit_code() == proofdeck::ExitCode::invalid_input);
+    return e.message();
+  }
+  return kNoError;
+}
+
+// The result as plain JSON, for comparing with literals.
+json run(const json& spec) {
+  return json::parse(run_engine_spec(spec, "spec.json").dump());
+}
+
+// y = x·Wᵀ + b with W (2, 3): small integers, so every result is exact.
+json linear_spec() {
+  return R"({"op": "linear", "config": {"in_features": 3, "out_features": 2},
+             "params": {"weight": [[1, 2, 3], [4, 5, 6]], "bias": [0.5, -0.5]},
+             "input": [[1, 0, -1]]})"_json;
+}
+
+// Self-attention with E = 2, H = 2 over T = 3 tokens.
+json mha_spec() {
+  return R"({"op": "mha", "config": {"embed_dim": 2, "num_heads": 2},
+             "params": {"in_proj_weight": [[1, 0], [0, 1], [1, 1], [0, 1], [1, 0], [1, -1]],
+                        "in_proj_bias": [0, 0.5, 0, 0, 0, 0],
+                        "out_proj.weight": [[1, 0], [0, 1]], "out_proj.bias": [0, 0]},
+             "input": [[1, 0], [0, 1], [1, 1]]})"_json;
+}
+
+json embedding_spec() {
+  return R"({"op": "embedding", "config": {"num_embeddings": 2, "embedding_dim": 2},
+             "params": {"weight": [[1, 2], [3, 4]]}, "input": [0, 1]})"_json;
+}
+
+json zeros(std::size_t rows, std::size_t cols) {
+  return json(rows, json(cols, 0));
+}
+
+// `depth` arrays nested in each other around `innermost`.
+std::string nested_arrays(std::size_t depth, const std::string& innermost) {
+  return std::string(depth, '[') + innermost + std::string(depth, ']');
+}
+
+std::vector<std::string> split_lines(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream stream(text);
+  for (std::string line; std::getline(stream, line);) {
+    lines.push_back(line);
+  }
+  return lines;
+}
+
+// The excerpt's character that the '^' of the caret line points at, counting columns as a
+// terminal does: one per UTF-8 character, so an ellipsis "…" is one column.
+char character_above_caret(const std::string& excerpt, const std::string& caret_line) {
+  const std::size_t caret = caret_line.find('^');
+  std::size_t column = 0;
+  for (const char c : excerpt) {
+    if ((static_cast<unsigned char>(c) & 0xC0) == 0x80) continue;  // inside a UTF-8 character
+    if (column++ == caret) return c;
+  }
+  return '\0';  // the caret is past the excerpt
+}
+
+constexpr const char* kOps =
+    "linear, layer_norm, rms_norm, batch_norm, relu, gelu, embedding, mha, encoder_layer, "
+    "sinusoidal, rope";
+
+}  // namespace
+
+// --- the spec's shape -------------------------------------------------------------------------
+
+TEST_CASE("a spec must be a JSON object", "[spec]") {
+  CHECK(error_from(R"([1, 2])"_json) ==
+        R"(spec.json: expected a JSON object with "op" and "input", got array)");
+}
+
+TEST_CASE("an unknown top-level key is refused with the spec fields listed", "[spec]") {
+  json spec = linear_spec();
+  spec["inputs"] = spec["input"];
+  CHECK(error_from(spec) ==
+        "spec.json: inputs: not a spec field; expected: config, dtype, grad_output, input, op, "
+        "params");
+}
+
+TEST_CASE("a spec without op lists the ops", "[spec]") {
+  json spec = linear_spec();
+  spec.erase("op");
+  CHECK(error_from(spec) == std::string("spec.json: op: missing; expected one of ") + kOps);
+}
+
+TEST_CASE("an op that is not a string is shown as given", "[spec]") {
+  json spec = linear_spec();
+  spec["op"] = 5;
+  CHECK(error_from(spec) ==
+        std::string("spec.json: op: expected one of ") + kOps + ", got number 5");
+}
+
+TEST_CASE("a result that overflows is an error, never a silent null", "[spec]") {
+  const json spec = R"({"op": "linear", "dtype": "float32",
+                        "config": {"in_features": 1, "out_features": 1, "bias": false},
+                        "params": {"weight": [[3e38]]}, "input": [[3e38]]})"_json;
+  CHECK(error_from(spec) ==
+        "spec.json: linear: the result is not finite in float32 (an overflow); use float64 or "
+        "smaller values");
+}
+
+TEST_CASE("an unknown op is named and the ops listed", "[spec]") {
+  json spec = linear_spec();
+  spec["op"] = "attention";
+  CHECK(error_from(spec) ==
+        std::string("spec.json: op: 'attention' is not an engine op; expected one of ") + kOps);
+}
+
+TEST_CASE("dtype must be float32 or float64", "[spec]") {
+  json spec = linear_spec();
+  spec["dtype"] = "float16";
+  CHECK(error_from(spec) == R"(spec.json: dtype: expected "float32" or "float64", got "float16")");
+}
+
+TEST_CASE("a spec without input is refused", "[spec]") {
+  json spec = linear_spec();
+  spec.erase("input");
+  CHECK(error_from(spec) == "spec.json: input: missing; linear needs an input");
+}
+
+// --- config -----------------------------------------------------------------------------------
+
+TEST_CASE("a missing required config key is named with what it must be", "[spec]") {
+  json spec = linear_spec();
+  spec["config"].erase("in_features");
+  CHECK(error_from(spec) ==
+        "spec.json: config.in_features: required by linear (a positive integer)");
+}
+
+TEST_CASE("a dimension of the wrong type is refused with the value it got", "[spec]") {
+  json spec = linear_spec();
+  spec["config"]["in_features"] = "3";
+  CHECK(error_from(spec) ==
+        R"(spec.json: config.in_features: expected a positive integer, got string "3")");
+}
+
+TEST_CASE("dimensions must be between 1 and 65536", "[spec]") {
+  const auto with_in_features = [](const json& value) {
+    json spec = linear_spec();
+    spec["config"]["in_features"] = value;
+    return spec;
+  };
+  CHECK(error_from(with_in_features(0)) ==
+        "spec.json: config.in_features: expected 1 to 65536, got 0");
+  CHECK(error_from(with_in_features(-3)) ==
+        "spec.json: config.in_features: expected 1 to 65536, got -3");
+  CHECK(error_from(with_in_features(65537)) ==
+        "spec.json: config.in_features: expected 1 to 65536, got 65537");
+}
+
+TEST_CASE("a dimension past the 64-bit range is reported as written", "[spec]") {
+  json spec = linear_spec();
+  spec["config"]["in_features"] = R"(18446744073709551615)"_json;
+  CHECK(error_from(spec) ==
+        "spec.json: config.in_features: expected 1 to 65536, got 18446744073709551615");
+}
+
+TEST_CASE("an unknown config key is refused with the op's settings listed", "[spec]") {
+  json spec = linear_spec();
+  spec["config"]["bias_init"] = true;
+  CHECK(error_from(spec) ==
+        "spec.json: config.bias_init: not a setting of linear; expected one of: bias, "
+        "in_features, out_features");
+}
+
+TEST_CASE("dropout other than 0 is refused: the engine is deterministic", "[spec]") {
+  json spec = mha_spec();
+  spec["config"]["dropout"] = 0.1;
+  CHECK(error_from(spec) ==
+        "spec.json: config.dropout: the engine is deterministic and runs without dropout; "
+        "expected 0, got 0.1");
+}
+
+TEST_CASE("mha refuses an embed_dim not divisible by num_heads", "[spec]") {
+  const json spec = R"({"op": "mha", "config": {"embed_dim": 4, "num_heads": 3},
+                        "input": [[0, 0, 0, 0]]})"_json;
+  CHECK(error_from(spec) ==
+        "spec.json: config.embed_dim 4 is not divisible by config.num_heads 3: each head gets an "
+        "equal share of the width (embed_dim / num_heads)");
+}
+
+TEST_CASE("encoder_layer refuses a d_model not divisible by nhead, in its own key names",
+          "[spec]") {
+  const json spec = R"({"op": "encoder_layer",
+                        "config": {"d_model": 4, "nhead": 3, "dim_feedforward": 8},
+                        "input": [[0, 0, 0, 0]]})"_json;
+  CHECK(error_from(spec) ==
+        "spec.json: config.d_model 4 is not divisible by config.nhead 3: each head gets an equal "
+        "share of the width (d_model / nhead)");
+}
+
+TEST_CASE("layer_norm refuses a normalized_shape of more than one dimension", "[spec]") {
+  const json spec = R"({"op": "layer_norm", "config": {"normalized_shape": [2, 2]},
+                        "input": [[1, 2]]})"_json;
+  CHECK(error_from(spec) ==
+        "spec.json: config.normalized_shape: the engine normalises the last dimension only; "
+        "expected one size, got [2,2]");
+}
+
+// --- params -----------------------------------------------------------------------------------
+
+TEST_CASE("a missing parameter is named with the shape it must have", "[spec]") {
+  json spec = linear_spec();
+  spec["params"].erase("weight");
+  CHECK(error_from(spec) == "spec.json: params.weight: missing; linear expects a (2, 3) matrix");
+}
+
+TEST_CASE("a parameter with the wrong number of rows is refused with the shape expected",
+          "[spec]") {
+  json spec = linear_spec();
+  spec["params"]["weight"] = R"([[1, 2, 3], [4, 5, 6], [7, 8, 9]])"_json;
+  CHECK(error_from(spec) ==
+        "spec.json: params.weight: expected a (2, 3) matrix (a list of 2 rows of 3 numbers), got "
+        "3 rows");
+}
+
+TEST_CASE("a ragged parameter row is refused at that row", "[spec]") {
+  json spec = linear_spec();
+  spec["params"]["weight"] = R"([[1, 2, 3], [4, 5]])"_json;
+  CHECK(error_from(spec) ==
+        "spec.json: params.weight[1]: expected a row of 3 numbers, got 2 (the matrix must be "
+        "(2, 3))");
+}
+
+TEST_CASE("a non-numeric entry is named by its path", "[spec]") {
+  json spec = linear_spec();
+  spec["params"]["weight"] = R"([[1, 2, 3], [4, 5, "6"]])"_json;
+  CHECK(error_from(spec) == R"(spec.json: params.weight[1][2]: expected a number, got string "6")");
+}
+
+TEST_CASE("an unknown parameter is refused with the op's parameters listed", "[spec]") {
+  json spec = linear_spec();
+  spec["params"]["weights"] = spec["params"]["weight"];
+  CHECK(error_from(spec) ==
+        "spec.json: params.weights: not a parameter of linear with this config; expected: "
+        "weight, bias");
+}
+
+TEST_CASE("a bias=false spec refuses a bias parameter", "[spec]") {
+  json spec = linear_spec();
+  spec["config"]["bias"] = false;
+  CHECK(error_from(spec) ==
+        "spec.json: params.bias: not a parameter of linear with this config; expected: weight");
+}
+
+// --- input and grad_output --------------------------------------------------------------------
+
+TEST_CASE("an input of the wrong width is refused with the shape expected", "[spec]") {
+  json spec = linear_spec();
+  spec["input"] = R"([[1, 0]])"_json;
+  CHECK(error_from(spec) ==
+        "spec.json: input[0]: expected a row of 3 numbers, got 2 (the matrix must be (1, 3))");
+}
+
+TEST_CASE("a grad_output that does not match the output's shape is refused", "[spec]") {
+  json spec = linear_spec();
+  spec["grad_output"] = R"([[1, 1, 1]])"_json;
+  CHECK(error_from(spec) ==
+        "spec.json: grad_output[0]: expected a row of 2 numbers, got 3 (the matrix must be "
+        "(1, 2))");
+}
+
+TEST_CASE("a float32 spec refuses a value beyond float range", "[spec]") {
+  json spec = linear_spec();
+  spec["dtype"] = "float32";
+  spec["input"] = R"([[1e39, 0, 0]])"_json;
+  CHECK(error_from(spec) == "spec.json: input[0][0]: 1e+39 is out of range for float32");
+}
+
+// --- positions --------------------------------------------------------------------------------
+
+TEST_CASE("learned positions cannot go past the table", "[spec]") {
+  json spec = embedding_spec();
+  spec["input"] = R"([0, 2])"_json;
+  spec["grad_output"] = R"([[1, 1], [1, 1]])"_json;
+  CHECK(error_from(spec) ==
+        "spec.json: embedding: position 2 is past the learned position table (max_len 2: rows "
+        "0..1); a learned table has no row for positions it was not trained on");
+}
+
+TEST_CASE("negative positions are refused", "[spec]") {
+  json spec = embedding_spec();
+  spec["input"] = R"([0, -1])"_json;
+  CHECK(error_from(spec) == "spec.json: input[1]: positions start at 0, got -1");
+}
+
+TEST_CASE("non-integer positions are refused", "[spec]") {
+  json spec = embedding_spec();
+  spec["input"] = R"([0, 1.5])"_json;
+  CHECK(error_from(spec) == "spec.json: input[1]: expected an integer position, got number 1.5");
+}
+
+TEST_CASE("sinusoidal encodings refuse a grad_output: there is nothing to differentiate",
+          "[spec]") {
+  const json spec = R"({"op": "sinusoidal", "config": {"d_model": 2}, "input": [0, 1],
+                        "grad_output": [[1, 1], [1, 1]]})"_json;
+  CHECK(error_from(spec) ==
+        "spec.json: grad_output: sinusoidal encodings have no parameters and integer inputs, so "
+        "there is no gradient to compute; leave grad_output out");
+}
+
+TEST_CASE("rope needs an even width", "[spec]") {
+  const json spec = R"({"op": "rope", "input": [[1, 2, 3]]})"_json;
+  CHECK(error_from(spec) ==
+        "spec.json: input: RoPE rotates pairs of dimensions, so rows need an even width; got "
+        "shape (1, 3)");
+}
+
+TEST_CASE("rope config.positions needs one position per input row", "[spec]") {
+  const json spec = R"({"op": "rope", "config": {"positions": [0, 1, 2]},
+                        "input": [[1, 2], [3, 4]]})"_json;
+  CHECK(error_from(spec) ==
+        "spec.json: config.positions: expected one position per input row (2), got 3");
+}
+
+// --- size limits ------------------------------------------------------------------------------
+
+TEST_CASE("attention whose H·T² is past 2^26 is refused before it runs", "[spec]") {
+  json spec = mha_spec();
+  spec["input"] = zeros(5793, 2);  // 2 · 5793² = 67,117,698 > 2^26 = 67,108,864
+  CHECK(error_from(spec) ==
+        "spec.json: attention over 5793 tokens with 2 heads would need 67117698 numbers; the "
+        "limit is 67108864");
+}
+
+TEST_CASE("a sinusoidal table past 2^26 numbers is refused before it is built", "[spec]") {
+  json spec = R"({"op": "sinusoidal", "config": {"d_model": 65536}})"_json;
+  spec["input"] = json::array();
+  for (int position = 0; position < 1025; ++position) {
+    spec["input"].push_back(position);
+  }
+  CHECK(error_from(spec) ==
+        "spec.json: the encoding table would need 67174400 numbers; the limit is 67108864");
+}
+
+TEST_CASE("batch_norm in training mode needs more than one row, as PyTorch says", "[spec]") {
+  const json spec = R"({"op": "batch_norm", "config": {"num_features": 2},
+                        "params": {"weight": [1, 1], "bias": [0, 0]},
+                        "input": [[1, 2]]})"_json;
+  CHECK(error_from(spec) ==
+        "spec.json: batch_norm: Expected more than 1 value per channel when training, got input "
+        "of shape (1, 2)");
+}
+
+// --- results ----------------------------------------------------------------------------------
+
+TEST_CASE("linear answers with output and gradients for the input and every parameter", "[spec]") {
+  json spec = linear_spec();
+  spec["grad_output"] = R"([[1, 2]])"_json;
+  CHECK(run(spec) == R"({"output": [[-1.5, -2.5]],
+                         "grads": {"input": [[9, 12, 15]],
+                                   "weight": [[1, 0, -1], [2, 0, -2]],
+                                   "bias": [1, 2]}})"_json);
+}
+
+TEST_CASE("without grad_output the result has no grads", "[spec]") {
+  CHECK(run(linear_spec()) == R"({"output": [[-1.5, -2.5]]})"_json);
+}
+
+TEST_CASE("a bias=false linear takes no bias and returns no bias gradient", "[spec]") {
+  json spec = linear_spec();
+  spec["config"]["bias"] = false;
+  spec["params"].erase("bias");
+  spec["grad_output"] = R"([[1, 2]])"_json;
+  CHECK(run(spec) == R"({"output": [[-2, -2]],
+                         "grads": {"input": [[9, 12, 15]],
+                                   "weight": [[1, 0, -1], [2, 0, -2]]}})"_json);
+}
+
+TEST_CASE("mha returns attention weights per head, H×T×T, each row summing to one", "[spec]") {
+  const json result = run(mha_spec());
+  const json& weights = result.at("attn_weights");
+  REQUIRE(weights.size() == 2);
+  for (const auto& head : weights) {
+    REQUIRE(head.size() == 3);
+    for (const auto& row : head) {
+      REQUIRE(row.size() == 3);
+      CHECK(row[0].get<double>() + row[1].get<double>() + row[2].get<double>() ==
+            Approx(1.0).epsilon(1e-12));
+    }
+  }
+}
+
+TEST_CASE("mha gradients cover the input and every parameter", "[spec]") {
+  json spec = mha_spec();
+  spec["grad_output"] = R"([[1, 0], [0, 1], [1, -1]])"_json;
+  const json result = run(spec);
+  CHECK(result.at("output").size() == 3);
+  CHECK(result.at("grads").size() == 5);
+  for (const char* name :
+       {"input", "in_proj_weight", "in_proj_bias", "out_proj.weight", "out_proj.bias"}) {
+    CAPTURE(name);
+    CHECK(result.at("grads").contains(name));
+  }
+}
+
+TEST_CASE("a bias=false mha takes only the projection weights", "[spec]") {
+  json spec = mha_spec();
+  spec["config"]["bias"] = false;
+  spec["params"].erase("in_proj_bias");
+  spec["params"].erase("out_proj.bias");
+  spec["grad_output"] = R"([[1, 0], [0, 1], [1, -1]])"_json;
+  const json grads = run(spec).at("grads");
+  CHECK(grads.size() == 3);
+  CHECK(grads.contains("input"));
+  CHECK(grads.contains("in_proj_weight"));
+  CHECK(grads.contains("out_proj.weight"));
+}
+
+TEST_CASE("mha accepts dropout 0", "[spec]") {
+  json spec = mha_spec();
+  spec["config"]["dropout"] = 0.0;
+  CHECK(run(spec).at("output").size() == 3);
+}
+
+TEST_CASE("batch_norm reports its running statistics as state", "[spec]") {
+  // PyTorch's update: running = 0.9 · running + 0.1 · batch (unbiased variance for running_var).
+  const json spec = R"({"op": "batch_norm", "config": {"num_features": 2},
+                        "params": {"weight": [1, 1], "bias": [0, 0]},
+                        "input": [[1, 2], [3, 4]]})"_json;
+  const json state = run(spec).at("state");
+  CHECK(state.at("running_mean")[0].get<double>() == Approx(0.2));
+  CHECK(state.at("running_mean")[1].get<double>() == Approx(0.3));
+  CHECK(state.at("running_var")[0].get<double>() == Approx(1.1));
+  CHECK(state.at("running_var")[1].get<double>() == Approx(1.1));
+}
+
+TEST_CASE("layer_norm takes normalized_shape as a one-element list, as PyTorch does", "[spec]") {
+  json spec = R"({"op": "layer_norm", "config": {"normalized_shape": [4]},
+                  "params": {"weight": [1, 2, 1, 1], "bias": [0, 0, 1, 0]},
+                  "input": [[1, 2, 3, 6]], "grad_output": [[1, 0, 0, 1]]})"_json;
+  const json from_list = run(spec);
+  spec["config"]["normalized_shape"] = 4;
+  CHECK(from_list == run(spec));
+}
+
+// --- parse_json -------------------------------------------------------------------------------
+
+TEST_CASE("a syntax error names file, line and column, and shows the line with a caret",
+          "[spec][json]") {
+  const std::string text =
+      "{\n"
+      "  \"op\": \"linear\",\n"
+      "  \"input\": [1,,2]\n"
+      "}\n";
+  CHECK(parse_error(text, "spec.json") ==
+        "spec.json:3:15: syntax error while parsing value - unexpected ','; expected '[', '{', or "
+        "a literal\n"
+        "      \"input\": [1,,2]\n"
+        "                  ^");
+}
+
+TEST_CASE("a syntax error on standard input is named <stdin>", "[spec][json]") {
+  CHECK_THAT(parse_error("[1,", "-"), StartsWith("<stdin>:1:4: "));
+}
+
+TEST_CASE("a syntax error far along a long line shows the text around the column", "[spec][json]") {
+  // Minified JSON is one long line: the excerpt must reach the column, not stop at its start.
+  const std::string text = "{\"input\": " + zeros(200, 2).dump() + ", \"zzz\": tru}";
+  const std::vector<std::string> lines = split_lines(parse_error(text, "spec.json"));
+  REQUIRE(lines.size() == 3);
+  CHECK_THAT(lines[0], StartsWith("spec.json:1:1224: "));
+  CHECK_THAT(lines[1], Contains("\"zzz\": tru}"));
+  CHECK(character_above_caret(lines[1], lines[2]) == '}');
+}
+
+TEST_CASE("nesting deeper than the limit is refused", "[spec][json]") {
+  CHECK_NOTHROW(proofdeck::parse_json(nested_arrays(64, "1"), "deep.json"));
+  CHECK(parse_error(nested_arrays(65, "1"), "deep.json") ==
+        "deep.json: nesting deeper than 64 levels");
+}
+
+TEST_CASE("empty containers count toward the nesting limit", "[spec][json]") {
+  CHECK_NOTHROW(proofdeck::parse_json(nested_arrays(64, ""), "deep.json"));
+  CHECK(parse_error(nested_arrays(65, ""), "deep.json") ==
+        "deep.json: nesting deeper than 64 levels");
+}

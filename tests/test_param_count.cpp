@@ -1,0 +1,59 @@
+// Parameter counting: the lesson's 1,048,576 for one head or eight, counted from real modules.
+#include <catch2/catch.hpp>
+
+#include "engine/param_count.hpp"
+
+using namespace proofdeck::engine;
+
+TEST_CASE("an attention block over d_model 512 has 1,048,576 weights with 1 head or 8",
+          "[engine][params]") {
+  const AttentionParamBreakdown one = count_attention_params(MhaParams<float>(512, 1, false));
+  const AttentionParamBreakdown eight = count_attention_params(MhaParams<float>(512, 8, false));
+  CHECK(one.qkv_weights == 786'432);  // 3 × 512 × 512
+  CHECK(one.output_weights == 262'144);
+  CHECK(one.total() == 1'048'576);
+  CHECK(eight.head_dim == 64);
+  CHECK(eight.per_head_projection == 512 * 64);
+  CHECK(eight.per_head_qkv == 98'304);  // 3 × 512 × 64
+  CHECK(eight.qkv_weights == 786'432);  // 8 × 98,304
+  CHECK(eight.total() == one.total());
+}
+
+TEST_CASE("with biases the block has 1,050,624 parameters", "[engine][params]") {
+  const AttentionParamBreakdown counted = count_attention_params(MhaParams<float>(512, 8, true));
+  CHECK(counted.biases == 2048);
+  CHECK(counted.total() == 1'050'624);
+  CHECK(count_params(MhaParams<float>(512, 8, true)).total() == 1'050'624);
+}
+
+TEST_CASE("the closed form equals the count for every head count that divides 512",
+          "[engine][params]") {
+  for (std::int64_t heads = 1; heads <= 512; ++heads) {
+    if (512 % heads != 0) continue;
+    for (const bool bias : {false, true}) {
+      INFO(heads << " heads, bias " << bias);
+      CHECK(attention_params_closed_form(512, heads, bias) ==
+            count_attention_params(MhaParams<float>(512, heads, bias)));
+      CHECK(attention_params_closed_form(512, heads, bias).total() ==
+            attention_params_closed_form(512, 1, bias).total());
+    }
+  }
+}
+
+TEST_CASE("head width shrinks as heads grow: 32 at 16 heads, 4 at 128", "[engine][params]") {
+  CHECK(attention_params_closed_form(512, 16, false).head_dim == 32);
+  CHECK(attention_params_closed_form(512, 128, false).head_dim == 4);
+  REQUIRE_THROWS_AS(attention_params_closed_form(512, 3, false), EngineError);
+}
+
+TEST_CASE("an encoder layer counts like nn.TransformerEncoderLayer(512, 8, 2048)",
+          "[engine][params]") {
+  EncoderLayerConfig config;  // d_model 512, 8 heads, F 2048
+  const EncoderLayerParams<float> params(config);
+  const EncoderLayerParamBreakdown counted = count_encoder_layer_params(params);
+  CHECK(counted.attention.total() == 1'050'624);
+  CHECK(counted.feedforward.total() == 2 * 512 * 2048 + 2048 + 512);
+  CHECK(counted.norms.total() == 4 * 512);
+  CHECK(counted.total().total() == 3'152'384);  // sum(p.numel()) in PyTorch
+  CHECK(count_params(params) == counted.total());
+}
