@@ -44,7 +44,8 @@ namespace {
 template <typename Tensor, typename Draw>
 void fill(Tensor& tensor, Draw&& draw) {
   using Scalar = typename Tensor::Scalar;
-  for (Index i = 0; i < tensor.size(); ++i) tensor.data()[i] = static_cast<Scalar>(draw());
+  for (Index i = 0; i < tensor.size(); ++i)
+    tensor.data()[i] = static_cast<Scalar>(draw());
 }
 
 }  // namespace
