@@ -363,3 +363,60 @@ TEST_CASE("control characters from a spec reach the terminal escaped", "[cli][co
   CHECK_THAT(cli.err.str(), Contains("'\\x1b[2J' is not an engine op"));
   CHECK_THAT(cli.err.str(), !Contains("\x1b"));
 }
+
+// --- demo -------------------------------------------------------------------------------------
+
+TEST_CASE("demo list names every demo with its parameters", "[cli][demo]") {
+  Cli cli;
+  REQUIRE(cli.run({"demo", "list"}) == 0);
+  CHECK_THAT(cli.out.str(),
+             Contains("order-blindness") && Contains("a=cat bit dog") && Contains("causal-mask"));
+  Cli json_cli;
+  REQUIRE(json_cli.run({"demo", "list", "--format", "json"}) == 0);
+  CHECK(json::parse(json_cli.out.str()).size() == 12);
+}
+
+TEST_CASE("demo run prints the result as JSON with the contract's keys", "[cli][demo]") {
+  Cli cli;
+  REQUIRE(cli.run({"demo", "run", "head-params", "--format", "json", "--seed", "3"}) == 0);
+  const json result = json::parse(cli.out.str());
+  CHECK(result.at("demo") == "head-params");
+  CHECK(result.at("params").at("seed") == 3);
+  CHECK(result.at("values").at("total_h8") == 1048576.0);
+}
+
+TEST_CASE("demo run of an unknown demo exits 2 and lists the demos", "[cli][demo]") {
+  Cli cli;
+  CHECK(cli.run({"demo", "run", "order-blind"}) == 2);
+  CHECK_THAT(cli.err.str(), StartsWith("error: no demo named 'order-blind'; the demos: "
+                                       "order-blindness, head-params"));
+}
+
+TEST_CASE("demo run with a bad parameter exits 2 naming the allowed range", "[cli][demo]") {
+  Cli cli;
+  CHECK(cli.run({"demo", "run", "head-params", "--set", "heads=1,7"}) == 2);
+  CHECK_THAT(cli.err.str(), Contains("heads=7") && Contains("must be one of 1, 2, 4, 8"));
+  CHECK(cli.out.str().empty());
+}
+
+TEST_CASE("demo run writes a self-contained HTML file", "[cli][demo]") {
+  TempDir dir;
+  const fs::path file = dir.path() / "demo.html";
+  Cli cli;
+  REQUIRE(cli.run({"demo", "run", "variance-drift", "--format", "html", "--output",
+                   file.string()}) == 0);
+  std::ifstream stream(file);
+  const std::string html((std::istreambuf_iterator<char>(stream)),
+                         std::istreambuf_iterator<char>());
+  CHECK_THAT(html, StartsWith("<!DOCTYPE html>") && Contains("<svg"));
+  CHECK_THAT(html, !Contains("<script") && !Contains("http://") && !Contains("https://"));
+}
+
+TEST_CASE("demo run text fits the width and carries colour only on request", "[cli][demo]") {
+  Cli plain;
+  REQUIRE(plain.run({"demo", "run", "order-blindness", "--width", "60"}) == 0);
+  CHECK(plain.out.str().find("\x1b[") == std::string::npos);
+  Cli colored;
+  REQUIRE(colored.run({"demo", "run", "order-blindness", "--color", "always"}) == 0);
+  CHECK(colored.out.str().find("\x1b[") != std::string::npos);
+}

@@ -11,6 +11,7 @@
 #include <fmt/color.h>
 #include <fmt/ostream.h>
 
+#include "cli/demo_cmd.hpp"
 #include "cli/engine_cmd.hpp"
 #include "errors.hpp"
 #include "version.hpp"
@@ -86,6 +87,7 @@ int run(const std::vector<std::string>& args, Io& io) {
       ->capture_default_str();
 
   const auto context = [&]() { return Context{global, io, theme}; };
+  setup_demo(app, context);
   setup_engine(app, context);
 
   // CLI11 parses from the back of a vector, without the program name.

@@ -1,0 +1,158 @@
+// The demo subcommand: list the catalog, run one demo and render it.
+#include "cli/demo_cmd.hpp"
+
+#include <memory>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "demo/demo.hpp"
+#include "demo/render.hpp"
+#include "errors.hpp"
+
+namespace proofdeck::cli {
+
+namespace {
+
+struct DemoListOptions {
+  std::string format = "text";  // text | json
+};
+
+struct DemoRunOptions {
+  std::string name;                      // the demo
+  std::vector<std::string> assignments;  // --set KEY=VALUE
+  std::string format = "text";           // text | md | html | json
+  std::string output_path;               // --output FILE
+  bool compact = false;                  // --compact: the quiz-feedback form
+  int width = 0;                         // --width; 0: the terminal's, else 80
+};
+
+std::string default_text(const demo::ParamSpec& spec) {
+  if (spec.default_value.is_string()) return spec.default_value.get<std::string>();
+  if (spec.default_value.is_array()) {
+    std::vector<std::string> items;
+    for (const auto& item : spec.default_value)
+      items.push_back(item.dump());
+    return fmt::format("{}", fmt::join(items, ","));
+  }
+  return spec.default_value.dump();
+}
+
+void run_demo_list(const DemoListOptions& options, Context& context) {
+  if (options.format == "json") {
+    nlohmann::ordered_json list = nlohmann::ordered_json::array();
+    for (const demo::DemoInfo& info : demo::catalog()) {
+      nlohmann::ordered_json params = nlohmann::ordered_json::array();
+      for (const demo::ParamSpec& spec : info.params) {
+        params.push_back({{"name", spec.name},
+                          {"default", spec.default_value},
+                          {"description", spec.description}});
+      }
+      list.push_back({{"name", info.name},
+                      {"title", info.title},
+                      {"claim", info.claim},
+                      {"section", info.section},
+                      {"params", params}});
+    }
+    write_output("", list.dump(2) + "\n", context.io);
+    return;
+  }
+  std::string text;
+  for (const demo::DemoInfo& info : demo::catalog()) {
+    text += fmt::format("{}  {}\n",
+                        fmt::styled(fmt::format("{:<26}", info.name), context.theme.emphasis),
+                        info.title);
+    std::vector<std::string> params;
+    for (const demo::ParamSpec& spec : info.params) {
+      params.push_back(fmt::format("{}={}", spec.name, default_text(spec)));
+    }
+    if (!params.empty()) {
+      text +=
+          fmt::format("{:<28}{}\n", "",
+                      fmt::styled(fmt::format("{}", fmt::join(params, " ")), context.theme.dim));
+    }
+  }
+  text += "\nRun one: proofdeck demo run NAME [--set KEY=VALUE ...] [--format text|md|html|json]\n";
+  write_output("", text, context.io);
+}
+
+void run_demo_run(const DemoRunOptions& options, Context& context) {
+  const demo::DemoInfo* info = demo::find_demo(options.name);
+  if (info == nullptr) {
+    std::vector<std::string> names;
+    for (const demo::DemoInfo& d : demo::catalog())
+      names.push_back(d.name);
+    throw InputError("demo.name", fmt::format("no demo named '{}'; the demos: {}", options.name,
+                                              fmt::join(names, ", ")));
+  }
+  const demo::Params params = demo::resolve_params(*info, options.assignments);
+  const demo::DemoResult result = demo::run_demo(*info, params, context.global.seed);
+  std::string rendered;
+  if (options.format == "json") {
+    rendered = demo::to_json(result).dump(2) + "\n";
+  } else if (options.format == "md") {
+    rendered = demo::render_markdown(result, *info);
+  } else if (options.format == "html") {
+    rendered = demo::render_html(result, *info);
+  } else {
+    demo::TextOptions text;
+    text.form = options.compact ? demo::TextForm::compact : demo::TextForm::full;
+    text.width = options.width > 0 ? options.width : 80;
+    // A file gets plain text: escape codes belong to terminals.
+    const Theme theme = options.output_path.empty() ? context.theme : Theme::plain();
+    rendered = demo::render_text(result, *info, theme, text);
+  }
+  write_output(options.output_path, rendered, context.io);
+}
+
+}  // namespace
+
+void setup_demo(CLI::App& app, const std::function<Context()>& context) {
+  CLI::App* demo_cmd = app.add_subcommand(
+      "demo", "The micro-demos: live experiments that prove the lesson's claims");
+  demo_cmd->require_subcommand(1);
+  demo_cmd->footer(
+      "Each demo is a deterministic experiment on the engine (the same --seed gives the same\n"
+      "numbers, bit for bit). Its named values are what answer keys are proven against.");
+
+  auto list_options = std::make_shared<DemoListOptions>();
+  CLI::App* list_cmd = demo_cmd->add_subcommand("list", "List the demos and their parameters");
+  list_cmd->add_option("--format", list_options->format, "text or json")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str();
+  list_cmd->callback([list_options, context] {
+    Context ctx = context();
+    run_demo_list(*list_options, ctx);
+  });
+
+  auto run_options = std::make_shared<DemoRunOptions>();
+  CLI::App* run_cmd = demo_cmd->add_subcommand("run", "Run one demo and draw its result");
+  run_cmd->add_option("name", run_options->name, "The demo (see 'proofdeck demo list')")
+      ->required();
+  run_cmd->add_option("--set", run_options->assignments,
+                      "KEY=VALUE: a demo parameter (repeatable), e.g. --set heads=1,8,16");
+  run_cmd
+      ->add_option("--format", run_options->format,
+                   "text (terminal pictures), md, html (one self-contained file) or json")
+      ->check(CLI::IsMember({"text", "md", "html", "json"}))
+      ->capture_default_str();
+  run_cmd->add_option("-o,--output", run_options->output_path,
+                      "Write to FILE instead of standard output");
+  run_cmd->add_flag("--compact", run_options->compact,
+                    "The short form quiz feedback shows (text only)");
+  run_cmd->add_option("--width", run_options->width, "Columns for text output (default 80)")
+      ->check(CLI::Range(40, 400));
+  run_cmd->footer(
+      "Examples:\n"
+      "  proofdeck demo run order-blindness\n"
+      "  proofdeck demo run order-blindness --set a=\"the dog bit the man\" "
+      "--set b=\"the man bit the dog\" --set focus=bit\n"
+      "  proofdeck demo run head-params --set heads=1,8,16 --format json\n"
+      "  proofdeck demo run variance-drift --format html --output variance.html");
+  run_cmd->callback([run_options, context] {
+    Context ctx = context();
+    run_demo_run(*run_options, ctx);
+  });
+}
+
+}  // namespace proofdeck::cli

@@ -1,0 +1,27 @@
+// The demo catalog, in the order `demo list` shows it (the numbering).
+#include "demo/demo.hpp"
+#include "demo/demos_attention.hpp"
+#include "demo/demos_depth.hpp"
+#include "demo/demos_norm.hpp"
+
+namespace proofdeck::demo {
+
+const std::vector<DemoInfo>& catalog() {
+  static const std::vector<DemoInfo> demos = {
+      order_blindness_demo(),
+      head_params_demo(),
+      head_width_demo(),
+      variance_drift_demo(),
+      residual_gradient_demo(),
+      pre_vs_post_ln_demo(),
+      rope_relative_demo(),
+      pe_extrapolation_demo(),
+      layernorm_vs_batchnorm_demo(),
+      what_layernorm_normalizes_demo(),
+      sqrt_dk_scaling_demo(),
+      causal_mask_demo(),
+  };
+  return demos;
+}
+
+}  // namespace proofdeck::demo

@@ -1,0 +1,114 @@
+// The demo model: a demo is a named, deterministic experiment on the engine that makes one claim
+// of the lesson measurable. It returns a DemoResult — named scalar values (what predicates and
+// users' scripts read), tables (e.g. attention weights with token labels), series (e.g. variance
+// per layer) and short explanatory text — which the renderers draw as text, md, html or json.
+#pragma once
+
+#include <Eigen/Core>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace proofdeck::demo {
+
+// A named scalar. Predicates compare numbers with numbers and booleans with booleans.
+struct Value {
+  enum class Kind { number, boolean };
+  Kind kind = Kind::number;
+  double number = 0.0;
+  bool boolean = false;
+
+  static Value of(double x) { return Value{Kind::number, x, false}; }
+  static Value of(bool b) { return Value{Kind::boolean, 0.0, b}; }
+};
+
+// A labelled matrix, e.g. attention weights (rows: queries, columns: keys).
+struct Table {
+  std::string name;                        // stable id: "weights_none_a"
+  std::string title;                       // for people: "no positional encoding: cat bit dog"
+  std::vector<std::string> row_labels;     // one per row
+  std::vector<std::string> column_labels;  // one per column
+  Eigen::MatrixXd cells;                   // (rows, columns)
+  bool heatmap = false;                    // shade cells (values in [0, 1], e.g. weights)
+};
+
+// One or more lines over a shared x axis, e.g. variance per layer with and without LayerNorm.
+struct Series {
+  std::string name;     // stable id: "variance_per_layer"
+  std::string title;    // for people
+  std::string x_label;  // "layer"
+  std::string y_label;  // "activation variance"
+  std::vector<double> x;
+  std::vector<std::pair<std::string, std::vector<double>>> lines;  // label → y, one per x
+  bool log_scale = false;  // the values span decades: draw the y axis (or bars) in log10
+};
+
+struct DemoResult {
+  std::string demo;               // the demo's name
+  nlohmann::ordered_json params;  // every parameter as used, defaults filled in, plus "seed"
+  std::vector<std::pair<std::string, Value>> values;  // in the order they were computed
+  std::vector<Table> tables;
+  std::vector<Series> series;
+  std::vector<std::string> text;  // short paragraphs: what the numbers show
+
+  void set(const std::string& name, double number) { values.emplace_back(name, Value::of(number)); }
+  void set(const std::string& name, bool boolean) { values.emplace_back(name, Value::of(boolean)); }
+  const Value* find(const std::string& name) const;
+};
+
+// --- parameters ----------------------------------------------------------------------------
+struct ParamSpec {
+  enum class Type { integer, number, text, integer_list, boolean, choice };
+  std::string name;  // --set name=value
+  Type type = Type::integer;
+  nlohmann::json default_value;  // used when --set does not give it
+  std::string description;       // one line for `demo list` and --help
+  double min = 0.0;              // integer, number and integer_list entries: allowed range
+  double max = 0.0;
+  std::vector<std::string> choices;  // choice: the allowed strings
+  std::size_t max_items = 16;        // integer_list, text (words): most entries accepted
+};
+
+// The parameters of one run, validated and with defaults filled in.
+class Params {
+ public:
+  explicit Params(nlohmann::ordered_json values) : values_(std::move(values)) {}
+  std::int64_t integer(const std::string& name) const;
+  double number(const std::string& name) const;
+  const std::string& text(const std::string& name) const;
+  std::vector<std::int64_t> integers(const std::string& name) const;
+  bool flag(const std::string& name) const;
+  const nlohmann::ordered_json& json() const { return values_; }
+
+ private:
+  nlohmann::ordered_json values_;
+};
+
+struct DemoInfo {
+  std::string name;     // the contract name: "order-blindness"
+  std::string title;    // "Attention is blind to word order"
+  std::string claim;    // the lesson's claim the demo makes measurable, one sentence
+  std::string section;  // where in the lesson: "L1 — Intuition"
+  std::vector<ParamSpec> params;
+  std::function<DemoResult(const Params&, std::uint64_t seed)> run;
+};
+
+// Parses `--set key=value` assignments against the demo's specs; InputError (exit 2) naming the
+// demo, the key, the value and the allowed range for anything unknown or out of range.
+Params resolve_params(const DemoInfo& info, const std::vector<std::string>& assignments);
+
+// Every demo, in catalog order, and lookup by name.
+const std::vector<DemoInfo>& catalog();
+const DemoInfo* find_demo(const std::string& name);
+
+// Runs a demo with parameters already resolved; the result's params include the seed.
+DemoResult run_demo(const DemoInfo& info, const Params& params, std::uint64_t seed);
+
+// The DemoResult as JSON: {"demo", "params", "values", "tables", "series", "text"}.
+nlohmann::ordered_json to_json(const DemoResult& result);
+
+}  // namespace proofdeck::demo

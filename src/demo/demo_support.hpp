@@ -1,0 +1,98 @@
+// Small pieces every demo file uses: parameter specs, parameter errors and seeded matrices.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "demo/demo.hpp"
+#include "engine/rng.hpp"
+#include "errors.hpp"
+
+namespace proofdeck::demo {
+
+inline ParamSpec integer_param(std::string name, std::int64_t fallback, std::int64_t min,
+                               std::int64_t max, std::string description) {
+  ParamSpec spec;
+  spec.name = std::move(name);
+  spec.type = ParamSpec::Type::integer;
+  spec.default_value = fallback;
+  spec.min = static_cast<double>(min);
+  spec.max = static_cast<double>(max);
+  spec.description = std::move(description);
+  return spec;
+}
+
+inline ParamSpec number_param(std::string name, double fallback, double min, double max,
+                              std::string description) {
+  ParamSpec spec = integer_param(std::move(name), 0, 0, 0, std::move(description));
+  spec.type = ParamSpec::Type::number;
+  spec.default_value = fallback;
+  spec.min = min;
+  spec.max = max;
+  return spec;
+}
+
+inline ParamSpec list_param(std::string name, std::vector<std::int64_t> fallback, std::int64_t min,
+                            std::int64_t max, std::string description) {
+  ParamSpec spec = integer_param(std::move(name), 0, min, max, std::move(description));
+  spec.type = ParamSpec::Type::integer_list;
+  spec.default_value = fallback;
+  return spec;
+}
+
+inline ParamSpec text_param(std::string name, std::string fallback, std::size_t max_words,
+                            std::string description) {
+  ParamSpec spec;
+  spec.name = std::move(name);
+  spec.type = ParamSpec::Type::text;
+  spec.default_value = std::move(fallback);
+  spec.max_items = max_words;
+  spec.description = std::move(description);
+  return spec;
+}
+
+inline ParamSpec flag_param(std::string name, bool fallback, std::string description) {
+  ParamSpec spec;
+  spec.name = std::move(name);
+  spec.type = ParamSpec::Type::boolean;
+  spec.default_value = fallback;
+  spec.description = std::move(description);
+  return spec;
+}
+
+inline ParamSpec choice_param(std::string name, std::string fallback,
+                              std::vector<std::string> choices, std::string description) {
+  ParamSpec spec;
+  spec.name = std::move(name);
+  spec.type = ParamSpec::Type::choice;
+  spec.default_value = std::move(fallback);
+  spec.choices = std::move(choices);
+  spec.description = std::move(description);
+  return spec;
+}
+
+// 1048576 → "1,048,576", for numbers in explanatory text.
+inline std::string grouped(std::int64_t value) {
+  std::string digits = std::to_string(value < 0 ? -value : value);
+  for (auto i = static_cast<std::ptrdiff_t>(digits.size()) - 3; i > 0; i -= 3) {
+    digits.insert(static_cast<std::size_t>(i), ",");
+  }
+  return value < 0 ? "-" + digits : digits;
+}
+
+// InputError (exit 2): "demo NAME: message".
+[[noreturn]] inline void param_error(const std::string& demo, const std::string& message) {
+  throw InputError("demo.param", fmt::format("demo {}: {}", demo, message));
+}
+
+inline engine::Matrix<double> random_matrix(engine::Index rows, engine::Index cols,
+                                            engine::Rng& rng, double mean, double stddev) {
+  engine::Matrix<double> m(rows, cols);
+  engine::fill_normal(m, mean, stddev, rng);
+  return m;
+}
+
+}  // namespace proofdeck::demo

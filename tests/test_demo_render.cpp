@@ -1,0 +1,655 @@
+// The demo renderers: terminal text that fits its width and never passes a label's escape codes
+// through, Markdown that escapes its cells, HTML that is self-contained and well-formed, all of it
+// deterministic and pinned by golden files (PROOFDECK_UPDATE_GOLDENS=1 rewrites them).
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "demo/render.hpp"
+#include "terminal.hpp"
+
+#ifndef PROOFDECK_GOLDEN_DIR
+#define PROOFDECK_GOLDEN_DIR PROOFDECK_FIXTURE_DIR "/../golden"
+#endif
+
+namespace {
+
+namespace fs = std::filesystem;
+using Catch::Matchers::Contains;
+using Catch::Matchers::StartsWith;
+using proofdeck::Theme;
+using proofdeck::demo::DemoInfo;
+using proofdeck::demo::DemoResult;
+using proofdeck::demo::Series;
+using proofdeck::demo::Table;
+using proofdeck::demo::TextForm;
+using proofdeck::demo::TextOptions;
+
+// --- samples ----------------------------------------------------------------------------------
+
+Table attention(std::string name, std::string title, std::vector<std::string> tokens,
+                Eigen::MatrixXd weights) {
+  Table table;
+  table.name = std::move(name);
+  table.title = std::move(title);
+  table.row_labels = tokens;
+  table.column_labels = std::move(tokens);
+  table.cells = std::move(weights);
+  table.heatmap = true;
+  return table;
+}
+
+// "cat bit dog" and "dog bit cat" without positional encoding: the same weights, permuted.
+std::pair<Table, Table> sentence_pair() {
+  Eigen::MatrixXd a(3, 3);
+  a << 0.62, 0.21, 0.17,  //
+      0.40, 0.35, 0.25,   //
+      0.05, 0.15, 0.80;
+  Eigen::MatrixXd swap(3, 3);
+  swap << 0, 0, 1, 0, 1, 0, 1, 0, 0;
+  const Eigen::MatrixXd b = swap * a * swap;
+  return {
+      attention("weights_none_a", "no positional encoding: cat bit dog", {"cat", "bit", "dog"}, a),
+      attention("weights_none_b", "no positional encoding: dog bit cat", {"dog", "bit", "cat"}, b)};
+}
+
+Series variance_series() {
+  Series series;
+  series.name = "variance_per_layer";
+  series.title = "Activation variance per layer";
+  series.x_label = "layer";
+  series.y_label = "variance";
+  for (int layer = 1; layer <= 20; ++layer)
+    series.x.push_back(layer);
+  series.lines.push_back(
+      {"no normalization", {2.01,    4.05,    8.02,     16.3,     32.1,     64.8,     129.0,
+                            258.5,   515.0,   1031.2,   2061.7,   4115.9,   8240.3,   16511.2,
+                            32987.5, 65844.1, 131870.6, 263391.9, 527125.4, 1052871.3}});
+  series.lines.push_back(
+      {"LayerNorm after each layer",
+       {1.0, 0.99998, 1.00001, 0.99999, 1.0, 1.00002, 0.99997, 1.0, 1.00001, 0.99999,
+        1.0, 1.0,     0.99998, 1.00002, 1.0, 0.99999, 1.00001, 1.0, 1.0,     0.99999}});
+  series.log_scale = true;
+  return series;
+}
+
+DemoInfo sample_info() {
+  DemoInfo info;
+  info.name = "order-blindness";
+  info.title = "Attention is blind to word order";
+  info.claim =
+      "Without positional information, self-attention gives the same weights to a sentence and "
+      "to its reordering: each token's output is the same vector, only moved.";
+  info.section = "L1 — Intuition";
+  return info;
+}
+
+DemoResult sample_result() {
+  DemoResult result;
+  result.demo = "order-blindness";
+  result.params = {{"a", "cat bit dog"}, {"b", "dog bit cat"}, {"seed", 42}};
+  const auto [a, b] = sentence_pair();
+  result.tables = {a, b};
+  Table counts;
+  counts.name = "parameter_counts";
+  counts.title = "Parameters of one attention layer (d_model 512)";
+  counts.row_labels = {"1 head", "8 heads"};
+  counts.column_labels = {"per head Q/K/V", "Q/K/V total", "output", "total"};
+  counts.cells.resize(2, 4);
+  counts.cells << 786432, 786432, 262144, 1048576,  //
+      98304, 786432, 262144, 1048576;
+  result.tables.push_back(counts);
+  result.series = {variance_series()};
+  result.set("max_diff_none", 0.0);
+  result.set("max_diff_sinusoidal", 0.08341);
+  result.set("max_diff_float_noise", 1e-12);
+  result.set("total_h8", 1048576.0);
+  result.set("variance_no_norm_5", 32.14);
+  result.set("learned_refuses_600", true);
+  result.set("sinusoidal_defined_600", false);
+  result.text = {
+      "Without a positional encoding the two grids hold the same numbers, rows and columns "
+      "permuted with the words: attention alone cannot tell the sentences apart.",
+      "Any positional scheme (sinusoidal, learned or rotary) breaks the symmetry."};
+  return result;
+}
+
+// Only the two heatmaps, for layout tests.
+DemoResult pair_only() {
+  DemoResult result;
+  result.demo = "order-blindness";
+  const auto [a, b] = sentence_pair();
+  result.tables = {a, b};
+  return result;
+}
+
+// Everything at once, and awkward: a 20×20 heatmap, long labels, a negative linear series.
+DemoResult stress_result() {
+  DemoResult result = sample_result();
+  std::vector<std::string> tokens;
+  for (int i = 0; i < 20; ++i)
+    tokens.push_back("token_number_" + std::to_string(i));
+  Eigen::MatrixXd weights = Eigen::MatrixXd::Constant(20, 20, 0.05);
+  weights.diagonal().setConstant(0.9);
+  result.tables.push_back(attention("big", "a long sentence", tokens, weights));
+  Series signed_series;
+  signed_series.name = "signed";
+  signed_series.title = "A linear series with negative values and a very long title that wraps";
+  signed_series.x = {1, 2, 3, 4};
+  signed_series.lines = {{"line", {-3.5, 0.0, 2.25, 10.0}}};
+  result.series.push_back(signed_series);
+  result.set(std::string(70, 'n'), 123456789.0);
+  result.text.push_back(std::string(150, 'w') + " short words after a very long one");
+  return result;
+}
+
+// --- helpers ----------------------------------------------------------------------------------
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream stream(text);
+  for (std::string line; std::getline(stream, line);)
+    lines.push_back(line);
+  return lines;
+}
+
+std::string strip_escapes(const std::string& text) {
+  std::string plain;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\x1b' && i + 1 < text.size() && text[i + 1] == '[') {
+      i += 2;
+      while (i < text.size() && !(text[i] >= 0x40 && text[i] <= 0x7e))
+        ++i;
+      continue;
+    }
+    plain += text[i];
+  }
+  return plain;
+}
+
+// Display columns: one per UTF-8 code point.
+int display_width(const std::string& line) {
+  return static_cast<int>(std::count_if(line.begin(), line.end(), [](char c) {
+    return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  }));
+}
+
+int widest_line(const std::string& text) {
+  int widest = 0;
+  for (const std::string& line : lines_of(strip_escapes(text))) {
+    widest = std::max(widest, display_width(line));
+  }
+  return widest;
+}
+
+std::string text_of(const DemoResult& result, int width, const Theme& theme = Theme::plain(),
+                    TextForm form = TextForm::full, bool unicode = true) {
+  return proofdeck::demo::render_text(result, sample_info(), theme,
+                                      TextOptions{form, width, unicode, true});
+}
+
+std::size_t count(const std::string& text, const std::string& piece) {
+  std::size_t found = 0;
+  for (std::size_t at = text.find(piece); at != std::string::npos; at = text.find(piece, at + 1)) {
+    ++found;
+  }
+  return found;
+}
+
+// How a value reads in the full text form's value list.
+std::string value_text(double number) {
+  DemoResult result;
+  result.set("probe", number);
+  for (const std::string& line : lines_of(text_of(result, 80))) {
+    if (line.find("probe") != std::string::npos) return line.substr(line.find_last_of(' ') + 1);
+  }
+  return "(missing)";
+}
+
+// A small XML well-formedness check: every tag closed in order or self-closed, attributes
+// quoted, every '&' an entity. Returns what is wrong, or nothing.
+std::string tag_problems(const std::string& html) {
+  std::vector<std::string> open;
+  for (std::size_t at = 0; at < html.size(); ++at) {
+    if (html[at] == '&') {
+      const std::size_t semicolon = html.find(';', at);
+      const std::string entity =
+          semicolon == std::string::npos ? "" : html.substr(at, semicolon - at + 1);
+      if (entity != "&amp;" && entity != "&lt;" && entity != "&gt;" && entity != "&quot;" &&
+          entity != "&#39;" && entity != "&#160;") {
+        return "bare '&' at offset " + std::to_string(at);
+      }
+      continue;
+    }
+    if (html[at] != '<') continue;
+    const std::size_t end = html.find('>', at);
+    if (end == std::string::npos) return "unterminated tag at offset " + std::to_string(at);
+    const std::string tag = html.substr(at + 1, end - at - 1);
+    at = end;
+    if (tag.rfind("!DOCTYPE", 0) == 0) continue;
+    if (tag.empty() || tag.rfind("!--", 0) == 0) return "unexpected markup <" + tag + ">";
+    if (tag[0] == '/') {
+      const std::string name = tag.substr(1);
+      if (open.empty() || open.back() != name) {
+        return "</" + name + "> closes <" + (open.empty() ? "nothing" : open.back()) + ">";
+      }
+      open.pop_back();
+      continue;
+    }
+    const std::string name = tag.substr(0, tag.find_first_of(" /\n"));
+    for (std::size_t eq = tag.find('='); eq != std::string::npos; eq = tag.find('=', eq + 1)) {
+      const std::size_t quote = tag.find_first_of("\"'", eq);
+      const std::size_t close =
+          quote == std::string::npos ? quote : tag.find(tag[quote], quote + 1);
+      if (quote != eq + 1 || close == std::string::npos) {
+        return "unquoted attribute in <" + tag + ">";
+      }
+      eq = close;
+    }
+    if (tag.back() != '/') open.push_back(name);
+  }
+  return open.empty() ? "" : "<" + open.back() + "> never closed";
+}
+
+// Compares with tests/golden/NAME byte for byte, or rewrites it when PROOFDECK_UPDATE_GOLDENS=1.
+void check_golden(const std::string& name, const std::string& actual) {
+  const fs::path golden = (fs::path(PROOFDECK_GOLDEN_DIR) / name).lexically_normal();
+  const char* update = std::getenv("PROOFDECK_UPDATE_GOLDENS");
+  if (update != nullptr && std::string(update) == "1") {
+    fs::create_directories(golden.parent_path());
+    std::ofstream(golden, std::ios::binary) << actual;
+    WARN("rewrote " << golden.string());
+    return;
+  }
+  std::ifstream file(golden, std::ios::binary);
+  if (!file) {
+    FAIL_CHECK(golden.string() << " is missing; run the tests with PROOFDECK_UPDATE_GOLDENS=1");
+    return;
+  }
+  const std::string expected{std::istreambuf_iterator<char>(file), {}};
+  if (actual == expected) {
+    SUCCEED(golden.string() << " matches");
+    return;
+  }
+  const fs::path written = fs::temp_directory_path() / ("proofdeck-actual-" + name);
+  std::ofstream(written, std::ios::binary) << actual;
+  const auto want = lines_of(expected), got = lines_of(actual);
+  std::size_t line = 0;
+  while (line < want.size() && line < got.size() && want[line] == got[line])
+    ++line;
+  FAIL_CHECK(
+      golden.string() << " differs from the output, first at line " << line + 1 << ":\n"
+                      << "  expected: " << (line < want.size() ? want[line] : "(end of file)")
+                      << "\n  actual:   " << (line < got.size() ? got[line] : "(end of output)")
+                      << "\nsee: diff -u " << golden.string() << ' ' << written.string()
+                      << "\naccept with: PROOFDECK_UPDATE_GOLDENS=1 and rerun the tests");
+}
+
+}  // namespace
+
+// --- text -------------------------------------------------------------------------------------
+
+TEST_CASE("text never exceeds the width it is given", "[render]") {
+  const DemoResult result = stress_result();
+  for (const int width : {8, 20, 32, 40, 57, 80, 100, 132, 200}) {
+    for (const TextForm form : {TextForm::full, TextForm::compact}) {
+      for (const bool unicode : {true, false}) {
+        for (const Theme& theme : {Theme::plain(), Theme::colored()}) {
+          const std::string text = text_of(result, width, theme, form, unicode);
+          INFO("width " << width << (form == TextForm::full ? " full" : " compact")
+                        << (unicode ? " unicode" : " ascii") << "\n"
+                        << text);
+          CHECK(widest_line(text) <= width);
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("empty and degenerate results render in every format", "[render]") {
+  DemoResult odd;
+  Table empty;
+  empty.heatmap = true;
+  Table unlabelled;
+  unlabelled.cells = Eigen::MatrixXd::Constant(2, 3, std::nan(""));
+  unlabelled.cells(0, 0) = 7.5;  // outside [0, 1]: shaded over the table's own range
+  unlabelled.heatmap = true;
+  Series no_points;
+  no_points.lines = {{"nothing", {}}};
+  Series log_of_nothing;
+  log_of_nothing.x = {1, 2};
+  log_of_nothing.lines = {{"zero and below", {0.0, -1.0}}};
+  log_of_nothing.log_scale = true;
+  odd.tables = {empty, unlabelled};
+  odd.series = {no_points, log_of_nothing};
+  for (const DemoResult& result : {DemoResult{}, odd}) {
+    for (const int width : {1, 5, 12, 80}) {
+      for (const TextForm form : {TextForm::full, TextForm::compact}) {
+        for (const Theme& theme : {Theme::plain(), Theme::colored()}) {
+          const std::string text = proofdeck::demo::render_text(
+              result, DemoInfo{}, theme, TextOptions{form, width, true, true});
+          CHECK(widest_line(text) <= width);
+        }
+      }
+    }
+    CHECK_NOTHROW(proofdeck::demo::render_markdown(result, DemoInfo{}));
+    CHECK(tag_problems(proofdeck::demo::render_html(result, DemoInfo{})).empty());
+  }
+}
+
+TEST_CASE("the plain theme writes no escape codes", "[render]") {
+  for (const TextForm form : {TextForm::full, TextForm::compact}) {
+    const std::string text = text_of(stress_result(), 80, Theme::plain(), form);
+    CHECK(text.find('\x1b') == std::string::npos);
+  }
+}
+
+TEST_CASE("the coloured theme paints heatmap cells from the 256-colour palette", "[render]") {
+  const std::string text = text_of(sample_result(), 80, Theme::colored());
+  CHECK_THAT(text, Contains("\x1b[48;5;"));
+  CHECK_THAT(text, Contains("\x1b[1m"));      // the title, bold
+  CHECK_THAT(text, !Contains("\x1b[48;2;"));  // never truecolor
+}
+
+TEST_CASE("without 256 colours heatmaps fall back to shade characters", "[render]") {
+  const std::string text = proofdeck::demo::render_text(
+      pair_only(), sample_info(), Theme::colored(), TextOptions{TextForm::full, 80, true, false});
+  CHECK_THAT(text, !Contains("\x1b[48;5;"));
+  CHECK_THAT(text, Contains("▓▓ 0.80"));
+}
+
+TEST_CASE("heatmaps without colour show shades and numbers, in ASCII when asked", "[render]") {
+  const std::string unicode = text_of(pair_only(), 80);
+  CHECK_THAT(unicode, Contains("▓▓ 0.80"));  // 5 steps: " ░▒▓█"
+  CHECK_THAT(unicode, Contains("▒▒ 0.62"));
+  CHECK_THAT(unicode, Contains("░░ 0.15"));
+  CHECK_THAT(unicode, Contains("   0.05"));
+  DemoResult ascii_only = pair_only();
+  const std::string ascii =
+      proofdeck::demo::render_text(ascii_only, DemoInfo{"order-blindness", "Blind", "", "", {}, {}},
+                                   Theme::plain(), TextOptions{TextForm::full, 80, false, true});
+  CHECK(std::all_of(ascii.begin(), ascii.end(),
+                    [](char c) { return static_cast<unsigned char>(c) < 0x80; }));
+  CHECK_THAT(ascii, Contains("** 0.62"));  // 0.62 on the 10-step ramp " .:-=+*#%@"
+}
+
+TEST_CASE("two heatmaps of one shape sit side by side when they fit", "[render]") {
+  const auto side_by_side = [](const std::string& text) {
+    const auto lines = lines_of(text);
+    return std::any_of(lines.begin(), lines.end(), [](const std::string& line) {
+      return count(line, "0.62") == 2 || count(line, "bit") == 2;
+    });
+  };
+  CHECK(side_by_side(text_of(pair_only(), 100)));
+  CHECK(side_by_side(text_of(pair_only(), 80)));
+  CHECK_FALSE(side_by_side(text_of(pair_only(), 40)));
+  // Stacked, both are still drawn in full.
+  CHECK(count(text_of(pair_only(), 40), "0.62") == 2);
+}
+
+TEST_CASE("a shared title prefix becomes one heading over the pair", "[render]") {
+  const auto lines = lines_of(text_of(pair_only(), 80));
+  CHECK(std::count(lines.begin(), lines.end(), "no positional encoding") == 1);
+  CHECK(std::any_of(lines.begin(), lines.end(), [](const std::string& line) {
+    return line.find("cat bit dog") != std::string::npos &&
+           line.find("dog bit cat") != std::string::npos;
+  }));
+}
+
+TEST_CASE("labels from a result reach the terminal sanitized", "[render]") {
+  DemoResult result = pair_only();
+  result.tables[0].row_labels[0] = "\x1b[31mred";
+  result.tables[0].title = "evil\x07 title";
+  result.set("\x1b]0;pwned\x07", 1.0);
+  result.text = {"a \x1b[2J paragraph"};
+  for (const Theme& theme : {Theme::plain(), Theme::colored()}) {
+    const std::string text = text_of(result, 120, theme);
+    CHECK_THAT(text, Contains("\\x1b[31"));
+    CHECK_THAT(text, Contains("evil\\x07 title"));
+    CHECK_THAT(text, Contains("\\x1b]0;pwned\\x07"));
+    CHECK_THAT(text, Contains("a \\x1b[2J paragraph"));
+    CHECK_THAT(text, !Contains("\x1b[31m"));
+    CHECK_THAT(text, !Contains("\x07"));
+    CHECK_THAT(text, !Contains("\x1b]"));
+  }
+  const std::string markdown = proofdeck::demo::render_markdown(result, sample_info());
+  CHECK(markdown.find('\x1b') == std::string::npos);
+  const std::string html = proofdeck::demo::render_html(result, sample_info());
+  CHECK(html.find('\x1b') == std::string::npos);
+  CHECK(html.find('\x07') == std::string::npos);
+}
+
+TEST_CASE("long labels are cut with an ellipsis", "[render]") {
+  DemoResult result = pair_only();
+  result.tables[0].row_labels[1] = "an extraordinarily long token label";
+  const std::string text = text_of(result, 80);
+  CHECK_THAT(text, Contains("an extra"));
+  CHECK_THAT(text, Contains("…  ▒▒ 0.40"));
+  CHECK_THAT(text, !Contains("long token label"));
+  CHECK(widest_line(text) <= 80);
+}
+
+TEST_CASE("an exact zero in a heatmap reads 0, a small weight 0.00", "[render]") {
+  DemoResult result;
+  Eigen::MatrixXd weights(2, 2);
+  weights << 1.0, 0.0,  //
+      0.996, 0.004;
+  result.tables = {attention("causal", "causal", {"t0", "t1"}, weights)};
+  const std::string text = text_of(result, 80);
+  CHECK_THAT(text, Contains("t0  ██ 1.00       0"));
+  CHECK_THAT(text, Contains("t1  ██ 1.00    0.00"));
+}
+
+TEST_CASE("table headers wrap rather than lose words", "[render]") {
+  DemoResult result;
+  Table table;
+  table.title = "token 0's features";
+  table.row_labels = {"LayerNorm, batch A", "BatchNorm, batch A"};
+  for (int c = 0; c < 6; ++c)
+    table.column_labels.push_back("feature " + std::to_string(c));
+  table.cells = Eigen::MatrixXd::Constant(2, 6, -0.657);
+  result.tables = {table};
+  const std::string text = text_of(result, 80);
+  INFO(text);
+  CHECK_THAT(text, Contains("feature  feature"));
+  CHECK_THAT(text, Contains("      0        1"));
+  CHECK_THAT(text, !Contains("…"));
+  CHECK(widest_line(text) <= 80);
+}
+
+TEST_CASE("compact feedback shows the first figure before the values", "[render]") {
+  DemoResult result;
+  Eigen::MatrixXd weights = Eigen::MatrixXd::Zero(6, 6);
+  for (int r = 0; r < 6; ++r)
+    weights.row(r).head(r + 1).setConstant(1.0 / (r + 1));
+  const std::vector<std::string> tokens{"t0", "t1", "t2", "t3", "t4", "t5"};
+  result.tables = {attention("causal", "causal attention", tokens, weights),
+                   attention("bidirectional", "bidirectional attention", tokens,
+                             Eigen::MatrixXd::Constant(6, 6, 1.0 / 6))};
+  result.set("future_weight_max", 0.0);
+  result.set("earlier_output_change_causal", 0.0);
+  result.set("earlier_output_change_bidirectional", 0.786);
+  result.set("changed_position", 5.0);
+  const std::string text = text_of(result, 80, Theme::plain(), TextForm::compact);
+  INFO(text);
+  CHECK(lines_of(text).size() <= 12);
+  CHECK_THAT(text, Contains("causal attention"));
+  CHECK_THAT(text, Contains("t5  ░░ 0.17"));
+  CHECK_THAT(text, Contains("future_weight_max"));
+}
+
+TEST_CASE("numbers read the way people write them", "[render]") {
+  CHECK(value_text(1048576) == "1,048,576");
+  CHECK(value_text(-1024) == "-1,024");
+  CHECK(value_text(0.0) == "0");
+  CHECK(value_text(-0.0) == "0");
+  CHECK(value_text(1e-12) == "1e-12");
+  CHECK(value_text(3.4e-17) == "3.4e-17");
+  CHECK(value_text(0.08341) == "0.0834");
+  CHECK(value_text(32.14) == "32.1");
+  CHECK(value_text(2.0) == "2");
+  CHECK(value_text(1052871.3) == "1,052,871");
+  CHECK(value_text(2.5e15) == "2.5e15");
+  DemoResult booleans;
+  booleans.set("refused", true);
+  booleans.set("defined", false);
+  const std::string text = text_of(booleans, 80);
+  CHECK_THAT(text, Contains("refused  yes"));
+  CHECK_THAT(text, Contains("defined   no"));
+}
+
+TEST_CASE("a log-scale series is drawn as bars and says so", "[render]") {
+  const std::string text = text_of(sample_result(), 80);
+  CHECK_THAT(text, Contains("variance by layer · log scale"));
+  CHECK_THAT(text, Contains("1,052,871"));  // the value at the end of the longest bar
+  CHECK_THAT(text, Contains("1e6"));        // a decade on the axis
+  const auto lines = lines_of(text);
+  const auto bar_of_layer = [&](const std::string& layer) {
+    const auto line = std::find_if(lines.begin(), lines.end(), [&](const std::string& line_text) {
+      const std::size_t at = line_text.find(layer + " │");
+      return at != std::string::npos && at == line_text.find_first_not_of(' ');
+    });
+    return line == lines.end() ? 0 : static_cast<int>(count(*line, "█"));
+  };
+  // log10 from 0.1: layer 5 (32.1) reaches 2.5 decades, layer 20 (1.05e6) 7.
+  const int bar_5 = bar_of_layer("5");
+  const int bar_20 = bar_of_layer("20");
+  CHECK(bar_5 > 0);
+  CHECK(bar_20 * 25 > bar_5 * 70 - 25 * 2);
+  CHECK(bar_20 * 25 < bar_5 * 70 + 25 * 2);
+  // LayerNorm's variance reads 1 at every layer: one bar for the run.
+  CHECK_THAT(text, Contains("1–20 │"));
+}
+
+TEST_CASE("the compact form fits quiz feedback", "[render]") {
+  const std::string text = text_of(sample_result(), 80, Theme::plain(), TextForm::compact);
+  INFO(text);
+  CHECK(lines_of(text).size() <= 12);
+  CHECK_THAT(text, Contains("0.62"));                      // the heatmaps
+  CHECK_THAT(text, Contains("max_diff_none"));             // the values
+  CHECK_THAT(text, !Contains("sinusoidal_defined_600"));   // only the first six
+  CHECK_THAT(text, !Contains("permuted with the words"));  // no paragraphs
+}
+
+TEST_CASE("text output is deterministic", "[render]") {
+  for (const Theme& theme : {Theme::plain(), Theme::colored()}) {
+    CHECK(text_of(stress_result(), 80, theme) == text_of(stress_result(), 80, theme));
+  }
+}
+
+// --- markdown ---------------------------------------------------------------------------------
+
+TEST_CASE("markdown has a heading, the claim quoted and GFM tables", "[render]") {
+  const std::string markdown = proofdeck::demo::render_markdown(sample_result(), sample_info());
+  CHECK_THAT(markdown, StartsWith("## Attention is blind to word order\n"));
+  CHECK_THAT(markdown, Contains("\n> Without positional information"));
+  CHECK_THAT(markdown, Contains("|  | cat | bit | dog |\n| --- | ---: | ---: | ---: |\n"));
+  CHECK_THAT(markdown, Contains("| **cat** | 0.620 | 0.210 | 0.170 |"));
+  CHECK_THAT(markdown, Contains("| layer | no normalization | LayerNorm after each layer |"));
+  CHECK_THAT(markdown, Contains("| `total_h8` | 1,048,576 |"));
+  CHECK_THAT(markdown, Contains("| `learned_refuses_600` | yes |"));
+  CHECK_THAT(markdown, Contains("```text\n"));
+}
+
+TEST_CASE("markdown escapes what it would otherwise act on", "[render]") {
+  DemoResult result = pair_only();
+  result.tables[0].column_labels[0] = "a|b";
+  result.tables[0].row_labels[0] = "<b>&*x*";
+  result.text = {"# not a heading", "1. not a list"};
+  const std::string markdown = proofdeck::demo::render_markdown(result, sample_info());
+  CHECK_THAT(markdown, Contains("| a\\|b |"));
+  CHECK_THAT(markdown, Contains("**\\<b\\>\\&\\*x\\***"));
+  CHECK_THAT(markdown, Contains("\n\\# not a heading\n"));
+  CHECK_THAT(markdown, Contains("\n1\\. not a list\n"));
+  // Every row of the table still has its four cells.
+  for (const std::string& line : lines_of(markdown)) {
+    if (line.rfind("| **", 0) != 0) continue;
+    std::size_t pipes = 0;
+    for (std::size_t i = 0; i < line.size(); ++i)
+      pipes += line[i] == '|' && (i == 0 || line[i - 1] != '\\');
+    CHECK(pipes == 5);
+  }
+}
+
+// --- html -------------------------------------------------------------------------------------
+
+TEST_CASE("html is one self-contained document", "[render]") {
+  const std::string html = proofdeck::demo::render_html(stress_result(), sample_info());
+  CHECK_THAT(html, StartsWith("<!DOCTYPE html>\n<html lang=\"en\">"));
+  CHECK_THAT(html, Contains("<meta charset=\"utf-8\" />"));
+  CHECK_THAT(html, Contains("<title>Attention is blind to word order · proofdeck</title>"));
+  CHECK_THAT(html, Contains("<style>"));
+  CHECK_THAT(html, Contains("break-inside: avoid"));
+  CHECK_THAT(html, Contains("<svg class=\"heatmap\""));
+  CHECK_THAT(html, Contains("<svg class=\"chart\""));
+  for (const char* forbidden :
+       {"<script", "http", "//", "url(", "@import", "src=", "href=", "&nbsp;", "<link"}) {
+    INFO(forbidden);
+    CHECK(html.find(forbidden) == std::string::npos);
+  }
+}
+
+TEST_CASE("html escapes every string from the result", "[render]") {
+  DemoResult result = pair_only();
+  result.tables[0].row_labels[0] = "<b>&";
+  result.tables[0].title = "\"quoted\" 'title'";
+  result.set("<i>", true);
+  result.text = {"<script>alert(1)</script>"};
+  DemoInfo info = sample_info();
+  info.title = "A <title> & more";
+  const std::string html = proofdeck::demo::render_html(result, info);
+  CHECK_THAT(html, Contains("&lt;b&gt;&amp;"));
+  CHECK_THAT(html, Contains("&quot;quoted&quot; &#39;title&#39;"));
+  CHECK_THAT(html, Contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
+  CHECK_THAT(html, Contains("<title>A &lt;title&gt; &amp; more · proofdeck</title>"));
+  CHECK_THAT(html, !Contains("<b>"));
+  CHECK_THAT(html, !Contains("<i>"));
+  CHECK(tag_problems(html).empty());
+}
+
+TEST_CASE("html_escape escapes the five markup characters", "[render]") {
+  CHECK(proofdeck::demo::html_escape("a<b>&\"c'") == "a&lt;b&gt;&amp;&quot;c&#39;");
+  CHECK(proofdeck::demo::html_escape("plain — text") == "plain — text");
+  CHECK(proofdeck::demo::html_escape("bad \xff byte") == "bad \xEF\xBF\xBD byte");
+}
+
+TEST_CASE("html is well-formed", "[render]") {
+  for (const DemoResult& result : {sample_result(), stress_result(), pair_only(), DemoResult{}}) {
+    const std::string document = proofdeck::demo::render_html(result, sample_info());
+    INFO(tag_problems(document));
+    CHECK(tag_problems(document).empty());
+    const std::string section = proofdeck::demo::render_html_section(result, sample_info());
+    CHECK_THAT(section, StartsWith("<section class=\"demo\" id=\"demo-order-blindness\">"));
+    CHECK(tag_problems(section).empty());
+  }
+}
+
+TEST_CASE("the tag checker catches what it is for", "[render]") {
+  CHECK_FALSE(tag_problems("<p><b>x</p></b>").empty());
+  CHECK_FALSE(tag_problems("<p>x").empty());
+  CHECK_FALSE(tag_problems("<p class=x>y</p>").empty());
+  CHECK_FALSE(tag_problems("<p>a & b</p>").empty());
+  CHECK(tag_problems("<p class=\"x\">a &amp; b<br /></p>").empty());
+}
+
+TEST_CASE("markdown and html are deterministic", "[render]") {
+  CHECK(proofdeck::demo::render_markdown(stress_result(), sample_info()) ==
+        proofdeck::demo::render_markdown(stress_result(), sample_info()));
+  CHECK(proofdeck::demo::render_html(stress_result(), sample_info()) ==
+        proofdeck::demo::render_html(stress_result(), sample_info()));
+}
+
+// --- goldens ----------------------------------------------------------------------------------
+
+TEST_CASE("the sample renders exactly as its golden files", "[render][golden]") {
+  const DemoResult result = sample_result();
+  check_golden("render_sample.txt", text_of(result, 80));
+  check_golden("render_sample.md", proofdeck::demo::render_markdown(result, sample_info()));
+  check_golden("render_sample.html", proofdeck::demo::render_html(result, sample_info()));
+}
