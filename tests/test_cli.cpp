@@ -328,6 +328,12 @@ TEST_CASE("escape characters reach the terminal shown as \\x1b", "[cli][color]")
   CHECK(proofdeck::sanitize_for_terminal("a\x1b[2Jb\x07") == "a\\x1b[2Jb\\x07");
 }
 
+TEST_CASE("C1 controls such as U+009B (CSI) are shown, not sent", "[cli][color]") {
+  CHECK(proofdeck::sanitize_for_terminal("a\xc2\x9b"
+                                         "31mb") == "a\\u009b31mb");
+  CHECK(proofdeck::sanitize_for_terminal("caf\xc3\xa9 \xc2\xa0") == "caf\xc3\xa9 \xc2\xa0");
+}
+
 TEST_CASE("newline and tab reach the terminal as they are", "[cli][color]") {
   CHECK(proofdeck::sanitize_for_terminal("line 1\n\tline 2") == "line 1\n\tline 2");
 }

@@ -8,10 +8,13 @@
 
 #include "demo/demo.hpp"
 #include "demo/render.hpp"
+#include "demo_test_support.hpp"
 #include "errors.hpp"
 
 using namespace proofdeck;
 using namespace proofdeck::demo;
+using proofdeck::testing::flag;
+using proofdeck::testing::number;
 
 namespace {
 
@@ -20,22 +23,6 @@ DemoResult run(const std::string& name, const std::vector<std::string>& sets = {
   const DemoInfo* info = find_demo(name);
   REQUIRE(info != nullptr);
   return run_demo(*info, resolve_params(*info, sets), seed);
-}
-
-double number(const DemoResult& result, const std::string& name) {
-  const Value* value = result.find(name);
-  INFO(result.demo << ": " << name);
-  REQUIRE(value != nullptr);
-  REQUIRE(value->kind == Value::Kind::number);
-  return value->number;
-}
-
-bool flag(const DemoResult& result, const std::string& name) {
-  const Value* value = result.find(name);
-  INFO(result.demo << ": " << name);
-  REQUIRE(value != nullptr);
-  REQUIRE(value->kind == Value::Kind::boolean);
-  return value->boolean;
 }
 
 std::string error_of(const std::string& name, const std::vector<std::string>& sets) {

@@ -8,32 +8,19 @@
 
 #include "demo/demo.hpp"
 #include "demo/demos_depth.hpp"
+#include "demo_test_support.hpp"
 #include "errors.hpp"
 
 using namespace proofdeck;
 using namespace proofdeck::demo;
+using proofdeck::testing::flag;
+using proofdeck::testing::number;
 
 namespace {
 
 DemoResult run(const DemoInfo& info, const std::vector<std::string>& sets = {},
                std::uint64_t seed = 0) {
   return run_demo(info, resolve_params(info, sets), seed);
-}
-
-double number(const DemoResult& result, const std::string& name) {
-  const Value* value = result.find(name);
-  INFO(result.demo << ": " << name);
-  REQUIRE(value != nullptr);
-  REQUIRE(value->kind == Value::Kind::number);
-  return value->number;
-}
-
-bool flag(const DemoResult& result, const std::string& name) {
-  const Value* value = result.find(name);
-  INFO(result.demo << ": " << name);
-  REQUIRE(value != nullptr);
-  REQUIRE(value->kind == Value::Kind::boolean);
-  return value->boolean;
 }
 
 std::string with_depth(const char* prefix, int depth) {
