@@ -1,0 +1,729 @@
+// Bank loading: a Reader walks the JSON once, building the model and collecting every problem
+// with its JSON pointer; semantic checks (keys, references, templates) follow on the model.
+#include "bank/loader.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "json_input.hpp"
+
+namespace proofdeck::bank {
+
+using nlohmann::json;
+
+std::string_view question_type_name(QuestionType type) {
+  switch (type) {
+    case QuestionType::single:
+      return "single";
+    case QuestionType::multi:
+      return "multi";
+    case QuestionType::truefalse:
+      return "truefalse";
+    case QuestionType::numeric:
+      return "numeric";
+    case QuestionType::order:
+      return "order";
+  }
+  return "?";
+}
+
+const Topic* Bank::find_topic(std::string_view topic_id) const {
+  for (const Topic& topic : topics) {
+    if (topic.id == topic_id) return &topic;
+  }
+  return nullptr;
+}
+
+const Trap* Bank::find_trap(std::string_view trap_id) const {
+  for (const Trap& trap : traps) {
+    if (trap.id == trap_id) return &trap;
+  }
+  return nullptr;
+}
+
+BankErrors::BankErrors(std::vector<std::string> problems)
+    : InputError("bank.invalid",
+                 fmt::format("{} problem{} in the question banks:\n  {}", problems.size(),
+                             problems.size() == 1 ? "" : "s", fmt::join(problems, "\n  "))),
+      problems_(std::move(problems)) {}
+
+namespace {
+
+bool is_kebab_id(std::string_view id) {
+  if (id.empty() || id.size() > 80 || id.front() == '-' || id.back() == '-') return false;
+  for (std::size_t i = 0; i < id.size(); ++i) {
+    const char c = id[i];
+    const bool ok =
+        (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || (c == '-' && id[i - 1] != '-');
+    if (!ok) return false;
+  }
+  return true;
+}
+
+// Walks one file, collecting problems instead of stopping at the first.
+class Reader {
+ public:
+  Reader(std::string file, const LoadLimits& limits) : file_(std::move(file)), limits_(limits) {}
+
+  void problem(const std::string& pointer, const std::string& message) {
+    problems_.push_back(fmt::format("{}: {}: {}", file_, pointer.empty() ? "/" : pointer, message));
+  }
+  std::vector<std::string>& problems() { return problems_; }
+
+  // An object with only `allowed` keys and all `required` ones; false (reported) otherwise.
+  bool object(const json& value, const std::string& pointer,
+              std::initializer_list<std::string_view> allowed,
+              std::initializer_list<std::string_view> required) {
+    if (!value.is_object()) {
+      problem(pointer, fmt::format("expected an object, found {} {}", json_kind(value),
+                                   json_preview(value)));
+      return false;
+    }
+    for (const auto& [key, item] : value.items()) {
+      if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
+        problem(pointer + "/" + key,
+                fmt::format("unknown key '{}'; expected one of {}", key, fmt::join(allowed, ", ")));
+      }
+    }
+    bool complete = true;
+    for (const std::string_view key : required) {
+      if (!value.contains(key)) {
+        problem(pointer, fmt::format("missing required key '{}'", key));
+        complete = false;
+      }
+    }
+    return complete;
+  }
+
+  std::string text(const json& parent, std::string_view key, const std::string& pointer) {
+    const auto it = parent.find(key);
+    if (it == parent.end()) return {};
+    const std::string where = pointer + "/" + std::string(key);
+    if (!it->is_string() || it->get_ref<const std::string&>().empty()) {
+      problem(where, fmt::format("expected non-empty text, found {} {}", json_kind(*it),
+                                 json_preview(*it)));
+      return {};
+    }
+    const std::string& value = it->get_ref<const std::string&>();
+    if (value.size() > limits_.max_text) {
+      problem(where, fmt::format("text of {} characters is over the limit of {}", value.size(),
+                                 limits_.max_text));
+      return {};
+    }
+    return value;
+  }
+
+  std::string id(const json& parent, std::string_view key, const std::string& pointer) {
+    std::string value = text(parent, key, pointer);
+    if (!value.empty() && !is_kebab_id(value)) {
+      problem(pointer + "/" + std::string(key),
+              fmt::format("'{}' is not a valid id; expected lower-case words joined by hyphens, "
+                          "like 'mha-purpose'",
+                          value));
+    }
+    return value;
+  }
+
+  std::optional<double> number(const json& parent, std::string_view key,
+                               const std::string& pointer) {
+    const auto it = parent.find(key);
+    if (it == parent.end()) return std::nullopt;
+    if (!it->is_number() || !std::isfinite(it->get<double>())) {
+      problem(pointer + "/" + std::string(key),
+              fmt::format("expected a number, found {} {}", json_kind(*it), json_preview(*it)));
+      return std::nullopt;
+    }
+    return it->get<double>();
+  }
+
+  std::optional<bool> boolean(const json& parent, std::string_view key,
+                              const std::string& pointer) {
+    const auto it = parent.find(key);
+    if (it == parent.end()) return std::nullopt;
+    if (!it->is_boolean()) {
+      problem(pointer + "/" + std::string(key), fmt::format("expected true or false, found {} {}",
+                                                            json_kind(*it), json_preview(*it)));
+      return std::nullopt;
+    }
+    return it->get<bool>();
+  }
+
+  // The array at key (empty when missing or not an array, which is reported).
+  const json& array(const json& parent, std::string_view key, const std::string& pointer) {
+    static const json empty = json::array();
+    const auto it = parent.find(key);
+    if (it == parent.end()) return empty;
+    if (!it->is_array()) {
+      problem(pointer + "/" + std::string(key),
+              fmt::format("expected a list, found {} {}", json_kind(*it), json_preview(*it)));
+      return empty;
+    }
+    return *it;
+  }
+
+  Source source(const json& parent, const std::string& pointer) {
+    Source source;
+    const auto it = parent.find("source");
+    if (it == parent.end()) return source;
+    const std::string where = pointer + "/source";
+    if (!object(*it, where, {"section", "quote", "reference"}, {})) return source;
+    source.section = text(*it, "section", where);
+    source.quote = text(*it, "quote", where);
+    source.reference = text(*it, "reference", where);
+    if (source.section.empty() && source.reference.empty()) {
+      problem(where, "give the lesson's 'section' or a 'reference'");
+    }
+    return source;
+  }
+
+  std::optional<Formula> formula(const json& value, const std::string& pointer) {
+    if (!value.is_string()) {
+      problem(pointer, fmt::format("expected a formula (text), found {} {}", json_kind(value),
+                                   json_preview(value)));
+      return std::nullopt;
+    }
+    try {
+      return Formula::parse(value.get<std::string>(), file_ + ": " + pointer);
+    } catch (const InputError& e) {
+      problems_.push_back(e.message());
+      return std::nullopt;
+    }
+  }
+
+  Predicate predicate(const json& value, const std::string& pointer, int depth = 0) {
+    Predicate result;
+    result.pointer = pointer;
+    if (depth > 16) {
+      problem(pointer, "predicates nest deeper than 16 levels");
+      return result;
+    }
+    if (!value.is_object()) {
+      problem(pointer, fmt::format("expected a predicate object, found {} {}", json_kind(value),
+                                   json_preview(value)));
+      return result;
+    }
+    for (const auto& [key, kind] :
+         {std::pair{"all", Predicate::Kind::all}, std::pair{"any", Predicate::Kind::any}}) {
+      if (!value.contains(key)) continue;
+      result.kind = kind;
+      object(value, pointer, {key}, {key});
+      const json& items = array(value, key, pointer);
+      if (items.empty()) problem(pointer + "/" + key, "expected at least one predicate");
+      for (std::size_t i = 0; i < items.size(); ++i) {
+        result.children.push_back(
+            predicate(items[i], fmt::format("{}/{}/{}", pointer, key, i), depth + 1));
+      }
+      return result;
+    }
+    if (value.contains("not")) {
+      result.kind = Predicate::Kind::negate;
+      object(value, pointer, {"not"}, {"not"});
+      result.children.push_back(predicate(value.at("not"), pointer + "/not", depth + 1));
+      return result;
+    }
+    object(value, pointer, {"value", "eq", "ne", "lt", "le", "gt", "ge", "is", "tolerance"},
+           {"value"});
+    result.kind = Predicate::Kind::compare;
+    result.value = text(value, "value", pointer);
+    static const std::pair<const char*, Comparator> comparators[] = {
+        {"eq", Comparator::eq}, {"ne", Comparator::ne}, {"lt", Comparator::lt},
+        {"le", Comparator::le}, {"gt", Comparator::gt}, {"ge", Comparator::ge},
+        {"is", Comparator::is}};
+    std::vector<std::string> found;
+    for (const auto& [key, comparator] : comparators) {
+      if (!value.contains(key)) continue;
+      found.emplace_back(key);
+      result.comparator = comparator;
+      const json& operand = value.at(key);
+      const std::string where = pointer + "/" + key;
+      if (comparator == Comparator::is) {
+        if (operand.is_boolean()) {
+          result.boolean = operand.get<bool>();
+        } else {
+          problem(where, fmt::format("'is' compares a true/false value; expected true or false, "
+                                     "found {} {}",
+                                     json_kind(operand), json_preview(operand)));
+        }
+      } else if (operand.is_number()) {
+        result.number = operand.get<double>();
+      } else if (operand.is_object() && object(operand, where, {"value"}, {"value"})) {
+        result.other_value = text(operand, "value", where);
+      } else if (!operand.is_object()) {
+        problem(where, fmt::format("expected a number or {{\"value\": NAME}}, found {} {}",
+                                   json_kind(operand), json_preview(operand)));
+      }
+    }
+    if (found.size() != 1) {
+      problem(pointer, found.empty() ? "a comparison needs one of eq, ne, lt, le, gt, ge or is"
+                                     : fmt::format("a comparison takes one comparator; found {}",
+                                                   fmt::join(found, ", ")));
+    }
+    if (const auto tolerance = number(value, "tolerance", pointer)) {
+      if (*tolerance < 0) problem(pointer + "/tolerance", "a tolerance cannot be negative");
+      if (result.comparator != Comparator::eq && result.comparator != Comparator::ne) {
+        problem(pointer + "/tolerance", "a tolerance applies to eq and ne only");
+      }
+      result.tolerance = *tolerance;
+    }
+    return result;
+  }
+
+  std::optional<Proof> proof(const json& parent, const std::string& pointer) {
+    const auto it = parent.find("proof");
+    if (it == parent.end()) return std::nullopt;
+    const std::string where = pointer + "/proof";
+    Proof proof;
+    proof.pointer = where;
+    if (!object(*it, where, {"demo", "args", "show", "predicates"}, {"demo"})) return proof;
+    proof.demo = text(*it, "demo", where);
+    if (const auto args = it->find("args"); args != it->end()) {
+      if (args->is_object()) {
+        proof.args = *args;
+      } else {
+        problem(where + "/args", fmt::format("expected an object of demo parameters, found {} {}",
+                                             json_kind(*args), json_preview(*args)));
+      }
+    }
+    const json& show = array(*it, "show", where);
+    for (std::size_t i = 0; i < show.size(); ++i) {
+      if (show[i].is_string() && !show[i].get_ref<const std::string&>().empty()) {
+        proof.show.push_back(show[i].get<std::string>());
+      } else {
+        problem(fmt::format("{}/show/{}", where, i), "expected a value name");
+      }
+    }
+    const json& predicates = array(*it, "predicates", where);
+    for (std::size_t i = 0; i < predicates.size(); ++i) {
+      proof.predicates.push_back(
+          predicate(predicates[i], fmt::format("{}/predicates/{}", where, i)));
+    }
+    return proof;
+  }
+
+ private:
+  std::string file_;
+  const LoadLimits& limits_;
+  std::vector<std::string> problems_;
+};
+
+std::optional<QuestionType> parse_type(const std::string& name) {
+  for (const QuestionType type :
+       {QuestionType::single, QuestionType::multi, QuestionType::truefalse, QuestionType::numeric,
+        QuestionType::order}) {
+    if (question_type_name(type) == name) return type;
+  }
+  return std::nullopt;
+}
+
+// The `{name}` placeholders in a text.
+std::vector<std::string> placeholders(std::string_view text) {
+  std::vector<std::string> names;
+  std::size_t open = text.find('{');
+  while (open != std::string_view::npos) {
+    const std::size_t close = text.find('}', open);
+    if (close == std::string_view::npos) break;
+    names.emplace_back(text.substr(open + 1, close - open - 1));
+    open = text.find('{', close);
+  }
+  return names;
+}
+
+void read_options(Reader& reader, const json& node, const std::string& pointer, Question& q) {
+  const json& options = reader.array(node, "options", pointer);
+  std::set<std::string> seen;
+  for (std::size_t i = 0; i < options.size(); ++i) {
+    const std::string where = fmt::format("{}/options/{}", pointer, i);
+    Option option;
+    if (!reader.object(options[i], where, {"id", "text", "correct", "trap", "claim", "feedback"},
+                       {"id", "text"})) {
+      continue;
+    }
+    option.id = reader.text(options[i], "id", where);
+    option.text = reader.text(options[i], "text", where);
+    option.correct = reader.boolean(options[i], "correct", where).value_or(false);
+    option.trap = reader.id(options[i], "trap", where);
+    option.feedback = reader.text(options[i], "feedback", where);
+    if (const auto claim = options[i].find("claim"); claim != options[i].end()) {
+      option.claim = reader.predicate(*claim, where + "/claim");
+    }
+    if (!option.id.empty() && !seen.insert(option.id).second) {
+      reader.problem(where + "/id", fmt::format("option id '{}' is used twice", option.id));
+    }
+    q.options.push_back(std::move(option));
+  }
+  if (options.size() < 2) {
+    reader.problem(pointer + "/options",
+                   fmt::format("a {} question needs at least two options; found {}",
+                               question_type_name(q.type), options.size()));
+  }
+  std::vector<std::string> keyed;
+  for (const Option& option : q.options) {
+    if (option.correct) keyed.push_back(option.id);
+  }
+  if (q.type == QuestionType::single && keyed.size() != 1) {
+    reader.problem(
+        pointer + "/options",
+        fmt::format("a single question needs exactly one correct option; found {}{}", keyed.size(),
+                    keyed.empty() ? "" : fmt::format(" ({})", fmt::join(keyed, ", "))));
+  }
+  if (q.type == QuestionType::multi && keyed.empty()) {
+    reader.problem(pointer + "/options", "a multi question needs at least one correct option");
+  }
+}
+
+void read_numeric(Reader& reader, const json& node, const std::string& pointer, Question& q,
+                  const LoadLimits& limits) {
+  if (const auto answer = node.find("answer"); answer != node.end()) {
+    const std::string where = pointer + "/answer";
+    if (reader.object(*answer, where, {"value", "tolerance", "relative", "unit", "computed"}, {})) {
+      q.key.value = reader.number(*answer, "value", where);
+      q.key.relative = reader.boolean(*answer, "relative", where).value_or(false);
+      q.key.unit = reader.text(*answer, "unit", where);
+      q.key.computed = reader.text(*answer, "computed", where);
+      const auto tolerance = reader.number(*answer, "tolerance", where);
+      if (!tolerance) {
+        reader.problem(where, "a numeric answer needs a tolerance (0 for an exact answer)");
+      } else if (*tolerance < 0) {
+        reader.problem(where + "/tolerance", "a tolerance cannot be negative");
+      } else {
+        q.key.tolerance = *tolerance;
+      }
+    }
+  } else {
+    reader.problem(pointer, "missing required key 'answer'");
+  }
+
+  if (const auto templ = node.find("template"); templ != node.end()) {
+    const std::string where = pointer + "/template";
+    Template t;
+    if (reader.object(*templ, where, {"params", "constraints", "answer"}, {"params", "answer"})) {
+      if (const auto& params = templ->at("params"); params.is_object() && !params.empty()) {
+        for (const auto& [name, values] : params.items()) {
+          std::vector<double> numbers;
+          if (values.is_array()) {
+            for (const json& v : values) {
+              if (v.is_number()) numbers.push_back(v.get<double>());
+            }
+          }
+          if (numbers.empty() || numbers.size() != values.size()) {
+            reader.problem(where + "/params/" + name, "expected a non-empty list of numbers");
+          }
+          t.params.emplace_back(name, std::move(numbers));
+        }
+      } else {
+        reader.problem(where + "/params", "expected an object of parameter value lists");
+      }
+      const json& constraints = reader.array(*templ, "constraints", where);
+      for (std::size_t i = 0; i < constraints.size(); ++i) {
+        if (auto f = reader.formula(constraints[i], fmt::format("{}/constraints/{}", where, i))) {
+          t.constraints.push_back(std::move(*f));
+        }
+      }
+      t.answer = reader.formula(templ->at("answer"), where + "/answer");
+    }
+    // Every name a formula or placeholder uses must be a parameter.
+    std::set<std::string> names;
+    for (const auto& [name, values] : t.params)
+      names.insert(name);
+    const auto check_names = [&](const std::vector<std::string>& used, const std::string& at) {
+      for (const std::string& name : used) {
+        if (!names.contains(name)) {
+          reader.problem(at, fmt::format("'{}' is not a template parameter; parameters: {}", name,
+                                         fmt::join(names, ", ")));
+        }
+      }
+    };
+    if (t.answer) check_names(t.answer->variables(), where + "/answer");
+    for (std::size_t i = 0; i < t.constraints.size(); ++i) {
+      check_names(t.constraints[i].variables(), fmt::format("{}/constraints/{}", where, i));
+    }
+    check_names(placeholders(q.prompt), pointer + "/prompt");
+    check_names(placeholders(q.key.computed), pointer + "/answer/computed");
+    // Count the admitted combinations.
+    std::int64_t total = 1;
+    for (const auto& [name, values] : t.params) {
+      total *= std::max<std::int64_t>(1, static_cast<std::int64_t>(values.size()));
+      if (total > limits.max_enumerated) break;
+    }
+    if (total > limits.max_enumerated) {
+      reader.problem(
+          where + "/params",
+          fmt::format("the parameters have more than {} combinations; split the template",
+                      limits.max_enumerated));
+    } else {
+      std::vector<std::size_t> index(t.params.size(), 0);
+      std::map<std::string, double, std::less<>> values;
+      bool done = t.params.empty() || std::any_of(t.params.begin(), t.params.end(),
+                                                  [](const auto& p) { return p.second.empty(); });
+      while (!done) {
+        for (std::size_t p = 0; p < t.params.size(); ++p) {
+          values[t.params[p].first] = t.params[p].second[index[p]];
+        }
+        bool admitted = true;
+        try {
+          for (const Formula& constraint : t.constraints) {
+            if (constraint.evaluate(values) == 0.0) {
+              admitted = false;
+              break;
+            }
+          }
+        } catch (const InputError& e) {
+          reader.problems().push_back(e.message());
+          break;
+        }
+        if (admitted) ++t.combinations;
+        std::size_t p = 0;
+        while (p < index.size() && ++index[p] == t.params[p].second.size())
+          index[p++] = 0;
+        done = p == index.size();
+      }
+      if (t.combinations == 0) {
+        reader.problem(where + "/constraints", "the constraints admit no parameter combination");
+      } else if (t.combinations > limits.max_combinations) {
+        reader.problem(where + "/constraints",
+                       fmt::format("the constraints admit {} combinations; the limit is {}",
+                                   t.combinations, limits.max_combinations));
+      }
+    }
+    q.templ = std::move(t);
+  } else if (!q.key.value) {
+    reader.problem(pointer + "/answer", "a numeric answer needs a 'value' (or a 'template')");
+  }
+
+  const json& distractors = reader.array(node, "distractors", pointer);
+  for (std::size_t i = 0; i < distractors.size(); ++i) {
+    const std::string where = fmt::format("{}/distractors/{}", pointer, i);
+    if (!reader.object(distractors[i], where, {"value", "formula", "trap"}, {"trap"})) continue;
+    Distractor d;
+    d.value = reader.number(distractors[i], "value", where);
+    if (const auto f = distractors[i].find("formula"); f != distractors[i].end()) {
+      d.formula = reader.formula(*f, where + "/formula");
+    }
+    if (d.value.has_value() == distractors[i].contains("formula")) {
+      reader.problem(where, "give a distractor either a 'value' or a 'formula'");
+    }
+    d.trap = reader.id(distractors[i], "trap", where);
+    q.distractors.push_back(std::move(d));
+  }
+}
+
+Question read_question(Reader& reader, const json& node, const std::string& pointer,
+                       const LoadLimits& limits) {
+  Question q;
+  q.pointer = pointer;
+  if (!reader.object(
+          node, pointer,
+          {"id", "type", "topic", "prompt", "explanation", "source", "proof", "unprovable",
+           "difficulty", "options", "answer", "trap", "claim", "template", "distractors", "steps"},
+          {"id", "type", "topic", "prompt", "explanation", "source"})) {
+    if (!node.is_object()) return q;
+  }
+  q.id = reader.id(node, "id", pointer);
+  q.topic = reader.id(node, "topic", pointer);
+  q.prompt = reader.text(node, "prompt", pointer);
+  q.explanation = reader.text(node, "explanation", pointer);
+  q.source = reader.source(node, pointer);
+  q.proof = reader.proof(node, pointer);
+  q.unprovable = reader.text(node, "unprovable", pointer);
+  if (q.proof && !q.unprovable.empty()) {
+    reader.problem(pointer + "/unprovable", "a question with a proof is not unprovable");
+  }
+  if (const auto difficulty = reader.number(node, "difficulty", pointer)) {
+    if (*difficulty != 1 && *difficulty != 2 && *difficulty != 3) {
+      reader.problem(pointer + "/difficulty", "expected 1, 2 or 3");
+    } else {
+      q.difficulty = static_cast<int>(*difficulty);
+    }
+  }
+  const std::string type_name = reader.text(node, "type", pointer);
+  const auto type = parse_type(type_name);
+  if (!type) {
+    if (!type_name.empty()) {
+      reader.problem(pointer + "/type",
+                     fmt::format("unknown type '{}'; expected single, multi, truefalse, numeric "
+                                 "or order",
+                                 type_name));
+    }
+    return q;
+  }
+  q.type = *type;
+  // Keys that belong to other types.
+  const std::map<std::string, std::vector<QuestionType>> owners = {
+      {"options", {QuestionType::single, QuestionType::multi}},
+      {"answer", {QuestionType::truefalse, QuestionType::numeric}},
+      {"trap", {QuestionType::truefalse}},
+      {"claim", {QuestionType::truefalse}},
+      {"template", {QuestionType::numeric}},
+      {"distractors", {QuestionType::numeric}},
+      {"steps", {QuestionType::order}}};
+  for (const auto& [key, types] : owners) {
+    if (node.contains(key) && std::find(types.begin(), types.end(), q.type) == types.end()) {
+      reader.problem(pointer + "/" + key,
+                     fmt::format("'{}' does not apply to a {} question", key, type_name));
+    }
+  }
+  switch (q.type) {
+    case QuestionType::single:
+    case QuestionType::multi:
+      read_options(reader, node, pointer, q);
+      break;
+    case QuestionType::truefalse: {
+      const auto answer = reader.boolean(node, "answer", pointer);
+      if (!answer && !node.contains("answer")) {
+        reader.problem(pointer, "missing required key 'answer' (true or false)");
+      }
+      q.answer = answer.value_or(false);
+      q.trap = reader.id(node, "trap", pointer);
+      if (const auto claim = node.find("claim"); claim != node.end()) {
+        q.claim = reader.predicate(*claim, pointer + "/claim");
+      }
+      break;
+    }
+    case QuestionType::numeric:
+      read_numeric(reader, node, pointer, q, limits);
+      break;
+    case QuestionType::order: {
+      const json& steps = reader.array(node, "steps", pointer);
+      std::set<std::string> seen;
+      for (std::size_t i = 0; i < steps.size(); ++i) {
+        const std::string where = fmt::format("{}/steps/{}", pointer, i);
+        if (!reader.object(steps[i], where, {"id", "text"}, {"id", "text"})) continue;
+        Step step{reader.text(steps[i], "id", where), reader.text(steps[i], "text", where)};
+        if (!step.id.empty() && !seen.insert(step.id).second) {
+          reader.problem(where + "/id", fmt::format("step id '{}' is used twice", step.id));
+        }
+        q.steps.push_back(std::move(step));
+      }
+      if (steps.size() < 2) {
+        reader.problem(pointer + "/steps", "an order question needs at least two steps");
+      }
+      break;
+    }
+  }
+  return q;
+}
+
+// References to topics and traps, and ids unique within the bank.
+void check_references(Reader& reader, const Bank& bank) {
+  std::set<std::string> topics, traps, questions;
+  for (std::size_t i = 0; i < bank.topics.size(); ++i) {
+    if (!topics.insert(bank.topics[i].id).second) {
+      reader.problem(fmt::format("/topics/{}/id", i),
+                     fmt::format("topic id '{}' is used twice", bank.topics[i].id));
+    }
+  }
+  for (std::size_t i = 0; i < bank.traps.size(); ++i) {
+    if (!traps.insert(bank.traps[i].id).second) {
+      reader.problem(fmt::format("/traps/{}/id", i),
+                     fmt::format("trap id '{}' is used twice", bank.traps[i].id));
+    }
+  }
+  const auto check_trap = [&](const std::string& trap, const std::string& pointer) {
+    if (!trap.empty() && !traps.contains(trap)) {
+      reader.problem(pointer, fmt::format("unknown trap '{}'; the bank's traps: {}", trap,
+                                          fmt::join(traps, ", ")));
+    }
+  };
+  for (const Question& q : bank.questions) {
+    if (!q.id.empty() && !questions.insert(q.id).second) {
+      reader.problem(q.pointer + "/id", fmt::format("question id '{}' is used twice", q.id));
+    }
+    if (!q.topic.empty() && !topics.contains(q.topic)) {
+      reader.problem(q.pointer + "/topic", fmt::format("unknown topic '{}'; the bank's topics: {}",
+                                                       q.topic, fmt::join(topics, ", ")));
+    }
+    for (std::size_t i = 0; i < q.options.size(); ++i) {
+      check_trap(q.options[i].trap, fmt::format("{}/options/{}/trap", q.pointer, i));
+    }
+    check_trap(q.trap, q.pointer + "/trap");
+    for (std::size_t i = 0; i < q.distractors.size(); ++i) {
+      check_trap(q.distractors[i].trap, fmt::format("{}/distractors/{}/trap", q.pointer, i));
+    }
+  }
+}
+
+}  // namespace
+
+Bank load_bank(std::string_view text, const std::string& file, const LoadLimits& limits) {
+  const json root = parse_json(text, file, JsonLimits{limits.max_bytes, limits.max_depth});
+  Reader reader(file, limits);
+  Bank bank;
+  bank.file = file;
+  if (reader.object(root, "", {"$schema", "format", "bank", "topics", "traps", "questions"},
+                    {"format", "bank", "topics", "traps", "questions"})) {
+    if (root.at("format") != 1) {
+      reader.problem("/format", fmt::format("format {} is not one this proofdeck reads; expected 1",
+                                            json_preview(root.at("format"))));
+    }
+    const json& meta = root.at("bank");
+    if (reader.object(meta, "/bank", {"id", "title", "lesson", "description"},
+                      {"id", "title", "lesson"})) {
+      bank.id = reader.id(meta, "id", "/bank");
+      bank.title = reader.text(meta, "title", "/bank");
+      bank.lesson = reader.text(meta, "lesson", "/bank");
+      bank.description = reader.text(meta, "description", "/bank");
+    }
+    const json& topics = reader.array(root, "topics", "");
+    for (std::size_t i = 0; i < topics.size(); ++i) {
+      const std::string where = fmt::format("/topics/{}", i);
+      if (!reader.object(topics[i], where, {"id", "name", "description"}, {"id", "name"})) continue;
+      bank.topics.push_back(Topic{reader.id(topics[i], "id", where),
+                                  reader.text(topics[i], "name", where),
+                                  reader.text(topics[i], "description", where)});
+    }
+    const json& traps = reader.array(root, "traps", "");
+    for (std::size_t i = 0; i < traps.size(); ++i) {
+      const std::string where = fmt::format("/traps/{}", i);
+      if (!reader.object(traps[i], where, {"id", "name", "misconception", "correction", "source"},
+                         {"id", "name", "misconception", "correction", "source"})) {
+        continue;
+      }
+      bank.traps.push_back(
+          Trap{reader.id(traps[i], "id", where), reader.text(traps[i], "name", where),
+               reader.text(traps[i], "misconception", where),
+               reader.text(traps[i], "correction", where), reader.source(traps[i], where)});
+    }
+    const json& questions = reader.array(root, "questions", "");
+    if (questions.size() > limits.max_questions) {
+      reader.problem("/questions", fmt::format("{} questions is over the limit of {}",
+                                               questions.size(), limits.max_questions));
+    } else {
+      for (std::size_t i = 0; i < questions.size(); ++i) {
+        Question q = read_question(reader, questions[i], fmt::format("/questions/{}", i), limits);
+        q.bank = bank.id;
+        q.file = file;
+        bank.questions.push_back(std::move(q));
+      }
+    }
+    check_references(reader, bank);
+  }
+  if (!reader.problems().empty()) throw BankErrors(std::move(reader.problems()));
+  return bank;
+}
+
+void check_unique_ids(const std::vector<Bank>& banks) {
+  std::vector<std::string> problems;
+  std::map<std::string, std::string> bank_ids;
+  std::map<std::string, std::string> question_ids;
+  for (const Bank& bank : banks) {
+    if (const auto [it, inserted] = bank_ids.emplace(bank.id, bank.file); !inserted) {
+      problems.push_back(fmt::format("{}: /bank/id: bank id '{}' is also the id of {}", bank.file,
+                                     bank.id, it->second));
+    }
+    for (const Question& q : bank.questions) {
+      const std::string place = fmt::format("{}: {}", q.file, q.pointer);
+      if (const auto [it, inserted] = question_ids.emplace(q.id, place); !inserted) {
+        problems.push_back(
+            fmt::format("{}/id: question id '{}' is already used at {}", place, q.id, it->second));
+      }
+    }
+  }
+  if (!problems.empty()) throw BankErrors(std::move(problems));
+}
+
+}  // namespace proofdeck::bank

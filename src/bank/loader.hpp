@@ -1,0 +1,45 @@
+// Loading question banks: JSON with located parse errors, then every structural and semantic
+// check that needs no demo run, with all problems of a run collected and reported together:
+//   bank.json: /questions/3/options: a single question needs exactly one correct option; found 2
+//   (a, c)
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "bank/model.hpp"
+#include "errors.hpp"
+
+namespace proofdeck::bank {
+
+// Guards against hostile files (people share banks).
+struct LoadLimits {
+  std::size_t max_bytes = 8u << 20;       // a bank file larger than this is refused
+  std::size_t max_depth = 32;             // JSON nesting
+  std::size_t max_text = 4000;            // characters in one string
+  std::size_t max_questions = 20000;      // per bank
+  std::int64_t max_combinations = 4096;   // admitted by one template's constraints
+  std::int64_t max_enumerated = 1000000;  // parameter combinations tried per template
+};
+
+// Every problem found, one line each ("file: /pointer: what was expected, what was found").
+class BankErrors : public InputError {
+ public:
+  explicit BankErrors(std::vector<std::string> problems);
+  const std::vector<std::string>& problems() const { return problems_; }
+
+ private:
+  std::vector<std::string> problems_;
+};
+
+// Parses and validates one bank. `file` names it in messages. Throws BankErrors (exit 2) with
+// every problem found, or InputError for JSON that does not parse.
+Bank load_bank(std::string_view text, const std::string& file, const LoadLimits& limits = {});
+
+// Question and bank ids must be unique across every loaded bank; BankErrors names both places.
+void check_unique_ids(const std::vector<Bank>& banks);
+
+}  // namespace proofdeck::bank

@@ -1,0 +1,141 @@
+// The bank model: what a question bank file says (questions/README.md), after loading and
+// validation. Every node keeps its JSON pointer so later errors (check, feedback) can say where.
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "bank/formula.hpp"
+
+namespace proofdeck::bank {
+
+struct Source {
+  std::string section;    // section of the lesson
+  std::string quote;      // optional quotation
+  std::string reference;  // a paper or book, for material beyond the lesson
+};
+
+struct Topic {
+  std::string id;
+  std::string name;
+  std::string description;
+};
+
+struct Trap {
+  std::string id;
+  std::string name;           // how feedback names it
+  std::string misconception;  // what the learner believes
+  std::string correction;     // what is true instead
+  Source source;
+};
+
+enum class Comparator { eq, ne, lt, le, gt, ge, is };
+
+// A predicate over a demo's values: a comparison, or all/any/not of predicates.
+struct Predicate {
+  enum class Kind { compare, all, any, negate };
+  Kind kind = Kind::compare;
+  std::string pointer;  // where it stands in the file
+  // compare:
+  std::string value;  // the value's name ({param} placeholders in templates)
+  Comparator comparator = Comparator::eq;
+  std::optional<double> number;  // compared with a number…
+  std::string other_value;       // …or with another value
+  bool boolean = false;          // for `is`
+  double tolerance = 0.0;        // for eq and ne
+  // all, any, not:
+  std::vector<Predicate> children;
+};
+
+struct Proof {
+  std::string pointer;
+  std::string demo;
+  nlohmann::ordered_json args = nlohmann::ordered_json::object();
+  std::vector<std::string> show;
+  std::vector<Predicate> predicates;
+};
+
+struct Option {
+  std::string id;
+  std::string text;
+  bool correct = false;
+  std::string trap;  // empty when none
+  std::optional<Predicate> claim;
+  std::string feedback;
+};
+
+struct NumericKey {
+  std::optional<double> value;  // absent in templates: the template's formula gives it
+  double tolerance = 0.0;
+  bool relative = false;
+  std::string unit;
+  std::string computed;  // the demo value the key must equal
+};
+
+struct Template {
+  std::vector<std::pair<std::string, std::vector<double>>> params;  // in file order
+  std::vector<Formula> constraints;
+  std::optional<Formula> answer;
+  std::int64_t combinations = 0;  // admitted by the constraints, counted at load
+};
+
+struct Distractor {
+  std::optional<double> value;
+  std::optional<Formula> formula;
+  std::string trap;
+};
+
+struct Step {
+  std::string id;
+  std::string text;
+};
+
+enum class QuestionType { single, multi, truefalse, numeric, order };
+std::string_view question_type_name(QuestionType type);
+
+struct Question {
+  std::string bank;     // the bank's id
+  std::string file;     // the file it came from
+  std::string pointer;  // "/questions/3"
+  std::string id;
+  QuestionType type = QuestionType::single;
+  std::string topic;
+  std::string prompt;
+  std::string explanation;
+  Source source;
+  std::optional<Proof> proof;
+  std::string unprovable;
+  int difficulty = 0;  // 0: not given
+  // single, multi:
+  std::vector<Option> options;
+  // truefalse:
+  bool answer = false;
+  std::string trap;
+  std::optional<Predicate> claim;
+  // numeric:
+  NumericKey key;
+  std::optional<Template> templ;
+  std::vector<Distractor> distractors;
+  // order:
+  std::vector<Step> steps;
+};
+
+struct Bank {
+  std::string file;  // as given, for messages
+  std::string id;
+  std::string title;
+  std::string lesson;
+  std::string description;
+  std::vector<Topic> topics;
+  std::vector<Trap> traps;
+  std::vector<Question> questions;
+
+  const Topic* find_topic(std::string_view id) const;
+  const Trap* find_trap(std::string_view id) const;
+};
+
+}  // namespace proofdeck::bank

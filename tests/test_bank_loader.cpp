@@ -1,0 +1,197 @@
+// Loading banks: the worked example loads into the model; every broken variant is reported with
+// its file and JSON pointer, what was expected and what was found, all problems at once.
+#include <catch2/catch.hpp>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "bank/loader.hpp"
+
+using namespace proofdeck;
+using namespace proofdeck::bank;
+using nlohmann::json;
+
+namespace {
+
+json worked_example() {
+  std::ifstream file(std::string(PROOFDECK_FIXTURE_DIR) + "/../banks/worked_example.json");
+  REQUIRE(file.good());
+  return json::parse(file);
+}
+
+std::vector<std::string> problems_of(const json& bank) {
+  try {
+    load_bank(bank.dump(), "bank.json");
+  } catch (const BankErrors& e) {
+    return e.problems();
+  }
+  return {};
+}
+
+}  // namespace
+
+TEST_CASE("the worked example loads into the model", "[bank]") {
+  const Bank bank = load_bank(worked_example().dump(2), "example.json");
+  CHECK(bank.id == "example");
+  CHECK(bank.topics.size() == 2);
+  CHECK(bank.find_trap("mha-cuts-params")->name == "Multi-head attention cuts parameters");
+  REQUIRE(bank.questions.size() == 3);
+
+  const Question& single = bank.questions[0];
+  CHECK(single.type == QuestionType::single);
+  CHECK(single.pointer == "/questions/0");
+  CHECK(single.options[1].correct);
+  CHECK(single.options[0].trap == "mha-cuts-params");
+  REQUIRE(single.options[0].claim.has_value());
+  CHECK(single.options[0].claim->comparator == Comparator::lt);
+  CHECK(single.proof->demo == "head-params");
+  CHECK(single.proof->show == std::vector<std::string>{"total_h1", "total_h8", "ratio_h8_h1"});
+
+  const Question& truefalse = bank.questions[1];
+  CHECK_FALSE(truefalse.answer);
+  CHECK(truefalse.trap == "attention-knows-order");
+  CHECK(truefalse.proof->predicates.size() == 1);
+
+  const Question& numeric = bank.questions[2];
+  REQUIRE(numeric.templ.has_value());
+  CHECK(numeric.templ->params.size() == 2);
+  CHECK(numeric.templ->combinations == 24);  // every pair leaves a head at least 8 dimensions
+  CHECK(numeric.key.computed == "per_head_qkv_h{heads}");
+  CHECK(numeric.templ->answer->evaluate({{"d_model", 512}, {"heads", 8}}) == 98'304);
+  CHECK(numeric.distractors[0].trap == "mha-cuts-params");
+}
+
+TEST_CASE("malformed JSON names the file, line and column", "[bank]") {
+  REQUIRE_THROWS_WITH(load_bank("{\n  \"format\": 1,\n  \"bank\": }", "bank.json"),
+                      "[proofdeck.json.parse] bank.json:3:11: syntax error while parsing value - "
+                      "unexpected '}'; expected '[', '{', or a literal\n      \"bank\": }\n"
+                      "              ^");
+}
+
+TEST_CASE("every problem of a bank is reported at once, each with its pointer", "[bank]") {
+  json bank = worked_example();
+  bank["questions"][0]["options"][0]["correct"] = true;
+  bank["questions"][1]["topic"] = "attention";
+  bank["questions"][2]["answer"].erase("tolerance");
+  CHECK(problems_of(bank) ==
+        std::vector<std::string>{
+            "bank.json: /questions/0/options: a single question needs exactly one correct "
+            "option; found 2 (a, b)",
+            "bank.json: /questions/2/answer: a numeric answer needs a tolerance (0 for an exact "
+            "answer)",
+            "bank.json: /questions/1/topic: unknown topic 'attention'; the bank's topics: "
+            "multi-head, positional"});
+}
+
+TEST_CASE("unknown keys are named with the keys that are allowed", "[bank]") {
+  json bank = worked_example();
+  bank["questions"][0]["hint"] = "think";
+  const auto problems = problems_of(bank);
+  REQUIRE(problems.size() == 1);
+  CHECK_THAT(problems[0], Catch::StartsWith("bank.json: /questions/0/hint: unknown key 'hint'; "
+                                            "expected one of id, type, topic"));
+}
+
+TEST_CASE("a wrong kind of value says what was expected and what was found", "[bank]") {
+  json bank = worked_example();
+  bank["questions"][1]["answer"] = "false";
+  bank["questions"][0]["prompt"] = 42;
+  CHECK(problems_of(bank) ==
+        std::vector<std::string>{
+            "bank.json: /questions/0/prompt: expected non-empty text, found number 42",
+            "bank.json: /questions/1/answer: expected true or false, found string \"false\""});
+}
+
+TEST_CASE("references to traps and topics must exist", "[bank]") {
+  json bank = worked_example();
+  bank["questions"][0]["options"][0]["trap"] = "no-such-trap";
+  CHECK(problems_of(bank) ==
+        std::vector<std::string>{"bank.json: /questions/0/options/0/trap: unknown trap "
+                                 "'no-such-trap'; the bank's traps: attention-knows-order, "
+                                 "mha-cuts-params"});
+}
+
+TEST_CASE("duplicate ids are refused within a bank and across banks, naming both places",
+          "[bank]") {
+  json bank = worked_example();
+  bank["questions"][2]["id"] = "mha-purpose";
+  CHECK(problems_of(bank) ==
+        std::vector<std::string>{
+            "bank.json: /questions/2/id: question id 'mha-purpose' is used twice"});
+
+  const Bank first = load_bank(worked_example().dump(), "one.json");
+  json other = worked_example();
+  other["bank"]["id"] = "other";
+  const Bank second = load_bank(other.dump(), "two.json");
+  try {
+    check_unique_ids({first, second});
+    FAIL("duplicates were not reported");
+  } catch (const BankErrors& e) {
+    REQUIRE(e.problems().size() == 3);
+    CHECK(e.problems()[0] ==
+          "two.json: /questions/0/id: question id 'mha-purpose' is already "
+          "used at one.json: /questions/0");
+  }
+}
+
+TEST_CASE("template formulas are parsed at load and may use only the template's parameters",
+          "[bank]") {
+  json bank = worked_example();
+  bank["questions"][2]["template"]["answer"] = "3 * d_model * (d_model // head)";
+  bank["questions"][2]["template"]["constraints"][0] = "d_model % heads ==";
+  CHECK(problems_of(bank) ==
+        std::vector<std::string>{
+            "bank.json: /questions/2/template/constraints/0: unexpected end of formula at column "
+            "19 in `d_model % heads ==`",
+            "bank.json: /questions/2/template/answer: 'head' is not a template parameter; "
+            "parameters: d_model, heads"});
+}
+
+TEST_CASE("a template whose constraints admit nothing, or too much, is refused", "[bank]") {
+  json bank = worked_example();
+  bank["questions"][2]["template"]["constraints"] = {"heads > d_model"};
+  CHECK(problems_of(bank) ==
+        std::vector<std::string>{"bank.json: /questions/2/template/constraints: the constraints "
+                                 "admit no parameter combination"});
+  bank["questions"][2]["template"]["constraints"] = json::array();
+  json rows = json::array(), columns = json::array();
+  for (int i = 1; i <= 65; ++i)
+    rows.push_back(i);
+  for (int i = 1; i <= 64; ++i)
+    columns.push_back(i);
+  bank["questions"][2]["template"]["params"] = {{"d_model", rows}, {"heads", columns}};
+  CHECK(problems_of(bank) ==
+        std::vector<std::string>{"bank.json: /questions/2/template/constraints: the constraints "
+                                 "admit 4160 combinations; the limit is 4096"});
+}
+
+TEST_CASE("predicates need exactly one comparator of the right kind", "[bank]") {
+  json bank = worked_example();
+  bank["questions"][0]["options"][0]["claim"] = {{"value", "ratio_h8_h1"}, {"lt", 1}, {"gt", 0}};
+  bank["questions"][0]["options"][1]["claim"] = {{"value", "ratio_h8_h1"}, {"is", 1}};
+  CHECK(problems_of(bank) ==
+        std::vector<std::string>{
+            "bank.json: /questions/0/options/0/claim: a comparison takes one comparator; found "
+            "lt, gt",
+            "bank.json: /questions/0/options/1/claim/is: 'is' compares a true/false value; "
+            "expected true or false, found number 1"});
+}
+
+TEST_CASE("keys of another question type are refused", "[bank]") {
+  json bank = worked_example();
+  bank["questions"][1]["options"] = bank["questions"][0]["options"];
+  CHECK(problems_of(bank) ==
+        std::vector<std::string>{
+            "bank.json: /questions/1/options: 'options' does not apply to a truefalse question"});
+}
+
+TEST_CASE("hostile sizes are refused before they cost anything", "[bank]") {
+  LoadLimits limits;
+  limits.max_bytes = 100;
+  REQUIRE_THROWS_WITH(load_bank(std::string(200, ' '), "big.json", limits),
+                      "[proofdeck.io.too_large] big.json: 200 bytes is over the limit of 100 "
+                      "bytes");
+  std::string deep(40, '[');
+  REQUIRE_THROWS_WITH(load_bank(deep, "deep.json"),
+                      "[proofdeck.json.depth] deep.json: nesting deeper than 32 levels");
+}
