@@ -46,6 +46,29 @@ const Trap* Bank::find_trap(std::string_view trap_id) const {
   return nullptr;
 }
 
+void for_each_admitted(const Template& templ, const std::function<void(const Bindings&)>& visit) {
+  const auto& params = templ.params;
+  if (params.empty() ||
+      std::any_of(params.begin(), params.end(), [](const auto& p) { return p.second.empty(); })) {
+    return;
+  }
+  std::vector<std::size_t> index(params.size(), 0);
+  Bindings bindings;
+  for (;;) {
+    for (std::size_t p = 0; p < params.size(); ++p) {
+      bindings[params[p].first] = params[p].second[index[p]];
+    }
+    const bool admitted = std::all_of(
+        templ.constraints.begin(), templ.constraints.end(),
+        [&](const Formula& constraint) { return constraint.evaluate(bindings) != 0.0; });
+    if (admitted) visit(bindings);
+    std::size_t p = 0;
+    while (p < index.size() && ++index[p] == params[p].second.size())
+      index[p++] = 0;
+    if (p == index.size()) return;
+  }
+}
+
 BankErrors::BankErrors(std::vector<std::string> problems)
     : InputError("bank.invalid",
                  fmt::format("{} problem{} in the question banks:\n  {}", problems.size(),
@@ -456,31 +479,10 @@ void read_numeric(Reader& reader, const json& node, const std::string& pointer, 
           fmt::format("the parameters have more than {} combinations; split the template",
                       limits.max_enumerated));
     } else {
-      std::vector<std::size_t> index(t.params.size(), 0);
-      std::map<std::string, double, std::less<>> values;
-      bool done = t.params.empty() || std::any_of(t.params.begin(), t.params.end(),
-                                                  [](const auto& p) { return p.second.empty(); });
-      while (!done) {
-        for (std::size_t p = 0; p < t.params.size(); ++p) {
-          values[t.params[p].first] = t.params[p].second[index[p]];
-        }
-        bool admitted = true;
-        try {
-          for (const Formula& constraint : t.constraints) {
-            if (constraint.evaluate(values) == 0.0) {
-              admitted = false;
-              break;
-            }
-          }
-        } catch (const InputError& e) {
-          reader.problems().push_back(e.message());
-          break;
-        }
-        if (admitted) ++t.combinations;
-        std::size_t p = 0;
-        while (p < index.size() && ++index[p] == t.params[p].second.size())
-          index[p++] = 0;
-        done = p == index.size();
+      try {
+        for_each_admitted(t, [&t](const Bindings&) { ++t.combinations; });
+      } catch (const InputError& e) {
+        reader.problems().push_back(e.message());
       }
       if (t.combinations == 0) {
         reader.problem(where + "/constraints", "the constraints admit no parameter combination");

@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -76,12 +78,19 @@ struct NumericKey {
   std::string computed;  // the demo value the key must equal
 };
 
+using Bindings = std::map<std::string, double, std::less<>>;  // template parameter values
+
 struct Template {
   std::vector<std::pair<std::string, std::vector<double>>> params;  // in file order
   std::vector<Formula> constraints;
   std::optional<Formula> answer;
   std::int64_t combinations = 0;  // admitted by the constraints, counted at load
 };
+
+// Calls visit for every combination of the template's parameter values that meets all its
+// constraints (the first parameter varies fastest). InputError from a constraint that cannot be
+// evaluated (e.g. a division by zero for some combination).
+void for_each_admitted(const Template& templ, const std::function<void(const Bindings&)>& visit);
 
 struct Distractor {
   std::optional<double> value;

@@ -1,0 +1,271 @@
+// Running proofs and deciding each question's status.
+#include "bank/proof.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "bank/numeric_answer.hpp"
+#include "errors.hpp"
+
+namespace proofdeck::bank {
+
+std::string_view status_name(Status status) {
+  switch (status) {
+    case Status::verified:
+      return "verified";
+    case Status::supported:
+      return "supported";
+    case Status::unproven:
+      return "unproven";
+    case Status::failed:
+      return "failed";
+  }
+  return "?";
+}
+
+std::string substitute(std::string_view text, const Bindings& bindings) {
+  std::string result;
+  std::size_t at = 0;
+  while (at < text.size()) {
+    const std::size_t open = text.find('{', at);
+    const std::size_t close = open == std::string_view::npos ? open : text.find('}', open);
+    if (close == std::string_view::npos) break;
+    const auto it = bindings.find(text.substr(open + 1, close - open - 1));
+    result += text.substr(at, open - at);
+    result += it == bindings.end() ? std::string(text.substr(open, close - open + 1))
+                                   : format_number(it->second);
+    at = close + 1;
+  }
+  result += text.substr(std::min(at, text.size()));
+  return result;
+}
+
+namespace {
+
+// A proof argument as `--set` text: lists comma-joined, placeholders substituted.
+std::string argument_text(const nlohmann::ordered_json& value, const Bindings& bindings) {
+  if (value.is_string()) return substitute(value.get<std::string>(), bindings);
+  if (value.is_boolean()) return value.get<bool>() ? "true" : "false";
+  if (value.is_number_integer()) return std::to_string(value.get<std::int64_t>());
+  if (value.is_number()) return fmt::format("{}", value.get<double>());
+  if (value.is_array()) {
+    std::vector<std::string> items;
+    for (const auto& item : value)
+      items.push_back(argument_text(item, bindings));
+    return fmt::format("{}", fmt::join(items, ","));
+  }
+  return value.dump();
+}
+
+const demo::Value& lookup(const demo::DemoResult& result, const std::string& name,
+                          const std::string& where) {
+  const demo::Value* value = result.find(name);
+  if (value == nullptr) {
+    std::vector<std::string> names;
+    for (const auto& [key, unused] : result.values)
+      names.push_back(key);
+    throw InputError("check.value", fmt::format("{}: {} has no value '{}'; its values: {}", where,
+                                                result.demo, name, fmt::join(names, ", ")));
+  }
+  return *value;
+}
+
+double number_of(const demo::DemoResult& result, const std::string& name,
+                 const std::string& where) {
+  const demo::Value& value = lookup(result, name, where);
+  if (value.kind != demo::Value::Kind::number) {
+    throw InputError("check.kind",
+                     fmt::format("{}: {}'s value '{}' is true/false; compare it with \"is\"", where,
+                                 result.demo, name));
+  }
+  return value.number;
+}
+
+}  // namespace
+
+const demo::DemoResult& DemoRunner::run(const Proof& proof, const Bindings& bindings,
+                                        const std::string& where) {
+  const demo::DemoInfo* info = demo::find_demo(proof.demo);
+  if (info == nullptr) {
+    std::vector<std::string> names;
+    for (const demo::DemoInfo& d : demo::catalog())
+      names.push_back(d.name);
+    throw InputError("check.demo", fmt::format("{}: no demo named '{}'; the demos: {}", where,
+                                               proof.demo, fmt::join(names, ", ")));
+  }
+  std::vector<std::string> assignments;
+  for (const auto& [key, value] : proof.args.items()) {
+    assignments.push_back(key + "=" + argument_text(value, bindings));
+  }
+  const std::string cache_key = fmt::format("{}\n{}", proof.demo, fmt::join(assignments, "\n"));
+  if (const auto it = cache_.find(cache_key); it != cache_.end()) return *it->second;
+  demo::DemoResult result;
+  try {
+    result = demo::run_demo(*info, demo::resolve_params(*info, assignments), seed_);
+  } catch (const InputError& e) {
+    throw InputError("check.demo", fmt::format("{}: {}", where, e.message()));
+  }
+  return *cache_.emplace(cache_key, std::make_unique<demo::DemoResult>(std::move(result)))
+              .first->second;
+}
+
+bool evaluate(const Predicate& predicate, const demo::DemoResult& result,
+              const Bindings& bindings) {
+  switch (predicate.kind) {
+    case Predicate::Kind::all:
+      return std::all_of(predicate.children.begin(), predicate.children.end(),
+                         [&](const Predicate& p) { return evaluate(p, result, bindings); });
+    case Predicate::Kind::any:
+      return std::any_of(predicate.children.begin(), predicate.children.end(),
+                         [&](const Predicate& p) { return evaluate(p, result, bindings); });
+    case Predicate::Kind::negate:
+      return !evaluate(predicate.children.front(), result, bindings);
+    case Predicate::Kind::compare:
+      break;
+  }
+  const std::string name = substitute(predicate.value, bindings);
+  if (predicate.comparator == Comparator::is) {
+    const demo::Value& value = lookup(result, name, predicate.pointer);
+    if (value.kind != demo::Value::Kind::boolean) {
+      throw InputError("check.kind",
+                       fmt::format("{}: {}'s value '{}' is a number; \"is\" compares true/false "
+                                   "values",
+                                   predicate.pointer, result.demo, name));
+    }
+    return value.boolean == predicate.boolean;
+  }
+  const double left = number_of(result, name, predicate.pointer);
+  const double right =
+      predicate.number
+          ? *predicate.number
+          : number_of(result, substitute(predicate.other_value, bindings), predicate.pointer);
+  switch (predicate.comparator) {
+    case Comparator::eq:
+      return numeric_matches(left, right, predicate.tolerance);
+    case Comparator::ne:
+      return !numeric_matches(left, right, predicate.tolerance);
+    case Comparator::lt:
+      return left < right;
+    case Comparator::le:
+      return left <= right;
+    case Comparator::gt:
+      return left > right;
+    case Comparator::ge:
+      return left >= right;
+    case Comparator::is:
+      break;
+  }
+  return false;
+}
+
+namespace {
+
+// Verifies one parameter combination (or the plain question); returns the failure message, or
+// "" when it holds, and sets `pinned` when the key was checked against a computation.
+std::string verify_once(const Question& q, DemoRunner& runner, const Bindings& bindings,
+                        bool& pinned) {
+  const std::string where = fmt::format("{}: {}", q.file, q.proof->pointer);
+  const demo::DemoResult& result = runner.run(*q.proof, bindings, where);
+  for (const std::string& shown : q.proof->show)
+    lookup(result, substitute(shown, bindings), where);
+  for (const Predicate& predicate : q.proof->predicates) {
+    if (!evaluate(predicate, result, bindings)) {
+      return fmt::format("{} does not hold in {}", predicate.pointer, q.proof->demo);
+    }
+  }
+  switch (q.type) {
+    case QuestionType::single:
+    case QuestionType::multi: {
+      std::size_t claims = 0;
+      for (const Option& option : q.options) {
+        if (!option.claim) continue;
+        ++claims;
+        const bool holds = evaluate(*option.claim, result, bindings);
+        if (holds != option.correct) {
+          return fmt::format("option {} is {} but its claim {} in {}", option.id,
+                             option.correct ? "keyed" : "not keyed",
+                             holds ? "holds" : "does not hold", q.proof->demo);
+        }
+      }
+      pinned = claims == q.options.size();
+      return "";
+    }
+    case QuestionType::truefalse:
+      if (q.claim) {
+        const bool holds = evaluate(*q.claim, result, bindings);
+        if (holds != q.answer) {
+          return fmt::format("key says {} but the claim {} in {}", q.answer ? "true" : "false",
+                             holds ? "holds" : "does not hold", q.proof->demo);
+        }
+        pinned = true;
+      }
+      return "";
+    case QuestionType::numeric: {
+      if (q.key.computed.empty()) return "";
+      const std::string name = substitute(q.key.computed, bindings);
+      const double computed = number_of(result, name, where);
+      const double key = q.templ ? q.templ->answer->evaluate(bindings) : q.key.value.value_or(0);
+      if (!numeric_matches(key, computed, q.key.tolerance, q.key.relative)) {
+        std::string with;
+        for (const auto& [param, value] : bindings) {
+          with +=
+              fmt::format("{}{} = {}", with.empty() ? " with " : ", ", param, format_number(value));
+        }
+        return fmt::format("key says {} but {} computes {} = {}{}", format_number(key),
+                           q.proof->demo, name, format_number(computed), with);
+      }
+      pinned = true;
+      return "";
+    }
+    case QuestionType::order:
+      return "";
+  }
+  return "";
+}
+
+}  // namespace
+
+QuestionVerdict verify(const Question& q, DemoRunner& runner) {
+  QuestionVerdict verdict{q.id, q.bank, Status::unproven, ""};
+  if (!q.proof) {
+    verdict.message = q.unprovable.empty() ? "no proof" : "no proof: " + q.unprovable;
+    return verdict;
+  }
+  bool pinned = false;
+  try {
+    std::string failure;
+    std::int64_t combinations = 0;
+    if (q.templ) {
+      for_each_admitted(*q.templ, [&](const Bindings& bindings) {
+        if (!failure.empty()) return;
+        ++combinations;
+        bool pinned_here = false;
+        failure = verify_once(q, runner, bindings, pinned_here);
+        pinned = combinations == 1 ? pinned_here : pinned && pinned_here;
+      });
+    } else {
+      failure = verify_once(q, runner, {}, pinned);
+    }
+    if (!failure.empty()) {
+      verdict.status = Status::failed;
+      verdict.message = failure;
+      return verdict;
+    }
+    verdict.status = pinned ? Status::verified : Status::supported;
+    verdict.message = pinned
+                          ? (q.templ ? fmt::format("key pinned by {} in {} combinations",
+                                                   q.proof->demo, combinations)
+                                     : fmt::format("key pinned by {}", q.proof->demo))
+                          : fmt::format("{} holds, but would not catch a wrong key", q.proof->demo);
+  } catch (const InputError& e) {
+    verdict.status = Status::failed;
+    verdict.message = e.message();
+  }
+  return verdict;
+}
+
+}  // namespace proofdeck::bank

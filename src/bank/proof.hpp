@@ -1,0 +1,55 @@
+// Proving answer keys: run each question's demo (each distinct run once), evaluate its
+// predicates and claims, compare numeric keys with computed values, and give the question one
+// status (DESIGN.md § Question banks):
+//   verified  — the key is pinned by computation: a wrong key would fail;
+//   supported — the proof runs and holds, but would not catch a wrong key;
+//   unproven  — no proof;
+//   failed    — a predicate, claim or computed value disagrees with the key, or the demo failed.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "bank/model.hpp"
+#include "demo/demo.hpp"
+
+namespace proofdeck::bank {
+
+enum class Status { verified, supported, unproven, failed };
+std::string_view status_name(Status status);
+
+struct QuestionVerdict {
+  std::string id;
+  std::string bank;
+  Status status = Status::unproven;
+  std::string message;  // one line: why this status
+};
+
+// Runs demos for proofs, computing each distinct (demo, arguments) once.
+class DemoRunner {
+ public:
+  explicit DemoRunner(std::uint64_t seed) : seed_(seed) {}
+  // Throws InputError for an unknown demo or parameter, naming the question's pointer.
+  const demo::DemoResult& run(const Proof& proof, const Bindings& bindings,
+                              const std::string& where);
+  std::size_t runs() const { return cache_.size(); }
+
+ private:
+  std::uint64_t seed_;
+  std::map<std::string, std::unique_ptr<demo::DemoResult>> cache_;
+};
+
+// "{heads}" → "8" with heads = 8, in value names, prompts and arguments.
+std::string substitute(std::string_view text, const Bindings& bindings);
+
+// Evaluates a predicate; InputError when it names a value the result lacks or compares a value
+// of the wrong kind (a number with `is`, a boolean with lt).
+bool evaluate(const Predicate& predicate, const demo::DemoResult& result, const Bindings& bindings);
+
+// The status of one question, given a runner (shared across questions so runs are reused).
+QuestionVerdict verify(const Question& question, DemoRunner& runner);
+
+}  // namespace proofdeck::bank

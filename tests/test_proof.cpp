@@ -1,0 +1,147 @@
+// Proving keys: the worked example's keys are verified by computation; a wrong key, an unknown
+// value or demo, or a vacuous proof is never reported verified.
+#include <catch2/catch.hpp>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "bank/loader.hpp"
+#include "bank/proof.hpp"
+
+using namespace proofdeck::bank;
+using nlohmann::json;
+
+namespace {
+
+json worked_example() {
+  std::ifstream file(std::string(PROOFDECK_FIXTURE_DIR) + "/../banks/worked_example.json");
+  REQUIRE(file.good());
+  return json::parse(file);
+}
+
+QuestionVerdict verdict_of(const json& bank, std::size_t question) {
+  const Bank loaded = load_bank(bank.dump(), "bank.json");
+  DemoRunner runner(0);
+  return verify(loaded.questions.at(question), runner);
+}
+
+}  // namespace
+
+TEST_CASE("the worked example's keys are verified by computation", "[check]") {
+  const Bank bank = load_bank(worked_example().dump(), "bank.json");
+  DemoRunner runner(0);
+  const QuestionVerdict single = verify(bank.questions[0], runner);
+  CHECK(single.status == Status::verified);
+  CHECK(single.message == "key pinned by head-params");
+  CHECK(verify(bank.questions[1], runner).status == Status::verified);
+  const QuestionVerdict numeric = verify(bank.questions[2], runner);
+  CHECK(numeric.status == Status::verified);
+  CHECK(numeric.message == "key pinned by head-params in 24 combinations");
+}
+
+TEST_CASE("identical demo runs are computed once", "[check]") {
+  const Bank bank = load_bank(worked_example().dump(), "bank.json");
+  DemoRunner runner(0);
+  verify(bank.questions[0], runner);
+  verify(bank.questions[0], runner);
+  CHECK(runner.runs() == 1);
+}
+
+TEST_CASE("a wrong single key fails, naming the option and its claim", "[check]") {
+  json bank = worked_example();
+  bank["questions"][0]["options"][0]["correct"] = true;
+  bank["questions"][0]["options"][1]["correct"] = false;
+  const QuestionVerdict verdict = verdict_of(bank, 0);
+  CHECK(verdict.status == Status::failed);
+  CHECK(verdict.message == "option a is keyed but its claim does not hold in head-params");
+}
+
+TEST_CASE("a wrong true/false key fails", "[check]") {
+  json bank = worked_example();
+  bank["questions"][1]["answer"] = true;
+  const QuestionVerdict verdict = verdict_of(bank, 1);
+  CHECK(verdict.status == Status::failed);
+  CHECK(verdict.message == "key says true but the claim does not hold in order-blindness");
+}
+
+TEST_CASE("a wrong template formula fails at the first combination that disagrees", "[check]") {
+  json bank = worked_example();
+  bank["questions"][2]["template"]["answer"] = "3 * d_model * d_model";
+  const QuestionVerdict verdict = verdict_of(bank, 2);
+  CHECK(verdict.status == Status::failed);
+  CHECK(verdict.message ==
+        "key says 196,608 but head-params computes per_head_qkv_h2 = 98,304 "
+        "with d_model = 256, heads = 2");
+}
+
+TEST_CASE("a plain numeric key is checked against the computed value", "[check]") {
+  json bank = worked_example();
+  json& q = bank["questions"][2];
+  q.erase("template");
+  q.erase("distractors");
+  q["prompt"] = "How many weights does an attention block over d_model 512 with 8 heads hold?";
+  q["answer"] = {{"value", 1000000}, {"tolerance", 0}, {"computed", "total_h8"}};
+  q["proof"] = {{"demo", "head-params"}};
+  const QuestionVerdict verdict = verdict_of(bank, 2);
+  CHECK(verdict.status == Status::failed);
+  CHECK(verdict.message == "key says 1,000,000 but head-params computes total_h8 = 1,048,576");
+  q["answer"]["value"] = 1048576;
+  CHECK(verdict_of(bank, 2).status == Status::verified);
+}
+
+TEST_CASE("a proof without claims or computed values is supported, not verified", "[check]") {
+  json bank = worked_example();
+  bank["questions"][1].erase("claim");
+  const QuestionVerdict verdict = verdict_of(bank, 1);
+  CHECK(verdict.status == Status::supported);
+  CHECK(verdict.message == "order-blindness holds, but would not catch a wrong key");
+}
+
+TEST_CASE("a question without proof is unproven, with its reason", "[check]") {
+  json bank = worked_example();
+  bank["questions"][1].erase("proof");
+  bank["questions"][1].erase("claim");
+  bank["questions"][1]["unprovable"] = "a statement about intent";
+  const QuestionVerdict verdict = verdict_of(bank, 1);
+  CHECK(verdict.status == Status::unproven);
+  CHECK(verdict.message == "no proof: a statement about intent");
+}
+
+TEST_CASE("a value the demo does not produce fails, listing the demo's values", "[check]") {
+  json bank = worked_example();
+  bank["questions"][0]["options"][1]["claim"] = {{"value", "ratio"}, {"eq", 1}};
+  const QuestionVerdict verdict = verdict_of(bank, 0);
+  CHECK(verdict.status == Status::failed);
+  CHECK_THAT(verdict.message,
+             Catch::StartsWith("/questions/0/options/1/claim: head-params has no value 'ratio'; "
+                               "its values: head_dim_h1, "));
+}
+
+TEST_CASE("comparing a value of the wrong kind fails", "[check]") {
+  json bank = worked_example();
+  bank["questions"][1]["claim"] = {{"value", "identical_without_position"}, {"gt", 0}};
+  CHECK(verdict_of(bank, 1).message ==
+        "/questions/1/claim: order-blindness's value 'identical_without_position' is true/false; "
+        "compare it with \"is\"");
+  bank["questions"][1]["claim"] = {{"value", "max_diff_none"}, {"is", true}};
+  CHECK(verdict_of(bank, 1).message ==
+        "/questions/1/claim: order-blindness's value 'max_diff_none' is a number; \"is\" compares "
+        "true/false values");
+}
+
+TEST_CASE("an unknown demo or demo parameter fails the question", "[check]") {
+  json bank = worked_example();
+  bank["questions"][0]["proof"]["demo"] = "head-param";
+  CHECK_THAT(verdict_of(bank, 0).message,
+             Catch::StartsWith("bank.json: /questions/0/proof: no demo named 'head-param'"));
+  bank["questions"][0]["proof"]["demo"] = "head-params";
+  bank["questions"][0]["proof"]["args"]["heads"] = json::array({1, 7});
+  CHECK_THAT(verdict_of(bank, 0).message,
+             Catch::StartsWith("bank.json: /questions/0/proof: demo head-params: heads=7: "
+                               "d_model 512 is not divisible by 7"));
+}
+
+TEST_CASE("placeholders are replaced by the template's values", "[check]") {
+  CHECK(substitute("per_head_qkv_h{heads}", {{"heads", 8}}) == "per_head_qkv_h8");
+  CHECK(substitute("{a} and {b}", {{"a", 1}, {"b", 512}}) == "1 and 512");
+  CHECK(substitute("{unknown}", {}) == "{unknown}");
+}
