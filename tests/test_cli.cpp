@@ -426,3 +426,88 @@ TEST_CASE("demo run text fits the width and carries colour only on request", "[c
   REQUIRE(colored.run({"demo", "run", "order-blindness", "--color", "always"}) == 0);
   CHECK(colored.out.str().find("\x1b[") != std::string::npos);
 }
+
+// --- check ------------------------------------------------------------------------------------
+
+namespace {
+
+const std::string kBanks = std::string(PROOFDECK_FIXTURE_DIR) + "/../banks";
+const std::string kWrongBanks = std::string(PROOFDECK_FIXTURE_DIR) + "/../banks-wrong";
+
+}  // namespace
+
+TEST_CASE("check without any bank exits 2 and says how to give one", "[cli][check]") {
+  Cli cli;
+  CHECK(cli.run({"check", "--no-builtin"}) == 2);
+  CHECK(cli.err.str() ==
+        "error: no questions to check: no bank was loaded (give one with --bank FILE or DIR)\n");
+}
+
+TEST_CASE("check proves the worked example's keys and exits 0", "[cli][check]") {
+  Cli cli;
+  REQUIRE(cli.run({"check", "--no-builtin", "--bank", kBanks}) == 0);
+  CHECK_THAT(cli.out.str(),
+             StartsWith("3 questions: 3 verified, 0 supported, 0 unproven, 0 failed"));
+  CHECK_THAT(cli.out.str(), Contains("questions per trap: attention-knows-order 1, "
+                                     "mha-cuts-params 2"));
+}
+
+TEST_CASE("check fails exactly the questions whose keys are wrong", "[cli][check]") {
+  Cli cli;
+  CHECK(cli.run({"check", "--no-builtin", "--bank", kWrongBanks, "--format", "json"}) == 1);
+  const json report = json::parse(cli.out.str());
+  CHECK(report.at("summary").at("failed") == 2);
+  std::vector<std::string> failed;
+  for (const auto& q : report.at("questions")) {
+    if (q.at("status") == "failed") failed.push_back(q.at("id"));
+  }
+  CHECK(failed == std::vector<std::string>{"mha-purpose-wrong", "per-head-qkv-wrong"});
+  CHECK(cli.err.str() == "error: check failed: 2 failed\n");
+}
+
+TEST_CASE("check writes JUnit XML with a failure per wrong key", "[cli][check]") {
+  Cli cli;
+  CHECK(cli.run({"check", "--no-builtin", "--bank", kWrongBanks, "--format", "junit"}) == 1);
+  const std::string xml = cli.out.str();
+  CHECK_THAT(xml, StartsWith("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites "
+                             "name=\"proofdeck check\" tests=\"3\" failures=\"2\""));
+  CHECK_THAT(xml, Contains("<testcase classname=\"wrong-keys\" name=\"per-head-qkv-wrong\">"
+                           "<failure message=\"key says 196,608 but head-params computes "
+                           "per_head_qkv_h2 = 98,304 with d_model = 256, heads = 2\"/>"));
+}
+
+TEST_CASE("check --strict fails unproven questions, --min-verified a low verified share",
+          "[cli][check]") {
+  TempDir dir;
+  std::ifstream source(kBanks + "/worked_example.json");
+  json bank = json::parse(source);
+  bank["questions"][1].erase("proof");
+  bank["questions"][1].erase("claim");
+  bank["questions"][1]["unprovable"] = "for the test";
+  const fs::path file = dir.path() / "bank.json";
+  std::ofstream(file) << bank.dump();
+  Cli lenient;
+  CHECK(lenient.run({"check", "--no-builtin", "--bank", file.string()}) == 0);
+  Cli strict;
+  CHECK(strict.run({"check", "--no-builtin", "--bank", file.string(), "--strict"}) == 1);
+  CHECK(strict.err.str() == "error: check failed: 1 unproven (--strict)\n");
+  Cli floor;
+  CHECK(floor.run({"check", "--no-builtin", "--bank", file.string(), "--min-verified", "80"}) == 1);
+  CHECK(floor.err.str() == "error: check failed: 66.7% verified, below --min-verified 80\n");
+}
+
+TEST_CASE("check reports every problem of an invalid bank and exits 2", "[cli][check]") {
+  TempDir dir;
+  std::ifstream source(kBanks + "/worked_example.json");
+  json bank = json::parse(source);
+  bank["questions"][0]["topic"] = "nowhere";
+  bank["questions"][1]["answer"] = "no";
+  const fs::path file = dir.path() / "bank.json";
+  std::ofstream(file) << bank.dump();
+  Cli cli;
+  CHECK(cli.run({"check", "--no-builtin", "--bank", file.string()}) == 2);
+  CHECK_THAT(cli.err.str(), StartsWith("error: 2 problems in the question banks:\n"));
+  CHECK_THAT(cli.err.str(), Contains("/questions/1/answer: expected true or false, found string "
+                                     "\"no\"") &&
+                                Contains("/questions/0/topic: unknown topic 'nowhere'"));
+}

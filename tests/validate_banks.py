@@ -37,7 +37,8 @@ except jsonschema.SchemaError as error:
     check(False, f"schema.json is valid JSON Schema 2020-12: {error.message}")
 validator = jsonschema.Draft202012Validator(schema)
 
-banks = sorted((root / "questions").glob("*.json")) + sorted((root / "tests" / "banks").glob("*.json"))
+banks = (sorted((root / "questions").glob("*.json")) + sorted((root / "tests" / "banks").glob("*.json"))
+         + sorted((root / "tests" / "banks-wrong").glob("*.json")))
 for path in banks:
     if path.name == "schema.json":
         continue

@@ -11,6 +11,7 @@
 #include <fmt/color.h>
 #include <fmt/ostream.h>
 
+#include "cli/check_cmd.hpp"
 #include "cli/demo_cmd.hpp"
 #include "cli/engine_cmd.hpp"
 #include "errors.hpp"
@@ -86,7 +87,13 @@ int run(const std::vector<std::string>& args, Io& io) {
   app.add_option("--seed", global.seed, "Seed for every random draw (same seed, same output)")
       ->capture_default_str();
 
+  app.add_option("--bank", global.banks,
+                 "A question bank file, or a folder of them, to load besides the built-in ones "
+                 "(repeatable)");
+  app.add_flag("--no-builtin", global.no_builtin, "Leave the built-in banks out");
+
   const auto context = [&]() { return Context{global, io, theme}; };
+  setup_check(app, context);
   setup_demo(app, context);
   setup_engine(app, context);
 

@@ -15,6 +15,8 @@ namespace proofdeck::cli {
 struct GlobalOptions {
   ColorMode color = ColorMode::automatic;  // --color auto|always|never
   std::uint64_t seed = 0;                  // --seed: fixes every random draw
+  std::vector<std::string> banks;          // --bank FILE|DIR (repeatable)
+  bool no_builtin = false;                 // --no-builtin: leave the built-in banks out
 };
 
 struct Io {
