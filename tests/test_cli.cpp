@@ -511,3 +511,30 @@ TEST_CASE("check reports every problem of an invalid bank and exits 2", "[cli][c
                                      "\"no\"") &&
                                 Contains("/questions/0/topic: unknown topic 'nowhere'"));
 }
+
+TEST_CASE("check --mutate reports the kill rate and fails on a survivor", "[cli][check]") {
+  Cli cli;
+  REQUIRE(cli.run({"check", "--no-builtin", "--bank", kBanks, "--mutate"}) == 0);
+  CHECK_THAT(cli.out.str(), Contains("mutations: 6 of 6 wrong keys caught (kill rate 100.0%)"));
+
+  TempDir dir;
+  std::ifstream source(kBanks + "/worked_example.json");
+  json bank = json::parse(source);
+  json& q = bank["questions"][2];
+  q.erase("template");
+  q.erase("distractors");
+  q["prompt"] = "How many weights?";
+  q["answer"] = {{"value", 1048576}, {"tolerance", 10}, {"computed", "total_h8"}};
+  q["proof"] = {{"demo", "head-params"}};
+  const fs::path file = dir.path() / "bank.json";
+  std::ofstream(file) << bank.dump();
+  Cli loose;
+  CHECK(loose.run({"check", "--no-builtin", "--bank", file.string(), "--mutate", "--format",
+                   "json"}) == 1);
+  const json report = json::parse(loose.out.str());
+  CHECK(report.at("summary").at("mutations") == 5);
+  CHECK(report.at("summary").at("mutations_killed") == 4);
+  CHECK(report.at("summary").at("survivors") ==
+        json::array({{{"id", "per-head-qkv"}, {"mutation", "key + 1"}}}));
+  CHECK(loose.err.str() == "error: check failed: 1 mutation survived\n");
+}

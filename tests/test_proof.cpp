@@ -145,3 +145,46 @@ TEST_CASE("placeholders are replaced by the template's values", "[check]") {
   CHECK(substitute("{a} and {b}", {{"a", 1}, {"b", 512}}) == "1 and 512");
   CHECK(substitute("{unknown}", {}) == "{unknown}");
 }
+
+TEST_CASE("every wrong alternative to the worked example's keys is caught", "[check][mutate]") {
+  const Bank bank = load_bank(worked_example().dump(), "bank.json");
+  DemoRunner runner(0);
+  std::vector<std::string> described;
+  for (const Question& q : bank.questions) {
+    for (const Mutation& m : mutate(q, runner)) {
+      CHECK(m.killed);
+      described.push_back(m.question + ": " + m.description);
+    }
+  }
+  CHECK(described == std::vector<std::string>{
+                         "mha-purpose: key a instead of b", "order-without-pe: answer true",
+                         "per-head-qkv: distractor 3 * d_model * d_model", "per-head-qkv: key × 2",
+                         "per-head-qkv: key ÷ 2", "per-head-qkv: key + 1"});
+}
+
+TEST_CASE("a tolerance wide enough to accept a wrong key lets the mutation survive",
+          "[check][mutate]") {
+  json bank = worked_example();
+  json& q = bank["questions"][2];
+  q.erase("template");
+  q.erase("distractors");
+  q["prompt"] = "How many weights does an attention block over d_model 512 with 8 heads hold?";
+  q["answer"] = {{"value", 1048576}, {"tolerance", 10}, {"computed", "total_h8"}};
+  q["proof"] = {{"demo", "head-params"}};
+  const Bank loaded = load_bank(bank.dump(), "bank.json");
+  DemoRunner runner(0);
+  const auto mutations = mutate(loaded.questions[2], runner);
+  REQUIRE(mutations.size() == 3);
+  CHECK(mutations[0].killed);
+  CHECK(mutations[1].killed);
+  CHECK_FALSE(mutations[2].killed);
+  CHECK(mutations[2].description == "key + 1");
+}
+
+TEST_CASE("questions that are not verified have no mutations", "[check][mutate]") {
+  json bank = worked_example();
+  bank["questions"][1].erase("claim");  // supported only
+  const Bank loaded = load_bank(bank.dump(), "bank.json");
+  DemoRunner runner(0);
+  CHECK(mutate(loaded.questions[1], runner).empty());
+}

@@ -268,4 +268,70 @@ QuestionVerdict verify(const Question& q, DemoRunner& runner) {
   return verdict;
 }
 
+std::vector<Mutation> mutate(const Question& question, DemoRunner& runner) {
+  std::vector<Mutation> mutations;
+  if (verify(question, runner).status != Status::verified) return mutations;
+  const auto attempt = [&](Question mutated, std::string description) {
+    const Status status = verify(mutated, runner).status;
+    mutations.push_back(Mutation{question.id, std::move(description), status == Status::failed});
+  };
+  switch (question.type) {
+    case QuestionType::single: {
+      const auto keyed = std::find_if(question.options.begin(), question.options.end(),
+                                      [](const Option& o) { return o.correct; });
+      for (std::size_t i = 0; i < question.options.size(); ++i) {
+        if (question.options[i].correct) continue;
+        Question mutated = question;
+        for (std::size_t j = 0; j < mutated.options.size(); ++j)
+          mutated.options[j].correct = i == j;
+        attempt(std::move(mutated), fmt::format("key {} instead of {}", question.options[i].id,
+                                                keyed == question.options.end() ? "?" : keyed->id));
+      }
+      break;
+    }
+    case QuestionType::multi:
+      for (std::size_t i = 0; i < question.options.size(); ++i) {
+        Question mutated = question;
+        mutated.options[i].correct = !mutated.options[i].correct;
+        attempt(std::move(mutated), fmt::format("option {} {}", question.options[i].id,
+                                                question.options[i].correct ? "unkeyed" : "keyed"));
+      }
+      break;
+    case QuestionType::truefalse: {
+      Question mutated = question;
+      mutated.answer = !question.answer;
+      attempt(std::move(mutated), fmt::format("answer {}", mutated.answer ? "true" : "false"));
+      break;
+    }
+    case QuestionType::numeric: {
+      std::vector<std::pair<std::string, std::string>> formulas;  // (description, formula)
+      for (const Distractor& d : question.distractors) {
+        if (d.formula) formulas.emplace_back("distractor " + d.formula->text(), d.formula->text());
+        if (d.value)
+          formulas.emplace_back("distractor " + format_number(*d.value),
+                                fmt::format("{}", *d.value));
+      }
+      const std::string key = question.templ ? "(" + question.templ->answer->text() + ")"
+                                             : fmt::format("{}", question.key.value.value_or(0));
+      formulas.emplace_back("key × 2", key + " * 2");
+      formulas.emplace_back("key ÷ 2", key + " / 2");
+      formulas.emplace_back("key + 1", key + " + 1");
+      for (const auto& [description, text] : formulas) {
+        Question mutated = question;
+        const Formula formula = Formula::parse(text, question.pointer + " (mutation)");
+        if (mutated.templ) {
+          mutated.templ->answer = formula;
+        } else {
+          mutated.key.value = formula.evaluate({});
+        }
+        attempt(std::move(mutated), description);
+      }
+      break;
+    }
+    case QuestionType::order:
+      break;
+  }
+  return mutations;
+}
+
 }  // namespace proofdeck::bank

@@ -52,4 +52,16 @@ bool evaluate(const Predicate& predicate, const demo::DemoResult& result, const 
 // The status of one question, given a runner (shared across questions so runs are reused).
 QuestionVerdict verify(const Question& question, DemoRunner& runner);
 
+// One wrong alternative to a verified key, and whether the proof caught it.
+struct Mutation {
+  std::string question;
+  std::string description;  // "key b instead of a", "answer true", "key × 2"
+  bool killed = false;      // the mutated question failed verification, as it must
+};
+
+// Swaps the key of a verified question for every wrong alternative: each other option (single),
+// each option toggled (multi), the other truth value, each distractor and the key × 2, ÷ 2 and
+// + 1 (numeric and templates). Questions that are not verified have no mutations.
+std::vector<Mutation> mutate(const Question& question, DemoRunner& runner);
+
 }  // namespace proofdeck::bank

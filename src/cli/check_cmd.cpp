@@ -1,6 +1,7 @@
 // The check subcommand: load, prove, report as text, JSON or JUnit XML, exit 1 on any failure.
 #include "cli/check_cmd.hpp"
 
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <set>
@@ -22,15 +23,17 @@ struct CheckOptions {
   std::string output_path;      // --output FILE
   double min_verified = 0.0;    // --min-verified PCT: fail below this share of verified keys
   bool strict = false;          // --strict: unproven questions fail too
+  bool mutate = false;          // --mutate: swap verified keys for wrong ones; all must be caught
 };
 
 struct Report {
   std::vector<bank::QuestionVerdict> verdicts;
+  std::vector<bank::Mutation> mutations;  // with --mutate
   std::map<bank::Status, int> counts;
   nlohmann::ordered_json coverage;
 };
 
-Report prove(const std::vector<bank::Bank>& banks, std::uint64_t seed) {
+Report prove(const std::vector<bank::Bank>& banks, std::uint64_t seed, bool mutate) {
   Report report;
   bank::DemoRunner runner(seed);
   std::map<std::string, int> per_topic, per_trap;
@@ -46,6 +49,10 @@ Report prove(const std::vector<bank::Bank>& banks, std::uint64_t seed) {
     for (const bank::Question& q : b.questions) {
       report.verdicts.push_back(bank::verify(q, runner));
       ++report.counts[report.verdicts.back().status];
+      if (mutate && report.verdicts.back().status == bank::Status::verified) {
+        for (bank::Mutation& m : bank::mutate(q, runner))
+          report.mutations.push_back(std::move(m));
+      }
       ++per_topic[q.topic];
       std::set<std::string> traps;
       for (const bank::Option& option : q.options) {
@@ -79,8 +86,19 @@ int count(const Report& report, bank::Status status) {
   return it == report.counts.end() ? 0 : it->second;
 }
 
-std::string text_report(const Report& report, const Theme& theme) {
+std::size_t survivors(const Report& report) {
+  return static_cast<std::size_t>(std::count_if(report.mutations.begin(), report.mutations.end(),
+                                                [](const bank::Mutation& m) { return !m.killed; }));
+}
+
+std::string text_report(const Report& report, const Theme& theme, bool mutate) {
   std::string text;
+  for (const bank::Mutation& m : report.mutations) {
+    if (!m.killed) {
+      text += fmt::format("{} {}: {} was not caught\n", fmt::styled("SURVIVED", theme.bad),
+                          m.question, m.description);
+    }
+  }
   for (const bank::QuestionVerdict& v : report.verdicts) {
     if (v.status == bank::Status::failed) {
       text += fmt::format("{} {} ({}): {}\n", fmt::styled("FAILED", theme.bad), v.id, v.bank,
@@ -112,6 +130,13 @@ std::string text_report(const Report& report, const Theme& theme) {
     }
     return items.empty() ? std::string("none") : items;
   };
+  if (mutate) {
+    const std::size_t tried = report.mutations.size();
+    const std::size_t caught = tried - survivors(report);
+    text += fmt::format(
+        "mutations: {} of {} wrong keys caught (kill rate {:.1f}%)\n", caught, tried,
+        tried == 0 ? 100.0 : 100.0 * static_cast<double>(caught) / static_cast<double>(tried));
+  }
   text += fmt::format("questions per topic: {}\n", list(report.coverage.at("questions_per_topic")));
   text += fmt::format("questions per trap: {}\n", list(report.coverage.at("questions_per_trap")));
   text += fmt::format("traps without questions: {}\n",
@@ -120,7 +145,7 @@ std::string text_report(const Report& report, const Theme& theme) {
   return text;
 }
 
-std::string json_report(const Report& report) {
+std::string json_report(const Report& report, bool mutate) {
   nlohmann::ordered_json questions = nlohmann::ordered_json::array();
   for (const bank::QuestionVerdict& v : report.verdicts) {
     questions.push_back({{"id", v.id},
@@ -134,6 +159,15 @@ std::string json_report(const Report& report) {
                      {"supported", count(report, bank::Status::supported)},
                      {"unproven", count(report, bank::Status::unproven)},
                      {"failed", count(report, bank::Status::failed)}};
+  if (mutate) {
+    json["summary"]["mutations"] = report.mutations.size();
+    json["summary"]["mutations_killed"] = report.mutations.size() - survivors(report);
+    nlohmann::ordered_json survived = nlohmann::ordered_json::array();
+    for (const bank::Mutation& m : report.mutations) {
+      if (!m.killed) survived.push_back({{"id", m.question}, {"mutation", m.description}});
+    }
+    json["summary"]["survivors"] = std::move(survived);
+  }
   json["coverage"] = report.coverage;
   json["questions"] = std::move(questions);
   return json.dump(2) + "\n";
@@ -186,14 +220,15 @@ void run_check(const CheckOptions& options, Context& context) {
                      "no questions to check: no bank was loaded (give one with --bank FILE or "
                      "DIR)");
   }
-  const Report report = prove(banks, context.global.seed);
+  const Report report = prove(banks, context.global.seed, options.mutate);
   std::string rendered;
   if (options.format == "json") {
-    rendered = json_report(report);
+    rendered = json_report(report, options.mutate);
   } else if (options.format == "junit") {
     rendered = junit_report(report);
   } else {
-    rendered = text_report(report, options.output_path.empty() ? context.theme : Theme::plain());
+    rendered = text_report(report, options.output_path.empty() ? context.theme : Theme::plain(),
+                           options.mutate);
   }
   write_output(options.output_path, rendered, context.io);
 
@@ -203,6 +238,9 @@ void run_check(const CheckOptions& options, Context& context) {
       100.0 * count(report, bank::Status::verified) / static_cast<double>(report.verdicts.size());
   std::vector<std::string> reasons;
   if (failed > 0) reasons.push_back(fmt::format("{} failed", failed));
+  if (const std::size_t survived = survivors(report); survived > 0) {
+    reasons.push_back(fmt::format("{} mutation{} survived", survived, survived == 1 ? "" : "s"));
+  }
   if (options.strict && unproven > 0)
     reasons.push_back(fmt::format("{} unproven (--strict)", unproven));
   if (verified_share < options.min_verified) {
@@ -233,6 +271,8 @@ void setup_check(CLI::App& app, const std::function<Context()>& context) {
                    "Fail when fewer than PCT percent of the keys are verified")
       ->check(CLI::Range(0.0, 100.0));
   check->add_flag("--strict", options->strict, "Count unproven questions as failures");
+  check->add_flag("--mutate", options->mutate,
+                  "Swap each verified key for every wrong alternative; fail if any is not caught");
   check->footer(
       "Each question gets one status: verified (a wrong key would fail the computation),\n"
       "supported (the proof holds but would not catch a wrong key), unproven (no proof) or\n"
