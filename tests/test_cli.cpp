@@ -512,6 +512,38 @@ TEST_CASE("check reports every problem of an invalid bank and exits 2", "[cli][c
                                 Contains("/questions/0/topic: unknown topic 'nowhere'"));
 }
 
+TEST_CASE("check refuses a bank naming a demo value that does not exist, before proving",
+          "[cli][check]") {
+  TempDir dir;
+  std::ifstream source(kBanks + "/worked_example.json");
+  json bank = json::parse(source);
+  bank["questions"][0]["proof"]["show"] = json::array({"total_h9"});
+  bank["questions"][1]["proof"]["args"] = {{"sentence", "cat bit dog"}};
+  const fs::path file = dir.path() / "bank.json";
+  std::ofstream(file) << bank.dump();
+  Cli cli;
+  CHECK(cli.run({"check", "--no-builtin", "--bank", file.string()}) == 2);
+  CHECK(cli.out.str().empty());
+  CHECK_THAT(cli.err.str(), StartsWith("error: 2 problems in the question banks:\n"));
+  CHECK_THAT(cli.err.str(), Contains("/questions/0/proof/show/0: head-params has no value "
+                                     "'total_h9'") &&
+                                Contains("/questions/1/proof/args/sentence: demo order-blindness "
+                                         "has no parameter 'sentence'; its parameters: a, b, "
+                                         "focus, d_model, heads, max_len"));
+}
+
+TEST_CASE("check says so when the loaded banks hold no questions", "[cli][check]") {
+  TempDir dir;
+  std::ifstream source(kBanks + "/worked_example.json");
+  json bank = json::parse(source);
+  bank["questions"] = json::array();
+  const fs::path file = dir.path() / "bank.json";
+  std::ofstream(file) << bank.dump();
+  Cli cli;
+  CHECK(cli.run({"check", "--no-builtin", "--bank", file.string()}) == 2);
+  CHECK(cli.err.str() == "error: no questions to check: the loaded banks hold none\n");
+}
+
 TEST_CASE("check --mutate reports the kill rate and fails on a survivor", "[cli][check]") {
   Cli cli;
   REQUIRE(cli.run({"check", "--no-builtin", "--bank", kBanks, "--mutate"}) == 0);

@@ -98,6 +98,18 @@ TEST_CASE("head-params counts 1,048,576 for one head and for eight", "[demo]") {
   CHECK(number(result, "head_dim_h8") == 64);
   CHECK(number(result, "ratio_h8_h1") == 1.0);
   CHECK(flag(result, "closed_form_matches"));
+  CHECK(flag(result, "counted_from_modules"));
+}
+
+TEST_CASE("head-params reaches d_model 8192 through the closed form the module counts prove",
+          "[demo]") {
+  const DemoResult result = run("head-params", {"d_model=8192", "heads=1,64"});
+  CHECK_FALSE(flag(result, "counted_from_modules"));
+  CHECK(number(result, "total_h1") == 4.0 * 8192 * 8192);
+  CHECK(number(result, "total_h64") == 4.0 * 8192 * 8192);
+  CHECK(number(result, "per_head_qkv_h64") == 3.0 * 8192 * 128);
+  CHECK(number(result, "total_with_bias_h64") == 4.0 * 8192 * 8192 + 4.0 * 8192);
+  CHECK(number(result, "head_dim_h64") == 128);
 }
 
 TEST_CASE("head-params refuses a head count that does not divide d_model", "[demo]") {
@@ -197,9 +209,9 @@ TEST_CASE("every demo's JSON has the contract's shape", "[demo]") {
 
 TEST_CASE("demo parameters are validated with the allowed range named", "[demo]") {
   CHECK(error_of("head-params", {"d_model=0"}) ==
-        "demo head-params: d_model=0: expected an integer from 1 to 2048");
+        "demo head-params: d_model=0: expected an integer from 1 to 16384");
   CHECK(error_of("head-params", {"heads=1,x"}) ==
-        "demo head-params: heads=1,x: expected 1 to 16 integers from 1 to 2048, separated by "
+        "demo head-params: heads=1,x: expected 1 to 16 integers from 1 to 16384, separated by "
         "commas");
   CHECK(error_of("head-params", {"head=8"}) ==
         "demo head-params has no parameter 'head'; its parameters: d_model, heads");

@@ -188,3 +188,93 @@ TEST_CASE("questions that are not verified have no mutations", "[check][mutate]"
   DemoRunner runner(0);
   CHECK(mutate(loaded.questions[1], runner).empty());
 }
+
+// --- load-time checks against the demo catalog ------------------------------------------------
+
+namespace {
+
+std::vector<std::string> problems_of(const json& bank) {
+  DemoRunner runner(0);
+  return resolve_problems({load_bank(bank.dump(), "bank.json")}, runner);
+}
+
+}  // namespace
+
+TEST_CASE("the worked example names only demos, parameters and values that exist", "[check]") {
+  CHECK(problems_of(worked_example()).empty());
+}
+
+TEST_CASE("an unknown demo is a load error listing the demos", "[check]") {
+  json bank = worked_example();
+  bank["questions"][0]["proof"]["demo"] = "head-param";
+  const std::vector<std::string> problems = problems_of(bank);
+  REQUIRE(problems.size() == 1);
+  CHECK(problems[0] ==
+        "bank.json: /questions/0/proof/demo: no demo named 'head-param'; the demos: "
+        "order-blindness, head-params, head-width, variance-drift, residual-gradient, "
+        "pre-vs-post-ln, rope-relative, pe-extrapolation, layernorm-vs-batchnorm, "
+        "what-layernorm-normalizes, sqrt-dk-scaling, causal-mask");
+}
+
+TEST_CASE("an unknown demo parameter is a load error listing the demo's parameters", "[check]") {
+  json bank = worked_example();
+  bank["questions"][0]["proof"]["args"]["head"] = 8;
+  CHECK(problems_of(bank) ==
+        std::vector<std::string>{"bank.json: /questions/0/proof/args/head: demo head-params has "
+                                 "no parameter 'head'; its parameters: d_model, heads"});
+}
+
+TEST_CASE("a demo parameter value the demo refuses is a load error", "[check]") {
+  json bank = worked_example();
+  bank["questions"][0]["proof"]["args"]["heads"] = json::array({1, 7});
+  const std::vector<std::string> problems = problems_of(bank);
+  REQUIRE(problems.size() == 1);
+  CHECK_THAT(problems[0], Catch::StartsWith("bank.json: /questions/0/proof: demo head-params: "
+                                            "heads=7: d_model 512 is not divisible by 7"));
+}
+
+TEST_CASE("a template is checked in every combination, naming the one that breaks", "[check]") {
+  json bank = worked_example();
+  bank["questions"][2]["template"]["params"]["heads"] = json::array({1, 2, 3});
+  bank["questions"][2]["template"]["constraints"] = json::array();
+  const std::vector<std::string> problems = problems_of(bank);
+  REQUIRE(problems.size() == 1);
+  CHECK_THAT(problems[0],
+             Catch::StartsWith("bank.json: /questions/2/proof: demo head-params: heads=3: "
+                               "d_model 256 is not divisible by 3") &&
+                 Catch::EndsWith("(with d_model = 256, heads = 3)"));
+}
+
+TEST_CASE("values named by show, computed, predicates and claims must exist", "[check]") {
+  json bank = worked_example();
+  bank["questions"][0]["proof"]["show"] = json::array({"total_h1", "total_h2"});
+  bank["questions"][0]["options"][1]["claim"] = {{"value", "ratio"}, {"eq", 1}};
+  bank["questions"][1]["proof"]["predicates"][0] = {{"value", "max_diff_sinusoidal"},
+                                                    {"gt", {{"value", "max_diff_alibi"}}}};
+  bank["questions"][2]["answer"]["computed"] = "qkv_h{heads}";
+  const std::vector<std::string> problems = problems_of(bank);
+  REQUIRE(problems.size() == 4);
+  CHECK_THAT(problems[0], Catch::StartsWith("bank.json: /questions/0/proof/show/1: head-params "
+                                            "has no value 'total_h2'; its values: head_dim_h1, "));
+  CHECK_THAT(problems[1], Catch::StartsWith("bank.json: /questions/0/options/1/claim: head-params "
+                                            "has no value 'ratio'; its values: "));
+  CHECK_THAT(problems[2],
+             Catch::StartsWith("bank.json: /questions/1/proof/predicates/0: order-blindness has "
+                               "no value 'max_diff_alibi'; its values: max_diff_none, "));
+  CHECK_THAT(problems[3],
+             Catch::StartsWith("bank.json: /questions/2/answer/computed: head-params has no value "
+                               "'qkv_h1' (with d_model = 256, heads = 1); its values: "));
+}
+
+TEST_CASE("a predicate comparing a value of the wrong kind is a load error", "[check]") {
+  json bank = worked_example();
+  bank["questions"][1]["claim"] = {
+      {"all", json::array({{{"value", "identical_without_position"}, {"gt", 0}},
+                           {{"value", "max_diff_none"}, {"is", false}}})}};
+  CHECK(problems_of(bank) ==
+        std::vector<std::string>{
+            "bank.json: /questions/1/claim/all/0: order-blindness's value "
+            "'identical_without_position' is true/false; compare it with \"is\": true or false",
+            "bank.json: /questions/1/claim/all/1: order-blindness's value 'max_diff_none' is a "
+            "number; \"is\" compares true/false values, use eq, ne, lt, le, gt or ge"});
+}

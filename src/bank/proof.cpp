@@ -164,6 +164,143 @@ bool evaluate(const Predicate& predicate, const demo::DemoResult& result,
 
 namespace {
 
+// A value a question reads from its demo, and the kind the reading needs.
+struct NameUse {
+  std::string name;  // with {param} placeholders
+  std::string pointer;
+  enum class Need { any, number, boolean } need = Need::any;
+};
+
+void collect_uses(const Predicate& predicate, std::vector<NameUse>& uses) {
+  if (predicate.kind != Predicate::Kind::compare) {
+    for (const Predicate& child : predicate.children)
+      collect_uses(child, uses);
+    return;
+  }
+  if (predicate.comparator == Comparator::is) {
+    uses.push_back({predicate.value, predicate.pointer, NameUse::Need::boolean});
+    return;
+  }
+  uses.push_back({predicate.value, predicate.pointer, NameUse::Need::number});
+  if (!predicate.number) {
+    uses.push_back({predicate.other_value, predicate.pointer, NameUse::Need::number});
+  }
+}
+
+std::vector<NameUse> name_uses(const Question& q) {
+  std::vector<NameUse> uses;
+  for (std::size_t i = 0; i < q.proof->show.size(); ++i) {
+    uses.push_back(
+        {q.proof->show[i], fmt::format("{}/show/{}", q.proof->pointer, i), NameUse::Need::any});
+  }
+  if (!q.key.computed.empty()) {
+    uses.push_back({q.key.computed, q.pointer + "/answer/computed", NameUse::Need::number});
+  }
+  for (const Predicate& predicate : q.proof->predicates)
+    collect_uses(predicate, uses);
+  for (const Option& option : q.options) {
+    if (option.claim) collect_uses(*option.claim, uses);
+  }
+  if (q.claim) collect_uses(*q.claim, uses);
+  return uses;
+}
+
+std::string with_bindings(const Bindings& bindings) {
+  std::string with;
+  for (const auto& [param, value] : bindings)
+    with += fmt::format("{}{} = {}", with.empty() ? " (with " : ", ", param, format_number(value));
+  return with.empty() ? with : with + ")";
+}
+
+// The problems of one question in one parameter combination.
+std::vector<std::string> resolve_once(const Question& q, const demo::DemoInfo& info,
+                                      DemoRunner& runner, const Bindings& bindings) {
+  const std::string where = fmt::format("{}: {}", q.file, q.proof->pointer);
+  const demo::DemoResult* result = nullptr;
+  try {
+    result = &runner.run(*q.proof, bindings, where);
+  } catch (const InputError& e) {
+    return {e.message() + with_bindings(bindings)};
+  } catch (const std::exception&) {
+    return {};  // the demo itself failed: `check` reports the question as failed
+  }
+  std::vector<std::string> problems;
+  std::vector<std::string> names;
+  for (const auto& [name, unused] : result->values)
+    names.push_back(name);
+  for (const NameUse& use : name_uses(q)) {
+    const std::string name = substitute(use.name, bindings);
+    const demo::Value* value = result->find(name);
+    if (value == nullptr) {
+      problems.push_back(fmt::format("{}: {}: {} has no value '{}'{}; its values: {}", q.file,
+                                     use.pointer, info.name, name, with_bindings(bindings),
+                                     fmt::join(names, ", ")));
+    } else if (use.need == NameUse::Need::number && value->kind != demo::Value::Kind::number) {
+      problems.push_back(fmt::format(
+          "{}: {}: {}'s value '{}' is true/false; compare it with \"is\": true or false", q.file,
+          use.pointer, info.name, name));
+    } else if (use.need == NameUse::Need::boolean && value->kind != demo::Value::Kind::boolean) {
+      problems.push_back(fmt::format(
+          "{}: {}: {}'s value '{}' is a number; \"is\" compares true/false values, use eq, ne, "
+          "lt, le, gt or ge",
+          q.file, use.pointer, info.name, name));
+    }
+  }
+  return problems;
+}
+
+// Demo and parameter names, which need no run.
+std::vector<std::string> resolve_names(const Question& q, const demo::DemoInfo*& info) {
+  info = demo::find_demo(q.proof->demo);
+  if (info == nullptr) {
+    std::vector<std::string> demos;
+    for (const demo::DemoInfo& d : demo::catalog())
+      demos.push_back(d.name);
+    return {fmt::format("{}: {}/demo: no demo named '{}'; the demos: {}", q.file, q.proof->pointer,
+                        q.proof->demo, fmt::join(demos, ", "))};
+  }
+  std::vector<std::string> problems;
+  for (const auto& [key, unused] : q.proof->args.items()) {
+    const bool known = std::any_of(info->params.begin(), info->params.end(),
+                                   [&](const demo::ParamSpec& p) { return p.name == key; });
+    if (!known) {
+      std::vector<std::string> params;
+      for (const demo::ParamSpec& p : info->params)
+        params.push_back(p.name);
+      problems.push_back(
+          fmt::format("{}: {}/args/{}: demo {} has no parameter '{}'; its "
+                      "parameters: {}",
+                      q.file, q.proof->pointer, key, info->name, key, fmt::join(params, ", ")));
+    }
+  }
+  return problems;
+}
+
+}  // namespace
+
+std::vector<std::string> resolve_problems(const std::vector<Bank>& banks, DemoRunner& runner) {
+  std::vector<std::string> problems;
+  for (const Bank& b : banks) {
+    for (const Question& q : b.questions) {
+      if (!q.proof) continue;
+      const demo::DemoInfo* info = nullptr;
+      std::vector<std::string> found = resolve_names(q, info);
+      if (found.empty() && q.templ) {
+        // The first combination with a problem speaks for the template.
+        for_each_admitted(*q.templ, [&](const Bindings& bindings) {
+          if (found.empty()) found = resolve_once(q, *info, runner, bindings);
+        });
+      } else if (found.empty()) {
+        found = resolve_once(q, *info, runner, {});
+      }
+      problems.insert(problems.end(), found.begin(), found.end());
+    }
+  }
+  return problems;
+}
+
+namespace {
+
 // Verifies one parameter combination (or the plain question); returns the failure message, or
 // "" when it holds, and sets `pinned` when the key was checked against a computation.
 std::string verify_once(const Question& q, DemoRunner& runner, const Bindings& bindings,
@@ -264,6 +401,10 @@ QuestionVerdict verify(const Question& q, DemoRunner& runner) {
   } catch (const InputError& e) {
     verdict.status = Status::failed;
     verdict.message = e.message();
+  } catch (const std::exception& e) {
+    // A demo that errors proves nothing: never verified.
+    verdict.status = Status::failed;
+    verdict.message = fmt::format("{} failed: {}", q.proof->demo, e.what());
   }
   return verdict;
 }

@@ -49,6 +49,15 @@ std::string substitute(std::string_view text, const Bindings& bindings);
 // of the wrong kind (a number with `is`, a boolean with lt).
 bool evaluate(const Predicate& predicate, const demo::DemoResult& result, const Bindings& bindings);
 
+// The load-time checks that need the demo catalog, run over the loaded banks before `check` (or a
+// session) uses them: every proof names a demo that exists, parameters it has and values it
+// accepts, and every value that `show`, `computed`, a predicate or a claim names exists in the
+// demo's output with the kind its comparison needs (numbers compare with numbers, booleans with
+// `is`). Templates are checked in every admitted combination. Returns every problem, one line each
+// ("file: /pointer: ..."); an empty list means the banks are sound. Runs go through `runner`, so
+// `check` reuses them.
+std::vector<std::string> resolve_problems(const std::vector<Bank>& banks, DemoRunner& runner);
+
 // The status of one question, given a runner (shared across questions so runs are reused).
 QuestionVerdict verify(const Question& question, DemoRunner& runner);
 

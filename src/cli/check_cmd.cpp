@@ -33,9 +33,8 @@ struct Report {
   nlohmann::ordered_json coverage;
 };
 
-Report prove(const std::vector<bank::Bank>& banks, std::uint64_t seed, bool mutate) {
+Report prove(const std::vector<bank::Bank>& banks, bank::DemoRunner& runner, bool mutate) {
   Report report;
-  bank::DemoRunner runner(seed);
   std::map<std::string, int> per_topic, per_trap;
   std::set<std::string> demos_used;
   std::vector<std::string> all_traps;
@@ -217,10 +216,14 @@ void run_check(const CheckOptions& options, Context& context) {
     questions += b.questions.size();
   if (questions == 0) {
     throw InputError("check.empty",
-                     "no questions to check: no bank was loaded (give one with --bank FILE or "
-                     "DIR)");
+                     banks.empty() ? "no questions to check: no bank was loaded (give one with "
+                                     "--bank FILE or DIR)"
+                                   : "no questions to check: the loaded banks hold none");
   }
-  const Report report = prove(banks, context.global.seed, options.mutate);
+  bank::DemoRunner runner(context.global.seed);
+  if (std::vector<std::string> problems = bank::resolve_problems(banks, runner); !problems.empty())
+    throw bank::BankErrors(std::move(problems));
+  const Report report = prove(banks, runner, options.mutate);
   std::string rendered;
   if (options.format == "json") {
     rendered = json_report(report, options.mutate);

@@ -459,16 +459,24 @@ DemoResult run_head_params(const Params& params, std::uint64_t) {
   Mat rows(static_cast<Index>(head_counts.size()), 7);
   std::vector<std::string> row_labels;
   bool closed_form_matches = true;
+  // Up to this width the counts come from real modules (float: the smallest type that still
+  // allocates every weight) and are checked against the closed form; wider models (a d_model 8192
+  // block holds 268 million weights, 1 GiB) use the closed form the smaller sizes prove.
+  constexpr std::int64_t kLargestCountedWidth = 1024;
+  const bool count_modules = d_model <= kLargestCountedWidth;
   for (std::size_t i = 0; i < head_counts.size(); ++i) {
     const std::int64_t heads = head_counts[i];
-    // Counted from real modules (float: the smallest that still allocates every weight).
+    const auto closed = engine::attention_params_closed_form(d_model, heads, false);
+    const auto closed_with_bias = engine::attention_params_closed_form(d_model, heads, true);
     const auto counted =
-        engine::count_attention_params(engine::MhaParams<float>(d_model, heads, false));
+        count_modules
+            ? engine::count_attention_params(engine::MhaParams<float>(d_model, heads, false))
+            : closed;
     const auto with_bias =
-        engine::count_attention_params(engine::MhaParams<float>(d_model, heads, true));
-    closed_form_matches = closed_form_matches &&
-                          counted == engine::attention_params_closed_form(d_model, heads, false) &&
-                          with_bias == engine::attention_params_closed_form(d_model, heads, true);
+        count_modules
+            ? engine::count_attention_params(engine::MhaParams<float>(d_model, heads, true))
+            : closed_with_bias;
+    closed_form_matches = closed_form_matches && counted == closed && with_bias == closed_with_bias;
     const std::string h = fmt::format("h{}", heads);
     result.set("head_dim_" + h, static_cast<double>(counted.head_dim));
     result.set("per_head_projection_" + h, static_cast<double>(counted.per_head_projection));
@@ -485,6 +493,7 @@ DemoResult run_head_params(const Params& params, std::uint64_t) {
   }
   result.set("out_proj", static_cast<double>(d_model * d_model));
   result.set("closed_form_matches", closed_form_matches);
+  result.set("counted_from_modules", count_modules);
   const std::int64_t first = head_counts.front();
   const std::int64_t last = head_counts.back();
   result.set(fmt::format("ratio_h{}_h{}", last, first),
@@ -619,8 +628,9 @@ DemoInfo head_params_demo() {
       "Splitting into heads does not save parameters",
       "One head of width 512 or eight heads of 64: 1,048,576 attention weights either way.",
       "Why splitting into heads is (almost) parameter-neutral",
-      {integer_param("d_model", 512, 1, 2048, "embedding width"),
-       list_param("heads", {1, 8}, 1, 2048, "head counts to compare (each must divide d_model)")},
+      {integer_param("d_model", 512, 1, 16384,
+                     "embedding width (counted from real modules up to 1024, closed form above)"),
+       list_param("heads", {1, 8}, 1, 16384, "head counts to compare (each must divide d_model)")},
       run_head_params};
 }
 
