@@ -146,6 +146,12 @@ TEST_CASE("placeholders are replaced by the template's values", "[check]") {
   CHECK(substitute("{unknown}", {}) == "{unknown}");
 }
 
+TEST_CASE("values of 10,000 and more reach demo arguments and names ungrouped", "[check]") {
+  CHECK(substitute("position={p}", {{"p", 16384}}) == "position=16384");
+  CHECK(substitute("variance_ideal_{n}", {{"n", 0.5}}) == "variance_ideal_0.5");
+  CHECK(substitute("d_model = {d}", {{"d", 16384}}, NumberStyle::grouped) == "d_model = 16,384");
+}
+
 TEST_CASE("every wrong alternative to the worked example's keys is caught", "[check][mutate]") {
   const Bank bank = load_bank(worked_example().dump(), "bank.json");
   DemoRunner runner(0);

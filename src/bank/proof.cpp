@@ -27,7 +27,18 @@ std::string_view status_name(Status status) {
   return "?";
 }
 
-std::string substitute(std::string_view text, const Bindings& bindings) {
+namespace {
+
+std::string plain_number(double value) {
+  if (std::isfinite(value) && value == std::trunc(value) && std::fabs(value) < 9.0e15) {
+    return std::to_string(static_cast<std::int64_t>(value));
+  }
+  return fmt::format("{}", value);  // shortest text that reads back as the same double
+}
+
+}  // namespace
+
+std::string substitute(std::string_view text, const Bindings& bindings, NumberStyle style) {
   std::string result;
   std::size_t at = 0;
   while (at < text.size()) {
@@ -36,8 +47,9 @@ std::string substitute(std::string_view text, const Bindings& bindings) {
     if (close == std::string_view::npos) break;
     const auto it = bindings.find(text.substr(open + 1, close - open - 1));
     result += text.substr(at, open - at);
-    result += it == bindings.end() ? std::string(text.substr(open, close - open + 1))
-                                   : format_number(it->second);
+    result += it == bindings.end()            ? std::string(text.substr(open, close - open + 1))
+              : style == NumberStyle::grouped ? format_number(it->second)
+                                              : plain_number(it->second);
     at = close + 1;
   }
   result += text.substr(std::min(at, text.size()));

@@ -42,8 +42,14 @@ class DemoRunner {
   std::map<std::string, std::unique_ptr<demo::DemoResult>> cache_;
 };
 
-// "{heads}" → "8" with heads = 8, in value names, prompts and arguments.
-std::string substitute(std::string_view text, const Bindings& bindings);
+// How a template value is written into text: plain for value names and demo arguments
+// ("16384", "0.5": what a parser reads back exactly), grouped for people (prompts: "16,384").
+enum class NumberStyle { plain, grouped };
+
+// "{heads}" → "8" with heads = 8, in value names, prompts and arguments; unknown placeholders
+// stay as they are.
+std::string substitute(std::string_view text, const Bindings& bindings,
+                       NumberStyle style = NumberStyle::plain);
 
 // Evaluates a predicate; InputError when it names a value the result lacks or compares a value
 // of the wrong kind (a number with `is`, a boolean with lt).
