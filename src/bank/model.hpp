@@ -134,7 +134,8 @@ struct Question {
 };
 
 struct Bank {
-  std::string file;  // as given, for messages
+  std::string file;      // as given, for messages
+  bool builtin = false;  // embedded in the binary (proven by CI), not from --bank
   std::string id;
   std::string title;
   std::string lesson;

@@ -34,8 +34,10 @@ std::vector<Bank> load_banks(const BankSources& sources, const LoadLimits& limit
     }
   };
   if (sources.builtin) {
-    for (const EmbeddedBank& embedded : builtin_banks())
+    for (const EmbeddedBank& embedded : builtin_banks()) {
       load(embedded.text, std::string(embedded.name));
+      if (!banks.empty() && banks.back().file == embedded.name) banks.back().builtin = true;
+    }
   }
   for (const std::string& path : sources.paths) {
     std::error_code error;

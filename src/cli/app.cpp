@@ -14,6 +14,7 @@
 #include "cli/check_cmd.hpp"
 #include "cli/demo_cmd.hpp"
 #include "cli/engine_cmd.hpp"
+#include "cli/study_cmds.hpp"
 #include "errors.hpp"
 #include "version.hpp"
 
@@ -91,11 +92,22 @@ int run(const std::vector<std::string>& args, Io& io) {
                  "A question bank file, or a folder of them, to load besides the built-in ones "
                  "(repeatable)");
   app.add_flag("--no-builtin", global.no_builtin, "Leave the built-in banks out");
+  app.add_option("--data-dir", global.data_dir,
+                 "Where progress.db lives (default: $PROOFDECK_HOME, else "
+                 "$XDG_DATA_HOME/proofdeck, else ~/.local/share/proofdeck)");
+  app.add_option("--now", global.now,
+                 "The clock, as ISO-8601 (2026-01-01T09:00:00Z or 2026-01-01), for tests and "
+                 "back-filling (default: $PROOFDECK_NOW, else the system clock)");
 
   const auto context = [&]() { return Context{global, io, theme}; };
-  setup_check(app, context);
+  setup_quiz(app, context);
+  setup_exam(app, context);
+  setup_drill(app, context);
+  setup_stats(app, context);
   setup_demo(app, context);
+  setup_check(app, context);
   setup_engine(app, context);
+  setup_list(app, context);
 
   // CLI11 parses from the back of a vector, without the program name.
   std::vector<std::string> reversed(args.rbegin(), args.rend());

@@ -17,6 +17,8 @@ struct GlobalOptions {
   std::uint64_t seed = 0;                  // --seed: fixes every random draw
   std::vector<std::string> banks;          // --bank FILE|DIR (repeatable)
   bool no_builtin = false;                 // --no-builtin: leave the built-in banks out
+  std::string data_dir;                    // --data-dir (else PROOFDECK_HOME, XDG, ~/.local/share)
+  std::string now;                         // --now ISO-8601 (else PROOFDECK_NOW, else the clock)
 };
 
 struct Io {
@@ -25,6 +27,7 @@ struct Io {
   std::ostream& err;
   bool out_is_terminal = false;  // standard output is a terminal (colour when auto)
   GetEnv getenv;
+  int in_fd = -1;  // the descriptor behind `in` when it is the process's stdin (signals, deadlines)
 };
 
 // What a subcommand's run_<name> function gets.

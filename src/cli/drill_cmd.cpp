@@ -1,0 +1,50 @@
+// `proofdeck drill`: spaced repetition with FSRS-6, progress kept across days.
+#include <memory>
+
+#include "cli/study_cmds.hpp"
+#include "cli/study_support.hpp"
+#include "study/input.hpp"
+
+namespace proofdeck::cli {
+
+void setup_drill(CLI::App& app, const std::function<Context()>& context) {
+  auto options = std::make_shared<study::DrillOptions>();
+  CLI::App* drill = app.add_subcommand(
+      "drill", "Spaced repetition (FSRS-6) over the banks, progress kept across days");
+  add_filter_options(drill, options->filters);
+  drill->add_option("--new", options->new_per_day, "New cards a day")
+      ->check(CLI::Range(0, 10000))
+      ->capture_default_str();
+  drill->add_option("--limit", options->limit, "Reviews in this session")
+      ->check(CLI::Range(1, 100000))
+      ->capture_default_str();
+  drill->add_flag("--auto-rate", options->auto_rate,
+                  "Rate every right answer Good instead of asking Hard / Good / Easy");
+  drill->add_flag("--fuzz", options->fuzz,
+                  "Spread review intervals a little (as FSRS does), drawn from --seed");
+  drill
+      ->add_option("--retention", options->retention,
+                   "Desired retention: the recall probability intervals aim at")
+      ->check(CLI::Range(0.7, 0.99))
+      ->capture_default_str();
+  drill->footer(
+      "Due cards come first, then up to --new new cards a day. A wrong answer rates Again;\n"
+      "after a right one you rate it h (hard), g or Enter (good), e (easy). New cards step\n"
+      "through 1 and 10 minutes before their first interval in days; a lapse relearns for 10\n"
+      "minutes. Cards still in their steps come back within the session. Every answer is saved\n"
+      "at once (progress.db, one transaction each), so Ctrl-C or a crash loses nothing answered.\n"
+      "A parametric question is one card that draws fresh numbers at each review. Cards missed\n"
+      "8 times after learning are flagged as leeches.\n"
+      "Example: proofdeck drill --new 10 --limit 30");
+  drill->callback([options, context] {
+    Context ctx = context();
+    auto run = start_study(ctx);
+    const std::filesystem::path dir = data_dir(ctx);
+    study::DrillLock lock(dir);
+    study::ProgressStore store = study::ProgressStore::open(dir);
+    study::InterruptGuard guard;
+    finish_study(study::run_drill(*run->session, store, *options));
+  });
+}
+
+}  // namespace proofdeck::cli

@@ -1,0 +1,44 @@
+// `proofdeck quiz`: practice with immediate feedback, trap call-outs and live proofs.
+#include <memory>
+
+#include "cli/study_cmds.hpp"
+#include "cli/study_support.hpp"
+#include "study/input.hpp"
+
+namespace proofdeck::cli {
+
+void setup_quiz(CLI::App& app, const std::function<Context()>& context) {
+  auto options = std::make_shared<study::QuizOptions>();
+  auto count = std::make_shared<int>(0);
+  auto no_demo = std::make_shared<bool>(false);
+  CLI::App* quiz = app.add_subcommand(
+      "quiz", "Practice with immediate feedback, trap call-outs and live proofs");
+  add_filter_options(quiz, options->filters);
+  quiz->add_option("-n,--count", *count, "Ask at most N questions (default: all that match)")
+      ->check(CLI::PositiveNumber);
+  quiz->add_flag("--no-demo", *no_demo, "Leave the live proof out of the feedback");
+  quiz->add_option("--report", options->report_path,
+                   "Write the session as JSON to FILE (each question, answer, right or wrong, "
+                   "trap, time)");
+  quiz->footer(
+      "Questions and options are shuffled from --seed (same seed, same order). Answer with a\n"
+      "letter (b), letters for select-all (a,c), t/f, a number (1048576, 1,048,576, 2^20,\n"
+      "1.048576e6) or the letters of an order question in sequence (c a b d). Commands:\n"
+      "s skip, d the demo behind the question, ? help, q quit. After each answer: the trap a\n"
+      "wrong answer fell into, the explanation with its source, and the demo run live.\n"
+      "Answers are logged in the progress database (they feed `proofdeck stats`); only drill\n"
+      "changes the review schedule.\n"
+      "Example: proofdeck quiz --topic multi-head --count 5 --seed 7");
+  quiz->callback([options, count, no_demo, context] {
+    Context ctx = context();
+    study::QuizOptions run_options = *options;
+    if (*count > 0) run_options.count = *count;
+    run_options.show_demo = !*no_demo;
+    auto run = start_study(ctx);
+    study::ProgressStore store = study::ProgressStore::open(data_dir(ctx));
+    study::InterruptGuard guard;
+    finish_study(study::run_quiz(*run->session, store, run_options, run->write));
+  });
+}
+
+}  // namespace proofdeck::cli

@@ -1,0 +1,18 @@
+// The study subcommands (quiz, exam, drill, stats) and `list`, one file each, sharing
+// study_support.hpp.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <functional>
+
+#include "cli/app.hpp"
+
+namespace proofdeck::cli {
+
+void setup_quiz(CLI::App& app, const std::function<Context()>& context);
+void setup_exam(CLI::App& app, const std::function<Context()>& context);
+void setup_drill(CLI::App& app, const std::function<Context()>& context);
+void setup_stats(CLI::App& app, const std::function<Context()>& context);
+void setup_list(CLI::App& app, const std::function<Context()>& context);
+
+}  // namespace proofdeck::cli

@@ -1,0 +1,124 @@
+// Shared wiring of the study subcommands.
+#include "cli/study_support.hpp"
+
+#include <unistd.h>
+
+#include <cstdlib>
+
+#include <fmt/format.h>
+
+#include "bank/proof.hpp"
+#include "bank/sources.hpp"
+#include "errors.hpp"
+
+namespace proofdeck::cli {
+
+std::vector<bank::Bank> load_study_banks(const Context& context) {
+  std::vector<bank::Bank> banks =
+      bank::load_banks(bank::BankSources{context.global.banks, !context.global.no_builtin});
+  std::vector<bank::Bank> added;
+  for (const bank::Bank& b : banks) {
+    if (!b.builtin) added.push_back(b);
+  }
+  if (!added.empty()) {
+    bank::DemoRunner runner(context.global.seed);
+    if (std::vector<std::string> problems = bank::resolve_problems(added, runner);
+        !problems.empty())
+      throw bank::BankErrors(std::move(problems));
+  }
+  std::size_t questions = 0;
+  for (const bank::Bank& b : banks)
+    questions += b.questions.size();
+  if (questions == 0) {
+    throw InputError("study.empty",
+                     "no questions to study: load a bank with --bank FILE or DIR (or drop "
+                     "--no-builtin)");
+  }
+  return banks;
+}
+
+study::TimePoint resolve_now(const Context& context) {
+  std::string text = context.global.now;
+  std::string source = "--now";
+  if (text.empty()) {
+    const char* env = context.io.getenv ? context.io.getenv("PROOFDECK_NOW") : nullptr;
+    if (env != nullptr && *env != '\0') {
+      text = env;
+      source = "PROOFDECK_NOW";
+    }
+  }
+  if (text.empty()) {
+    return std::chrono::time_point_cast<std::chrono::seconds>(std::chrono::system_clock::now());
+  }
+  const std::optional<study::TimePoint> parsed = study::parse_time(text);
+  if (!parsed) {
+    throw InputError("study.now",
+                     fmt::format("{} '{}': expected an ISO-8601 time such as "
+                                 "2026-01-01T09:00:00Z, 2026-01-01T09:00:00+02:00 or 2026-01-01",
+                                 source, text));
+  }
+  return *parsed;
+}
+
+std::filesystem::path data_dir(const Context& context) {
+  return study::resolve_data_dir(context.global.data_dir, context.io.getenv);
+}
+
+void add_filter_options(CLI::App* command, study::Filters& filters) {
+  command->add_option("--topic", filters.topics, "Only questions of this topic (repeatable)")
+      ->group("Filters");
+  command->add_option("--trap", filters.traps, "Only questions that test this trap (repeatable)")
+      ->group("Filters");
+  command->add_option("--from-bank", filters.banks, "Only questions of this bank id (repeatable)")
+      ->group("Filters");
+  command
+      ->add_option("--type", filters.types,
+                   "Only questions of this type: single, multi, truefalse, numeric, order "
+                   "(repeatable)")
+      ->check(CLI::IsMember({"single", "multi", "truefalse", "numeric", "order"}))
+      ->group("Filters");
+  command->add_option("--question", filters.questions, "Only this question id (repeatable)")
+      ->group("Filters");
+}
+
+int terminal_width(const Context& context) {
+  const char* columns = context.io.getenv ? context.io.getenv("COLUMNS") : nullptr;
+  if (columns != nullptr) {
+    char* end = nullptr;
+    const long value = std::strtol(columns, &end, 10);
+    if (end != columns && *end == '\0' && value >= 40 && value <= 400)
+      return static_cast<int>(value);
+  }
+  return 80;
+}
+
+std::unique_ptr<StudyRun> start_study(Context& context) {
+  auto run = std::unique_ptr<StudyRun>(new StudyRun{
+      load_study_banks(context), study::LineReader(context.io.in, context.io.in_fd), nullptr, {}});
+  run->session = std::unique_ptr<study::Session>(new study::Session{
+      .banks = run->banks,
+      .out = context.io.out,
+      .reader = run->reader,
+      .theme = context.theme,
+      .width = terminal_width(context),
+      .echo_input = context.io.in_fd < 0 || isatty(context.io.in_fd) == 0,
+      .seed = context.global.seed,
+      .start = resolve_now(context),
+      .started = std::chrono::steady_clock::now(),
+      .runner = bank::DemoRunner(context.global.seed),
+  });
+  Io* io = &context.io;
+  run->write = [io](const std::string& path, const std::string& text) {
+    write_output(path, text, *io);
+  };
+  return run;
+}
+
+void finish_study(const study::Outcome& outcome) {
+  if (outcome.interrupted) {
+    throw Error("study.interrupted", "interrupted: every answer given was saved",
+                ExitCode::interrupted);
+  }
+}
+
+}  // namespace proofdeck::cli

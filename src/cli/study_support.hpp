@@ -1,0 +1,47 @@
+// What the study subcommands share: the banks (with --bank files checked against the demo
+// catalog before a session starts), the clock (--now), the progress folder, the question filters,
+// and a Session wired to the command's streams.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <filesystem>
+#include <memory>
+#include <vector>
+
+#include "bank/model.hpp"
+#include "cli/app.hpp"
+#include "study/modes.hpp"
+#include "study/session.hpp"
+
+namespace proofdeck::cli {
+
+// Loads the banks; banks from --bank are also checked against the demo catalog (the built-in
+// ones are proven by CI). BankErrors (exit 2) with every problem.
+std::vector<bank::Bank> load_study_banks(const Context& context);
+
+// --now, else PROOFDECK_NOW, else the system clock; InputError naming a value that is not
+// ISO-8601.
+study::TimePoint resolve_now(const Context& context);
+
+std::filesystem::path data_dir(const Context& context);
+
+// --topic, --trap, --type, --question (each repeatable); the bank filter is --from-bank, since
+// --bank already loads a bank file.
+void add_filter_options(CLI::App* command, study::Filters& filters);
+
+// Columns for wrapping: $COLUMNS when set, else 80.
+int terminal_width(const Context& context);
+
+// The session's moving parts, built once the command runs.
+struct StudyRun {
+  std::vector<bank::Bank> banks;
+  study::LineReader reader;
+  std::unique_ptr<study::Session> session;
+  study::ReportWriter write;
+};
+std::unique_ptr<StudyRun> start_study(Context& context);
+
+// Exit 130 after an interrupted session (its answers are saved).
+void finish_study(const study::Outcome& outcome);
+
+}  // namespace proofdeck::cli

@@ -1,0 +1,447 @@
+// FSRS-6 scheduling: the formulas, py-fsrs 6's state machine over learning and relearning steps,
+// the interval fuzz, and UTC time stamps for storing due dates.
+#include "study/fsrs.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstddef>
+#include <stdexcept>
+#include <system_error>
+
+namespace proofdeck::study {
+
+namespace {
+
+constexpr std::chrono::seconds kDay = std::chrono::hours(24);
+constexpr double kFuzzMinimumDays = 2.5;  // py-fsrs fuzzes intervals of at least 2.5 days
+
+double grade(Rating rating) {
+  return static_cast<double>(static_cast<int>(rating));
+}
+
+double clamp_difficulty(double difficulty) {
+  return std::min(std::max(difficulty, kDifficultyMin), kDifficultyMax);
+}
+
+double clamp_stability(double stability) {
+  return std::max(stability, kStabilityMin);
+}
+
+// Python's round(): to nearest, ties to even (the default floating-point rounding mode).
+double round_half_even(double value) {
+  return std::nearbyint(value);
+}
+
+// Shortest text that reads back as `value` ("0.001", "100", "nan").
+std::string number_text(double value) {
+  char buffer[32];
+  const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
+  return std::string(buffer, result.ptr);
+}
+
+std::string join(const std::vector<std::string>& parts, std::string_view separator) {
+  std::string text;
+  for (const std::string& part : parts) {
+    if (!text.empty()) text += separator;
+    text += part;
+  }
+  return text;
+}
+
+void check_steps(const std::vector<std::chrono::seconds>& steps, std::string_view name,
+                 std::vector<std::string>& problems) {
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    if (steps[i] <= std::chrono::seconds::zero()) {
+      problems.push_back(std::string(name) + "[" + std::to_string(i) +
+                         "] = " + std::to_string(steps[i].count()) + "s is not positive");
+    }
+  }
+}
+
+// A non-new card must carry what py-fsrs asserts it has: a stability, a difficulty, a last review.
+void check_memory_state(const Card& card) {
+  const std::string state(state_name(card.state));
+  if (!(std::isfinite(card.stability) && card.stability > 0.0)) {
+    throw std::invalid_argument("a card in state " + state + " needs a positive stability, got " +
+                                number_text(card.stability));
+  }
+  if (!(card.difficulty >= kDifficultyMin && card.difficulty <= kDifficultyMax)) {
+    throw std::invalid_argument("a card in state " + state +
+                                " needs a difficulty in [1, 10], got " +
+                                number_text(card.difficulty));
+  }
+  if (!card.last_review) {
+    throw std::invalid_argument("a card in state " + state + " needs its last review time");
+  }
+  if (card.step < 0) {
+    throw std::invalid_argument("a card's step cannot be negative, got " +
+                                std::to_string(card.step));
+  }
+}
+
+}  // namespace
+
+std::string_view state_name(CardState state) {
+  switch (state) {
+    case CardState::fresh:
+      return "new";
+    case CardState::learning:
+      return "learning";
+    case CardState::review:
+      return "review";
+    case CardState::relearning:
+      return "relearning";
+  }
+  return "unknown";
+}
+
+std::optional<CardState> parse_state(std::string_view name) {
+  for (const CardState state :
+       {CardState::fresh, CardState::learning, CardState::review, CardState::relearning}) {
+    if (state_name(state) == name) return state;
+  }
+  return std::nullopt;
+}
+
+int elapsed_days(TimePoint last_review, TimePoint now) {
+  return static_cast<int>(std::chrono::floor<std::chrono::days>(now - last_review).count());
+}
+
+Scheduler::Scheduler(SchedulerOptions options) : options_(std::move(options)) {
+  std::vector<std::string> problems;
+  for (std::size_t i = 0; i < options_.weights.size(); ++i) {
+    const double weight = options_.weights[i];
+    if (!(weight >= kWeightLowerBounds[i] && weight <= kWeightUpperBounds[i])) {
+      problems.push_back("weights[" + std::to_string(i) + "] = " + number_text(weight) +
+                         " is outside [" + number_text(kWeightLowerBounds[i]) + ", " +
+                         number_text(kWeightUpperBounds[i]) + "]");
+    }
+  }
+  if (!(options_.desired_retention > 0.0 && options_.desired_retention < 1.0)) {
+    problems.push_back("desired_retention = " + number_text(options_.desired_retention) +
+                       " is outside (0, 1)");
+  }
+  check_steps(options_.learning_steps, "learning_steps", problems);
+  check_steps(options_.relearning_steps, "relearning_steps", problems);
+  if (options_.maximum_interval < 1) {
+    problems.push_back("maximum_interval = " + std::to_string(options_.maximum_interval) +
+                       " days is below 1");
+  }
+  if (!problems.empty()) {
+    throw std::invalid_argument("invalid FSRS scheduler options: " + join(problems, "; "));
+  }
+  decay_ = -options_.weights[20];
+  factor_ = std::pow(0.9, 1.0 / decay_) - 1.0;
+}
+
+double Scheduler::forgetting_curve(double elapsed, double stability) const {
+  return std::pow(1.0 + factor_ * elapsed / stability, decay_);
+}
+
+double Scheduler::retrievability(const Card& card, TimePoint now) const {
+  if (card.state == CardState::fresh || !card.last_review || !(card.stability > 0.0)) return 0.0;
+  const int elapsed = std::max(0, elapsed_days(*card.last_review, now));
+  return forgetting_curve(static_cast<double>(elapsed), card.stability);
+}
+
+int Scheduler::next_interval_days(double stability) const {
+  if (!(std::isfinite(stability) && stability > 0.0)) {
+    throw std::invalid_argument("next_interval_days needs a positive stability, got " +
+                                number_text(stability));
+  }
+  const double interval =
+      (stability / factor_) * (std::pow(options_.desired_retention, 1.0 / decay_) - 1.0);
+  const double maximum = static_cast<double>(options_.maximum_interval);
+  return static_cast<int>(std::min(std::max(round_half_even(interval), 1.0), maximum));
+}
+
+double Scheduler::initial_stability(Rating rating) const {
+  return clamp_stability(options_.weights.at(static_cast<std::size_t>(rating) - 1));
+}
+
+double Scheduler::initial_difficulty(Rating rating, bool clamp) const {
+  const auto& w = options_.weights;
+  const double difficulty = w[4] - std::exp(w[5] * (grade(rating) - 1.0)) + 1.0;
+  return clamp ? clamp_difficulty(difficulty) : difficulty;
+}
+
+double Scheduler::next_difficulty(double difficulty, Rating rating) const {
+  const auto& w = options_.weights;
+  const double delta = -(w[6] * (grade(rating) - 3.0));
+  const double damped = difficulty + (10.0 - difficulty) * delta / 9.0;  // linear damping
+  const double reverted = w[7] * initial_difficulty(Rating::easy, false) + (1.0 - w[7]) * damped;
+  return clamp_difficulty(reverted);
+}
+
+double Scheduler::next_recall_stability(double difficulty, double stability, double retrievability,
+                                        Rating rating) const {
+  const auto& w = options_.weights;
+  const double hard_penalty = rating == Rating::hard ? w[15] : 1.0;
+  const double easy_bonus = rating == Rating::easy ? w[16] : 1.0;
+  return stability *
+         (1.0 + std::exp(w[8]) * (11.0 - difficulty) * std::pow(stability, -w[9]) *
+                    (std::exp((1.0 - retrievability) * w[10]) - 1.0) * hard_penalty * easy_bonus);
+}
+
+double Scheduler::next_forget_stability(double difficulty, double stability,
+                                        double retrievability) const {
+  const auto& w = options_.weights;
+  const double long_term = w[11] * std::pow(difficulty, -w[12]) *
+                           (std::pow(stability + 1.0, w[13]) - 1.0) *
+                           std::exp((1.0 - retrievability) * w[14]);
+  // FSRS-6 keeps post-lapse stability below the stability before the lapse.
+  const double short_term = stability / std::exp(w[17] * w[18]);
+  return std::min(long_term, short_term);
+}
+
+double Scheduler::next_stability(double difficulty, double stability, double retrievability,
+                                 Rating rating) const {
+  const double next = rating == Rating::again
+                          ? next_forget_stability(difficulty, stability, retrievability)
+                          : next_recall_stability(difficulty, stability, retrievability, rating);
+  return clamp_stability(next);
+}
+
+double Scheduler::short_term_stability(double stability, Rating rating) const {
+  const auto& w = options_.weights;
+  double increase = std::exp(w[17] * (grade(rating) - 3.0 + w[18])) * std::pow(stability, -w[19]);
+  // py-fsrs 6.3.2 (PR #155): a same-day Hard, Good or Easy never lowers stability.
+  if (rating != Rating::again) increase = std::max(increase, 1.0);
+  return clamp_stability(stability * increase);
+}
+
+FuzzRange Scheduler::fuzz_range(int interval_days) const {
+  const double days = static_cast<double>(interval_days);
+  double delta = 1.0;
+  for (const FuzzBand& band : kFuzzBands) {
+    delta += band.factor * std::max(std::min(days, band.end) - band.start, 0.0);
+  }
+  const double maximum = static_cast<double>(options_.maximum_interval);
+  const int max_days = static_cast<int>(std::min(round_half_even(days + delta), maximum));
+  const int min_days =
+      std::min(std::max(2, static_cast<int>(round_half_even(days - delta))), max_days);
+  return {min_days, max_days};
+}
+
+int Scheduler::fuzzed_interval_days(int interval_days, double uniform) const {
+  if (static_cast<double>(interval_days) < kFuzzMinimumDays) return interval_days;
+  const FuzzRange range = fuzz_range(interval_days);
+  const double fuzzed = uniform * static_cast<double>(range.max_days - range.min_days + 1) +
+                        static_cast<double>(range.min_days);
+  return static_cast<int>(
+      std::min(round_half_even(fuzzed), static_cast<double>(options_.maximum_interval)));
+}
+
+void Scheduler::update_memory_state(Card& card, Rating rating, TimePoint now, bool same_day) const {
+  if (same_day) {
+    card.stability = short_term_stability(card.stability, rating);
+  } else {
+    card.stability =
+        next_stability(card.difficulty, card.stability, retrievability(card, now), rating);
+  }
+  card.difficulty = next_difficulty(card.difficulty, rating);
+}
+
+std::chrono::seconds Scheduler::advance_steps(Card& card, Rating rating,
+                                              const std::vector<std::chrono::seconds>& steps,
+                                              std::optional<int>& graduated_days) const {
+  const auto graduate = [&] {
+    card.state = CardState::review;
+    card.step = 0;
+    graduated_days = next_interval_days(card.stability);
+    return std::chrono::seconds(kDay * *graduated_days);
+  };
+  const auto step = static_cast<std::size_t>(card.step);
+  // A card on a step this scheduler does not have (scheduled with more steps) graduates.
+  if (steps.empty() || (step >= steps.size() && rating != Rating::again)) return graduate();
+  switch (rating) {
+    case Rating::again:
+      card.step = 0;
+      return steps[0];
+    case Rating::hard:
+      if (step == 0 && steps.size() == 1) {
+        return std::chrono::round<std::chrono::seconds>(std::chrono::duration<double>(steps[0]) *
+                                                        1.5);
+      }
+      if (step == 0) {
+        return std::chrono::round<std::chrono::seconds>(
+            std::chrono::duration<double>(steps[0] + steps[1]) / 2.0);
+      }
+      return steps[step];
+    case Rating::good:
+      if (step + 1 == steps.size()) return graduate();
+      card.step += 1;
+      return steps[step + 1];
+    case Rating::easy:
+      return graduate();
+  }
+  throw std::invalid_argument("rating must be 1..4");
+}
+
+ReviewOutcome Scheduler::review(const Card& card, Rating rating, TimePoint now,
+                                std::function<double()> uniform) const {
+  if (static_cast<int>(rating) < 1 || static_cast<int>(rating) > 4) {
+    throw std::invalid_argument("rating must be 1 (again) to 4 (easy), got " +
+                                std::to_string(static_cast<int>(rating)));
+  }
+  if (options_.fuzz && !uniform) {
+    throw std::invalid_argument("fuzz is enabled, so review() needs a uniform random source");
+  }
+  if (card.state != CardState::fresh) check_memory_state(card);
+
+  Card next = card;
+  const int elapsed = card.state == CardState::fresh ? 0 : elapsed_days(*card.last_review, now);
+  const bool same_day = elapsed < 1;
+  std::optional<int> interval_days;  // set when the card is scheduled in days
+  std::chrono::seconds interval{0};
+
+  switch (card.state) {
+    case CardState::fresh:
+      // py-fsrs: a new card is a learning card on step 0 without a memory state.
+      next.state = CardState::learning;
+      next.step = 0;
+      next.stability = initial_stability(rating);
+      next.difficulty = initial_difficulty(rating);
+      interval = advance_steps(next, rating, options_.learning_steps, interval_days);
+      break;
+    case CardState::learning:
+      update_memory_state(next, rating, now, same_day);
+      interval = advance_steps(next, rating, options_.learning_steps, interval_days);
+      break;
+    case CardState::review:
+      update_memory_state(next, rating, now, same_day);
+      next.step = 0;
+      if (rating == Rating::again) {
+        next.lapses += 1;
+        if (!options_.relearning_steps.empty()) {
+          next.state = CardState::relearning;
+          interval = options_.relearning_steps[0];
+          break;
+        }
+      }
+      interval_days = next_interval_days(next.stability);
+      interval = kDay * *interval_days;
+      break;
+    case CardState::relearning:
+      update_memory_state(next, rating, now, same_day);
+      interval = advance_steps(next, rating, options_.relearning_steps, interval_days);
+      break;
+  }
+
+  // Like py-fsrs, draw only for an interval the fuzz can change, so a seeded source replays
+  // py-fsrs's sequence of draws.
+  if (options_.fuzz && next.state == CardState::review && interval_days &&
+      static_cast<double>(*interval_days) >= kFuzzMinimumDays) {
+    const double draw = uniform();
+    if (!(draw >= 0.0 && draw < 1.0)) {
+      throw std::invalid_argument("the uniform random source must return values in [0, 1), got " +
+                                  number_text(draw));
+    }
+    interval = kDay * fuzzed_interval_days(*interval_days, draw);
+  }
+
+  next.due = now + interval;
+  next.last_review = now;
+  next.reps += 1;
+  return {next, std::max(elapsed, 0), interval};
+}
+
+std::uint64_t SplitMix64::next() {
+  state_ += 0x9e3779b97f4a7c15ULL;
+  std::uint64_t z = state_;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+double SplitMix64::uniform() {
+  return static_cast<double>(next() >> 11) * 0x1.0p-53;
+}
+
+namespace {
+
+// `value` in decimal, left-padded with zeros to `width` digits.
+void append_padded(std::string& text, long long value, int width) {
+  if (value < 0) {
+    text += '-';
+    value = -value;
+  }
+  const std::string digits = std::to_string(value);
+  for (auto i = static_cast<int>(digits.size()); i < width; ++i)
+    text += '0';
+  text += digits;
+}
+
+// The number written by `count` ASCII digits at `pos`; nullopt if any is not a digit.
+std::optional<int> read_digits(std::string_view text, std::size_t pos, std::size_t count) {
+  int value = 0;
+  for (std::size_t i = pos; i < pos + count; ++i) {
+    if (text[i] < '0' || text[i] > '9') return std::nullopt;
+    value = value * 10 + (text[i] - '0');
+  }
+  return value;
+}
+
+}  // namespace
+
+std::string format_time(TimePoint time) {
+  const auto day = std::chrono::floor<std::chrono::days>(time);
+  const std::chrono::year_month_day date{day};
+  const std::chrono::hh_mm_ss clock{time - day};
+  std::string text;
+  append_padded(text, static_cast<int>(date.year()), 4);
+  text += '-';
+  append_padded(text, static_cast<unsigned>(date.month()), 2);
+  text += '-';
+  append_padded(text, static_cast<unsigned>(date.day()), 2);
+  text += 'T';
+  append_padded(text, clock.hours().count(), 2);
+  text += ':';
+  append_padded(text, clock.minutes().count(), 2);
+  text += ':';
+  append_padded(text, clock.seconds().count(), 2);
+  text += 'Z';
+  return text;
+}
+
+std::optional<TimePoint> parse_time(std::string_view text) {
+  // "YYYY-MM-DD" (10), "YYYY-MM-DDTHH:MM:SSZ" (20), "YYYY-MM-DDTHH:MM:SS+HH:MM" (25).
+  if (text.size() != 10 && text.size() != 20 && text.size() != 25) return std::nullopt;
+  const auto year = read_digits(text, 0, 4);
+  const auto month = read_digits(text, 5, 2);
+  const auto day = read_digits(text, 8, 2);
+  if (!year || !month || !day || text[4] != '-' || text[7] != '-') return std::nullopt;
+  const std::chrono::year_month_day date{std::chrono::year{*year},
+                                         std::chrono::month{static_cast<unsigned>(*month)},
+                                         std::chrono::day{static_cast<unsigned>(*day)}};
+  if (!date.ok()) return std::nullopt;
+  const TimePoint midnight{std::chrono::sys_days{date}};
+  if (text.size() == 10) return midnight;
+
+  const auto hours = read_digits(text, 11, 2);
+  const auto minutes = read_digits(text, 14, 2);
+  const auto seconds = read_digits(text, 17, 2);
+  if (text[10] != 'T' || text[13] != ':' || text[16] != ':' || !hours || !minutes || !seconds ||
+      *hours > 23 || *minutes > 59 || *seconds > 59) {
+    return std::nullopt;
+  }
+  const TimePoint local = midnight + std::chrono::hours(*hours) + std::chrono::minutes(*minutes) +
+                          std::chrono::seconds(*seconds);
+  if (text.size() == 20) {
+    if (text[19] != 'Z') return std::nullopt;
+    return local;
+  }
+  const auto offset_hours = read_digits(text, 20, 2);
+  const auto offset_minutes = read_digits(text, 23, 2);
+  if ((text[19] != '+' && text[19] != '-') || text[22] != ':' || !offset_hours || !offset_minutes ||
+      *offset_hours > 23 || *offset_minutes > 59) {
+    return std::nullopt;
+  }
+  const std::chrono::seconds offset =
+      std::chrono::hours(*offset_hours) + std::chrono::minutes(*offset_minutes);
+  // Local time = UTC + offset, so UTC = local − offset.
+  return text[19] == '+' ? local - offset : local + offset;
+}
+
+}  // namespace proofdeck::study

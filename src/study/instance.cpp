@@ -1,0 +1,311 @@
+// Presenting, reading and grading one question.
+#include "study/instance.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <numeric>
+
+#include <fmt/format.h>
+
+#include "bank/formula.hpp"
+#include "bank/numeric_answer.hpp"
+#include "bank/proof.hpp"
+
+namespace proofdeck::study {
+
+namespace {
+
+std::size_t draw_index(engine::Rng& rng, std::size_t size) {
+  return std::min(size - 1, static_cast<std::size_t>(rng.uniform() * static_cast<double>(size)));
+}
+
+std::string lowercase_trimmed(std::string_view line) {
+  std::size_t begin = 0, end = line.size();
+  while (begin < end && std::isspace(static_cast<unsigned char>(line[begin])))
+    ++begin;
+  while (end > begin && std::isspace(static_cast<unsigned char>(line[end - 1])))
+    --end;
+  std::string text(line.substr(begin, end - begin));
+  for (char& c : text)
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return text;
+}
+
+std::size_t choices(const Instance& instance) {
+  return instance.order.size();
+}
+
+std::string letter_range(std::size_t count) {
+  return count == 0 ? std::string() : fmt::format("a–{}", letter(count - 1));
+}
+
+// Letters separated by commas, spaces or nothing ("a,c", "a c", "ac", "c) a) b)"); nullopt when
+// anything else is in the way. Returns shown positions.
+std::optional<std::vector<std::size_t>> read_letters(const std::string& text, std::size_t count) {
+  std::vector<std::size_t> positions;
+  for (const char c : text) {
+    if (c == ',' || c == ' ' || c == ')' || c == '\t' || c == ';') continue;
+    if (c < 'a' || c > 'z') return std::nullopt;
+    const auto position = static_cast<std::size_t>(c - 'a');
+    if (position >= count) return std::nullopt;
+    positions.push_back(position);
+  }
+  return positions;
+}
+
+std::string option_text(const Instance& instance, std::size_t position) {
+  const bank::Question& q = *instance.question;
+  const std::size_t index = instance.order[position];
+  return fmt::format(
+      "{}) {}", letter(position),
+      q.type == bank::QuestionType::order ? q.steps[index].text : q.options[index].text);
+}
+
+}  // namespace
+
+std::string letter(std::size_t position) {
+  return position < 26 ? std::string(1, static_cast<char>('a' + position))
+                       : std::to_string(position + 1);
+}
+
+Instance instantiate(const bank::Question& question, engine::Rng& rng) {
+  Instance instance;
+  instance.question = &question;
+  const std::size_t items =
+      question.type == bank::QuestionType::order ? question.steps.size() : question.options.size();
+  instance.order.resize(items);
+  std::iota(instance.order.begin(), instance.order.end(), std::size_t{0});
+  for (std::size_t i = items; i > 1; --i)
+    std::swap(instance.order[i - 1], instance.order[draw_index(rng, i)]);
+  if (question.type == bank::QuestionType::order && items > 1 &&
+      std::is_sorted(instance.order.begin(), instance.order.end())) {
+    // Shown in the right order the question answers itself: rotate by one.
+    std::rotate(instance.order.begin(), instance.order.begin() + 1, instance.order.end());
+  }
+  if (question.templ) {
+    std::vector<bank::Bindings> admitted;
+    bank::for_each_admitted(*question.templ,
+                            [&](const bank::Bindings& b) { admitted.push_back(b); });
+    if (!admitted.empty()) instance.bindings = admitted[draw_index(rng, admitted.size())];
+    instance.key = question.templ->answer->evaluate(instance.bindings);
+  } else {
+    instance.key = question.key.value.value_or(0.0);
+  }
+  instance.prompt =
+      bank::substitute(question.prompt, instance.bindings, bank::NumberStyle::grouped);
+  return instance;
+}
+
+Reply parse_reply(const Instance& instance, std::string_view line, bool allow_flag) {
+  const bank::Question& q = *instance.question;
+  const std::string text = lowercase_trimmed(line);
+  Reply reply;
+  const auto command = [&](Reply::Kind kind) {
+    reply.kind = kind;
+    return reply;
+  };
+  // Long command names always work; one-letter ones only where they are not an answer.
+  if (text == "skip") return command(Reply::Kind::skip);
+  if (text == "quit" || text == "exit") return command(Reply::Kind::quit);
+  if (text == "?" || text == "help") return command(Reply::Kind::help);
+  if (text == "demo") return command(Reply::Kind::demo);
+  if (allow_flag && text == "flag") return command(Reply::Kind::flag);
+  const bool lettered = q.type == bank::QuestionType::single || q.type == bank::QuestionType::multi;
+  const auto is_answer_letter = [&](char c) {
+    if (lettered) return static_cast<std::size_t>(c - 'a') < choices(instance);
+    if (q.type == bank::QuestionType::truefalse)
+      return c == 't' || c == 'f' || c == 'y' || c == 'n';
+    return false;
+  };
+  if (text.size() == 1 && !is_answer_letter(text[0])) {
+    switch (text[0]) {
+      case 's':
+        return command(Reply::Kind::skip);
+      case 'q':
+        return command(Reply::Kind::quit);
+      case 'h':
+        return command(Reply::Kind::help);
+      case 'd':
+        return command(Reply::Kind::demo);
+      case 'f':
+        if (allow_flag) return command(Reply::Kind::flag);
+        break;
+      default:
+        break;
+    }
+  }
+  if (text.empty()) {
+    reply.hint = "type your answer (? for help)";
+    return reply;
+  }
+  switch (q.type) {
+    case bank::QuestionType::single:
+    case bank::QuestionType::multi: {
+      const auto positions = read_letters(text, choices(instance));
+      if (!positions || positions->empty()) {
+        reply.hint = fmt::format("type {} letter from {}",
+                                 q.type == bank::QuestionType::single ? "one" : "one or more (a,c)",
+                                 letter_range(choices(instance)));
+        return reply;
+      }
+      std::vector<std::size_t> unique = *positions;
+      std::sort(unique.begin(), unique.end());
+      unique.erase(std::unique(unique.begin(), unique.end()), unique.end());
+      if (q.type == bank::QuestionType::single && unique.size() != 1) {
+        reply.hint = fmt::format("one letter only: this question has a single answer");
+        return reply;
+      }
+      std::vector<std::string> ids, letters;
+      for (const std::size_t position : unique) {
+        reply.chosen.push_back(instance.order[position]);
+        ids.push_back(q.options[instance.order[position]].id);
+        letters.push_back(letter(position));
+      }
+      reply.shown = fmt::format("{}", fmt::join(letters, ","));
+      std::sort(ids.begin(), ids.end());
+      reply.text = fmt::format("{}", fmt::join(ids, ","));
+      break;
+    }
+    case bank::QuestionType::truefalse:
+      if (text == "t" || text == "true" || text == "y" || text == "yes") {
+        reply.truth = true;
+      } else if (text == "f" || text == "false" || text == "n" || text == "no") {
+        reply.truth = false;
+      } else {
+        reply.hint = "type t (true) or f (false)";
+        return reply;
+      }
+      reply.text = reply.truth ? "true" : "false";
+      break;
+    case bank::QuestionType::numeric: {
+      const auto parsed = bank::parse_numeric_answer(text);
+      if (const auto* error = std::get_if<bank::NumericAnswerError>(&parsed)) {
+        reply.hint = error->hint;
+        return reply;
+      }
+      reply.number = std::get<bank::NumericAnswer>(parsed).value;
+      reply.text = fmt::format("{}", reply.number);
+      break;
+    }
+    case bank::QuestionType::order: {
+      const auto positions = read_letters(text, choices(instance));
+      std::vector<std::size_t> sorted = positions.value_or(std::vector<std::size_t>{});
+      std::sort(sorted.begin(), sorted.end());
+      std::vector<std::size_t> all(choices(instance));
+      std::iota(all.begin(), all.end(), std::size_t{0});
+      if (!positions || sorted != all) {
+        reply.hint = fmt::format(
+            "type the letters {} in the right order, each once, "
+            "separated by spaces",
+            letter_range(choices(instance)));
+        return reply;
+      }
+      std::vector<std::string> ids, letters;
+      for (const std::size_t position : *positions) {
+        reply.chosen.push_back(instance.order[position]);
+        ids.push_back(q.steps[instance.order[position]].id);
+        letters.push_back(letter(position));
+      }
+      reply.shown = fmt::format("{}", fmt::join(letters, " "));
+      reply.text = fmt::format("{}", fmt::join(ids, ","));
+      break;
+    }
+  }
+  if (reply.shown.empty()) reply.shown = reply.text;
+  reply.kind = Reply::Kind::answer;
+  return reply;
+}
+
+Grade grade(const Instance& instance, const Reply& reply) {
+  const bank::Question& q = *instance.question;
+  Grade result;
+  switch (q.type) {
+    case bank::QuestionType::single:
+    case bank::QuestionType::multi: {
+      std::vector<std::string> right;
+      for (std::size_t position = 0; position < instance.order.size(); ++position) {
+        if (q.options[instance.order[position]].correct)
+          right.push_back(option_text(instance, position));
+      }
+      result.expected = fmt::format("{}", fmt::join(right, "; "));
+      std::vector<bool> chosen(q.options.size(), false);
+      for (const std::size_t index : reply.chosen)
+        chosen[index] = true;
+      result.correct = true;
+      for (std::size_t i = 0; i < q.options.size(); ++i) {
+        if (chosen[i] != q.options[i].correct) result.correct = false;
+        if (chosen[i] && !q.options[i].correct && result.trap.empty())
+          result.trap = q.options[i].trap;
+      }
+      break;
+    }
+    case bank::QuestionType::truefalse:
+      result.correct = reply.truth == q.answer;
+      result.expected = q.answer ? "true" : "false";
+      if (!result.correct) result.trap = q.trap;
+      break;
+    case bank::QuestionType::numeric: {
+      result.correct =
+          bank::numeric_matches(reply.number, instance.key, q.key.tolerance, q.key.relative);
+      result.expected =
+          bank::format_number(instance.key) + (q.key.unit.empty() ? "" : " " + q.key.unit);
+      if (!result.correct) {
+        for (const bank::Distractor& d : q.distractors) {
+          const double value =
+              d.formula ? d.formula->evaluate(instance.bindings) : d.value.value_or(0);
+          if (bank::numeric_matches(reply.number, value, q.key.tolerance, q.key.relative)) {
+            result.trap = d.trap;
+            break;
+          }
+        }
+      }
+      break;
+    }
+    case bank::QuestionType::order: {
+      result.correct = reply.chosen.size() == q.steps.size();
+      for (std::size_t i = 0; i < reply.chosen.size() && result.correct; ++i)
+        result.correct = reply.chosen[i] == i;
+      std::vector<std::string> steps;
+      for (std::size_t index = 0; index < q.steps.size(); ++index) {
+        const auto position = static_cast<std::size_t>(
+            std::find(instance.order.begin(), instance.order.end(), index) -
+            instance.order.begin());
+        steps.push_back(option_text(instance, position));
+      }
+      result.expected = fmt::format("{}", fmt::join(steps, " → "));
+      break;
+    }
+  }
+  return result;
+}
+
+std::string expected_input(const Instance& instance) {
+  const bank::Question& q = *instance.question;
+  switch (q.type) {
+    case bank::QuestionType::single:
+    case bank::QuestionType::multi: {
+      std::vector<std::string> letters;
+      for (std::size_t position = 0; position < instance.order.size(); ++position) {
+        if (q.options[instance.order[position]].correct) letters.push_back(letter(position));
+      }
+      return fmt::format("{}", fmt::join(letters, ","));
+    }
+    case bank::QuestionType::truefalse:
+      return q.answer ? "t" : "f";
+    case bank::QuestionType::numeric:
+      return fmt::format("{}", instance.key);
+    case bank::QuestionType::order: {
+      std::vector<std::string> letters;
+      for (std::size_t index = 0; index < q.steps.size(); ++index) {
+        const auto position = static_cast<std::size_t>(
+            std::find(instance.order.begin(), instance.order.end(), index) -
+            instance.order.begin());
+        letters.push_back(letter(position));
+      }
+      return fmt::format("{}", fmt::join(letters, " "));
+    }
+  }
+  return "";
+}
+
+}  // namespace proofdeck::study

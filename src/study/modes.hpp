@@ -1,0 +1,58 @@
+// The three study modes a candidate uses every day:
+//   quiz  — immediate feedback, the trap a wrong answer fell into, the live proof;
+//   exam  — timed, no feedback until the end, flag and review, pass or fail;
+//   drill — spaced repetition (FSRS-6): due cards first, then new ones; only drill changes the
+//           schedule, but every mode's answers are logged (they feed stats).
+// Each returns whether the learner interrupted it (Ctrl-C, SIGTERM), which exits 130 after the
+// summary; answers given before are already saved.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "study/progress.hpp"
+#include "study/session.hpp"
+
+namespace proofdeck::study {
+
+struct QuizOptions {
+  Filters filters;
+  std::optional<int> count;  // --count N: at most N questions
+  bool show_demo = true;     // --no-demo: skip the live proof in feedback
+  std::string report_path;   // --report FILE
+};
+
+struct ExamOptions {
+  Filters filters;
+  int count = 20;         // --count N
+  double minutes = 30.0;  // --minutes M
+  double pass = 70.0;     // --pass PCT
+  std::string report_path;
+};
+
+struct DrillOptions {
+  Filters filters;
+  int new_per_day = 20;  // --new N
+  int limit = 200;       // --limit N: reviews in this session
+  bool auto_rate = false;
+  bool fuzz = false;
+  double retention = 0.9;  // --retention R
+};
+
+struct Outcome {
+  bool interrupted = false;
+};
+
+// Writes `report` (JSON) to path atomically; StateError when it cannot.
+using ReportWriter = std::function<void(const std::string& path, const std::string& text)>;
+
+Outcome run_quiz(Session& session, ProgressStore& store, const QuizOptions& options,
+                 const ReportWriter& write);
+Outcome run_exam(Session& session, ProgressStore& store, const ExamOptions& options,
+                 const ReportWriter& write);
+Outcome run_drill(Session& session, ProgressStore& store, const DrillOptions& options);
+
+// An FSRS card counts as a leech after this many lapses.
+inline constexpr int kLeechLapses = 8;
+
+}  // namespace proofdeck::study

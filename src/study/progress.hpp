@@ -1,0 +1,111 @@
+// The learner's progress: one SQLite database, $PROOFDECK_HOME/progress.db (DESIGN.md § Files the
+// tool writes), kept the way Anki keeps its collection — WAL journal, one transaction per answer,
+// so a killed session loses nothing it acknowledged. Cards hold the FSRS schedule (only drill
+// changes it); reviews are append-only, one row per answer of every mode; sessions keep scores.
+// A file that is not a readable proofdeck database is never written to: StateError (exit 3)
+// says what it found and what to do. Schema changes are migrations, never a reset.
+#pragma once
+
+#include <SQLiteCpp/Database.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "study/fsrs.hpp"
+
+namespace proofdeck::study {
+
+// Where progress lives: --data-dir, else $PROOFDECK_HOME, else $XDG_DATA_HOME/proofdeck, else
+// ~/.local/share/proofdeck.
+std::filesystem::path resolve_data_dir(const std::string& option,
+                                       const std::function<const char*(const char*)>& getenv);
+
+// One answer, as the reviews table records it.
+struct AnswerRecord {
+  std::string card;  // the question id
+  std::string bank;
+  std::string topic;
+  TimePoint at;
+  std::string mode;  // quiz | exam | drill
+  std::int64_t session = 0;
+  bool correct = false;
+  std::string answer;  // what the learner typed, normalized
+  std::string trap;    // the trap the chosen answer embodies, or ""
+  std::int64_t duration_ms = 0;
+  std::optional<Rating> rating;     // drill only
+  std::optional<int> elapsed_days;  // drill only
+};
+
+struct SessionRecord {
+  std::int64_t id = 0;
+  std::string mode;
+  TimePoint started;
+  std::optional<TimePoint> ended;
+  int correct = 0;
+  int total = 0;
+  std::optional<bool> passed;  // exam
+  bool interrupted = false;
+};
+
+// A review row read back, for stats.
+struct ReviewRow {
+  std::string card;
+  std::string topic;
+  TimePoint at;
+  std::string mode;
+  bool correct = false;
+  std::string trap;
+  std::optional<int> rating;
+  std::optional<int> elapsed_days;
+};
+
+class ProgressStore {
+ public:
+  static constexpr int kSchemaVersion = 1;
+
+  // Opens dir/progress.db, creating the folder and a fresh database when neither exists, and
+  // migrating an older schema. StateError when the folder cannot be created, or the file is not
+  // a readable proofdeck database (it is left exactly as it was).
+  static ProgressStore open(const std::filesystem::path& dir);
+
+  const std::filesystem::path& path() const { return path_; }
+
+  std::optional<Card> card(const std::string& id);
+  std::map<std::string, Card> cards();  // every card with history, by id
+
+  std::int64_t begin_session(const std::string& mode, TimePoint started,
+                             const std::string& settings_json);
+  // The answer and (drill) the card's new schedule, in one transaction.
+  void record(const AnswerRecord& answer, const std::optional<Card>& schedule);
+  void end_session(std::int64_t session, TimePoint ended, int correct, int total,
+                   std::optional<bool> passed, bool interrupted);
+
+  std::vector<ReviewRow> reviews();
+  std::vector<SessionRecord> sessions();
+
+ private:
+  ProgressStore(std::filesystem::path path, std::unique_ptr<SQLite::Database> db)
+      : path_(std::move(path)), db_(std::move(db)) {}
+  std::filesystem::path path_;
+  std::unique_ptr<SQLite::Database> db_;
+};
+
+// Held for a drill session's lifetime: a second drill on the same data folder is refused
+// (StateError, exit 3) while the first runs. An OS file lock, so a killed session releases it.
+class DrillLock {
+ public:
+  explicit DrillLock(const std::filesystem::path& dir);
+  ~DrillLock();
+  DrillLock(const DrillLock&) = delete;
+  DrillLock& operator=(const DrillLock&) = delete;
+
+ private:
+  int fd_ = -1;
+};
+
+}  // namespace proofdeck::study

@@ -1,0 +1,482 @@
+// Asking, feedback, summaries and reports, shared by every study mode.
+#include "study/session.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <ostream>
+#include <set>
+
+#include <fmt/color.h>
+#include <fmt/format.h>
+
+#include "bank/formula.hpp"
+#include "demo/render.hpp"
+#include "errors.hpp"
+
+namespace proofdeck::study {
+
+namespace {
+
+template <typename Item, typename Name>
+std::string joined_names(const std::vector<Item>& items, Name name) {
+  std::string text;
+  for (const Item& item : items)
+    text += (text.empty() ? "" : ", ") + name(item);
+  return text;
+}
+
+std::string safe(std::string_view text) {
+  return sanitize_for_terminal(text);
+}
+
+// Wraps text to width columns, indenting the first line by `indent` and the others by `hanging`
+// (the same as `indent` when empty).
+std::string wrap(std::string_view text, int width, std::string_view indent,
+                 std::string_view hanging = {}) {
+  if (hanging.empty()) hanging = indent;
+  std::string out, line;
+  std::string_view current = indent;
+  const auto columns = [](std::string_view s) {
+    std::size_t n = 0;
+    for (const char c : s)
+      n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+    return n;
+  };
+  const auto limit = [&]() {
+    return static_cast<std::size_t>(std::max(20, width - static_cast<int>(current.size())));
+  };
+  const auto flush = [&]() {
+    out += std::string(current) + line + "\n";
+    line.clear();
+    current = hanging;
+  };
+  std::size_t at = 0;
+  while (at <= text.size()) {
+    std::size_t end = text.find_first_of(" \n", at);
+    if (end == std::string_view::npos) end = text.size();
+    const std::string_view word = text.substr(at, end - at);
+    if (!line.empty() && columns(line) + 1 + columns(word) > limit()) flush();
+    if (!word.empty()) line += (line.empty() ? "" : " ") + std::string(word);
+    if (end < text.size() && text[end] == '\n') flush();
+    at = end + 1;
+  }
+  if (!line.empty()) flush();
+  return out;
+}
+
+// A demo value for feedback: integers in full (grouped), others to 4 significant digits.
+std::string readable(double value) {
+  if (std::isfinite(value) && value == std::trunc(value) && std::fabs(value) < 1e15)
+    return bank::format_number(value);
+  return fmt::format("{:.4g}", value);
+}
+
+bool contains(const std::vector<std::string>& list, const std::string& value) {
+  return std::find(list.begin(), list.end(), value) != list.end();
+}
+
+}  // namespace
+
+std::vector<std::string> question_traps(const bank::Question& q) {
+  std::vector<std::string> traps;
+  const auto add = [&](const std::string& trap) {
+    if (!trap.empty() && !contains(traps, trap)) traps.push_back(trap);
+  };
+  for (const bank::Option& option : q.options)
+    add(option.trap);
+  for (const bank::Distractor& d : q.distractors)
+    add(d.trap);
+  add(q.trap);
+  return traps;
+}
+
+std::vector<const bank::Question*> select_questions(const std::vector<bank::Bank>& banks,
+                                                    const Filters& filters) {
+  std::vector<std::string> problems;
+  const auto known = [&](const std::vector<std::string>& wanted, const std::string& what,
+                         const std::vector<std::string>& existing) {
+    for (const std::string& value : wanted) {
+      if (!contains(existing, value)) {
+        problems.push_back(fmt::format(
+            "no {} '{}'; the {}s: {}", what, value, what,
+            existing.empty() ? "none"
+                             : joined_names(existing, [](const std::string& s) { return s; })));
+      }
+    }
+  };
+  std::vector<std::string> topics, traps, bank_ids, ids;
+  for (const bank::Bank& b : banks) {
+    bank_ids.push_back(b.id);
+    for (const bank::Topic& t : b.topics)
+      if (!contains(topics, t.id)) topics.push_back(t.id);
+    for (const bank::Trap& t : b.traps)
+      if (!contains(traps, t.id)) traps.push_back(t.id);
+    for (const bank::Question& q : b.questions)
+      ids.push_back(q.id);
+  }
+  known(filters.topics, "topic", topics);
+  known(filters.traps, "trap", traps);
+  known(filters.banks, "bank", bank_ids);
+  known(filters.types, "question type", {"single", "multi", "truefalse", "numeric", "order"});
+  for (const std::string& id : filters.questions) {
+    if (!contains(ids, id))
+      problems.push_back(fmt::format("no question '{}' in the loaded banks", id));
+  }
+  if (!problems.empty()) {
+    std::string message;
+    for (const std::string& p : problems)
+      message += (message.empty() ? "" : "; ") + p;
+    throw InputError("filter.unknown", message);
+  }
+  std::vector<const bank::Question*> selected;
+  for (const bank::Bank& b : banks) {
+    if (!filters.banks.empty() && !contains(filters.banks, b.id)) continue;
+    for (const bank::Question& q : b.questions) {
+      if (!filters.topics.empty() && !contains(filters.topics, q.topic)) continue;
+      if (!filters.types.empty() &&
+          !contains(filters.types, std::string(bank::question_type_name(q.type))))
+        continue;
+      if (!filters.questions.empty() && !contains(filters.questions, q.id)) continue;
+      if (!filters.traps.empty()) {
+        const std::vector<std::string> caught = question_traps(q);
+        if (std::none_of(caught.begin(), caught.end(),
+                         [&](const std::string& t) { return contains(filters.traps, t); }))
+          continue;
+      }
+      selected.push_back(&q);
+    }
+  }
+  if (selected.empty()) {
+    throw InputError("filter.empty",
+                     "no question matches those filters together; `proofdeck list` shows the "
+                     "banks, topics, traps and questions");
+  }
+  return selected;
+}
+
+TimePoint Session::now() const {
+  return start + std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() -
+                                                                  started);
+}
+
+const bank::Trap* Session::trap(const std::string& id) const {
+  for (const bank::Bank& b : banks) {
+    for (const bank::Trap& t : b.traps)
+      if (t.id == id) return &t;
+  }
+  return nullptr;
+}
+
+const bank::Topic* Session::topic(const std::string& id) const {
+  for (const bank::Bank& b : banks) {
+    for (const bank::Topic& t : b.topics)
+      if (t.id == id) return &t;
+  }
+  return nullptr;
+}
+
+std::string render_question(const Session& session, const Instance& instance,
+                            const std::string& header) {
+  const bank::Question& q = *instance.question;
+  std::string text = "\n" + fmt::format(session.theme.emphasis, "{}", header) + "\n";
+  text += wrap(safe(instance.prompt), session.width, "  ");
+  const std::string_view hint = [&]() -> std::string_view {
+    switch (q.type) {
+      case bank::QuestionType::single:
+        return "one letter";
+      case bank::QuestionType::multi:
+        return "select all that apply: letters, e.g. a,c";
+      case bank::QuestionType::truefalse:
+        return "t or f";
+      case bank::QuestionType::numeric:
+        return "a number: 1048576, 1,048,576, 2^20, 1.048576e6";
+      case bank::QuestionType::order:
+        return "every letter, in the right order, e.g. c a b";
+    }
+    return "";
+  }();
+  for (std::size_t position = 0; position < instance.order.size(); ++position) {
+    const std::size_t index = instance.order[position];
+    const std::string& item =
+        q.type == bank::QuestionType::order ? q.steps[index].text : q.options[index].text;
+    text +=
+        wrap(fmt::format("{}) {}", letter(position), safe(item)), session.width, "    ", "       ");
+  }
+  if (q.type == bank::QuestionType::numeric && !q.key.unit.empty())
+    text += fmt::format("  (in {})\n", safe(q.key.unit));
+  text += fmt::format(session.theme.dim, "  [{}; ? for help]", hint) + "\n";
+  return text;
+}
+
+std::string render_help(const Instance& instance, bool exam) {
+  const bank::Question& q = *instance.question;
+  std::string text = "  Answer: ";
+  switch (q.type) {
+    case bank::QuestionType::single:
+      text += "the letter of one option (b).\n";
+      break;
+    case bank::QuestionType::multi:
+      text += "every right option's letter, separated by commas or spaces (a,c or a c).\n";
+      break;
+    case bank::QuestionType::truefalse:
+      text += "t or f (true/false, y/n).\n";
+      break;
+    case bank::QuestionType::numeric:
+      text += "a number, as 1048576, 1,048,576, 1_048_576, 2^20, 1.048576e6 or 3*512*512.\n";
+      break;
+    case bank::QuestionType::order:
+      text += "all the letters in the right order (c a b d).\n";
+      break;
+  }
+  text += "  Commands: s skip · d the demo behind the question · q quit (the summary follows)";
+  text += exam ? " · f flag for review\n" : "\n";
+  text += "  Where a command letter is also an answer letter, type the word: skip, demo, quit";
+  text += exam ? ", flag.\n" : ".\n";
+  return text;
+}
+
+std::string render_proof(Session& session, const Instance& instance) {
+  const bank::Question& q = *instance.question;
+  if (!q.proof) {
+    return q.unprovable.empty()
+               ? "  This question has no demo.\n"
+               : fmt::format("  No demo bears on this question: {}\n", safe(q.unprovable));
+  }
+  const demo::DemoInfo* info = demo::find_demo(q.proof->demo);
+  try {
+    const demo::DemoResult& result =
+        session.runner.run(*q.proof, instance.bindings, q.file + ": " + q.proof->pointer);
+    std::string values;
+    for (const std::string& shown : q.proof->show) {
+      const std::string name = bank::substitute(shown, instance.bindings);
+      if (const demo::Value* v = result.find(name)) {
+        values += fmt::format("{}{} = {}", values.empty() ? "" : " · ", name,
+                              v->kind == demo::Value::Kind::boolean ? (v->boolean ? "yes" : "no")
+                                                                    : readable(v->number));
+      }
+    }
+    std::string text = fmt::format(session.theme.emphasis, "  Proof — {}", q.proof->demo);
+    text += info != nullptr ? fmt::format(": {}\n", info->title) : "\n";
+    if (!values.empty()) text += wrap(values, session.width, "    ");
+    if (info != nullptr) {
+      demo::TextOptions options;
+      options.form = demo::TextForm::compact;
+      options.width = std::max(40, session.width - 4);
+      std::string drawn = demo::render_text(result, *info, session.theme, options);
+      std::string indented;
+      std::size_t at = 0;
+      while (at < drawn.size()) {
+        const std::size_t end = drawn.find('\n', at);
+        const std::string_view line(drawn.data() + at,
+                                    (end == std::string::npos ? drawn.size() : end) - at);
+        indented += "    " + std::string(line) + "\n";
+        if (end == std::string::npos) break;
+        at = end + 1;
+      }
+      text += indented;
+    }
+    return text;
+  } catch (const std::exception& e) {
+    return fmt::format("  The demo could not run: {}\n", safe(e.what()));
+  }
+}
+
+std::string render_feedback(Session& session, const Answered& a, bool show_demo) {
+  const bank::Question& q = *a.question;
+  const Theme& theme = session.theme;
+  std::string text;
+  if (!a.answered) {
+    text += fmt::format(theme.warning, "– Not answered.") + " The answer: ";
+    text += wrap(safe(a.grade.expected), session.width, "  ").substr(2);
+  } else if (a.grade.correct) {
+    text += fmt::format(theme.good, "✓ Right.") + "\n";
+  } else {
+    text += fmt::format(theme.bad, "✗ Wrong.") + " The answer: ";
+    text += wrap(safe(a.grade.expected), session.width, "  ").substr(2);
+  }
+  if (!a.grade.correct && !a.grade.trap.empty()) {
+    if (const bank::Trap* trap = session.trap(a.grade.trap)) {
+      text += fmt::format(theme.warning, "  Trap: {}", safe(trap->name)) + "\n";
+      text += wrap(safe(trap->correction), session.width, "    ");
+    }
+  }
+  text += wrap("Why: " + safe(q.explanation), session.width, "  ");
+  std::string source = q.source.reference.empty() ? q.source.section : q.source.reference;
+  if (!q.source.quote.empty()) source += " — \"" + q.source.quote + "\"";
+  text += fmt::format(theme.dim, "{}", wrap("Source: " + safe(source), session.width, "  "));
+  if (q.templ && q.templ->answer) {
+    try {
+      text += wrap("Worked: " + q.templ->answer->worked(a.instance.bindings), session.width, "  ");
+    } catch (const std::exception&) {
+    }
+  }
+  if (show_demo && q.proof) text += render_proof(session, a.instance);
+  return text;
+}
+
+AskResult ask(Session& session, const Instance& instance, Reply& reply, bool exam,
+              LineReader::Deadline deadline, const std::string& status, bool empty_skips) {
+  std::string line;
+  for (;;) {
+    session.out << (status.empty() ? "" : status + " ") << "> " << std::flush;
+    switch (session.reader.read(line, deadline)) {
+      case LineReader::Status::end:
+        session.out << "\n";
+        return AskResult::ended;
+      case LineReader::Status::interrupted:
+        session.out << "\n";
+        return AskResult::interrupted;
+      case LineReader::Status::timeout:
+        session.out << "\n";
+        return AskResult::timeout;
+      case LineReader::Status::line:
+        if (session.echo_input) session.out << sanitize_for_terminal(line) << "\n";
+        break;
+    }
+    if (empty_skips && line.find_first_not_of(" \t\r") == std::string::npos)
+      return AskResult::skipped;
+    reply = parse_reply(instance, line, exam);
+    switch (reply.kind) {
+      case Reply::Kind::answer:
+        return AskResult::answered;
+      case Reply::Kind::skip:
+        return AskResult::skipped;
+      case Reply::Kind::quit:
+        return AskResult::quit;
+      case Reply::Kind::flag:
+        return AskResult::flagged;
+      case Reply::Kind::help:
+        session.out << render_help(instance, exam);
+        break;
+      case Reply::Kind::demo:
+        session.out << (exam ? "  The demos are shown with the results, after the exam.\n"
+                             : render_proof(session, instance));
+        break;
+      case Reply::Kind::unclear:
+        session.out << fmt::format(session.theme.warning, "  ?") << " " << reply.hint << "\n";
+        break;
+    }
+  }
+}
+
+std::string format_duration(std::chrono::milliseconds duration) {
+  const auto seconds = duration.count() / 1000;
+  if (seconds < 60) return fmt::format("{} s", seconds);
+  if (seconds < 3600) return fmt::format("{} min {} s", seconds / 60, seconds % 60);
+  return fmt::format("{} h {} min", seconds / 3600, (seconds % 3600) / 60);
+}
+
+namespace {
+
+struct Tally {
+  int correct = 0;
+  int total = 0;
+};
+
+}  // namespace
+
+std::string render_summary(const Session& session, const std::vector<Answered>& answers,
+                           const std::string& title) {
+  const Theme& theme = session.theme;
+  int correct = 0, answered = 0, skipped = 0;
+  std::vector<std::pair<std::string, Tally>> topics;
+  std::vector<std::pair<std::string, int>> traps;
+  for (const Answered& a : answers) {
+    if (!a.answered) {
+      ++skipped;
+      continue;
+    }
+    ++answered;
+    correct += a.grade.correct;
+    auto topic = std::find_if(topics.begin(), topics.end(),
+                              [&](const auto& t) { return t.first == a.question->topic; });
+    if (topic == topics.end()) topic = topics.insert(topics.end(), {a.question->topic, {}});
+    topic->second.correct += a.grade.correct;
+    ++topic->second.total;
+    if (!a.grade.correct && !a.grade.trap.empty()) {
+      auto trap = std::find_if(traps.begin(), traps.end(),
+                               [&](const auto& t) { return t.first == a.grade.trap; });
+      if (trap == traps.end()) trap = traps.insert(traps.end(), {a.grade.trap, 0});
+      ++trap->second;
+    }
+  }
+  const auto elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(
+      std::chrono::steady_clock::now() - session.started);
+  std::string text = "\n" + fmt::format(theme.emphasis, "{}", title) + "\n";
+  const int percent = answered == 0 ? 0 : (100 * correct + answered / 2) / answered;
+  text += fmt::format(
+      "  Score: {} of {} right ({}%){} · {}\n",
+      fmt::styled(correct, correct == answered ? theme.good : theme.emphasis), answered, percent,
+      skipped > 0 ? fmt::format(", {} skipped", skipped) : std::string(), format_duration(elapsed));
+  if (!topics.empty()) {
+    std::string line;
+    for (const auto& [id, tally] : topics) {
+      const bank::Topic* topic = session.topic(id);
+      line += fmt::format("{}{} {}/{}", line.empty() ? "" : " · ",
+                          topic != nullptr ? safe(topic->name) : id, tally.correct, tally.total);
+    }
+    text += wrap("By topic: " + line, session.width, "  ");
+  }
+  if (traps.empty()) {
+    text += answered > 0 ? "  Traps you fell into: none\n" : "";
+  } else {
+    std::stable_sort(traps.begin(), traps.end(),
+                     [](const auto& x, const auto& y) { return x.second > y.second; });
+    text += fmt::format(theme.warning, "  Traps you fell into:") + "\n";
+    for (const auto& [id, count] : traps) {
+      const bank::Trap* trap = session.trap(id);
+      text += fmt::format("    {} ×{}\n", trap != nullptr ? safe(trap->name) : id, count);
+    }
+  }
+  return text;
+}
+
+nlohmann::ordered_json session_report(const Session& session, const std::string& mode,
+                                      const std::vector<Answered>& answers) {
+  nlohmann::ordered_json questions = nlohmann::ordered_json::array();
+  int correct = 0, total = 0, skipped = 0;
+  nlohmann::ordered_json topics = nlohmann::ordered_json::object();
+  nlohmann::ordered_json traps = nlohmann::ordered_json::object();
+  for (const Answered& a : answers) {
+    nlohmann::ordered_json entry;
+    entry["id"] = a.question->id;
+    entry["bank"] = a.question->bank;
+    entry["topic"] = a.question->topic;
+    if (!a.instance.bindings.empty()) entry["params"] = a.instance.bindings;
+    entry["answer"] = a.answered ? nlohmann::ordered_json(a.reply.shown) : nullptr;
+    if (a.answered && a.reply.shown != a.reply.text) entry["answer_ids"] = a.reply.text;
+    entry["correct"] = a.answered && a.grade.correct;
+    entry["trap"] = a.grade.trap.empty() || !a.answered ? nlohmann::ordered_json(nullptr)
+                                                        : nlohmann::ordered_json(a.grade.trap);
+    entry["time_ms"] = a.time_ms;
+    entry["skipped"] = !a.answered;
+    questions.push_back(std::move(entry));
+    if (!a.answered) {
+      ++skipped;
+      continue;
+    }
+    ++total;
+    correct += a.grade.correct;
+    auto& topic = topics[a.question->topic];
+    if (topic.is_null()) topic = {{"correct", 0}, {"total", 0}};
+    topic["correct"] = topic["correct"].get<int>() + (a.grade.correct ? 1 : 0);
+    topic["total"] = topic["total"].get<int>() + 1;
+    if (!a.grade.correct && !a.grade.trap.empty()) {
+      traps[a.grade.trap] = traps.value(a.grade.trap, 0) + 1;
+    }
+  }
+  nlohmann::ordered_json report;
+  report["mode"] = mode;
+  report["seed"] = session.seed;
+  report["started"] = format_time(session.start);
+  report["duration_s"] =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - session.started).count();
+  report["score"] = {{"correct", correct}, {"total", total}};
+  report["skipped"] = skipped;
+  report["questions"] = std::move(questions);
+  report["topics"] = std::move(topics);
+  report["traps"] = std::move(traps);
+  return report;
+}
+
+}  // namespace proofdeck::study

@@ -1,0 +1,111 @@
+// What quiz, exam and drill share: choosing questions with the filters, asking one question
+// (re-asking unclear input with a hint, the commands), feedback with the trap, the explanation and
+// the live proof, and the end-of-session summary and JSON report.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <iosfwd>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "bank/model.hpp"
+#include "bank/proof.hpp"
+#include "study/fsrs.hpp"
+#include "study/input.hpp"
+#include "study/instance.hpp"
+#include "terminal.hpp"
+
+namespace proofdeck::study {
+
+// --topic, --trap, --bank, --type, --question (each repeatable; empty: no restriction).
+struct Filters {
+  std::vector<std::string> topics;
+  std::vector<std::string> traps;
+  std::vector<std::string> banks;
+  std::vector<std::string> types;
+  std::vector<std::string> questions;
+};
+
+// The questions that pass every filter, in bank order. InputError (exit 2) for a filter value
+// that names nothing loaded (listing what exists), or when no question passes them all.
+std::vector<const bank::Question*> select_questions(const std::vector<bank::Bank>& banks,
+                                                    const Filters& filters);
+
+// Every trap a question can catch a learner in (its options', distractors' and its own).
+std::vector<std::string> question_traps(const bank::Question& question);
+
+// The environment of one session.
+struct Session {
+  const std::vector<bank::Bank>& banks;
+  std::ostream& out;
+  LineReader& reader;
+  Theme theme;
+  int width = 80;
+  bool echo_input = false;  // input is not a terminal: echo each line so the transcript reads
+  std::uint64_t seed = 0;
+  TimePoint start;  // --now, or the system clock
+  std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
+  bank::DemoRunner runner{0};
+
+  // The session's clock: the start plus the time that has really passed since.
+  TimePoint now() const;
+  const bank::Trap* trap(const std::string& id) const;
+  const bank::Topic* topic(const std::string& id) const;
+};
+
+// One answered (or skipped) question, for summaries, reports and stats.
+struct Answered {
+  const bank::Question* question = nullptr;
+  Instance instance;
+  bool answered = false;  // false: skipped (or unanswered when an exam ended)
+  Reply reply;
+  Grade grade;
+  std::int64_t time_ms = 0;
+};
+
+// The question as shown: "[3/10] topic · type", the prompt and lettered options or steps.
+std::string render_question(const Session& session, const Instance& instance,
+                            const std::string& header);
+
+// The help a `?` prints, for this question's type.
+std::string render_help(const Instance& instance, bool exam);
+
+// After an answer: right or wrong, the right answer, the trap the wrong answer embodies (name and
+// correction), the explanation with its source, the worked formula of a template, and — unless
+// show_demo is false — the proof: the question's demo run now, drawn compactly.
+std::string render_feedback(Session& session, const Answered& answered, bool show_demo);
+
+// The question's demo, drawn compactly (the `d` command), or a line saying it has none.
+std::string render_proof(Session& session, const Instance& instance);
+
+// How one ask ended.
+enum class AskResult { answered, skipped, quit, ended, interrupted, timeout, flagged };
+
+// Reads lines (after the question was shown) until an answer, a skip, a quit, the end of input,
+// an interruption or the deadline. Help and demo commands are handled here; unclear input is
+// asked again with its hint. `status` prefixes the prompt (an exam's clock); with `empty_skips`
+// an empty line moves on (an exam's review pass keeps the answer).
+AskResult ask(Session& session, const Instance& instance, Reply& reply, bool exam,
+              LineReader::Deadline deadline = std::nullopt, const std::string& status = "",
+              bool empty_skips = false);
+
+// The end-of-session summary: score, per topic, the traps fallen into with counts, time taken.
+std::string render_summary(const Session& session, const std::vector<Answered>& answers,
+                           const std::string& title);
+
+// The report --report writes: {"mode", "seed", "started", "duration_s", "score": {"correct",
+// "total"}, "skipped", "questions": [{"id", "bank", "topic", "answer", "correct", "trap",
+// "time_ms", "skipped"}], "topics", "traps"}.
+nlohmann::ordered_json session_report(const Session& session, const std::string& mode,
+                                      const std::vector<Answered>& answers);
+
+// "3 min 12 s", "48 s".
+std::string format_duration(std::chrono::milliseconds duration);
+
+}  // namespace proofdeck::study
