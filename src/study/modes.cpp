@@ -279,7 +279,8 @@ Outcome run_exam(Session& s, ProgressStore& store, const ExamOptions& options,
   const bool passed = percent + 1e-9 >= options.pass;
   store.end_session(id, s.now(), correct, static_cast<int>(answers.size()), passed,
                     outcome.interrupted);
-  s.out << render_summary(s, answers, outcome.interrupted ? "Exam interrupted" : "Exam submitted");
+  s.out << render_summary(s, answers, outcome.interrupted ? "Exam interrupted" : "Exam submitted",
+                          true);
   s.out << fmt::format("  Result: {} of {} = {:.0f}% → ", correct, answers.size(), percent)
         << (passed ? fmt::format(s.theme.good, "PASS") : fmt::format(s.theme.bad, "FAIL"))
         << fmt::format(" (pass mark {}%)\n", bank::format_number(options.pass));
@@ -288,7 +289,7 @@ Outcome run_exam(Session& s, ProgressStore& store, const ExamOptions& options,
     if (a.answered && a.grade.correct) continue;
     if (first) s.out << "\n" << fmt::format(s.theme.emphasis, "Questions to review") << "\n";
     first = false;
-    s.out << render_question(s, a.instance, a.question->id);
+    s.out << render_question(s, a.instance, a.question->id, false);
     if (a.answered) {
       s.out << "  Your answer: " << sanitize_for_terminal(a.reply.shown) << "\n";
       s.out << render_feedback(s, a, false);

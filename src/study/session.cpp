@@ -176,7 +176,7 @@ const bank::Topic* Session::topic(const std::string& id) const {
 }
 
 std::string render_question(const Session& session, const Instance& instance,
-                            const std::string& header) {
+                            const std::string& header, bool answer_hint) {
   const bank::Question& q = *instance.question;
   std::string text = "\n" + fmt::format(session.theme.emphasis, "{}", header) + "\n";
   text += wrap(safe(instance.prompt), session.width, "  ");
@@ -204,7 +204,7 @@ std::string render_question(const Session& session, const Instance& instance,
   }
   if (q.type == bank::QuestionType::numeric && !q.key.unit.empty())
     text += fmt::format("  (in {})\n", safe(q.key.unit));
-  text += fmt::format(session.theme.dim, "  [{}; ? for help]", hint) + "\n";
+  if (answer_hint) text += fmt::format(session.theme.dim, "  [{}; ? for help]", hint) + "\n";
   return text;
 }
 
@@ -376,7 +376,7 @@ struct Tally {
 }  // namespace
 
 std::string render_summary(const Session& session, const std::vector<Answered>& answers,
-                           const std::string& title) {
+                           const std::string& title, bool unanswered_wrong) {
   const Theme& theme = session.theme;
   int correct = 0, answered = 0, skipped = 0;
   std::vector<std::pair<std::string, Tally>> topics;
@@ -403,11 +403,14 @@ std::string render_summary(const Session& session, const std::vector<Answered>& 
   const auto elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(
       std::chrono::steady_clock::now() - session.started);
   std::string text = "\n" + fmt::format(theme.emphasis, "{}", title) + "\n";
-  const int percent = answered == 0 ? 0 : (100 * correct + answered / 2) / answered;
+  const int out_of = unanswered_wrong ? answered + skipped : answered;
+  const int percent = out_of == 0 ? 0 : (100 * correct + out_of / 2) / out_of;
   text += fmt::format(
       "  Score: {} of {} right ({}%){} · {}\n",
-      fmt::styled(correct, correct == answered ? theme.good : theme.emphasis), answered, percent,
-      skipped > 0 ? fmt::format(", {} skipped", skipped) : std::string(), format_duration(elapsed));
+      fmt::styled(correct, correct == out_of ? theme.good : theme.emphasis), out_of, percent,
+      skipped > 0 ? fmt::format(", {} {}", skipped, unanswered_wrong ? "unanswered" : "skipped")
+                  : std::string(),
+      format_duration(elapsed));
   if (!topics.empty()) {
     std::string line;
     for (const auto& [id, tally] : topics) {

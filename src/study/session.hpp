@@ -71,7 +71,7 @@ struct Answered {
 
 // The question as shown: "[3/10] topic · type", the prompt and lettered options or steps.
 std::string render_question(const Session& session, const Instance& instance,
-                            const std::string& header);
+                            const std::string& header, bool answer_hint = true);
 
 // The help a `?` prints, for this question's type.
 std::string render_help(const Instance& instance, bool exam);
@@ -96,8 +96,9 @@ AskResult ask(Session& session, const Instance& instance, Reply& reply, bool exa
               bool empty_skips = false);
 
 // The end-of-session summary: score, per topic, the traps fallen into with counts, time taken.
+// In an exam (`unanswered_wrong`) a question left unanswered counts against the score.
 std::string render_summary(const Session& session, const std::vector<Answered>& answers,
-                           const std::string& title);
+                           const std::string& title, bool unanswered_wrong = false);
 
 // The report --report writes: {"mode", "seed", "started", "duration_s", "score": {"correct",
 // "total"}, "skipped", "questions": [{"id", "bank", "topic", "answer", "correct", "trap",

@@ -1,0 +1,164 @@
+#!/usr/bin/env bash
+# End-to-end checks of the study modes through the real binary and real pipes: Ctrl-C / SIGTERM
+# save progress and exit 130, a second drill on the same data is refused, an exam's clock submits
+# on its own, and a drill killed with SIGKILL at random moments never loses an acknowledged
+# answer nor leaves a database that does not open. Prints "ok - ..." / "not ok - ..." lines.
+#
+#   tests/study_e2e.sh PATH/TO/proofdeck BANKS_DIR [KILLS]     (CTest runs it as study_e2e)
+#
+# Needs bash, coreutils and python3's standard library (sqlite3).
+set -euo pipefail
+
+if [[ $# -lt 2 ]]; then
+  echo "usage: $0 PROOFDECK BANKS_DIR [KILLS]" >&2
+  exit 2
+fi
+proofdeck=$1
+banks=$2
+kills=${3:-25}
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/proofdeck-study-e2e.XXXXXX")
+cleanup() {
+  exec 3>&- 2>/dev/null || true
+  jobs -p | xargs -r kill -9 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+passed=0
+failed=0
+pass() {
+  echo "ok - $1"
+  passed=$((passed + 1))
+}
+fail() {
+  echo "not ok - $1"
+  local line
+  if [[ -n ${2:-} ]]; then
+    while IFS= read -r line; do echo "#   $line"; done <<<"$2"
+  fi
+  failed=$((failed + 1))
+}
+check() {
+  local name=$1
+  shift
+  if "$@"; then pass "$name"; else fail "$name"; fi
+}
+
+common=(--no-builtin --bank "$banks" --color never --now 2026-03-02T09:00:00Z)
+
+# sql DB QUERY: the first column of the first row.
+sql() {
+  python3 - "$1" "$2" <<'PY'
+import sqlite3, sys
+row = sqlite3.connect(f"file:{sys.argv[1]}?mode=ro", uri=True).execute(sys.argv[2]).fetchone()
+print(row[0] if row else "")
+PY
+}
+
+# wait_for FILE TEXT: up to 10 s for TEXT to appear in FILE.
+wait_for() {
+  for _ in $(seq 200); do
+    grep -qF -- "$2" "$1" 2>/dev/null && return 0
+    sleep 0.05
+  done
+  return 1
+}
+
+# --- a quiz through a pipe -------------------------------------------------------------------
+data="$work/quiz"
+status=0
+printf 'maybe\nf\n' | "$proofdeck" quiz --question order-without-pe --data-dir "$data" \
+  "${common[@]}" >"$work/out" 2>"$work/err" || status=$?
+check "a piped quiz exits 0" test "$status" -eq 0
+check "a piped quiz asks unclear input again" grep -qF "? type t (true) or f (false)" "$work/out"
+check "a piped quiz grades the answer" grep -qF "✓ Right." "$work/out"
+check "a piped quiz prints no escape codes" bash -c "! grep -q $'\x1b' '$work/out'"
+check "a piped quiz saves its answer" test "$(sql "$data/progress.db" 'SELECT count(*) FROM reviews')" = 1
+
+# --- SIGTERM and Ctrl-C during a drill ---------------------------------------------------------
+for signal in TERM INT; do
+  data="$work/drill-$signal"
+  mkfifo "$work/in-$signal"
+  "$proofdeck" drill --question order-without-pe --auto-rate --data-dir "$data" "${common[@]}" \
+    <"$work/in-$signal" >"$work/out-$signal" 2>"$work/err-$signal" &
+  pid=$!
+  exec 3>"$work/in-$signal"
+  echo f >&3
+  wait_for "$work/out-$signal" "Rated good" || true
+  if [[ $signal == TERM ]]; then
+    # A second drill on the same data is refused while this one runs.
+    status=0
+    "$proofdeck" drill --data-dir "$data" "${common[@]}" </dev/null >"$work/out2" 2>"$work/err2" ||
+      status=$?
+    check "a second concurrent drill exits 3" test "$status" -eq 3
+    check "a second concurrent drill says why" grep -qF "another drill session is running" "$work/err2"
+  fi
+  sleep 0.2
+  kill -s "$signal" "$pid"
+  status=0
+  wait "$pid" || status=$?
+  exec 3>&-
+  check "SIG$signal during a drill exits 130" test "$status" -eq 130
+  check "SIG$signal during a drill prints the summary" grep -qF "Drill interrupted" "$work/out-$signal"
+  check "SIG$signal during a drill says progress is saved" \
+    grep -qF "interrupted: every answer given was saved" "$work/err-$signal"
+  check "SIG$signal during a drill keeps the answer given" \
+    test "$(sql "$data/progress.db" "SELECT count(*) FROM reviews WHERE mode = 'drill'")" = 1
+done
+
+# --- an exam's clock ---------------------------------------------------------------------------
+data="$work/exam"
+mkfifo "$work/in-exam"
+"$proofdeck" exam --count 2 --minutes 0.01 --data-dir "$data" "${common[@]}" \
+  <"$work/in-exam" >"$work/out-exam" 2>"$work/err-exam" &
+pid=$!
+exec 3>"$work/in-exam"  # held open and silent: only the clock can end the exam
+status=0
+wait "$pid" || status=$?
+exec 3>&-
+check "an exam whose time runs out exits 0" test "$status" -eq 0
+check "an exam whose time runs out says so" grep -qF "Time is up" "$work/out-exam"
+check "an exam whose time runs out still reports" grep -qF "Result: 0 of 2" "$work/out-exam"
+
+# --- SIGKILL at random moments -----------------------------------------------------------------
+data="$work/killed"
+lost=0
+unreadable=0
+for attempt in $(seq "$kills"); do
+  mkfifo "$work/in-kill-$attempt"
+  "$proofdeck" drill --auto-rate --limit 1000 --new 1000 --type truefalse --data-dir "$data" \
+    --color never --seed "$attempt" \
+    <"$work/in-kill-$attempt" >"$work/out-kill" 2>"$work/err-kill" &
+  pid=$!
+  exec 3>"$work/in-kill-$attempt"
+  before=0
+  [[ -e $data/progress.db ]] && before=$(sql "$data/progress.db" 'SELECT count(*) FROM reviews')
+  answers=$((RANDOM % 6 + 1))
+  for _ in $(seq "$answers"); do
+    if ((RANDOM % 2)); then echo t >&3; else echo f >&3; fi
+  done
+  sleep "0.0$((RANDOM % 9 + 1))"
+  kill -9 "$pid" 2>/dev/null || true
+  wait "$pid" 2>/dev/null || true
+  exec 3>&-
+  acknowledged=$(grep -c "Rated " "$work/out-kill" || true)
+  after=$(sql "$data/progress.db" 'SELECT count(*) FROM reviews' 2>/dev/null || echo unreadable)
+  if [[ $after == unreadable ]]; then
+    unreadable=$((unreadable + 1))
+  elif ((after - ${before:-0} < acknowledged)); then
+    lost=$((lost + 1))
+  fi
+done
+status=0
+"$proofdeck" stats --format json --data-dir "$data" </dev/null >"$work/out" 2>"$work/err" || status=$?
+saved=$(sql "$data/progress.db" 'SELECT count(*) FROM reviews')
+check "the killed drills saved answers ($saved) before their kills" test "$saved" -gt 0
+check "after $kills SIGKILLs the database opens" test "$status" -eq 0
+check "after $kills SIGKILLs no acknowledged answer is lost" test "$lost" -eq 0
+check "after $kills SIGKILLs the database was always readable" test "$unreadable" -eq 0
+check "after $kills SIGKILLs the database passes integrity_check" \
+  test "$(sql "$data/progress.db" 'PRAGMA integrity_check')" = ok
+
+echo "$passed passed, $failed failed"
+[[ $failed -eq 0 ]]

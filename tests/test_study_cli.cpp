@@ -1,0 +1,321 @@
+// quiz, exam, drill, stats and list driven through the command line with piped answers, as a
+// learner's script would: what they print, what they save, what they refuse, their exit codes.
+#include <SQLiteCpp/Database.h>
+#include <SQLiteCpp/Statement.h>
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <set>
+
+#include "cli_test_support.hpp"
+
+using namespace cli_test;
+using Catch::Matchers::Contains;
+using Catch::Matchers::StartsWith;
+using nlohmann::json;
+
+namespace {
+
+const std::string kBanks = std::string(PROOFDECK_FIXTURE_DIR) + "/../banks";
+const std::string kPurpose =
+    "Let the model attend to multiple representation subspaces in parallel";
+
+// A study command on the worked example with its own data folder and a fixed clock.
+struct Study {
+  TempDir dir;
+  std::string now = "2026-03-02T09:00:00Z";
+
+  int run(Cli& cli, std::vector<std::string> args, const std::string& input = "") {
+    cli.in.str(input);
+    args.insert(args.end(), {"--no-builtin", "--bank", kBanks, "--data-dir", dir.path().string(),
+                             "--now", now, "--color", "never"});
+    return cli.run(args);
+  }
+
+  // The letter the question shows for an option, read from a first run with the same seed.
+  std::string letter_of(const std::vector<std::string>& args, const std::string& option) {
+    Cli probe;
+    run(probe, args, "q\n");
+    const std::regex line("\\n +([a-z])\\) " + option);
+    std::smatch match;
+    const std::string out = probe.out.str();
+    REQUIRE(std::regex_search(out, match, line));
+    return match[1];
+  }
+
+  json report(const std::string& name) const {
+    std::ifstream file(dir.path() / name);
+    return json::parse(file);
+  }
+
+  int count(const std::string& sql) const {
+    SQLite::Database db((dir.path() / "progress.db").string());
+    SQLite::Statement query(db, sql);
+    query.executeStep();
+    return query.getColumn(0).getInt();
+  }
+};
+
+}  // namespace
+
+// --- quiz ---------------------------------------------------------------------------------------
+
+TEST_CASE("quiz: a right answer, then a trap call-out, then the summary and the report",
+          "[cli][study]") {
+  Study study;
+  const std::vector<std::string> args = {"quiz", "--question", "mha-purpose", "--seed", "3"};
+  const std::string right = study.letter_of(args, kPurpose);
+  const std::string wrong = right == "a" ? "b" : "a";
+
+  Cli ok;
+  REQUIRE(study.run(ok, args, right + "\n") == 0);
+  CHECK_THAT(ok.out.str(), Contains("> " + right + "\n✓ Right.") &&
+                               Contains("Proof — head-params") &&
+                               Contains("total_h1 = 1,048,576 · total_h8 = 1,048,576") &&
+                               Contains("Score: 1 of 1 right (100%)"));
+
+  Cli missed;
+  std::vector<std::string> reported = args;
+  reported.insert(reported.end(), {"--report", (study.dir.path() / "r.json").string()});
+  REQUIRE(study.run(missed, reported, wrong + "\n") == 0);
+  CHECK_THAT(missed.out.str(),
+             Contains("✗ Wrong. The answer: " + right + ") " + kPurpose) &&
+                 Contains("Trap: Multi-head attention cuts parameters") &&
+                 Contains("Why: Eight heads of width 64") &&
+                 Contains("Source: Identity statement") &&
+                 Contains("Traps you fell into:\n    Multi-head attention cuts parameters ×1"));
+  const json report = study.report("r.json");
+  CHECK(report["mode"] == "quiz");
+  CHECK(report["score"] == json{{"correct", 0}, {"total", 1}});
+  CHECK(report["questions"][0]["id"] == "mha-purpose");
+  CHECK(report["questions"][0]["answer"] == wrong);
+  CHECK(report["questions"][0]["answer_ids"] == "a");
+  CHECK(report["questions"][0]["correct"] == false);
+  CHECK(report["questions"][0]["trap"] == "mha-cuts-params");
+  CHECK(study.count("SELECT count(*) FROM reviews WHERE mode = 'quiz'") == 2);
+  CHECK(study.count("SELECT count(*) FROM cards") == 0);  // only drill schedules
+}
+
+TEST_CASE("quiz: the same seed asks the same questions in the same order", "[cli][study]") {
+  Study study;
+  const auto order = [&](const std::string& seed) {
+    Cli cli;
+    study.run(cli, {"quiz", "--seed", seed, "--no-demo"}, "s\ns\ns\n");
+    std::vector<std::string> headers;
+    const std::string out = cli.out.str();
+    const std::regex header("\\[\\d/3\\] [^\\n]*\\n  ([^\\n]*)");
+    for (auto it = std::sregex_iterator(out.begin(), out.end(), header);
+         it != std::sregex_iterator(); ++it)
+      headers.push_back((*it)[1]);
+    return headers;
+  };
+  CHECK(order("11") == order("11"));
+  CHECK(order("11").size() == 3);
+}
+
+TEST_CASE("quiz: unclear input is asked again with a hint, help and the demo on request",
+          "[cli][study]") {
+  Study study;
+  Cli cli;
+  REQUIRE(study.run(cli, {"quiz", "--question", "order-without-pe"}, "maybe\n?\nd\nf\n") == 0);
+  const std::string out = cli.out.str();
+  CHECK_THAT(out, Contains("> maybe\n  ? type t (true) or f (false)") &&
+                      Contains("Commands: s skip · d the demo behind the question") &&
+                      Contains("Proof — order-blindness") && Contains("✓ Right."));
+  CHECK_THAT(out, Contains("Score: 1 of 1 right"));
+}
+
+TEST_CASE("quiz: end of input ends the session gracefully with the summary", "[cli][study]") {
+  Study study;
+  Cli cli;
+  REQUIRE(study.run(cli, {"quiz", "--no-demo"}, "") == 0);
+  CHECK_THAT(cli.out.str(), Contains("Quiz finished\n  Score: 0 of 0 right"));
+}
+
+TEST_CASE("quiz: filters that name nothing are refused with what exists", "[cli][study]") {
+  Study study;
+  Cli topic;
+  CHECK(study.run(topic, {"quiz", "--topic", "norms"}) == 2);
+  CHECK(topic.err.str() == "error: no topic 'norms'; the topics: multi-head, positional\n");
+  Cli question;
+  CHECK(study.run(question, {"quiz", "--question", "nope"}) == 2);
+  CHECK_THAT(question.err.str(), Contains("no question 'nope' in the loaded banks"));
+  Cli none;
+  CHECK(study.run(none, {"quiz", "--topic", "positional", "--type", "numeric"}) == 2);
+  CHECK_THAT(none.err.str(), Contains("no question matches those filters together"));
+}
+
+TEST_CASE("quiz: a bad --now is a usage error naming the value", "[cli][study]") {
+  Study study;
+  study.now = "yesterday";
+  Cli cli;
+  CHECK(study.run(cli, {"quiz"}) == 2);
+  CHECK_THAT(cli.err.str(), Contains("--now 'yesterday': expected an ISO-8601 time"));
+}
+
+TEST_CASE("quiz: a progress file that is not a database stops the session, untouched",
+          "[cli][study]") {
+  Study study;
+  study.dir.write("progress.db", "not a database");
+  Cli cli;
+  CHECK(study.run(cli, {"quiz"}, "a\n") == 3);
+  CHECK_THAT(cli.err.str(), Contains("progress.db: not a SQLite database"));
+  std::ifstream file(study.dir.path() / "progress.db");
+  CHECK(std::string(std::istreambuf_iterator<char>(file), {}) == "not a database");
+}
+
+// --- drill --------------------------------------------------------------------------------------
+
+TEST_CASE("drill: a new card steps through learning, is saved, and comes back when due",
+          "[cli][study]") {
+  Study study;
+  // order-without-pe: true/false, the key is false.
+  const std::vector<std::string> args = {"drill", "--question", "order-without-pe", "--auto-rate"};
+  Cli first;
+  REQUIRE(study.run(first, args, "f\nf\n") == 0);
+  CHECK_THAT(first.out.str(), Contains("0 due · 1 new") && Contains("[drill 1] new") &&
+                                  Contains("Rated good · next review in 10 min") &&
+                                  Contains("[drill 2] learning") &&
+                                  Contains("Rated good · next review in 2 days") &&
+                                  Contains("2 reviews saved · 0 cards due now"));
+  CHECK(study.count("SELECT count(*) FROM reviews WHERE mode = 'drill'") == 2);
+  CHECK(study.count("SELECT count(*) FROM cards WHERE state = 'review'") == 1);
+
+  Cli same_day;
+  REQUIRE(study.run(same_day, args, "") == 0);
+  CHECK_THAT(same_day.out.str(), Contains("Nothing to drill now: the next card is due in 2 days"));
+
+  study.now = "2026-03-05T09:00:00Z";
+  Cli later;
+  REQUIRE(study.run(later, args, "t\n") == 0);
+  CHECK_THAT(later.out.str(), Contains("1 due · 0 new") && Contains("[drill 1] review") &&
+                                  Contains("✗ Wrong.") &&
+                                  Contains("Rated again · next review in 10 min"));
+  CHECK(study.count("SELECT lapses FROM cards WHERE id = 'order-without-pe'") == 1);
+  CHECK(study.count("SELECT count(*) FROM cards WHERE state = 'relearning'") == 1);
+  CHECK(study.count("SELECT elapsed_days FROM reviews ORDER BY id DESC LIMIT 1") == 3);
+}
+
+TEST_CASE("drill: a template is one card that draws fresh numbers at each review", "[cli][study]") {
+  Study study;
+  Cli cli;
+  REQUIRE(study.run(cli, {"drill", "--question", "per-head-qkv", "--auto-rate"}, "1\n1\n1\n") == 0);
+  const std::string out = cli.out.str();
+  std::set<std::string> prompts;
+  const std::regex prompt("A model with d_model = [0-9,]+ splits attention into [0-9]+ heads");
+  for (auto it = std::sregex_iterator(out.begin(), out.end(), prompt); it != std::sregex_iterator();
+       ++it)
+    prompts.insert(it->str());
+  CHECK(prompts.size() > 1);
+  CHECK(study.count("SELECT count(DISTINCT card) FROM reviews") == 1);
+}
+
+TEST_CASE("drill: a right answer is rated by the learner, Enter meaning good", "[cli][study]") {
+  Study study;
+  Cli cli;
+  REQUIRE(study.run(cli, {"drill", "--question", "order-without-pe"}, "f\nmeh\n\n") == 0);
+  CHECK_THAT(cli.out.str(), Contains("How was it? h hard · g good (Enter) · e easy > meh\n"
+                                     "  ? type h, g or e") &&
+                                Contains("Rated good · next review in 10 min"));
+  CHECK(study.count("SELECT rating FROM reviews") == 3);
+}
+
+TEST_CASE("drill: --new caps the new cards a day", "[cli][study]") {
+  Study study;
+  Cli cli;
+  REQUIRE(study.run(cli, {"drill", "--new", "1", "--auto-rate"}, "s\n") == 0);
+  CHECK_THAT(cli.out.str(), Contains("0 due · 1 new (0 of 1 new cards introduced today)"));
+}
+
+// --- exam ---------------------------------------------------------------------------------------
+
+TEST_CASE("exam: no feedback until the end, a review pass, unanswered counts against",
+          "[cli][study]") {
+  Study study;
+  const std::string report = (study.dir.path() / "exam.json").string();
+  Cli cli;
+  // Flag the first question and move on; skip the others; keep everything in the review pass.
+  REQUIRE(study.run(cli,
+                    {"exam", "--count", "3", "--minutes", "5", "--pass", "60", "--report", report},
+                    "flag\nskip\nskip\nskip\n\n\n\n") == 0);
+  const std::string out = cli.out.str();
+  CHECK_THAT(out, Contains("proofdeck exam · 3 questions · 5 minutes · pass at 60%") &&
+                      Contains("left · 0/3 answered] > flag\n  Flagged for review") &&
+                      Contains("· flagged") && Contains("Review pass: 3 flagged or unanswered") &&
+                      Contains("Your answer: none (Enter or s keeps it)") &&
+                      Contains("Score: 0 of 3 right (0%), 3 unanswered") &&
+                      Contains("Result: 0 of 3 = 0% → FAIL (pass mark 60%)") &&
+                      Contains("Questions to review") && Contains("– Not answered. The answer:"));
+  CHECK_THAT(out, !Contains("✓ Right.") && !Contains("✗ Wrong."));
+  const json result = study.report("exam.json");
+  CHECK(result["mode"] == "exam");
+  CHECK(result["score"] == json{{"correct", 0}, {"total", 3}});
+  CHECK(result["passed"] == false);
+  CHECK(study.count("SELECT count(*) FROM sessions WHERE mode = 'exam' AND passed = 0") == 1);
+}
+
+TEST_CASE("exam: a right answer passes, and the answers are kept in the history", "[cli][study]") {
+  Study study;
+  Cli cli;
+  REQUIRE(study.run(cli, {"exam", "--question", "order-without-pe", "--count", "1"}, "f\n") == 0);
+  CHECK_THAT(cli.out.str(), Contains("Result: 1 of 1 = 100% → PASS"));
+  CHECK(study.count("SELECT count(*) FROM reviews WHERE mode = 'exam' AND correct = 1") == 1);
+  CHECK(study.count("SELECT count(*) FROM cards") == 0);
+}
+
+TEST_CASE("exam: questions are drawn across topics in proportion", "[cli][study]") {
+  Study study;
+  const std::string report = (study.dir.path() / "exam.json").string();
+  Cli cli;
+  REQUIRE(study.run(cli, {"exam", "--count", "3", "--report", report}, "") == 0);
+  std::map<std::string, int> topics;
+  const json result = study.report("exam.json");
+  for (const auto& q : result["questions"])
+    ++topics[q["topic"].get<std::string>()];
+  CHECK(topics == std::map<std::string, int>{{"multi-head", 2}, {"positional", 1}});
+}
+
+// --- stats and list -----------------------------------------------------------------------------
+
+TEST_CASE("stats: reviews, retention, states, forecast and the traps fallen into", "[cli][study]") {
+  Study study;
+  const std::string right = study.letter_of({"quiz", "--question", "mha-purpose"}, kPurpose);
+  Cli quiz;
+  REQUIRE(study.run(quiz, {"quiz", "--question", "mha-purpose", "--no-demo"},
+                    right == "a" ? "b\n" : "a\n") == 0);
+  Cli drill;
+  REQUIRE(study.run(drill, {"drill", "--question", "order-without-pe", "--auto-rate"}, "f\nf\n") ==
+          0);
+  Cli stats;
+  REQUIRE(study.run(stats, {"stats", "--format", "json"}) == 0);
+  const json s = json::parse(stats.out.str());
+  CHECK(s["reviews"]["total"] == 3);
+  CHECK(s["reviews"]["by_mode"]["drill"] == 2);
+  CHECK(s["cards"]["review"] == 1);
+  CHECK(s["cards"]["new"] == 2);
+  CHECK(s["forecast"]["next_7"] == 1);
+  CHECK(s["traps"][0]["id"] == "mha-cuts-params");
+  CHECK(s["traps"][0]["fell"] == 1);
+  Cli text;
+  REQUIRE(study.run(text, {"stats"}) == 0);
+  CHECK_THAT(text.out.str(),
+             Contains("Reviews: 3 today · 3 in total (quiz 1 · exam 0 · drill 2)") &&
+                 Contains("Multi-head attention cuts parameters") &&
+                 Contains("Due next 7 days: 1"));
+}
+
+TEST_CASE("list shows banks, topics, traps and questions, as text or JSON", "[cli][study]") {
+  Study study;
+  Cli banks;
+  REQUIRE(study.run(banks, {"list"}) == 0);
+  CHECK_THAT(banks.out.str(), StartsWith("example") && Contains("3 questions"));
+  Cli traps;
+  REQUIRE(study.run(traps, {"list", "traps", "--format", "json"}) == 0);
+  const json t = json::parse(traps.out.str());
+  CHECK(t.size() == 2);
+  CHECK(t[0]["id"] == "mha-cuts-params");
+  Cli questions;
+  REQUIRE(study.run(questions, {"list", "questions", "--type", "numeric"}) == 0);
+  CHECK_THAT(questions.out.str(), StartsWith("per-head-qkv") && Contains("1 questions"));
+}
