@@ -18,27 +18,8 @@ fixtures=$2
 work=$(mktemp -d "${TMPDIR:-/tmp}/proofdeck-e2e.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
-passed=0
-failed=0
-pass() {
-  echo "ok - $1"
-  passed=$((passed + 1))
-}
-# fail NAME [DETAIL]: DETAIL is shown indented under the line.
-fail() {
-  echo "not ok - $1"
-  local line
-  if [[ -n ${2:-} ]]; then
-    while IFS= read -r line; do echo "#   $line"; done <<<"$2"
-  fi
-  failed=$((failed + 1))
-}
-# check NAME COMMAND...: passes when COMMAND succeeds.
-check() {
-  local name=$1
-  shift
-  if "$@"; then pass "$name"; else fail "$name"; fi
-}
+# shellcheck source=tests/e2e_lib.sh
+source "$(dirname "$0")/e2e_lib.sh"
 
 # run ARGS...: proofdeck's stdout and stderr go to $work/out and $work/err, its exit code to $status.
 run() {

@@ -25,25 +25,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-passed=0
-failed=0
-pass() {
-  echo "ok - $1"
-  passed=$((passed + 1))
-}
-fail() {
-  echo "not ok - $1"
-  local line
-  if [[ -n ${2:-} ]]; then
-    while IFS= read -r line; do echo "#   $line"; done <<<"$2"
-  fi
-  failed=$((failed + 1))
-}
-check() {
-  local name=$1
-  shift
-  if "$@"; then pass "$name"; else fail "$name"; fi
-}
+# shellcheck source=tests/e2e_lib.sh
+source "$(dirname "$0")/e2e_lib.sh"
 
 common=(--no-builtin --bank "$banks" --color never --now 2026-03-02T09:00:00Z)
 

@@ -6,18 +6,14 @@
 #include <sstream>
 
 #include "bank/loader.hpp"
+#include "bank_test_support.hpp"
 
 using namespace proofdeck;
 using namespace proofdeck::bank;
+using bank_test::worked_example;
 using nlohmann::json;
 
 namespace {
-
-json worked_example() {
-  std::ifstream file(std::string(PROOFDECK_FIXTURE_DIR) + "/../banks/worked_example.json");
-  REQUIRE(file.good());
-  return json::parse(file);
-}
 
 std::vector<std::string> problems_of(const json& bank) {
   try {

@@ -6,17 +6,13 @@
 
 #include "bank/loader.hpp"
 #include "bank/proof.hpp"
+#include "bank_test_support.hpp"
 
 using namespace proofdeck::bank;
+using bank_test::worked_example;
 using nlohmann::json;
 
 namespace {
-
-json worked_example() {
-  std::ifstream file(std::string(PROOFDECK_FIXTURE_DIR) + "/../banks/worked_example.json");
-  REQUIRE(file.good());
-  return json::parse(file);
-}
 
 QuestionVerdict verdict_of(const json& bank, std::size_t question) {
   const Bank loaded = load_bank(bank.dump(), "bank.json");

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bank/loader.hpp"
+#include "bank_test_support.hpp"
 #include "cli_test_support.hpp"
 #include "errors.hpp"
 #include "study/instance.hpp"
@@ -17,17 +18,12 @@
 
 using namespace proofdeck;
 using namespace proofdeck::study;
+using bank_test::worked_example;
 using Catch::Matchers::Contains;
 using Catch::Matchers::StartsWith;
 using nlohmann::json;
 
 namespace {
-
-json worked_example() {
-  std::ifstream file(std::string(PROOFDECK_FIXTURE_DIR) + "/../banks/worked_example.json");
-  REQUIRE(file.good());
-  return json::parse(file);
-}
 
 // The worked example plus a multi and an order question.
 bank::Bank study_bank() {

@@ -1,0 +1,18 @@
+// Shared by the bank, proof and study tests: the worked example of questions/README.md (kept
+// equal to tests/banks/worked_example.json by tests/validate_banks.py), as JSON to vary.
+#pragma once
+
+#include <catch2/catch.hpp>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace bank_test {
+
+inline nlohmann::json worked_example() {
+  std::ifstream file(std::string(PROOFDECK_FIXTURE_DIR) + "/../banks/worked_example.json");
+  REQUIRE(file.good());
+  return nlohmann::json::parse(file);
+}
+
+}  // namespace bank_test
