@@ -319,3 +319,16 @@ TEST_CASE("list shows banks, topics, traps and questions, as text or JSON", "[cl
   REQUIRE(study.run(questions, {"list", "questions", "--type", "numeric"}) == 0);
   CHECK_THAT(questions.out.str(), StartsWith("per-head-qkv") && Contains("1 questions"));
 }
+
+TEST_CASE("--bank ID selects a loaded bank when no such file exists; a typo is named",
+          "[cli][study]") {
+  Study study;
+  Cli selected;
+  REQUIRE(study.run(selected, {"list", "questions", "--bank", "example"}) == 0);
+  CHECK_THAT(selected.out.str(), Contains("3 questions"));
+  Cli typo;
+  CHECK(study.run(typo, {"quiz", "--bank", "exampel"}) == 2);
+  CHECK(typo.err.str() ==
+        "error: --bank exampel: no such file or folder, and no loaded bank has that id (the "
+        "banks: example)\n");
+}

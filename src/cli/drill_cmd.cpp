@@ -39,11 +39,14 @@ void setup_drill(CLI::App& app, const std::function<Context()>& context) {
   drill->callback([options, context] {
     Context ctx = context();
     auto run = start_study(ctx);
+    auto run_options = *options;
+    run_options.filters.banks.insert(run_options.filters.banks.end(), run->selected.begin(),
+                                     run->selected.end());
     const std::filesystem::path dir = data_dir(ctx);
     study::DrillLock lock(dir);
     study::ProgressStore store = study::ProgressStore::open(dir);
     study::InterruptGuard guard;
-    finish_study(study::run_drill(*run->session, store, *options));
+    finish_study(study::run_drill(*run->session, store, run_options));
   });
 }
 

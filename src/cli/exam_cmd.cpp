@@ -33,9 +33,12 @@ void setup_exam(CLI::App& app, const std::function<Context()>& context) {
   exam->callback([options, context] {
     Context ctx = context();
     auto run = start_study(ctx);
+    auto run_options = *options;
+    run_options.filters.banks.insert(run_options.filters.banks.end(), run->selected.begin(),
+                                     run->selected.end());
     study::ProgressStore store = study::ProgressStore::open(data_dir(ctx));
     study::InterruptGuard guard;
-    finish_study(study::run_exam(*run->session, store, *options, run->write));
+    finish_study(study::run_exam(*run->session, store, run_options, run->write));
   });
 }
 

@@ -117,12 +117,15 @@ void setup_list(CLI::App& app, const std::function<Context()>& context) {
       "The filters apply to `list questions`.");
   list->callback([options, context] {
     Context ctx = context();
-    const std::vector<bank::Bank> banks = load_study_banks(ctx);
-    const nlohmann::ordered_json items = list_json(banks, *options);
+    const StudyBanks loaded = load_study_banks(ctx);
+    ListOptions list_options = *options;
+    list_options.filters.banks.insert(list_options.filters.banks.end(), loaded.selected.begin(),
+                                      loaded.selected.end());
+    const nlohmann::ordered_json items = list_json(loaded.banks, list_options);
     if (options->format == "json") {
       ctx.io.out << items.dump(2) << "\n";
     } else {
-      ctx.io.out << list_text(items, *options, ctx.theme);
+      ctx.io.out << list_text(items, list_options, ctx.theme);
     }
   });
 }

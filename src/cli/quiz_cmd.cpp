@@ -35,6 +35,8 @@ void setup_quiz(CLI::App& app, const std::function<Context()>& context) {
     if (*count > 0) run_options.count = *count;
     run_options.show_demo = !*no_demo;
     auto run = start_study(ctx);
+    run_options.filters.banks.insert(run_options.filters.banks.end(), run->selected.begin(),
+                                     run->selected.end());
     study::ProgressStore store = study::ProgressStore::open(data_dir(ctx));
     study::InterruptGuard guard;
     finish_study(study::run_quiz(*run->session, store, run_options, run->write));

@@ -21,7 +21,7 @@ void setup_stats(CLI::App& app, const std::function<Context()>& context) {
       "test it.");
   stats->callback([format, context] {
     Context ctx = context();
-    const std::vector<bank::Bank> banks = load_study_banks(ctx);
+    const std::vector<bank::Bank> banks = load_study_banks(ctx).banks;
     study::ProgressStore store = study::ProgressStore::open(data_dir(ctx));
     const nlohmann::ordered_json result = study::compute_stats(store, banks, resolve_now(ctx));
     if (*format == "json") {

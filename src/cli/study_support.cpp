@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 
 #include <fmt/format.h>
@@ -13,9 +14,25 @@
 
 namespace proofdeck::cli {
 
-std::vector<bank::Bank> load_study_banks(const Context& context) {
+StudyBanks load_study_banks(const Context& context) {
+  std::vector<std::string> paths, ids;
+  for (const std::string& value : context.global.banks) {
+    std::error_code error;
+    const bool id_like = value.find_first_of("/.") == std::string::npos;
+    (id_like && !std::filesystem::exists(value, error) ? ids : paths).push_back(value);
+  }
   std::vector<bank::Bank> banks =
-      bank::load_banks(bank::BankSources{context.global.banks, !context.global.no_builtin});
+      bank::load_banks(bank::BankSources{paths, !context.global.no_builtin});
+  for (const std::string& id : ids) {
+    if (std::none_of(banks.begin(), banks.end(), [&](const bank::Bank& b) { return b.id == id; })) {
+      std::string known;
+      for (const bank::Bank& b : banks)
+        known += (known.empty() ? "" : ", ") + b.id;
+      throw InputError("bank.path", fmt::format("--bank {}: no such file or folder, and no loaded "
+                                                "bank has that id (the banks: {})",
+                                                id, known.empty() ? "none" : known));
+    }
+  }
   std::vector<bank::Bank> added;
   for (const bank::Bank& b : banks) {
     if (!b.builtin) added.push_back(b);
@@ -34,7 +51,7 @@ std::vector<bank::Bank> load_study_banks(const Context& context) {
                      "no questions to study: load a bank with --bank FILE or DIR (or drop "
                      "--no-builtin)");
   }
-  return banks;
+  return StudyBanks{std::move(banks), std::move(ids)};
 }
 
 study::TimePoint resolve_now(const Context& context) {
@@ -93,8 +110,13 @@ int terminal_width(const Context& context) {
 }
 
 std::unique_ptr<StudyRun> start_study(Context& context) {
-  auto run = std::unique_ptr<StudyRun>(new StudyRun{
-      load_study_banks(context), study::LineReader(context.io.in, context.io.in_fd), nullptr, {}});
+  StudyBanks loaded = load_study_banks(context);
+  auto run =
+      std::unique_ptr<StudyRun>(new StudyRun{std::move(loaded.banks),
+                                             std::move(loaded.selected),
+                                             study::LineReader(context.io.in, context.io.in_fd),
+                                             nullptr,
+                                             {}});
   run->session = std::unique_ptr<study::Session>(new study::Session{
       .banks = run->banks,
       .out = context.io.out,

@@ -15,9 +15,17 @@
 
 namespace proofdeck::cli {
 
-// Loads the banks; banks from --bank are also checked against the demo catalog (the built-in
-// ones are proven by CI). BankErrors (exit 2) with every problem.
-std::vector<bank::Bank> load_study_banks(const Context& context);
+// The banks a study command works on. `--bank` takes files and folders to load; a value that is
+// neither but names a loaded bank's id selects that bank instead (the quiz filter `--bank ID`),
+// as `--from-bank ID` does.
+struct StudyBanks {
+  std::vector<bank::Bank> banks;
+  std::vector<std::string> selected;  // bank ids given to --bank
+};
+
+// Loads the banks; banks from --bank files are also checked against the demo catalog (the
+// built-in ones are proven by CI). BankErrors (exit 2) with every problem.
+StudyBanks load_study_banks(const Context& context);
 
 // --now, else PROOFDECK_NOW, else the system clock; InputError naming a value that is not
 // ISO-8601.
@@ -35,6 +43,7 @@ int terminal_width(const Context& context);
 // The session's moving parts, built once the command runs.
 struct StudyRun {
   std::vector<bank::Bank> banks;
+  std::vector<std::string> selected;  // bank ids given to --bank: add them to the filters
   study::LineReader reader;
   std::unique_ptr<study::Session> session;
   study::ReportWriter write;
