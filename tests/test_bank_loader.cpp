@@ -191,3 +191,15 @@ TEST_CASE("hostile sizes are refused before they cost anything", "[bank]") {
   REQUIRE_THROWS_WITH(load_bank(deep, "deep.json"),
                       "[proofdeck.json.depth] deep.json: nesting deeper than 32 levels");
 }
+
+TEST_CASE("an explanation may not name an option by its letter, since options are shuffled",
+          "[bank]") {
+  json bank = worked_example();
+  bank["questions"][0]["explanation"] = "Option a is the parameter trap.";
+  CHECK(problems_of(bank) ==
+        std::vector<std::string>{"bank.json: /questions/0/explanation: refers to \"Option a\", "
+                                 "but options are shuffled when asked, so a letter names a "
+                                 "different option each time; name the option by what it says"});
+  bank["questions"][0]["explanation"] = "An option about bias (a separate count) is not the point.";
+  CHECK(problems_of(bank).empty());
+}

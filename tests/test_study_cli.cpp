@@ -130,7 +130,7 @@ TEST_CASE("quiz: end of input ends the session gracefully with the summary", "[c
   Study study;
   Cli cli;
   REQUIRE(study.run(cli, {"quiz", "--no-demo"}, "") == 0);
-  CHECK_THAT(cli.out.str(), Contains("Quiz finished\n  Score: 0 of 0 right"));
+  CHECK_THAT(cli.out.str(), Contains("Quiz finished\n  No question answered · 0 s"));
 }
 
 TEST_CASE("quiz: filters that name nothing are refused with what exists", "[cli][study]") {

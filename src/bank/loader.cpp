@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <regex>
 #include <set>
 
 #include <fmt/format.h>
@@ -514,6 +515,13 @@ void read_numeric(Reader& reader, const json& node, const std::string& pointer, 
   }
 }
 
+// "option b", "Option (c)", "options b and d": an option named by its letter, or "".
+std::string option_letter_reference(const std::string& text) {
+  static const std::regex letter(R"(\b[Oo]ptions? \(?[a-z]\)?(?![A-Za-z0-9'-]))");
+  std::smatch match;
+  return std::regex_search(text, match, letter) ? match.str() : std::string();
+}
+
 Question read_question(Reader& reader, const json& node, const std::string& pointer,
                        const LoadLimits& limits) {
   Question q;
@@ -529,6 +537,13 @@ Question read_question(Reader& reader, const json& node, const std::string& poin
   q.topic = reader.id(node, "topic", pointer);
   q.prompt = reader.text(node, "prompt", pointer);
   q.explanation = reader.text(node, "explanation", pointer);
+  if (const std::string letter = option_letter_reference(q.explanation); !letter.empty()) {
+    reader.problem(pointer + "/explanation",
+                   fmt::format("refers to \"{}\", but options are shuffled when asked, so a "
+                               "letter names a different option each time; name the option by "
+                               "what it says",
+                               letter));
+  }
   q.source = reader.source(node, pointer);
   q.proof = reader.proof(node, pointer);
   q.unprovable = reader.text(node, "unprovable", pointer);

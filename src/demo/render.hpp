@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "demo/demo.hpp"
 #include "terminal.hpp"
@@ -33,6 +34,16 @@ std::string render_html(const DemoResult& result, const DemoInfo& info);
 // the CSS it needs is html_stylesheet().
 std::string render_html_section(const DemoResult& result, const DemoInfo& info);
 const std::string& html_stylesheet();
+
+// One figure of a result as a file of its own.
+struct SvgFigure {
+  std::string name;   // the table's or series' stable id: "weights_none_a"
+  std::string title;  // for people
+  std::string svg;    // a complete SVG document: XML declaration, namespace, white background
+};
+// Every heatmap and every series of a result, in order, each drawn as the HTML renderings draw it
+// but as a standalone SVG document (for Markdown handouts that link their figures as files).
+std::vector<SvgFigure> render_svg_figures(const DemoResult& result);
 
 // Text escaped for HTML element content and attribute values.
 std::string html_escape(std::string_view text);

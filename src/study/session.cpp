@@ -405,6 +405,11 @@ std::string render_summary(const Session& session, const std::vector<Answered>& 
   std::string text = "\n" + fmt::format(theme.emphasis, "{}", title) + "\n";
   const int out_of = unanswered_wrong ? answered + skipped : answered;
   const int percent = out_of == 0 ? 0 : (100 * correct + out_of / 2) / out_of;
+  if (out_of == 0) {
+    return text + fmt::format("  No question answered{} · {}\n",
+                              skipped > 0 ? fmt::format(" ({} skipped)", skipped) : "",
+                              format_duration(elapsed));
+  }
   text += fmt::format(
       "  Score: {} of {} right ({}%){} · {}\n",
       fmt::styled(correct, correct == out_of ? theme.good : theme.emphasis), out_of, percent,

@@ -1,0 +1,284 @@
+// GIFT and Anki exports of the arranged questions.
+#include "print/export.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <iterator>
+
+#include <fmt/format.h>
+
+#include "demo/render.hpp"
+
+namespace proofdeck::print {
+
+namespace {
+
+using Out = std::back_insert_iterator<std::string>;
+
+std::string trap_feedback(const bank::Trap& trap) {
+  return "Trap — " + trap.name + ": " + trap.correction;
+}
+
+std::string key_numbers_text(const ProofRun& run, const std::string& demo_name) {
+  if (run.result == nullptr || run.key_numbers.empty()) return {};
+  std::string text = "Proof (" + demo_name + "):";
+  for (std::size_t i = 0; i < run.key_numbers.size(); ++i) {
+    text += (i == 0 ? " " : " · ") + run.key_numbers[i].first + " = " + run.key_numbers[i].second;
+  }
+  return text;
+}
+
+// ============================================================================================
+// GIFT
+// ============================================================================================
+
+// A number as GIFT (and PHP's is_numeric) reads it: the shortest exact form, no grouping.
+std::string gift_number(double value) {
+  if (value == std::trunc(value) && std::fabs(value) < 1e15) return fmt::format("{:.0f}", value);
+  return fmt::format("{}", value);
+}
+
+// Moodle accepts only the grades of its list (100, 50, 33.33333, 25, 20, 16.66667, 14.28571,
+// 12.5, 11.11111, 10, …): 1/n of the credit for n up to 10 is one of them.
+std::string gift_percent(double percent) {
+  std::string text = fmt::format("{:.5f}", percent);
+  while (text.back() == '0')
+    text.pop_back();
+  if (text.back() == '.') text.pop_back();
+  return text;
+}
+
+std::string general_feedback(const Printed& printed, const Facts& facts,
+                             const std::optional<ProofRun>& run) {
+  const bank::Question& q = printed.question();
+  std::string text = q.explanation;
+  if (!facts.worked.empty()) text += "\nWorked: " + facts.worked;
+  if (run) {
+    if (const std::string numbers = key_numbers_text(*run, q.proof->demo); !numbers.empty())
+      text += "\n" + numbers;
+  }
+  text += "\nSource: " + facts.source;
+  return gift_escape(text);
+}
+
+void gift_question(std::string& gift, const Printed& printed, bank::DemoRunner& runner) {
+  const bank::Question& q = printed.question();
+  const bank::Bank& b = *printed.bank;
+  const Facts facts = facts_of(printed, b);
+  const std::optional<ProofRun> run = run_proof(printed, runner);
+  Out out(gift);
+  fmt::format_to(out, "// {}. {} · {} · {}\n", printed.number, q.id, b.id,
+                 bank::question_type_name(q.type));
+  std::string prompt = printed.instance.prompt;
+  if (q.type == bank::QuestionType::order)
+    prompt += "\n(Match each step to its place in the order: 1 is first.)";
+  fmt::format_to(out, "::{}::[plain]{}{{\n", gift_escape(q.id), gift_escape(prompt));
+  const auto trap_of = [&](const std::string& id) {
+    return id.empty() ? nullptr : b.find_trap(id);
+  };
+  switch (q.type) {
+    case bank::QuestionType::single:
+    case bank::QuestionType::multi: {
+      const auto right = static_cast<double>(
+          std::count_if(q.options.begin(), q.options.end(), [](const auto& o) { return o.correct; }));
+      const double wrong = static_cast<double>(q.options.size()) - right;
+      for (const bank::Option& option : q.options) {
+        std::string prefix;
+        if (q.type == bank::QuestionType::single) {
+          prefix = option.correct ? "=" : "~";
+        } else {
+          prefix = "~%" + gift_percent(option.correct ? 100.0 / right : -100.0 / wrong) + "%";
+        }
+        std::string feedback = option.feedback;
+        if (option.correct && feedback.empty()) feedback = "Right.";
+        if (!option.correct) {
+          if (const bank::Trap* trap = trap_of(option.trap))
+            feedback += (feedback.empty() ? "" : "\n") + trap_feedback(*trap);
+        }
+        fmt::format_to(out, "\t{}{}", prefix, gift_escape(option.text));
+        if (!feedback.empty()) fmt::format_to(out, "#{}", gift_escape(feedback));
+        gift += "\n";
+      }
+      break;
+    }
+    case bank::QuestionType::truefalse: {
+      const bank::Trap* trap = trap_of(q.trap);
+      fmt::format_to(out, "\t{}#{}#Right.\n", q.answer ? "TRUE" : "FALSE",
+                     trap != nullptr ? gift_escape(trap_feedback(*trap)) : std::string());
+      break;
+    }
+    case bank::QuestionType::numeric: {
+      const double key = printed.instance.key;
+      const double tolerance = q.key.relative ? q.key.tolerance * std::fabs(key) : q.key.tolerance;
+      fmt::format_to(out, "\t#\n\t={}:{}#Right.\n", gift_number(key), gift_number(tolerance));
+      for (const bank::Distractor& d : q.distractors) {
+        const bank::Trap* trap = trap_of(d.trap);
+        double value = 0.0;
+        try {
+          value = d.formula ? d.formula->evaluate(printed.instance.bindings) : d.value.value_or(0.0);
+        } catch (const std::exception&) {
+          continue;
+        }
+        // A wrong answer inside the key's tolerance would take the key's credit away.
+        if (std::fabs(value - key) <= tolerance || trap == nullptr) continue;
+        fmt::format_to(out, "\t=%0%{}:{}#{}\n", gift_number(value), gift_number(tolerance),
+                       gift_escape(trap_feedback(*trap)));
+      }
+      break;
+    }
+    case bank::QuestionType::order:
+      for (std::size_t i = 0; i < q.steps.size(); ++i) {
+        // "->" separates a matching pair; a step that writes one gets an arrow instead.
+        std::string step = q.steps[i].text;
+        for (std::size_t at = step.find("->"); at != std::string::npos; at = step.find("->", at))
+          step.replace(at, 2, "→");
+        fmt::format_to(out, "\t={} -> {}\n", gift_escape(step), i + 1);
+      }
+      break;
+  }
+  fmt::format_to(out, "\t####{}\n}}\n\n", general_feedback(printed, facts, run));
+}
+
+// ============================================================================================
+// Anki
+// ============================================================================================
+
+// Deck names and tags are not fields: no HTML, but nothing that splits a row or a column.
+std::string plain_cell(std::string_view text, char space) {
+  std::string out;
+  for (const char c : text) {
+    if (c == '\t' || c == '\n' || c == '\r' || (space == '_' && c == ' ')) {
+      out += space;
+    } else if (c == '"') {
+      out += '\'';
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+std::string anki_note(const Printed& printed, bank::DemoRunner& runner) {
+  const bank::Question& q = printed.question();
+  const bank::Bank& b = *printed.bank;
+  const Facts facts = facts_of(printed, b);
+  std::string front = "<div class=\"prompt\">" + anki_field(printed.instance.prompt) + "</div>";
+  std::string kind = facts.kind;
+  if (q.type == bank::QuestionType::numeric && !q.key.unit.empty()) kind += " (" + q.key.unit + ")";
+  front += "<div class=\"kind\"><i>" + anki_field(kind) + "</i></div>";
+  if (!facts.labels.empty()) {
+    front += "<div class=\"options\">";
+    for (std::size_t i = 0; i < facts.labels.size(); ++i) {
+      front += (i == 0 ? "" : "<br>") + std::string("<b>") + study::letter(i) + ")</b> " +
+               anki_field(facts.labels[i]);
+    }
+    front += "</div>";
+  }
+
+  std::string back = "<div class=\"answer\"><b>Answer:</b> " + anki_field(facts.answer_words) +
+                     "</div>";
+  if (!facts.traps.empty()) {
+    const bool lettered =
+        q.type == bank::QuestionType::single || q.type == bank::QuestionType::multi;
+    back += "<div class=\"traps\"><b>Traps:</b>";
+    for (const TrapNote& note : facts.traps) {
+      back += "<br>✗ " + anki_field(note.answer) + (lettered ? ")" : "") + " <i>" +
+              anki_field(note.trap->name) + "</i> — " + anki_field(note.trap->correction);
+    }
+    back += "</div>";
+  }
+  back += "<div class=\"why\"><b>Why:</b> " + anki_field(q.explanation) + "</div>";
+  if (!facts.worked.empty())
+    back += "<div class=\"worked\"><b>Worked:</b> " + anki_field(facts.worked) + "</div>";
+  if (const std::optional<ProofRun> run = run_proof(printed, runner)) {
+    if (const std::string numbers = key_numbers_text(*run, q.proof->demo); !numbers.empty())
+      back += "<div class=\"proof\">" + anki_field(numbers) + "</div>";
+  }
+  back += "<div class=\"source\"><small>Source: " + anki_field(facts.source) + "</small></div>";
+
+  std::vector<std::string> tags{"topic::" + q.topic, "type::" +
+                                                         std::string(bank::question_type_name(
+                                                             q.type)),
+                                "bank::" + b.id};
+  for (const std::string& trap : study::question_traps(q))
+    tags.push_back("trap::" + trap);
+  std::string tag_text;
+  for (const std::string& tag : tags)
+    tag_text += (tag_text.empty() ? "" : " ") + plain_cell(tag, '_');
+
+  return fmt::format("proofdeck-{}\tproofdeck::{}\t{}\t{}\t{}\n", plain_cell(q.id, '_'),
+                     plain_cell(b.title, ' '), front, back, tag_text);
+}
+
+}  // namespace
+
+std::string gift_escape(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (const char c : text) {
+    switch (c) {
+      case '\\':
+      case '~':
+      case '=':
+      case '#':
+      case '{':
+      case '}':
+      case ':':
+        out += '\\';
+        out += c;
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+std::string anki_field(std::string_view text) {
+  const std::string escaped = demo::html_escape(text);
+  std::string out;
+  for (const char c : escaped) {
+    if (c == '\n' || c == '\t') {
+      out += "<br>";
+    } else if (c != '\r') {
+      out += c;
+    }
+  }
+  return out;
+}
+
+std::string export_gift(const std::vector<TopicGroup>& groups, bank::DemoRunner& runner) {
+  std::size_t count = 0;
+  for (const TopicGroup& group : groups)
+    count += group.questions.size();
+  std::string gift = fmt::format(
+      "// proofdeck questions in Moodle GIFT format: {} question{}, a category per topic.\n"
+      "// Import: Question bank > Import > GIFT format. Answers carry their feedback (a wrong\n"
+      "// one names its trap); order questions are matching questions (step -> its place).\n\n",
+      count, count == 1 ? "" : "s");
+  for (const TopicGroup& group : groups) {
+    gift += fmt::format("$CATEGORY: proofdeck/{}/{}\n\n", group.bank->id, group.topic->id);
+    for (const Printed& printed : group.questions)
+      gift_question(gift, printed, runner);
+  }
+  return gift;
+}
+
+std::string export_anki(const std::vector<TopicGroup>& groups, bank::DemoRunner& runner) {
+  std::string anki =
+      "#separator:tab\n#html:true\n#notetype:Basic\n#deck:proofdeck\n#tags:proofdeck\n"
+      "#guid column:1\n#deck column:2\n#tags column:5\n#columns:GUID\tDeck\tFront\tBack\tTags\n";
+  for (const TopicGroup& group : groups) {
+    for (const Printed& printed : group.questions)
+      anki += anki_note(printed, runner);
+  }
+  return anki;
+}
+
+}  // namespace proofdeck::print

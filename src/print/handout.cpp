@@ -1,0 +1,788 @@
+// Handouts in Markdown and HTML. Every bank string is escaped for its target here; the demo
+// figures come from demo/render.hpp (HTML sections, Markdown tables, standalone SVG files).
+#include "print/handout.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <iterator>
+#include <map>
+#include <string_view>
+
+#include <fmt/format.h>
+
+#include "demo/render.hpp"
+#include "terminal.hpp"
+
+namespace proofdeck::print {
+
+namespace {
+
+using Out = std::back_insert_iterator<std::string>;
+
+bool worksheet(const HandoutOptions& options) {
+  return options.answers != AnswerPlacement::inline_answers;
+}
+
+std::string kind_name(const HandoutOptions& options) {
+  return worksheet(options) ? "Worksheet" : "Study sheet";
+}
+
+std::string subtitle(const std::vector<TopicGroup>& groups, const HandoutOptions& options) {
+  std::size_t questions = 0;
+  for (const TopicGroup& group : groups)
+    questions += group.questions.size();
+  std::string text =
+      fmt::format("{} question{} · {} topic{} · seed {}", questions, questions == 1 ? "" : "s",
+                  groups.size(), groups.size() == 1 ? "" : "s", options.seed);
+  switch (options.answers) {
+    case AnswerPlacement::inline_answers:
+      return text + " · answers, traps and proofs with each question";
+    case AnswerPlacement::appendix:
+      return text + " · answer key at the end";
+    case AnswerPlacement::none:
+      return text + " · no answers";
+  }
+  return text;
+}
+
+std::string title_of(const std::vector<TopicGroup>& groups, const HandoutOptions& options) {
+  return options.title.empty() ? default_title(groups) : options.title;
+}
+
+// An id fragment: lower-case letters, digits and single hyphens.
+std::string slug(std::string_view text) {
+  std::string id;
+  for (const char c : text) {
+    if (std::isalnum(static_cast<unsigned char>(c))) {
+      id += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    } else if (!id.empty() && id.back() != '-') {
+      id += '-';
+    }
+  }
+  while (!id.empty() && id.back() == '-')
+    id.pop_back();
+  return id.empty() ? "x" : id;
+}
+
+// Keeps each figure of a distinct demo run drawn once per scope (a topic on a study sheet, the
+// key of a worksheet): later questions on the same run point back to the first.
+using DrawnRuns = std::map<const demo::DemoResult*, int>;  // run → the question that drew it
+
+// ============================================================================================
+// HTML
+// ============================================================================================
+
+// Element content: escaped, line breaks kept.
+std::string html_text(std::string_view text) {
+  const std::string escaped = demo::html_escape(text);
+  std::string out;
+  for (const char c : escaped)
+    out += c == '\n' ? std::string("<br />\n") : std::string(1, c);
+  return out;
+}
+
+std::string html_trap_note(const bank::Trap& trap) {
+  return fmt::format(
+      "<span class=\"trap-note\"><span class=\"trap-label\">Trap:</span> <strong>{}</strong> — "
+      "{}</span>",
+      html_text(trap.name), html_text(trap.correction));
+}
+
+// The question and its options (or the blanks a worksheet leaves).
+void html_stem(std::string& html, const Printed& printed, const Facts& facts, bool answers_here) {
+  const bank::Question& q = printed.question();
+  Out out(html);
+  fmt::format_to(out,
+                 "<div class=\"stem\">\n<h3><span class=\"qnum\">{}.</span> <span "
+                 "class=\"prompt\">{}</span></h3>\n",
+                 printed.number, html_text(printed.instance.prompt));
+  fmt::format_to(out, "<p class=\"qmeta\">{} · <code>{}</code>", html_text(facts.kind),
+                 html_text(q.id));
+  if (q.difficulty > 0) fmt::format_to(out, " · difficulty {}/3", q.difficulty);
+  html += "</p>\n";
+  const auto trap_at = [&](const std::string& answer) -> const bank::Trap* {
+    for (const TrapNote& note : facts.traps)
+      if (note.answer == answer) return note.trap;
+    return nullptr;
+  };
+  const auto option = [&](const std::string& letter, const std::string& text, bool correct,
+                          const bank::Trap* trap) {
+    const char* state = !answers_here ? "" : correct ? " class=\"correct\"" : " class=\"wrong\"";
+    fmt::format_to(out, "<li{}><span class=\"box\" aria-hidden=\"true\"></span>", state);
+    if (!letter.empty()) fmt::format_to(out, "<span class=\"letter\">{})</span>", letter);
+    fmt::format_to(out, "<span class=\"body\"><span class=\"text\">{}</span>", html_text(text));
+    if (answers_here && correct) html += " <span class=\"mark\" title=\"correct\">✓</span>";
+    if (answers_here && trap != nullptr) html += "\n" + html_trap_note(*trap);
+    html += "</span></li>\n";
+  };
+  switch (q.type) {
+    case bank::QuestionType::single:
+    case bank::QuestionType::multi:
+      fmt::format_to(out, "<ol class=\"options {}\">\n", bank::question_type_name(q.type));
+      for (std::size_t i = 0; i < facts.labels.size(); ++i) {
+        const std::string letter = study::letter(i);
+        option(letter, facts.labels[i], facts.correct[i], trap_at(letter));
+      }
+      html += "</ol>\n";
+      break;
+    case bank::QuestionType::truefalse:
+      html += "<ol class=\"options truefalse\">\n";
+      option("", "True", q.answer, trap_at("True"));
+      option("", "False", !q.answer, trap_at("False"));
+      html += "</ol>\n";
+      break;
+    case bank::QuestionType::numeric:
+      if (!answers_here) {
+        fmt::format_to(out, "<p class=\"answer-line\">Answer: <span class=\"blank\"></span>{}</p>\n",
+                       q.key.unit.empty() ? "" : " " + html_text(q.key.unit));
+      }
+      break;
+    case bank::QuestionType::order:
+      html += "<ol class=\"options order\">\n";
+      for (std::size_t i = 0; i < facts.labels.size(); ++i)
+        option(study::letter(i), facts.labels[i], false, nullptr);
+      html += "</ol>\n";
+      if (!answers_here) {
+        html += "<p class=\"answer-line order-slots\">Order:";
+        for (std::size_t i = 0; i < facts.labels.size(); ++i)
+          html += std::string(i == 0 ? " " : " → ") + "<span class=\"blank short\"></span>";
+        html += "</p>\n";
+      }
+      break;
+  }
+  html += "</div>\n";
+}
+
+void html_proof(std::string& html, const Printed& printed, DrawnRuns& drawn,
+                bank::DemoRunner& runner) {
+  const bank::Question& q = printed.question();
+  const std::optional<ProofRun> run = run_proof(printed, runner);
+  Out out(html);
+  if (!run) {
+    if (!q.unprovable.empty()) {
+      fmt::format_to(out,
+                     "<p class=\"unprovable\"><strong>No proof:</strong> {}</p>\n",
+                     html_text(q.unprovable));
+    }
+    return;
+  }
+  if (run->result == nullptr) {
+    fmt::format_to(out,
+                   "<div class=\"proof\" data-figures=\"0\">\n<p class=\"proof-error\"><strong>"
+                   "Proof:</strong> the demo <code>{}</code> could not run: {}</p>\n</div>\n",
+                   html_text(q.proof->demo), html_text(run->error));
+    return;
+  }
+  const auto [first, fresh] = drawn.emplace(run->result, printed.number);
+  std::size_t figures = 0;
+  if (fresh) {
+    for (const demo::Table& table : run->result->tables)
+      figures += table.heatmap ? 1 : 0;
+    figures += run->result->series.size();
+  }
+  fmt::format_to(out, "<div class=\"proof\" id=\"proof-{}\" data-figures=\"{}\">\n",
+                 printed.number, figures);
+  fmt::format_to(out, "<p class=\"proof-head\"><strong>Proof</strong> · <code>{}</code>",
+                 html_text(q.proof->demo));
+  if (!fresh) {
+    fmt::format_to(out, " · the same computation as <a href=\"#proof-{0}\">question {0}</a>",
+                   first->second);
+  }
+  if (!run->key_numbers.empty()) {
+    html += "<br />\nKey numbers:";
+    for (std::size_t i = 0; i < run->key_numbers.size(); ++i) {
+      fmt::format_to(out, "{} <code>{}</code> = {}", i == 0 ? "" : " ·",
+                     html_text(run->key_numbers[i].first), html_text(run->key_numbers[i].second));
+    }
+  }
+  html += "</p>\n";
+  if (fresh && run->info != nullptr) {
+    std::string section = demo::render_html_section(*run->result, *run->info);
+    // The same demo can be drawn for several questions: its ids carry the question's number.
+    const std::string id_attribute = "id=\"demo-";
+    if (const std::size_t at = section.find(id_attribute); at != std::string::npos)
+      section.replace(at, id_attribute.size(), fmt::format("id=\"q{}-demo-", printed.number));
+    html += section;
+  }
+  html += "</div>\n";
+}
+
+// The answer, the traps (beside the options on a study sheet, listed in a key), the explanation,
+// the worked formula, the source and the proof.
+void html_answer(std::string& html, const Printed& printed, const Facts& facts, bool in_key,
+                 DrawnRuns& drawn, bank::DemoRunner& runner) {
+  const bank::Question& q = printed.question();
+  Out out(html);
+  html += "<div class=\"answer-block\">\n";
+  fmt::format_to(out, "<p class=\"answer\"><strong>Answer:</strong> {}</p>\n",
+                 html_text(facts.answer_words));
+  const bool traps_beside_options = !in_key && q.type != bank::QuestionType::numeric;
+  if (!facts.traps.empty() && !traps_beside_options) {
+    html += "<ul class=\"trap-list\">\n";
+    for (const TrapNote& note : facts.traps) {
+      const bool lettered =
+          q.type == bank::QuestionType::single || q.type == bank::QuestionType::multi;
+      fmt::format_to(out, "<li><span class=\"wrong-answer\">{}{}</span> {}</li>\n",
+                     html_text(note.answer), lettered ? ")" : "", html_trap_note(*note.trap));
+    }
+    html += "</ul>\n";
+  }
+  fmt::format_to(out, "<p class=\"why\"><strong>Why:</strong> {}</p>\n", html_text(q.explanation));
+  if (!facts.worked.empty()) {
+    fmt::format_to(out, "<p class=\"worked\"><strong>Worked:</strong> {}</p>\n",
+                   html_text(facts.worked));
+  }
+  fmt::format_to(out, "<p class=\"source\">Source: {}</p>\n", html_text(facts.source));
+  html_proof(html, printed, drawn, runner);
+  html += "</div>\n";
+}
+
+std::string html_document(const std::vector<TopicGroup>& groups, const HandoutOptions& options,
+                          bank::DemoRunner& runner) {
+  const std::string title = title_of(groups, options);
+  std::string html;
+  Out out(html);
+  fmt::format_to(out,
+                 "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\" />\n"
+                 "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\" />\n"
+                 "<meta name=\"generator\" content=\"proofdeck\" />\n"
+                 "<title>{} · {}</title>\n<style>\n{}{}</style>\n</head>\n",
+                 html_text(title), kind_name(options), demo::html_stylesheet(),
+                 handout_stylesheet());
+  fmt::format_to(out,
+                 "<body class=\"handout {}\">\n<header class=\"handout-header\">\n"
+                 "<p class=\"kind\">{}</p>\n<h1>{}</h1>\n<p class=\"subtitle\">{}</p>\n",
+                 worksheet(options) ? "worksheet" : "study-sheet", kind_name(options),
+                 html_text(title), html_text(subtitle(groups, options)));
+  if (worksheet(options)) {
+    html +=
+        "<p class=\"name-line\"><span>Name <span class=\"blank\"></span></span>"
+        "<span>Date <span class=\"blank short\"></span></span></p>\n";
+  }
+  html += "</header>\n<nav class=\"contents\" aria-label=\"Topics\">\n<ol>\n";
+  for (const TopicGroup& group : groups) {
+    const int first = group.questions.front().number, last = group.questions.back().number;
+    fmt::format_to(out, "<li><a href=\"#topic-{}-{}\">{}</a> <span class=\"range\">{}</span></li>\n",
+                   slug(group.bank->id), slug(group.topic->id), html_text(group.topic->name),
+                   first == last ? fmt::format("question {}", first)
+                                 : fmt::format("questions {}–{}", first, last));
+  }
+  if (options.answers == AnswerPlacement::appendix)
+    html += "<li><a href=\"#answer-key\">Answer key</a></li>\n";
+  html += "</ol>\n</nav>\n<main>\n";
+
+  for (const TopicGroup& group : groups) {
+    fmt::format_to(out,
+                   "<section class=\"topic\" id=\"topic-{}-{}\">\n<h2><span "
+                   "class=\"topic-bank\">{}</span> {}</h2>\n",
+                   slug(group.bank->id), slug(group.topic->id), html_text(group.bank->title),
+                   html_text(group.topic->name));
+    if (!group.topic->description.empty()) {
+      fmt::format_to(out, "<p class=\"topic-description\">{}</p>\n",
+                     html_text(group.topic->description));
+    }
+    if (options.answers == AnswerPlacement::inline_answers) {
+      // The traps this topic's questions test, before the questions.
+      std::vector<const bank::Trap*> traps;
+      for (const Printed& printed : group.questions) {
+        for (const TrapNote& note : facts_of(printed, *printed.bank).traps)
+          if (std::find(traps.begin(), traps.end(), note.trap) == traps.end())
+            traps.push_back(note.trap);
+      }
+      if (!traps.empty()) {
+        html += "<aside class=\"traps\">\n<h3>Traps in this topic</h3>\n<dl>\n";
+        for (const bank::Trap* trap : traps) {
+          fmt::format_to(out,
+                         "<dt>{}</dt>\n<dd><span class=\"misconception\">Belief: {}</span><br />\n"
+                         "<span class=\"correction\">Instead: {}</span></dd>\n",
+                         html_text(trap->name), html_text(trap->misconception),
+                         html_text(trap->correction));
+        }
+        html += "</dl>\n</aside>\n";
+      }
+    }
+    DrawnRuns drawn;
+    for (const Printed& printed : group.questions) {
+      const Facts facts = facts_of(printed, *printed.bank);
+      fmt::format_to(out, "<article class=\"question\" id=\"q{}\">\n", printed.number);
+      const bool answers_here = options.answers == AnswerPlacement::inline_answers;
+      html_stem(html, printed, facts, answers_here);
+      if (answers_here) html_answer(html, printed, facts, false, drawn, runner);
+      html += "</article>\n";
+    }
+    html += "</section>\n";
+  }
+
+  if (options.answers == AnswerPlacement::appendix) {
+    fmt::format_to(out,
+                   "<section class=\"answer-key\" id=\"answer-key\">\n<h2>Answer key</h2>\n"
+                   "<p class=\"subtitle\">{} · for the worksheet printed with seed {} and the "
+                   "same filters</p>\n<ol class=\"key-grid\">\n",
+                   html_text(title), options.seed);
+    for (const TopicGroup& group : groups) {
+      for (const Printed& printed : group.questions) {
+        fmt::format_to(out,
+                       "<li><a class=\"key-number\" href=\"#key-{0}\">{0}</a> <span "
+                       "class=\"key-answer\">{1}</span></li>\n",
+                       printed.number, html_text(facts_of(printed, *printed.bank).answer_letters));
+      }
+    }
+    html += "</ol>\n<h3 class=\"key-details-title\">Answers explained</h3>\n";
+    DrawnRuns drawn;
+    for (const TopicGroup& group : groups) {
+      for (const Printed& printed : group.questions) {
+        const Facts facts = facts_of(printed, *printed.bank);
+        fmt::format_to(out,
+                       "<article class=\"key-entry\" id=\"key-{0}\">\n<h4><a href=\"#q{0}\" "
+                       "class=\"qnum\">{0}.</a> {1}</h4>\n",
+                       printed.number, html_text(printed.instance.prompt));
+        html_answer(html, printed, facts, true, drawn, runner);
+        html += "</article>\n";
+      }
+    }
+    html += "</section>\n";
+  }
+  html += "</main>\n</body>\n</html>\n";
+  return html;
+}
+
+// ============================================================================================
+// Markdown
+// ============================================================================================
+
+// Text in a Markdown paragraph or list item: control characters shown, every character
+// Markdown would act on backslash-escaped, line breaks as hard breaks indented by `indent`
+// (so they stay inside a list item).
+std::string md_text(std::string_view raw, std::string_view indent = "") {
+  const std::string text = sanitize_for_terminal(raw);
+  std::string out;
+  bool line_start = true;
+  const auto word_char = [&](std::size_t at) {
+    return at < text.size() && (std::isalnum(static_cast<unsigned char>(text[at])) ||
+                                static_cast<unsigned char>(text[at]) >= 0x80);
+  };
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '\t') {
+      out += ' ';
+      continue;
+    }
+    if (c == '\n') {
+      out += "  \n" + std::string(indent);
+      line_start = true;
+      continue;
+    }
+    // An underscore inside a word (d_model) emphasises nothing in GFM: left as it is.
+    const bool inner_underscore = c == '_' && i > 0 && word_char(i - 1) && word_char(i + 1);
+    if ((std::string_view("\\`*_[]<>|~&$").find(c) != std::string_view::npos &&
+         !inner_underscore) ||
+        (line_start && std::string_view("#+-=!").find(c) != std::string_view::npos)) {
+      out += '\\';
+    }
+    // "1. " at the start of a line would begin a list.
+    if (line_start && c >= '0' && c <= '9') {
+      const std::size_t digits_end = text.find_first_not_of("0123456789", i);
+      if (digits_end != std::string::npos && (text[digits_end] == '.' || text[digits_end] == ')')) {
+        out.append(text, i, digits_end - i);
+        out += '\\';
+        i = digits_end - 1;
+        line_start = false;
+        continue;
+      }
+    }
+    out += c;
+    line_start = line_start && c == ' ';
+  }
+  return out;
+}
+
+// Text in a table cell: one line.
+std::string md_cell(std::string_view raw) {
+  std::string flat(raw);
+  std::replace(flat.begin(), flat.end(), '\n', ' ');
+  return md_text(flat);
+}
+
+// Names and ids as code spans (they never hold backticks or line breaks; if one did, as text).
+std::string md_code(std::string_view raw) {
+  const std::string text = sanitize_for_terminal(raw);
+  if (text.empty() || text.find_first_of("`|\n") != std::string::npos) return md_text(text);
+  return "`" + text + "`";
+}
+
+// A link target: characters outside a path's plain set percent-encoded.
+std::string url_path(std::string_view path) {
+  std::string out;
+  for (const char c : path) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (std::isalnum(byte) || std::string_view("/._-~").find(c) != std::string_view::npos) {
+      out += c;
+    } else {
+      out += fmt::format("%{:02X}", byte);
+    }
+  }
+  return out;
+}
+
+std::string blanks(int count) {
+  std::string out;
+  for (int i = 0; i < count; ++i)
+    out += "\\_";
+  return out;
+}
+
+// The demo's Markdown with its headings moved under the question's (## → ####).
+std::string demoted(const std::string& markdown) {
+  std::string out;
+  bool fenced = false;
+  std::size_t at = 0;
+  while (at < markdown.size()) {
+    std::size_t end = markdown.find('\n', at);
+    if (end == std::string::npos) end = markdown.size();
+    const std::string_view line(markdown.data() + at, end - at);
+    if (line.starts_with("```")) fenced = !fenced;
+    if (!fenced && line.starts_with("#")) out += "##";
+    out += line;
+    out += '\n';
+    at = end + 1;
+  }
+  return out;
+}
+
+// Figure file names: q03-order-blindness-weights_none_a.svg.
+std::string asset_name(int number, const std::string& demo_name, const std::string& figure) {
+  std::string name = fmt::format("q{:02}-{}-", number, slug(demo_name));
+  for (const char c : figure) {
+    const auto byte = static_cast<unsigned char>(c);
+    name += std::isalnum(byte) || c == '_' || c == '-' ? c : '_';
+  }
+  return name + ".svg";
+}
+
+struct MarkdownWriter {
+  const HandoutOptions& options;
+  bank::DemoRunner& runner;
+  std::vector<Asset>& assets;
+  std::string md;
+
+  void stem(const Printed& printed, const Facts& facts, bool answers_here) {
+    const bank::Question& q = printed.question();
+    Out out(md);
+    fmt::format_to(out, "### Question {}\n\n{}\n\n*{} · {}", printed.number,
+                   md_text(printed.instance.prompt), md_text(facts.kind), md_code(q.id));
+    if (q.difficulty > 0) fmt::format_to(out, " · difficulty {}/3", q.difficulty);
+    md += "*\n\n";
+    const auto trap_at = [&](const std::string& answer) -> const bank::Trap* {
+      for (const TrapNote& note : facts.traps)
+        if (note.answer == answer) return note.trap;
+      return nullptr;
+    };
+    const auto option = [&](const std::string& letter, const std::string& text, bool box,
+                            bool correct, const bank::Trap* trap) {
+      md += "- ";
+      if (box) md += answers_here && correct ? "[x] " : "[ ] ";
+      if (!letter.empty()) md += "**" + letter + ")** ";
+      md += md_text(text, "  ");
+      if (answers_here && correct) md += " ✓";
+      if (answers_here && trap != nullptr) {
+        fmt::format_to(out, "  \n  ✗ *Trap: {}* — {}", md_text(trap->name),
+                       md_text(trap->correction, "  "));
+      }
+      md += "\n";
+    };
+    switch (q.type) {
+      case bank::QuestionType::single:
+      case bank::QuestionType::multi:
+        for (std::size_t i = 0; i < facts.labels.size(); ++i) {
+          const std::string letter = study::letter(i);
+          option(letter, facts.labels[i], true, facts.correct[i], trap_at(letter));
+        }
+        md += "\n";
+        break;
+      case bank::QuestionType::truefalse:
+        option("", "True", true, q.answer, trap_at("True"));
+        option("", "False", true, !q.answer, trap_at("False"));
+        md += "\n";
+        break;
+      case bank::QuestionType::numeric:
+        if (!answers_here) {
+          fmt::format_to(out, "**Answer:** {}{}\n\n", blanks(16),
+                         q.key.unit.empty() ? "" : " " + md_text(q.key.unit));
+        }
+        break;
+      case bank::QuestionType::order:
+        for (std::size_t i = 0; i < facts.labels.size(); ++i)
+          option(study::letter(i), facts.labels[i], false, false, nullptr);
+        md += "\n";
+        if (!answers_here) {
+          md += "**Order:**";
+          for (std::size_t i = 0; i < facts.labels.size(); ++i)
+            md += (i == 0 ? " " : " → ") + blanks(3);
+          md += "\n\n";
+        }
+        break;
+    }
+  }
+
+  void proof(const Printed& printed, DrawnRuns& drawn) {
+    const bank::Question& q = printed.question();
+    const std::optional<ProofRun> run = run_proof(printed, runner);
+    Out out(md);
+    if (!run) {
+      if (!q.unprovable.empty()) fmt::format_to(out, "**No proof:** {}\n\n", md_text(q.unprovable));
+      return;
+    }
+    if (run->result == nullptr) {
+      fmt::format_to(out, "**Proof:** the demo {} could not run: {}\n\n", md_code(q.proof->demo),
+                     md_text(run->error));
+      return;
+    }
+    const auto [first, fresh] = drawn.emplace(run->result, printed.number);
+    fmt::format_to(out, "**Proof** · {}", md_code(q.proof->demo));
+    if (!fresh) fmt::format_to(out, " · the same computation as question {}", first->second);
+    if (!run->key_numbers.empty()) {
+      md += "  \nKey numbers:";
+      for (std::size_t i = 0; i < run->key_numbers.size(); ++i) {
+        fmt::format_to(out, "{} {} = {}", i == 0 ? "" : " ·", md_code(run->key_numbers[i].first),
+                       md_text(run->key_numbers[i].second));
+      }
+    }
+    md += "\n\n";
+    if (!fresh || run->info == nullptr) return;
+    md += demoted(demo::render_markdown(*run->result, *run->info)) + "\n";
+    if (options.assets_href.empty()) return;
+    std::string links;
+    for (const demo::SvgFigure& figure : demo::render_svg_figures(*run->result)) {
+      Asset asset{asset_name(printed.number, run->result->demo, figure.name), figure.svg};
+      std::string href = options.assets_href;
+      if (!href.empty() && href.back() != '/') href += '/';
+      links += fmt::format("![{}]({})\n", md_text(figure.title), url_path(href + asset.name));
+      assets.push_back(std::move(asset));
+    }
+    if (!links.empty()) md += links + "\n";
+  }
+
+  void answer(const Printed& printed, const Facts& facts, bool in_key, DrawnRuns& drawn) {
+    const bank::Question& q = printed.question();
+    Out out(md);
+    fmt::format_to(out, "**Answer:** {}\n\n", md_text(facts.answer_words));
+    const bool traps_beside_options = !in_key && q.type != bank::QuestionType::numeric;
+    if (!facts.traps.empty() && !traps_beside_options) {
+      const bool lettered =
+          q.type == bank::QuestionType::single || q.type == bank::QuestionType::multi;
+      for (const TrapNote& note : facts.traps) {
+        fmt::format_to(out, "- ✗ **{}{}** *Trap: {}* — {}\n", md_text(note.answer),
+                       lettered ? ")" : "", md_text(note.trap->name),
+                       md_text(note.trap->correction, "  "));
+      }
+      md += "\n";
+    }
+    fmt::format_to(out, "**Why:** {}\n\n", md_text(q.explanation));
+    if (!facts.worked.empty()) fmt::format_to(out, "**Worked:** {}\n\n", md_text(facts.worked));
+    fmt::format_to(out, "*Source: {}*\n\n", md_text(facts.source));
+    proof(printed, drawn);
+  }
+
+  void document(const std::vector<TopicGroup>& groups) {
+    Out out(md);
+    const std::string title = title_of(groups, options);
+    fmt::format_to(out, "# {}\n\n**{}** · {}\n\n", md_text(title), kind_name(options),
+                   md_text(subtitle(groups, options)));
+    if (worksheet(options)) fmt::format_to(out, "Name: {} · Date: {}\n\n", blanks(24), blanks(12));
+    md += "**Topics:**";
+    for (std::size_t i = 0; i < groups.size(); ++i) {
+      const TopicGroup& group = groups[i];
+      const int first = group.questions.front().number, last = group.questions.back().number;
+      fmt::format_to(out, "{} {} ({})", i == 0 ? "" : " ·", md_text(group.topic->name),
+                     first == last ? fmt::format("{}", first) : fmt::format("{}–{}", first, last));
+    }
+    md += "\n\n";
+    for (const TopicGroup& group : groups) {
+      fmt::format_to(out, "---\n\n## {}\n\n*{}*", md_text(group.topic->name),
+                     md_text(group.bank->title));
+      if (!group.topic->description.empty())
+        fmt::format_to(out, " — {}", md_text(group.topic->description));
+      md += "\n\n";
+      const bool answers_here = options.answers == AnswerPlacement::inline_answers;
+      if (answers_here) {
+        std::vector<const bank::Trap*> traps;
+        for (const Printed& printed : group.questions) {
+          for (const TrapNote& note : facts_of(printed, *printed.bank).traps)
+            if (std::find(traps.begin(), traps.end(), note.trap) == traps.end())
+              traps.push_back(note.trap);
+        }
+        if (!traps.empty()) {
+          md += "**Traps in this topic:**\n\n";
+          for (const bank::Trap* trap : traps) {
+            fmt::format_to(out, "- **{}** — belief: {}  \n  *Instead:* {}\n", md_text(trap->name),
+                           md_text(trap->misconception, "  "), md_text(trap->correction, "  "));
+          }
+          md += "\n";
+        }
+      }
+      DrawnRuns drawn;
+      for (const Printed& printed : group.questions) {
+        const Facts facts = facts_of(printed, *printed.bank);
+        stem(printed, facts, answers_here);
+        if (answers_here) answer(printed, facts, false, drawn);
+      }
+    }
+    if (options.answers == AnswerPlacement::appendix) {
+      fmt::format_to(out,
+                     "---\n\n## Answer key\n\n*For the worksheet printed with seed {} and the same "
+                     "filters.*\n\n",
+                     options.seed);
+      std::vector<std::pair<int, std::string>> keys;
+      for (const TopicGroup& group : groups)
+        for (const Printed& printed : group.questions)
+          keys.emplace_back(printed.number, facts_of(printed, *printed.bank).answer_letters);
+      constexpr std::size_t per_row = 3;
+      md += "|";
+      for (std::size_t c = 0; c < per_row; ++c)
+        md += " # | answer |";
+      md += "\n|";
+      for (std::size_t c = 0; c < per_row; ++c)
+        md += " ---: | --- |";
+      md += "\n";
+      const std::size_t rows = (keys.size() + per_row - 1) / per_row;
+      for (std::size_t r = 0; r < rows; ++r) {
+        md += "|";
+        // Column-major, as a printed key reads: down the first column, then the next.
+        for (std::size_t c = 0; c < per_row; ++c) {
+          const std::size_t k = c * rows + r;
+          if (k < keys.size()) {
+            fmt::format_to(out, " **{}** | {} |", keys[k].first, md_cell(keys[k].second));
+          } else {
+            md += "  |  |";
+          }
+        }
+        md += "\n";
+      }
+      md += "\n### Answers explained\n\n";
+      DrawnRuns drawn;
+      for (const TopicGroup& group : groups) {
+        for (const Printed& printed : group.questions) {
+          fmt::format_to(out, "#### {}. {}\n\n", printed.number,
+                         md_cell(printed.instance.prompt));
+          answer(printed, facts_of(printed, *printed.bank), true, drawn);
+        }
+      }
+    }
+    while (md.size() > 1 && md.back() == '\n' && md[md.size() - 2] == '\n')
+      md.pop_back();
+  }
+};
+
+}  // namespace
+
+const std::string& handout_stylesheet() {
+  static const std::string css = R"(body.handout { max-width: 56rem; }
+.handout-header { margin: 0 0 1.5rem; }
+.handout-header .kind { margin: 0; color: #2166ac; font-weight: 600; text-transform: uppercase;
+  letter-spacing: .06em; font-size: .8rem; }
+.handout-header h1 { margin: .1rem 0 .3rem; font-size: 2rem; line-height: 1.2; }
+.subtitle { margin: 0 0 1rem; color: #59636e; }
+.name-line { display: flex; gap: 2.5rem; margin: 1.5rem 0 0; }
+.name-line > span { display: flex; flex: 1; gap: .5rem; align-items: baseline; }
+.name-line > span:last-child { flex: 0 0 14rem; }
+.name-line .blank { flex: 1; min-width: 0; }
+.blank { display: inline-block; min-width: 14rem; border-bottom: 1px solid #57606a;
+  height: 1.1em; vertical-align: baseline; }
+.blank.short { min-width: 3rem; }
+nav.contents { margin: 0 0 2rem; padding: .75rem 1.25rem; background: #f6f8fa;
+  border-radius: 6px; }
+nav.contents ol { margin: 0; padding-left: 1.25rem; columns: 2; column-gap: 2.5rem; }
+nav.contents li { margin: .15rem 0; break-inside: avoid; }
+nav.contents .range { color: #59636e; font-size: .85rem; }
+a { color: #0969da; }
+section.topic { margin: 2.5rem 0 0; }
+section.topic > h2 { margin: 0 0 .5rem; padding-bottom: .35rem; font-size: 1.6rem;
+  border-bottom: 2px solid #2166ac; }
+.topic-bank { display: block; color: #59636e; font-size: .75rem; font-weight: 600;
+  text-transform: uppercase; letter-spacing: .06em; }
+.topic-description { margin: .25rem 0 1rem; color: #424a53; }
+aside.traps { margin: 1rem 0 1.75rem; padding: .6rem 1.1rem; background: #fff8e5;
+  border-left: 4px solid #bf8700; border-radius: 0 6px 6px 0; }
+aside.traps h3 { margin: .2rem 0 .4rem; font-size: 1rem; }
+aside.traps dl { margin: 0; }
+aside.traps dt { font-weight: 600; margin-top: .5rem; }
+aside.traps dd { margin: .1rem 0 0 1rem; font-size: .92rem; }
+.misconception { color: #7d4e00; }
+article.question { margin: 1.75rem 0; }
+article.question h3, .key-entry h4 { display: flex; gap: .5rem; margin: 0 0 .2rem;
+  font-size: 1.05rem; line-height: 1.45; font-weight: 600; }
+.qnum { flex: none; min-width: 2.1rem; color: #2166ac; text-decoration: none; }
+.qmeta { margin: 0 0 .5rem 2.6rem; color: #59636e; font-size: .82rem; }
+ol.options { list-style: none; margin: .4rem 0 .75rem 2.6rem; padding: 0; }
+ol.options li { display: flex; gap: .55rem; align-items: baseline; margin: .3rem 0; }
+.box { flex: none; display: inline-block; width: .8em; height: .8em; position: relative;
+  top: .08em; border: 1.5px solid #57606a; border-radius: 2px; }
+ol.single .box, ol.truefalse .box { border-radius: 50%; }
+ol.order .box { display: none; }
+li.correct .box { background: #2166ac; border-color: #2166ac; }
+.letter { flex: none; min-width: 1.3em; font-weight: 600; }
+.body { flex: 1; }
+.mark { color: #1a7f37; font-weight: 700; }
+.trap-note { display: block; margin-top: .15rem; color: #7d4e00; font-size: .88rem; }
+.trap-label { font-weight: 600; }
+.answer-line { margin: .5rem 0 .75rem 2.6rem; }
+.answer-block { margin: .5rem 0 0 2.6rem; padding: .1rem 0 .1rem 1rem;
+  border-left: 3px solid #d0d7de; }
+.answer-block p { margin: .45rem 0; }
+.answer-block .answer { font-size: 1.02rem; }
+ul.trap-list { margin: .3rem 0 .6rem; padding-left: 1.1rem; }
+ul.trap-list li { margin: .2rem 0; }
+.wrong-answer { font-weight: 600; }
+.source { color: #59636e; font-size: .88rem; }
+.unprovable, .proof-error { color: #59636e; font-size: .9rem; }
+.proof { margin: .9rem 0 .5rem; }
+.proof-head { font-size: .92rem; }
+.proof section.demo { margin: .75rem 0 1rem; padding: .75rem 1rem; background: #fbfcfd;
+  border: 1px solid #d8dee4; border-radius: 6px; }
+.proof section.demo > header h2 { font-size: 1.1rem; }
+.proof section.demo h3 { margin-top: 1.1rem; font-size: 1rem; }
+.proof blockquote.claim { font-size: .95rem; }
+section.answer-key { margin-top: 3rem; }
+section.answer-key > h2 { font-size: 1.6rem; margin: 0 0 .3rem; border-bottom: 2px solid #2166ac;
+  padding-bottom: .35rem; }
+ol.key-grid { list-style: none; margin: 1rem 0 2rem; padding: 0; columns: 4 9rem;
+  column-gap: 2rem; }
+ol.key-grid li { display: flex; gap: .6rem; padding: .12rem 0; border-bottom: 1px solid #eaeef2;
+  break-inside: avoid; }
+.key-number { min-width: 2rem; text-align: right; font-weight: 600; color: #2166ac;
+  text-decoration: none; }
+.key-answer { font-variant-numeric: tabular-nums; }
+.key-details-title { font-size: 1.25rem; margin: 2rem 0 .5rem; }
+.key-entry { margin: 1.5rem 0; }
+.key-entry .answer-block { margin-left: 2.6rem; }
+@media print {
+  body.handout { max-width: none; }
+  nav.contents { display: none; }
+  a { color: inherit; text-decoration: none; }
+  section.topic { break-before: page; page-break-before: always; margin-top: 0; }
+  section.topic:first-of-type { break-before: auto; page-break-before: auto; }
+  section.answer-key { break-before: page; page-break-before: always; margin-top: 0; }
+  .stem, aside.traps, ol.key-grid li, .proof-head, .answer-block > p, ul.trap-list li {
+    break-inside: avoid; page-break-inside: avoid; }
+  article.question h3, .key-entry h4, section.topic > h2, .key-details-title {
+    break-after: avoid; page-break-after: avoid; }
+  .proof section.demo { background: none; }
+}
+)";
+  return css;
+}
+
+Handout render_handout(const std::vector<TopicGroup>& groups, const HandoutOptions& options,
+                       bank::DemoRunner& runner) {
+  Handout handout;
+  if (options.format == HandoutFormat::html) {
+    handout.document = html_document(groups, options, runner);
+    return handout;
+  }
+  MarkdownWriter writer{options, runner, handout.assets, {}};
+  writer.document(groups);
+  handout.document = std::move(writer.md) + "\n";
+  return handout;
+}
+
+}  // namespace proofdeck::print

@@ -1,0 +1,175 @@
+// Arranging the chosen questions for print and collecting what each format says about them.
+#include "print/printable.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "bank/formula.hpp"
+#include "engine/rng.hpp"
+
+namespace proofdeck::print {
+
+std::vector<TopicGroup> arrange(const std::vector<bank::Bank>& banks,
+                                const std::vector<const bank::Question*>& selected,
+                                std::uint64_t seed) {
+  const auto chosen = [&](const bank::Question& q) {
+    return std::find(selected.begin(), selected.end(), &q) != selected.end();
+  };
+  std::vector<TopicGroup> groups;
+  engine::Rng rng(seed);
+  int number = 0;
+  for (const bank::Bank& b : banks) {
+    for (const bank::Topic& topic : b.topics) {
+      TopicGroup group{&b, &topic, {}};
+      for (const bank::Question& q : b.questions) {
+        if (q.topic != topic.id || !chosen(q)) continue;
+        group.questions.push_back(Printed{++number, &b, study::instantiate(q, rng)});
+      }
+      if (!group.questions.empty()) groups.push_back(std::move(group));
+    }
+  }
+  return groups;
+}
+
+std::string readable(double value) {
+  if (std::isfinite(value) && value == std::trunc(value) && std::fabs(value) < 1e15)
+    return bank::format_number(value);
+  return fmt::format("{:.4g}", value);
+}
+
+namespace {
+
+std::string type_label(const bank::Question& q) {
+  switch (q.type) {
+    case bank::QuestionType::single:
+      return "Single answer";
+    case bank::QuestionType::multi:
+      return "Select all that apply";
+    case bank::QuestionType::truefalse:
+      return "True or false";
+    case bank::QuestionType::numeric:
+      return "Numeric answer";
+    case bank::QuestionType::order:
+      return "Put in order";
+  }
+  return "";
+}
+
+std::string with_unit(const std::string& number, const bank::NumericKey& key) {
+  return key.unit.empty() ? number : number + " " + key.unit;
+}
+
+}  // namespace
+
+Facts facts_of(const Printed& printed, const bank::Bank& bank) {
+  const study::Instance& instance = printed.instance;
+  const bank::Question& q = printed.question();
+  Facts facts;
+  facts.kind = type_label(q);
+  const auto trap_of = [&](const std::string& id) {
+    return id.empty() ? nullptr : bank.find_trap(id);
+  };
+  switch (q.type) {
+    case bank::QuestionType::single:
+    case bank::QuestionType::multi: {
+      std::vector<std::string> letters, words;
+      for (std::size_t position = 0; position < instance.order.size(); ++position) {
+        const bank::Option& option = q.options[instance.order[position]];
+        facts.labels.push_back(option.text);
+        facts.correct.push_back(option.correct);
+        const std::string letter = study::letter(position);
+        if (option.correct) {
+          letters.push_back(letter);
+          words.push_back(letter + ") " + option.text);
+        } else if (const bank::Trap* trap = trap_of(option.trap)) {
+          facts.traps.push_back({letter, trap});
+        }
+      }
+      facts.answer_letters = fmt::format("{}", fmt::join(letters, ", "));
+      facts.answer_words = fmt::format("{}", fmt::join(words, "; "));
+      break;
+    }
+    case bank::QuestionType::truefalse:
+      facts.answer_letters = facts.answer_words = q.answer ? "True" : "False";
+      if (const bank::Trap* trap = trap_of(q.trap)) {
+        facts.traps.push_back({q.answer ? "False" : "True", trap});
+      }
+      break;
+    case bank::QuestionType::numeric: {
+      const std::string key = with_unit(bank::format_number(instance.key), q.key);
+      std::string tolerance;
+      if (q.key.tolerance > 0) {
+        tolerance = q.key.relative ? fmt::format(" (± {}%)", readable(q.key.tolerance * 100))
+                                   : fmt::format(" (± {})", readable(q.key.tolerance));
+      }
+      facts.answer_letters = key;
+      facts.answer_words = key + tolerance;
+      for (const bank::Distractor& d : q.distractors) {
+        const bank::Trap* trap = trap_of(d.trap);
+        if (trap == nullptr) continue;
+        try {
+          const double value = d.formula ? d.formula->evaluate(instance.bindings) : *d.value;
+          facts.traps.push_back({with_unit(bank::format_number(value), q.key), trap});
+        } catch (const std::exception&) {
+          // A distractor formula undefined for these parameters is no wrong answer to print.
+        }
+      }
+      if (q.templ && q.templ->answer) facts.worked = q.templ->answer->worked(instance.bindings);
+      break;
+    }
+    case bank::QuestionType::order: {
+      std::vector<std::string> letters, words;
+      for (std::size_t position = 0; position < instance.order.size(); ++position)
+        facts.labels.push_back(q.steps[instance.order[position]].text);
+      for (std::size_t index = 0; index < q.steps.size(); ++index) {
+        const auto position = static_cast<std::size_t>(
+            std::find(instance.order.begin(), instance.order.end(), index) -
+            instance.order.begin());
+        letters.push_back(study::letter(position));
+        words.push_back(study::letter(position) + ") " + q.steps[index].text);
+      }
+      facts.answer_letters = fmt::format("{}", fmt::join(letters, " → "));
+      facts.answer_words = fmt::format("{}", fmt::join(words, " → "));
+      break;
+    }
+  }
+  facts.source = q.source.reference.empty() ? q.source.section : q.source.reference;
+  if (!q.source.quote.empty()) facts.source += " — “" + q.source.quote + "”";
+  return facts;
+}
+
+std::optional<ProofRun> run_proof(const Printed& printed, bank::DemoRunner& runner) {
+  const bank::Question& q = printed.question();
+  if (!q.proof) return std::nullopt;
+  ProofRun run;
+  run.info = demo::find_demo(q.proof->demo);
+  try {
+    run.result = &runner.run(*q.proof, printed.instance.bindings, q.file + ": " + q.proof->pointer);
+  } catch (const std::exception& e) {
+    run.error = e.what();
+    return run;
+  }
+  for (const std::string& shown : q.proof->show) {
+    const std::string name = bank::substitute(shown, printed.instance.bindings);
+    if (const demo::Value* v = run.result->find(name)) {
+      run.key_numbers.emplace_back(name, v->kind == demo::Value::Kind::boolean
+                                             ? (v->boolean ? "yes" : "no")
+                                             : readable(v->number));
+    }
+  }
+  return run;
+}
+
+std::string default_title(const std::vector<TopicGroup>& groups) {
+  std::vector<std::string> titles;
+  for (const TopicGroup& group : groups) {
+    if (std::find(titles.begin(), titles.end(), group.bank->title) == titles.end())
+      titles.push_back(group.bank->title);
+  }
+  if (titles.empty()) return "proofdeck";
+  return fmt::format("{}", fmt::join(titles, " · "));
+}
+
+}  // namespace proofdeck::print

@@ -1,0 +1,81 @@
+// What every printout and export shares: the chosen questions grouped by topic and numbered, each
+// instantiated once from --seed (options lettered as study::instantiate shows them, a template's
+// parameters drawn), and the facts about one question that every format prints — the answer in
+// letters and in words, the trap behind each wrong answer, the worked formula and the proof's key
+// numbers. Same banks, filters and seed: same numbers, letters and values in every format.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "bank/model.hpp"
+#include "bank/proof.hpp"
+#include "demo/demo.hpp"
+#include "study/instance.hpp"
+
+namespace proofdeck::print {
+
+// One question as printed.
+struct Printed {
+  int number = 0;                     // 1..N through the whole document
+  const bank::Bank* bank = nullptr;   // the bank it comes from
+  study::Instance instance;           // as shown: shuffled, drawn, prompt filled in
+  const bank::Question& question() const { return *instance.question; }
+};
+
+// The questions of one topic, in bank order.
+struct TopicGroup {
+  const bank::Bank* bank = nullptr;
+  const bank::Topic* topic = nullptr;
+  std::vector<Printed> questions;
+};
+
+// Groups the selected questions by topic (banks in load order, topics in each bank's order) and
+// numbers and instantiates them in that order from one generator seeded with `seed`, so a
+// worksheet and its key, printed separately with the same seed, always match.
+std::vector<TopicGroup> arrange(const std::vector<bank::Bank>& banks,
+                                const std::vector<const bank::Question*>& selected,
+                                std::uint64_t seed);
+
+// A wrong answer and the misconception it embodies.
+struct TrapNote {
+  std::string answer;  // as shown: "a", "true", "786,432"
+  const bank::Trap* trap = nullptr;
+};
+
+// A proof's run for printing: the result (owned by the runner, which caches it, so the same
+// computation is the same pointer) or why the demo could not run.
+struct ProofRun {
+  const demo::DemoInfo* info = nullptr;
+  const demo::DemoResult* result = nullptr;  // null when the demo failed
+  std::string error;                         // why it failed
+  std::vector<std::pair<std::string, std::string>> key_numbers;  // proof.show: name → "1,048,576"
+};
+
+// Everything a format prints about one question, in plain text (each writer escapes it).
+struct Facts {
+  std::string kind;                 // "Single answer", "Select all that apply", …
+  std::vector<std::string> labels;  // the shown options or steps, in shown order
+  std::vector<bool> correct;        // per shown option (single, multi)
+  std::string answer_letters;       // "b", "a, c", "true", "98,304 parameters", "c → a → b"
+  std::string answer_words;         // the same with the texts: "b) Let the model …"
+  std::vector<TrapNote> traps;      // each wrong answer with a trap
+  std::string worked;               // a template's formula with its values, or ""
+  std::string source;               // "Section — “quote”" or the reference
+};
+
+Facts facts_of(const Printed& printed, const bank::Bank& bank);
+
+// Runs the question's demo with the drawn parameters; nullopt when the question has no proof.
+std::optional<ProofRun> run_proof(const Printed& printed, bank::DemoRunner& runner);
+
+// A demo value for people: integers grouped (1,048,576), others to 4 significant digits.
+std::string readable(double value);
+
+// The first bank's title when there is one bank, else the titles joined.
+std::string default_title(const std::vector<TopicGroup>& groups);
+
+}  // namespace proofdeck::print
