@@ -14,6 +14,7 @@
 #include "cli/check_cmd.hpp"
 #include "cli/demo_cmd.hpp"
 #include "cli/engine_cmd.hpp"
+#include "cli/print_export_cmds.hpp"
 #include "cli/study_cmds.hpp"
 #include "errors.hpp"
 #include "version.hpp"
@@ -108,6 +109,8 @@ int run(const std::vector<std::string>& args, Io& io) {
   setup_check(app, context);
   setup_engine(app, context);
   setup_list(app, context);
+  setup_print(app, context);
+  setup_export(app, context);
 
   // CLI11 parses from the back of a vector, without the program name.
   std::vector<std::string> reversed(args.rbegin(), args.rend());

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "demo/render.hpp"
+#include "study/session.hpp"
 
 namespace proofdeck::print {
 
@@ -80,8 +81,8 @@ void gift_question(std::string& gift, const Printed& printed, bank::DemoRunner& 
   switch (q.type) {
     case bank::QuestionType::single:
     case bank::QuestionType::multi: {
-      const auto right = static_cast<double>(
-          std::count_if(q.options.begin(), q.options.end(), [](const auto& o) { return o.correct; }));
+      const auto right = static_cast<double>(std::count_if(
+          q.options.begin(), q.options.end(), [](const auto& o) { return o.correct; }));
       const double wrong = static_cast<double>(q.options.size()) - right;
       for (const bank::Option& option : q.options) {
         std::string prefix;
@@ -116,7 +117,8 @@ void gift_question(std::string& gift, const Printed& printed, bank::DemoRunner& 
         const bank::Trap* trap = trap_of(d.trap);
         double value = 0.0;
         try {
-          value = d.formula ? d.formula->evaluate(printed.instance.bindings) : d.value.value_or(0.0);
+          value =
+              d.formula ? d.formula->evaluate(printed.instance.bindings) : d.value.value_or(0.0);
         } catch (const std::exception&) {
           continue;
         }
@@ -176,8 +178,8 @@ std::string anki_note(const Printed& printed, bank::DemoRunner& runner) {
     front += "</div>";
   }
 
-  std::string back = "<div class=\"answer\"><b>Answer:</b> " + anki_field(facts.answer_words) +
-                     "</div>";
+  std::string back =
+      "<div class=\"answer\"><b>Answer:</b> " + anki_field(facts.answer_words) + "</div>";
   if (!facts.traps.empty()) {
     const bool lettered =
         q.type == bank::QuestionType::single || q.type == bank::QuestionType::multi;
@@ -197,9 +199,8 @@ std::string anki_note(const Printed& printed, bank::DemoRunner& runner) {
   }
   back += "<div class=\"source\"><small>Source: " + anki_field(facts.source) + "</small></div>";
 
-  std::vector<std::string> tags{"topic::" + q.topic, "type::" +
-                                                         std::string(bank::question_type_name(
-                                                             q.type)),
+  std::vector<std::string> tags{"topic::" + q.topic,
+                                "type::" + std::string(bank::question_type_name(q.type)),
                                 "bank::" + b.id};
   for (const std::string& trap : study::question_traps(q))
     tags.push_back("trap::" + trap);

@@ -133,7 +133,8 @@ void html_stem(std::string& html, const Printed& printed, const Facts& facts, bo
       break;
     case bank::QuestionType::numeric:
       if (!answers_here) {
-        fmt::format_to(out, "<p class=\"answer-line\">Answer: <span class=\"blank\"></span>{}</p>\n",
+        fmt::format_to(out,
+                       "<p class=\"answer-line\">Answer: <span class=\"blank\"></span>{}</p>\n",
                        q.key.unit.empty() ? "" : " " + html_text(q.key.unit));
       }
       break;
@@ -160,8 +161,7 @@ void html_proof(std::string& html, const Printed& printed, DrawnRuns& drawn,
   Out out(html);
   if (!run) {
     if (!q.unprovable.empty()) {
-      fmt::format_to(out,
-                     "<p class=\"unprovable\"><strong>No proof:</strong> {}</p>\n",
+      fmt::format_to(out, "<p class=\"unprovable\"><strong>No proof:</strong> {}</p>\n",
                      html_text(q.unprovable));
     }
     return;
@@ -180,8 +180,8 @@ void html_proof(std::string& html, const Printed& printed, DrawnRuns& drawn,
       figures += table.heatmap ? 1 : 0;
     figures += run->result->series.size();
   }
-  fmt::format_to(out, "<div class=\"proof\" id=\"proof-{}\" data-figures=\"{}\">\n",
-                 printed.number, figures);
+  fmt::format_to(out, "<div class=\"proof\" id=\"proof-{}\" data-figures=\"{}\">\n", printed.number,
+                 figures);
   fmt::format_to(out, "<p class=\"proof-head\"><strong>Proof</strong> · <code>{}</code>",
                  html_text(q.proof->demo));
   if (!fresh) {
@@ -262,7 +262,8 @@ std::string html_document(const std::vector<TopicGroup>& groups, const HandoutOp
   html += "</header>\n<nav class=\"contents\" aria-label=\"Topics\">\n<ol>\n";
   for (const TopicGroup& group : groups) {
     const int first = group.questions.front().number, last = group.questions.back().number;
-    fmt::format_to(out, "<li><a href=\"#topic-{}-{}\">{}</a> <span class=\"range\">{}</span></li>\n",
+    fmt::format_to(out,
+                   "<li><a href=\"#topic-{}-{}\">{}</a> <span class=\"range\">{}</span></li>\n",
                    slug(group.bank->id), slug(group.topic->id), html_text(group.topic->name),
                    first == last ? fmt::format("question {}", first)
                                  : fmt::format("questions {}–{}", first, last));
@@ -662,8 +663,7 @@ struct MarkdownWriter {
       DrawnRuns drawn;
       for (const TopicGroup& group : groups) {
         for (const Printed& printed : group.questions) {
-          fmt::format_to(out, "#### {}. {}\n\n", printed.number,
-                         md_cell(printed.instance.prompt));
+          fmt::format_to(out, "#### {}. {}\n\n", printed.number, md_cell(printed.instance.prompt));
           answer(printed, facts_of(printed, *printed.bank), true, drawn);
         }
       }

@@ -110,7 +110,8 @@ Facts facts_of(const Printed& printed, const bank::Bank& bank) {
         const bank::Trap* trap = trap_of(d.trap);
         if (trap == nullptr) continue;
         try {
-          const double value = d.formula ? d.formula->evaluate(instance.bindings) : *d.value;
+          const double value =
+              d.formula ? d.formula->evaluate(instance.bindings) : d.value.value_or(0.0);
           facts.traps.push_back({with_unit(bank::format_number(value), q.key), trap});
         } catch (const std::exception&) {
           // A distractor formula undefined for these parameters is no wrong answer to print.

@@ -20,9 +20,9 @@ namespace proofdeck::print {
 
 // One question as printed.
 struct Printed {
-  int number = 0;                     // 1..N through the whole document
-  const bank::Bank* bank = nullptr;   // the bank it comes from
-  study::Instance instance;           // as shown: shuffled, drawn, prompt filled in
+  int number = 0;                    // 1..N through the whole document
+  const bank::Bank* bank = nullptr;  // the bank it comes from
+  study::Instance instance;          // as shown: shuffled, drawn, prompt filled in
   const bank::Question& question() const { return *instance.question; }
 };
 
@@ -50,8 +50,8 @@ struct TrapNote {
 // computation is the same pointer) or why the demo could not run.
 struct ProofRun {
   const demo::DemoInfo* info = nullptr;
-  const demo::DemoResult* result = nullptr;  // null when the demo failed
-  std::string error;                         // why it failed
+  const demo::DemoResult* result = nullptr;                      // null when the demo failed
+  std::string error;                                             // why it failed
   std::vector<std::pair<std::string, std::string>> key_numbers;  // proof.show: name → "1,048,576"
 };
 

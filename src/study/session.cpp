@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <ostream>
 #include <set>
 
@@ -286,13 +287,16 @@ std::string render_feedback(Session& session, const Answered& a, bool show_demo)
   const Theme& theme = session.theme;
   std::string text;
   if (!a.answered) {
-    text += fmt::format(theme.warning, "– Not answered.") + " The answer: ";
-    text += wrap(safe(a.grade.expected), session.width, "  ").substr(2);
+    const std::string plain =
+        wrap("– Not answered. The answer: " + safe(a.grade.expected), session.width, "", "  ");
+    text += fmt::format(theme.warning, "– Not answered.") +
+            plain.substr(std::strlen("– Not answered."));
   } else if (a.grade.correct) {
     text += fmt::format(theme.good, "✓ Right.") + "\n";
   } else {
-    text += fmt::format(theme.bad, "✗ Wrong.") + " The answer: ";
-    text += wrap(safe(a.grade.expected), session.width, "  ").substr(2);
+    const std::string plain =
+        wrap("✗ Wrong. The answer: " + safe(a.grade.expected), session.width, "", "  ");
+    text += fmt::format(theme.bad, "✗ Wrong.") + plain.substr(std::strlen("✗ Wrong."));
   }
   if (!a.grade.correct && !a.grade.trap.empty()) {
     if (const bank::Trap* trap = session.trap(a.grade.trap)) {

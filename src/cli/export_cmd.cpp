@@ -1,0 +1,120 @@
+// `proofdeck export`: the banks for other tools — Moodle GIFT, Anki's text import, or normalized
+// bank JSON that --bank loads again — with the quiz filters.
+#include <algorithm>
+#include <filesystem>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "bank/proof.hpp"
+#include "cli/print_export_cmds.hpp"
+#include "cli/study_support.hpp"
+#include "errors.hpp"
+#include "print/bank_json.hpp"
+#include "print/export.hpp"
+#include "print/printable.hpp"
+
+namespace proofdeck::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct ExportOptions {
+  study::Filters filters;   // --topic, --trap, --from-bank, --type, --question
+  std::string to;           // gift | anki | json
+  std::string output_path;  // --output FILE (json with several banks: a folder); "" = stdout
+};
+
+// A folder to write one bank per file into: an existing folder, or a path ending in '/'.
+bool names_folder(const std::string& path) {
+  std::error_code error;
+  return !path.empty() && (path.back() == '/' || fs::is_directory(path, error));
+}
+
+void export_json(const std::vector<bank::Bank>& banks,
+                 const std::vector<const bank::Question*>& selected, const ExportOptions& options,
+                 Io& io) {
+  std::vector<std::pair<const bank::Bank*, std::vector<const bank::Question*>>> chosen;
+  for (const bank::Bank& b : banks) {
+    std::vector<const bank::Question*> questions;
+    for (const bank::Question* q : selected)
+      if (q->bank == b.id) questions.push_back(q);
+    if (!questions.empty()) chosen.emplace_back(&b, std::move(questions));
+  }
+  if (names_folder(options.output_path)) {
+    std::error_code error;
+    fs::create_directories(options.output_path, error);
+    if (error) {
+      throw StateError("io.write", fmt::format("--output {}: cannot create the folder: {}",
+                                               options.output_path, error.message()));
+    }
+    for (const auto& [b, questions] : chosen) {
+      write_output((fs::path(options.output_path) / (b->id + ".json")).string(),
+                   print::bank_json(*b, &questions).dump(2) + "\n", io);
+    }
+    return;
+  }
+  if (chosen.size() > 1) {
+    std::string ids;
+    for (const auto& [b, questions] : chosen)
+      ids += (ids.empty() ? "" : ", ") + b->id;
+    throw InputError(
+        "export.json",
+        fmt::format("--to json writes one bank per file and {} banks are selected ({}): choose "
+                    "one with --from-bank ID, or give --output DIR/ to write DIR/<bank>.json for "
+                    "each",
+                    chosen.size(), ids));
+  }
+  write_output(options.output_path,
+               print::bank_json(*chosen.front().first, &chosen.front().second).dump(2) + "\n", io);
+}
+
+void run_export(const ExportOptions& options, Context& context) {
+  StudyBanks loaded = load_study_banks(context);
+  study::Filters filters = options.filters;
+  filters.banks.insert(filters.banks.end(), loaded.selected.begin(), loaded.selected.end());
+  const auto selected = study::select_questions(loaded.banks, filters);
+  if (options.to == "json") {
+    export_json(loaded.banks, selected, options, context.io);
+    return;
+  }
+  const auto groups = print::arrange(loaded.banks, selected, context.global.seed);
+  bank::DemoRunner runner(context.global.seed);
+  write_output(options.output_path,
+               options.to == "gift" ? print::export_gift(groups, runner)
+                                    : print::export_anki(groups, runner),
+               context.io);
+}
+
+}  // namespace
+
+void setup_export(CLI::App& app, const std::function<Context()>& context) {
+  auto options = std::make_shared<ExportOptions>();
+  CLI::App* command = app.add_subcommand(
+      "export", "The banks as Moodle GIFT, an Anki text import, or normalized JSON");
+  add_filter_options(command, options->filters);
+  command
+      ->add_option("--to", options->to,
+                   "gift: Moodle GIFT; anki: Anki's tab-separated text import; json: the banks "
+                   "normalized (defaults filled in), loadable with --bank")
+      ->required()
+      ->check(CLI::IsMember({"gift", "anki", "json"}));
+  command->add_option("-o,--output", options->output_path,
+                      "Write to FILE instead of standard output (json with several banks: a "
+                      "folder, DIR/, one BANK.json each)");
+  command->footer(
+      "Templates are drawn from --seed (GIFT and Anki hold one instance of each). GIFT puts each\n"
+      "topic in its own category; order questions become matching questions (step -> place).\n"
+      "Anki notes use the question id as GUID, so importing again updates them.\n"
+      "Examples:\n"
+      "  proofdeck export --to gift --output transformer.gift.txt\n"
+      "  proofdeck export --to anki --topic rope --output rope.txt\n"
+      "  proofdeck export --to json --from-bank transformer-layer --output bank.json");
+  command->callback([options, context] {
+    Context ctx = context();
+    run_export(*options, ctx);
+  });
+}
+
+}  // namespace proofdeck::cli

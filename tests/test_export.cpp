@@ -1,0 +1,292 @@
+// `proofdeck export`: GIFT, Anki and JSON pinned by golden files; every special character of each
+// target escaped; every built-in bank exports; the JSON loads back to the same bank and the same
+// `check` verdicts; usage and I/O errors with their exit codes.
+#include <catch2/catch.hpp>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <regex>
+
+#include "bank/loader.hpp"
+#include "bank/sources.hpp"
+#include "cli_test_support.hpp"
+#include "print/bank_json.hpp"
+#include "print/export.hpp"
+#include "print_test_support.hpp"
+
+using namespace cli_test;
+using namespace print_test;
+using Catch::Matchers::Contains;
+using nlohmann::json;
+
+namespace {
+
+std::string export_worked(const std::vector<std::string>& args, int expected_exit = 0) {
+  Cli cli;
+  std::vector<std::string> all{"export", "--no-builtin", "--bank", kWorkedBanks};
+  all.insert(all.end(), args.begin(), args.end());
+  const int exit_code = cli.run(all);
+  INFO(cli.err.str());
+  REQUIRE(exit_code == expected_exit);
+  return cli.out.str();
+}
+
+// GIFT text with its escapes taken out, so the structure can be read.
+std::string unescaped_structure(const std::string& gift) {
+  std::string out;
+  for (std::size_t i = 0; i < gift.size(); ++i) {
+    if (gift[i] == '\\' && i + 1 < gift.size()) {
+      out += '_';
+      ++i;
+      continue;
+    }
+    out += gift[i];
+  }
+  return out;
+}
+
+// The question blocks of a GIFT file: "::id::…{…}" with comments and categories left out.
+std::vector<std::string> gift_blocks(const std::string& gift) {
+  std::vector<std::string> blocks;
+  std::string block;
+  for (const std::string& line : lines_of(gift)) {
+    if (line.rfind("//", 0) == 0 || line.rfind("$CATEGORY:", 0) == 0) continue;
+    if (line.empty()) {
+      if (!block.empty()) blocks.push_back(block);
+      block.clear();
+      continue;
+    }
+    block += line + "\n";
+  }
+  if (!block.empty()) blocks.push_back(block);
+  return blocks;
+}
+
+// id → status and message, from `check --format json`.
+std::map<std::string, std::pair<std::string, std::string>> verdicts(
+    const std::vector<std::string>& banks) {
+  Cli cli;
+  std::vector<std::string> args{"check", "--no-builtin", "--format", "json"};
+  for (const std::string& bank : banks)
+    args.insert(args.end(), {"--bank", bank});
+  const int exit_code = cli.run(args);
+  INFO(cli.err.str());
+  REQUIRE(exit_code == 0);
+  std::map<std::string, std::pair<std::string, std::string>> found;
+  for (const json& q : json::parse(cli.out.str()).at("questions"))
+    found[q.at("id").get<std::string>()] = {q.at("status"), q.at("message")};
+  return found;
+}
+
+}  // namespace
+
+// --- goldens ----------------------------------------------------------------------------------
+
+TEST_CASE("export: the worked example exports exactly as its golden files", "[export][golden]") {
+  check_golden("export_worked_example.gift.txt", export_worked({"--to", "gift", "--seed", "3"}));
+  check_golden("export_worked_example.anki.txt", export_worked({"--to", "anki", "--seed", "3"}));
+  check_golden("export_worked_example.json", export_worked({"--to", "json"}));
+}
+
+// --- escaping ---------------------------------------------------------------------------------
+
+TEST_CASE("export: GIFT escapes every special character and writes line breaks as \\n",
+          "[export]") {
+  using proofdeck::print::gift_escape;
+  CHECK(gift_escape("~") == "\\~");
+  CHECK(gift_escape("=") == "\\=");
+  CHECK(gift_escape("#") == "\\#");
+  CHECK(gift_escape("{") == "\\{");
+  CHECK(gift_escape("}") == "\\}");
+  CHECK(gift_escape(":") == "\\:");
+  CHECK(gift_escape("\\") == "\\\\");
+  CHECK(gift_escape("a\nb") == "a\\nb");
+  CHECK(gift_escape("a\r\nb") == "a\\nb");
+  CHECK(gift_escape("d_k < d_model -> 1/√d_k") == "d_k < d_model -> 1/√d_k");
+  CHECK(gift_escape("{x: 1 = 2 ~ #3}\\n") == "\\{x\\: 1 \\= 2 \\~ \\#3\\}\\\\n");
+}
+
+TEST_CASE("export: an Anki field never splits a row or a column", "[export]") {
+  using proofdeck::print::anki_field;
+  CHECK(anki_field("a\tb\nc") == "a<br>b<br>c");
+  CHECK(anki_field("<b>&\"'") == "&lt;b&gt;&amp;&quot;&#39;");
+  CHECK(anki_field("x\r\ny") == "x<br>y");
+}
+
+TEST_CASE("export: hostile bank text stays inside its GIFT question", "[export]") {
+  TempDir dir;
+  const std::string bank = dir.write("hostile.json", hostile_bank().dump());
+  Cli cli;
+  REQUIRE(cli.run({"export", "--no-builtin", "--bank", bank, "--to", "gift"}) == 0);
+  const std::string gift = cli.out.str();
+  CHECK_THAT(gift, Contains("::mha-purpose::[plain]Prompt <script>alert(1)</script> & \"q\" 'a' "
+                            "\\~ \\= \\# \\{ \\} \\: \\\\ | *b* _u_ `t` [l](x) $m$\ttab\\nline{"));
+  CHECK_THAT(gift, Contains("#Feedback <script>"));
+  CHECK_THAT(gift, Contains("####Explanation <script>"));
+  const auto blocks = gift_blocks(gift);
+  REQUIRE(blocks.size() == 3);
+  for (const std::string& block : blocks) {
+    const std::string plain = unescaped_structure(block);
+    CHECK(std::count(plain.begin(), plain.end(), '{') == 1);
+    CHECK(std::count(plain.begin(), plain.end(), '}') == 1);
+    CHECK(plain.back() == '\n');
+    CHECK(plain[plain.size() - 2] == '}');
+  }
+}
+
+TEST_CASE("export: hostile bank text stays inside its Anki field", "[export]") {
+  TempDir dir;
+  const std::string bank = dir.write("hostile.json", hostile_bank().dump());
+  Cli cli;
+  REQUIRE(cli.run({"export", "--no-builtin", "--bank", bank, "--to", "anki"}) == 0);
+  std::size_t notes = 0;
+  for (const std::string& line : lines_of(cli.out.str())) {
+    if (line.rfind("#", 0) == 0) continue;
+    ++notes;
+    CHECK(std::count(line.begin(), line.end(), '\t') == 4);
+    // The fields (front and back) are HTML: nothing in them is markup the bank wrote.
+    const std::size_t front = line.find('\t', line.find('\t') + 1) + 1;
+    const std::string fields = line.substr(front, line.rfind('\t') - front);
+    CHECK(fields.find("<script>") == std::string::npos);
+  }
+  CHECK(notes == 3);
+  CHECK_THAT(cli.out.str(), Contains("Prompt &lt;script&gt;alert(1)&lt;/script&gt; &amp; "
+                                     "&quot;q&quot; &#39;a&#39;"));
+  CHECK_THAT(cli.out.str(), Contains("$m$<br>tab<br>line"));
+}
+
+// --- the built-in banks -----------------------------------------------------------------------
+
+TEST_CASE("export: every built-in question goes to GIFT, well formed", "[export]") {
+  Cli cli;
+  REQUIRE(cli.run({"export", "--to", "gift"}) == 0);
+  const std::string gift = cli.out.str();
+  const auto blocks = gift_blocks(gift);
+  CHECK(blocks.size() == 144);
+  CHECK(count(gift, "$CATEGORY: proofdeck/") == 14);
+  std::size_t matching = 0, numeric = 0, truefalse = 0;
+  for (const std::string& block : blocks) {
+    const std::string plain = unescaped_structure(block);
+    INFO(block);
+    REQUIRE(plain.rfind("::", 0) == 0);
+    CHECK(std::count(plain.begin(), plain.end(), '{') == 1);
+    CHECK(std::count(plain.begin(), plain.end(), '}') == 1);
+    CHECK(count(plain, "####") == 1);
+    const std::string answers = plain.substr(plain.find('{'));
+    if (answers.find("->") != std::string::npos) ++matching;
+    if (answers.rfind("{\n\t#\n", 0) == 0) ++numeric;
+    if (answers.find("\tTRUE#") != std::string::npos ||
+        answers.find("\tFALSE#") != std::string::npos)
+      ++truefalse;
+    // Select-all weights: the right answers share 100%, the wrong ones -100%.
+    if (answers.find("~%") != std::string::npos) {
+      double right = 0, wrong = 0;
+      const std::regex weight("~%(-?[0-9.]+)%");
+      for (auto it = std::sregex_iterator(answers.begin(), answers.end(), weight);
+           it != std::sregex_iterator(); ++it) {
+        const double w = std::stod((*it)[1].str());
+        (w > 0 ? right : wrong) += w;
+      }
+      CHECK(right == Approx(100).margin(1e-3));
+      CHECK(wrong == Approx(-100).margin(1e-3));
+    }
+  }
+  CHECK(matching == 10);
+  CHECK(numeric == 30);
+  CHECK(truefalse == 41);
+}
+
+TEST_CASE("export: every built-in question goes to Anki, one note a line", "[export]") {
+  Cli cli;
+  REQUIRE(cli.run({"export", "--to", "anki"}) == 0);
+  const auto lines = lines_of(cli.out.str());
+  REQUIRE(lines.size() > 9);
+  CHECK(lines[0] == "#separator:tab");
+  CHECK(lines[1] == "#html:true");
+  CHECK_THAT(cli.out.str(), Contains("\n#columns:GUID\tDeck\tFront\tBack\tTags\n"));
+  std::size_t notes = 0;
+  for (const std::string& line : lines) {
+    if (line.rfind("#", 0) == 0) continue;
+    ++notes;
+    CHECK(std::count(line.begin(), line.end(), '\t') == 4);
+    CHECK_THAT(line, Contains("topic::"));
+  }
+  CHECK(notes == 144);
+  CHECK_THAT(cli.out.str(), Contains("trap::mha-cuts-params"));
+}
+
+// --- JSON -------------------------------------------------------------------------------------
+
+TEST_CASE("export: JSON loads back to the same bank, and exports again to the same bytes",
+          "[export]") {
+  const std::string first = export_worked({"--to", "json"});
+  const auto bank = proofdeck::bank::load_bank(first, "exported.json");
+  CHECK(proofdeck::print::bank_json(bank).dump(2) + "\n" == first);
+  const json normalized = json::parse(first);
+  // Defaults filled in.
+  CHECK(normalized.at("questions").at(0).at("options").at(1).at("correct") == true);
+  CHECK(normalized.at("questions").at(0).at("options").at(0).at("correct") == false);
+  CHECK(normalized.at("questions").at(2).at("answer").at("relative") == false);
+  CHECK(normalized.at("questions").at(1).at("proof").at("args") == json::object());
+}
+
+TEST_CASE("export: the JSON of the worked example gets the same check verdicts", "[export]") {
+  TempDir dir;
+  const std::string exported = (dir.path() / "example.json").string();
+  export_worked({"--to", "json", "--output", exported});
+  CHECK(verdicts({exported}) == verdicts({kWorkedBanks}));
+}
+
+TEST_CASE("export: every built-in bank round-trips through JSON with the same verdicts",
+          "[export]") {
+  TempDir dir;
+  const std::string folder = (dir.path() / "banks").string() + "/";
+  Cli cli;
+  REQUIRE(cli.run({"export", "--to", "json", "--output", folder}) == 0);
+  CHECK(dir.entries() == std::vector<std::string>{"banks"});
+  const auto exported = verdicts({folder});
+  CHECK(exported.size() == 144);
+  Cli builtin;
+  REQUIRE(builtin.run({"check", "--format", "json"}) == 0);
+  std::map<std::string, std::pair<std::string, std::string>> original;
+  for (const json& q : json::parse(builtin.out.str()).at("questions"))
+    original[q.at("id").get<std::string>()] = {q.at("status"), q.at("message")};
+  CHECK(exported == original);
+}
+
+TEST_CASE("export: filters narrow the export", "[export]") {
+  const std::string gift = export_worked({"--to", "gift", "--type", "truefalse"});
+  CHECK(gift_blocks(gift).size() == 1);
+  const json bank = json::parse(export_worked({"--to", "json", "--topic", "positional"}));
+  CHECK(bank.at("questions").size() == 1);
+  CHECK(bank.at("topics").size() == 2);
+}
+
+// --- errors -----------------------------------------------------------------------------------
+
+TEST_CASE("export: an unknown or missing --to is a usage error", "[export]") {
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"--to", "pdf"}, std::vector<std::string>{}}) {
+    Cli cli;
+    std::vector<std::string> all{"export", "--no-builtin", "--bank", kWorkedBanks};
+    all.insert(all.end(), args.begin(), args.end());
+    CHECK(cli.run(all) == 2);
+    CHECK_THAT(cli.err.str(), Contains("--to"));
+  }
+}
+
+TEST_CASE("export: JSON of several banks needs a folder", "[export]") {
+  Cli cli;
+  CHECK(cli.run({"export", "--to", "json"}) == 2);
+  CHECK_THAT(cli.err.str(), Contains("--from-bank"));
+  Cli one;
+  CHECK(one.run({"export", "--to", "json", "--from-bank", "transformer-layer"}) == 0);
+  CHECK(json::parse(one.out.str()).at("questions").size() == 104);
+}
+
+TEST_CASE("export: an output that cannot be written is exit 3", "[export]") {
+  TempDir dir;
+  Cli cli;
+  CHECK(cli.run({"export", "--no-builtin", "--bank", kWorkedBanks, "--to", "gift", "--output",
+                 (dir.path() / "missing" / "out.txt").string()}) == 3);
+  CHECK_THAT(cli.err.str(), Contains("cannot write"));
+}

@@ -1,0 +1,294 @@
+// `proofdeck print`: handouts and worksheets pinned by golden files; a worksheet and its key agree
+// with each other and with what a quiz shows for the same seed; every bank string escaped for
+// HTML and Markdown; self-contained HTML with a section per topic and a figure per proof; the
+// figure files of --assets; usage and I/O errors with their exit codes.
+#include <catch2/catch.hpp>
+#include <regex>
+#include <set>
+
+#include "bank/sources.hpp"
+#include "cli_test_support.hpp"
+#include "engine/rng.hpp"
+#include "print/handout.hpp"
+#include "print/printable.hpp"
+#include "print_test_support.hpp"
+#include "study/instance.hpp"
+#include "study/session.hpp"
+
+using namespace cli_test;
+using namespace print_test;
+using Catch::Matchers::Contains;
+
+namespace {
+
+// `proofdeck print ARGS` on the worked example only.
+std::string print_worked(const std::vector<std::string>& args, int expected_exit = 0) {
+  Cli cli;
+  std::vector<std::string> all{"print", "--no-builtin", "--bank", kWorkedBanks};
+  all.insert(all.end(), args.begin(), args.end());
+  const int exit_code = cli.run(all);
+  INFO(cli.err.str());
+  REQUIRE(exit_code == expected_exit);
+  return cli.out.str();
+}
+
+// The worksheet part of a document: from the first topic to the key (or the end).
+std::string questions_part(const std::string& html) {
+  const std::size_t begin = html.find("<section class=\"topic\"");
+  std::size_t end = html.find("<section class=\"answer-key\"");
+  if (end == std::string::npos) end = html.find("</main>");
+  return html.substr(begin, end - begin);
+}
+
+std::vector<std::string> matches(const std::string& text, const std::string& pattern) {
+  std::vector<std::string> found;
+  const std::regex re(pattern);
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), re); it != std::sregex_iterator();
+       ++it)
+    found.push_back((*it)[1].str());
+  return found;
+}
+
+}  // namespace
+
+// --- goldens ----------------------------------------------------------------------------------
+
+TEST_CASE("print: the worked example renders exactly as its golden files", "[print][golden]") {
+  check_golden("print_worked_example.md", print_worked({"--format", "md", "--seed", "3"}));
+  check_golden("print_worked_example_appendix.md",
+               print_worked({"--format", "md", "--seed", "3", "--answers", "appendix"}));
+  check_golden("print_worked_example_blank.md",
+               print_worked({"--format", "md", "--seed", "3", "--answers", "none"}));
+  check_golden("print_worked_example.html", print_worked({"--format", "html", "--seed", "3"}));
+  check_golden("print_worked_example_appendix.html",
+               print_worked({"--format", "html", "--seed", "3", "--answers", "appendix"}));
+}
+
+TEST_CASE("print: the same seed prints the same bytes", "[print]") {
+  const auto html = print_worked({"--format", "html", "--seed", "11"});
+  CHECK(html == print_worked({"--format", "html", "--seed", "11"}));
+}
+
+// --- worksheets and keys ----------------------------------------------------------------------
+
+TEST_CASE("print: a worksheet and its key printed separately show the same questions", "[print]") {
+  for (const std::string seed : {"1", "2", "5", "42"}) {
+    const std::string blank =
+        print_worked({"--format", "html", "--seed", seed, "--answers", "none"});
+    const std::string keyed =
+        print_worked({"--format", "html", "--seed", seed, "--answers", "appendix"});
+    CHECK(questions_part(blank) == questions_part(keyed));
+  }
+}
+
+TEST_CASE("print: the key's letters are the ones a quiz with the same seed expects", "[print]") {
+  const std::vector<proofdeck::bank::Bank> banks =
+      proofdeck::bank::load_banks(proofdeck::bank::BankSources{{}, true});
+  const auto selected = proofdeck::study::select_questions(banks, {});
+  for (const std::uint64_t seed : {0u, 7u, 99u}) {
+    const auto groups = proofdeck::print::arrange(banks, selected, seed);
+    // The same draws, one generator, in the printed order.
+    proofdeck::engine::Rng rng(seed);
+    int number = 0;
+    for (const auto& group : groups) {
+      for (const auto& printed : group.questions) {
+        CHECK(printed.number == ++number);
+        const auto again = proofdeck::study::instantiate(printed.question(), rng);
+        CHECK(again.order == printed.instance.order);
+        const auto facts = proofdeck::print::facts_of(printed, *printed.bank);
+        std::string letters = proofdeck::study::expected_input(printed.instance);
+        if (printed.question().type == proofdeck::bank::QuestionType::multi ||
+            printed.question().type == proofdeck::bank::QuestionType::single) {
+          letters = std::regex_replace(letters, std::regex(","), ", ");
+          CHECK(facts.answer_letters == letters);
+        }
+        if (printed.question().type == proofdeck::bank::QuestionType::order) {
+          CHECK(facts.answer_letters == std::regex_replace(letters, std::regex(" "), " → "));
+        }
+      }
+    }
+    CHECK(number == static_cast<int>(selected.size()));
+  }
+}
+
+TEST_CASE("print: a worksheet numbers 1..N and its key lists every number once", "[print]") {
+  Cli cli;
+  REQUIRE(cli.run({"print", "--format", "html", "--answers", "appendix", "--seed", "4", "--topic",
+                   "multi-head", "--topic", "rope"}) == 0);
+  const std::string html = cli.out.str();
+  const auto numbers = matches(html, "<span class=\"qnum\">([0-9]+)\\.</span>");
+  REQUIRE(!numbers.empty());
+  for (std::size_t i = 0; i < numbers.size(); ++i)
+    CHECK(numbers[i] == std::to_string(i + 1));
+  const auto keyed = matches(html, "<a class=\"key-number\" href=\"#key-([0-9]+)\">");
+  CHECK(keyed == numbers);
+  CHECK(count(html, "<section class=\"topic\"") == 2);
+  CHECK(count(html, "<section class=\"answer-key\"") == 1);
+}
+
+TEST_CASE("print: a blank worksheet gives away no answer", "[print]") {
+  const std::string html = print_worked({"--format", "html", "--answers", "none"});
+  CHECK(html.find("class=\"answer-block\"") == std::string::npos);
+  CHECK(html.find("class=\"correct\"") == std::string::npos);
+  CHECK(html.find("class=\"proof\"") == std::string::npos);
+  CHECK(html.find("answer-key") == std::string::npos);
+  CHECK(html.find("<svg") == std::string::npos);
+  CHECK_THAT(html, Contains("<span class=\"blank\"></span>"));
+  const std::string md = print_worked({"--format", "md", "--answers", "none"});
+  CHECK(md.find("[x]") == std::string::npos);
+  CHECK(md.find("**Answer:** \\_\\_") != std::string::npos);
+  CHECK(md.find("Why:") == std::string::npos);
+}
+
+// --- HTML -------------------------------------------------------------------------------------
+
+TEST_CASE("print: HTML is one well-formed, self-contained file", "[print]") {
+  for (const std::string answers : {"inline", "appendix", "none"}) {
+    const std::string html = print_worked({"--format", "html", "--answers", answers});
+    INFO(answers);
+    CHECK(tag_problems(html).empty());
+    CHECK(html.find("<script") == std::string::npos);
+    CHECK(!std::regex_search(html, std::regex("(href|src)=\"[a-z]+:")));
+    CHECK(html.find("http://") == std::string::npos);
+    CHECK(html.find("https://") == std::string::npos);
+    CHECK(html.find("@media print") != std::string::npos);
+    CHECK(count(html, "<section class=\"topic\"") == 2);
+  }
+}
+
+TEST_CASE("print: each proof's figures are inline SVG, one per heatmap or chart", "[print]") {
+  const std::string html = print_worked({"--format", "html", "--seed", "1"});
+  const std::regex proof("<div class=\"proof\" id=\"proof-([0-9]+)\" data-figures=\"([0-9]+)\">");
+  std::size_t proofs = 0;
+  for (auto it = std::sregex_iterator(html.begin(), html.end(), proof);
+       it != std::sregex_iterator(); ++it, ++proofs) {
+    const std::size_t begin = static_cast<std::size_t>(it->position());
+    const std::size_t end = html.find("\n</div>\n</div>\n", begin);
+    const std::string block = html.substr(begin, end - begin);
+    const std::size_t drawn =
+        count(block, "<svg class=\"heatmap\"") + count(block, "<svg class=\"chart\"");
+    CHECK(drawn == std::stoul((*it)[2].str()));
+  }
+  CHECK(proofs == 3);
+  // order-blindness draws heatmaps; head-params at least a table of values.
+  CHECK(count(html, "<svg class=\"heatmap\"") >= 2);
+}
+
+TEST_CASE("print: every bank string is escaped in HTML", "[print]") {
+  TempDir dir;
+  const std::string bank = dir.write("hostile.json", hostile_bank().dump());
+  for (const std::string answers : {"inline", "appendix"}) {
+    Cli cli;
+    REQUIRE(cli.run({"print", "--no-builtin", "--bank", bank, "--format", "html", "--answers",
+                     answers}) == 0);
+    const std::string html = cli.out.str();
+    INFO(answers);
+    CHECK(tag_problems(html).empty());
+    CHECK(html.find("<script>") == std::string::npos);
+    CHECK_THAT(html, Contains("Prompt &lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;q&quot; "
+                              "&#39;a&#39; ~ = # { } : \\ | *b* _u_ `t` [l](x) $m$\ttab<br />\n"
+                              "line"));
+    CHECK_THAT(html, Contains("Title &lt;script&gt;"));
+    CHECK_THAT(html, Contains("Trap &lt;script&gt;"));
+  }
+}
+
+TEST_CASE("print: the answer key starts on its own page and topics on theirs", "[print]") {
+  const std::string css = proofdeck::print::handout_stylesheet();
+  CHECK_THAT(css, Contains("section.topic { break-before: page;"));
+  CHECK_THAT(css, Contains("section.answer-key { break-before: page;"));
+  CHECK_THAT(css, Contains("break-inside: avoid"));
+}
+
+// --- Markdown ---------------------------------------------------------------------------------
+
+TEST_CASE("print: every bank string is escaped in Markdown", "[print]") {
+  TempDir dir;
+  const std::string bank = dir.write("hostile.json", hostile_bank().dump());
+  Cli cli;
+  REQUIRE(cli.run({"print", "--no-builtin", "--bank", bank, "--format", "md", "--answers",
+                   "appendix"}) == 0);
+  const std::string md = cli.out.str();
+  const std::string escaped =
+      "\\<script\\>alert(1)\\</script\\> \\& \"q\" 'a' \\~ = # { } : \\\\ \\| \\*b\\* \\_u\\_ "
+      "\\`t\\` \\[l\\](x) \\$m\\$ tab";
+  CHECK_THAT(md, Contains("Prompt " + escaped + "  \nline"));
+  // In the key's table a line break would end the row: the prompt stays on one line there.
+  CHECK_THAT(md, Contains("#### 1. Prompt " + escaped + " line"));
+  CHECK(md.find("<script>") == std::string::npos);
+  CHECK(md.find("\t") == std::string::npos);
+}
+
+TEST_CASE("print: --assets writes each figure as an SVG file the Markdown links to", "[print]") {
+  TempDir dir;
+  const std::string output = (dir.path() / "sheet.md").string();
+  const std::string assets = (dir.path() / "figures").string();
+  print_worked({"--format", "md", "--output", output, "--assets", assets});
+  const std::string md = read_file(output);
+  const auto links = matches(md, "!\\[[^\\]]*\\]\\(([^)]+)\\)");
+  REQUIRE(!links.empty());
+  std::set<std::string> files;
+  for (const auto& entry : fs::directory_iterator(assets))
+    files.insert("figures/" + entry.path().filename().string());
+  CHECK(std::set<std::string>(links.begin(), links.end()) == files);
+  for (const std::string& link : links) {
+    const std::string svg = read_file(dir.path() / link);
+    CHECK(svg.rfind("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=", 0) == 0);
+    CHECK(tag_problems(svg.substr(svg.find("<svg"))).empty());
+  }
+  // Without --assets: tables only.
+  CHECK(print_worked({"--format", "md"}).find("![") == std::string::npos);
+}
+
+TEST_CASE("print: the format follows --output's extension when --format is not given", "[print]") {
+  TempDir dir;
+  const std::string html = (dir.path() / "h.html").string();
+  const std::string md = (dir.path() / "h.md").string();
+  print_worked({"--output", html});
+  print_worked({"--output", md});
+  CHECK(read_file(html).rfind("<!DOCTYPE html>", 0) == 0);
+  CHECK(read_file(md).rfind("# ", 0) == 0);
+}
+
+// --- the built-in banks -----------------------------------------------------------------------
+
+TEST_CASE("print: every built-in question prints, a section per topic", "[print]") {
+  Cli cli;
+  REQUIRE(cli.run({"print", "--format", "html", "--answers", "appendix"}) == 0);
+  const std::string html = cli.out.str();
+  CHECK(tag_problems(html).empty());
+  CHECK(count(html, "<section class=\"topic\"") == 14);
+  CHECK(count(html, "<article class=\"question\"") == 144);
+  CHECK(count(html, "<article class=\"key-entry\"") == 144);
+  CHECK(html.find("could not run") == std::string::npos);
+  Cli md;
+  REQUIRE(md.run({"print", "--format", "md"}) == 0);
+  CHECK(count(md.out.str(), "\n### Question ") == 144);
+}
+
+// --- errors -----------------------------------------------------------------------------------
+
+TEST_CASE("print: unknown formats and answer placements are usage errors", "[print]") {
+  for (const std::vector<std::string>& args : {std::vector<std::string>{"--format", "pdf"},
+                                               {"--answers", "maybe"},
+                                               {"--format", "html", "--assets", "figures"}}) {
+    Cli cli;
+    std::vector<std::string> all{"print", "--no-builtin", "--bank", kWorkedBanks};
+    all.insert(all.end(), args.begin(), args.end());
+    CHECK(cli.run(all) == 2);
+    CHECK(!cli.err.str().empty());
+  }
+}
+
+TEST_CASE("print: an output or assets folder that cannot be written is exit 3", "[print]") {
+  TempDir dir;
+  Cli cli;
+  CHECK(cli.run({"print", "--no-builtin", "--bank", kWorkedBanks, "--output",
+                 (dir.path() / "missing" / "sheet.html").string()}) == 3);
+  CHECK_THAT(cli.err.str(), Contains("cannot write"));
+  const std::string in_the_way = dir.write("figures", "a file");
+  Cli assets;
+  CHECK(assets.run({"print", "--no-builtin", "--bank", kWorkedBanks, "--format", "md", "--assets",
+                    in_the_way}) == 3);
+  CHECK_THAT(assets.err.str(), Contains("--assets"));
+}
