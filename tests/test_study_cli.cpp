@@ -80,7 +80,8 @@ TEST_CASE("quiz: a right answer, then a trap call-out, then the summary and the 
   reported.insert(reported.end(), {"--report", (study.dir.path() / "r.json").string()});
   REQUIRE(study.run(missed, reported, wrong + "\n") == 0);
   CHECK_THAT(missed.out.str(),
-             Contains("✗ Wrong. The answer: " + right + ") " + kPurpose) &&
+             Contains("✗ Wrong. The answer: " + right +
+                      ") Let the model attend to multiple representation\n  subspaces") &&
                  Contains("Trap: Multi-head attention cuts parameters") &&
                  Contains("Why: Eight heads of width 64") &&
                  Contains("Source: Identity statement") &&
