@@ -1,7 +1,6 @@
 // Timing loop for `engine bench`.
 #include "engine_bench.hpp"
-
-#include <malloc.h>
+#include "heap.hpp"
 
 #include <Eigen/Core>
 #include <algorithm>
@@ -132,11 +131,7 @@ nlohmann::ordered_json run_engine_bench(const BenchOptions& options) {
     throw InputError("bench.dtype",
                      fmt::format("--dtype {}: expected float32 or float64", options.dtype));
   }
-  // Keep freed buffers in the heap instead of returning them to the kernel: otherwise glibc
-  // unmaps each large activation and packing buffer on free and every iteration pays page faults
-  // for memory it just released (13% of forward+backward at the default shapes, by perf).
-  mallopt(M_MMAP_THRESHOLD, 256 << 20);
-  mallopt(M_TRIM_THRESHOLD, 512 << 20);
+  keep_freed_memory();  // see heap.hpp: page faults were 13% of forward+backward
   Eigen::setNbThreads(options.threads);
   const bool single = options.dtype == "float32";
   const auto [forward, forward_backward] =

@@ -280,3 +280,19 @@ TEST_CASE("a predicate comparing a value of the wrong kind is a load error", "[c
             "bank.json: /questions/1/claim/all/1: order-blindness's value 'max_diff_none' is a "
             "number; \"is\" compares true/false values, use eq, ne, lt, le, gt or ge"});
 }
+
+TEST_CASE("prefetching runs on threads gives the same verdicts as running one by one", "[check]") {
+  json bank = worked_example();
+  bank["questions"][0]["proof"]["args"]["heads"] = json::array({1, 7});  // fails to run
+  const std::vector<Bank> banks = {load_bank(bank.dump(), "bank.json")};
+  DemoRunner sequential(0), threaded(0);
+  threaded.prefetch(banks, 4);
+  CHECK(threaded.runs() == 24 + 1);  // the template's 24 combinations and order-blindness
+  for (const Question& q : banks[0].questions) {
+    const QuestionVerdict one = verify(q, sequential);
+    const QuestionVerdict other = verify(q, threaded);
+    CHECK(one.status == other.status);
+    CHECK(one.message == other.message);
+  }
+  CHECK(sequential.runs() == threaded.runs());
+}

@@ -2,8 +2,10 @@
 #include "bank/proof.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <set>
+#include <thread>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -123,6 +125,62 @@ const demo::DemoResult& DemoRunner::run(const Proof& proof, const Bindings& bind
   }
   return *cache_.emplace(cache_key, std::make_unique<demo::DemoResult>(std::move(result)))
               .first->second;
+}
+
+void DemoRunner::prefetch(const std::vector<Bank>& banks, unsigned threads) {
+  struct Job {
+    const demo::DemoInfo* info;
+    std::vector<std::string> assignments;
+    std::string key;
+    std::unique_ptr<demo::DemoResult> result;
+  };
+  std::vector<Job> jobs;
+  std::set<std::string> planned;
+  const auto plan = [&](const Proof& proof, const Bindings& bindings) {
+    const demo::DemoInfo* info = demo::find_demo(proof.demo);
+    if (info == nullptr) return;
+    std::vector<std::string> assignments;
+    for (const auto& [key, value] : proof.args.items())
+      assignments.push_back(key + "=" + argument_text(value, bindings));
+    std::string key = fmt::format("{}\n{}", proof.demo, fmt::join(assignments, "\n"));
+    if (cache_.contains(key) || !planned.insert(key).second) return;
+    jobs.push_back(Job{info, std::move(assignments), std::move(key), nullptr});
+  };
+  for (const Bank& b : banks) {
+    for (const Question& q : b.questions) {
+      if (!q.proof) continue;
+      try {
+        if (q.templ) {
+          for_each_admitted(*q.templ, [&](const Bindings& bindings) { plan(*q.proof, bindings); });
+        } else {
+          plan(*q.proof, {});
+        }
+      } catch (const std::exception&) {
+        // A template that cannot be enumerated is reported by the checks that need it.
+      }
+    }
+  }
+  std::atomic<std::size_t> next{0};
+  const auto work = [&]() {
+    for (std::size_t i = next++; i < jobs.size(); i = next++) {
+      try {
+        jobs[i].result = std::make_unique<demo::DemoResult>(demo::run_demo(
+            *jobs[i].info, demo::resolve_params(*jobs[i].info, jobs[i].assignments), seed_));
+      } catch (const std::exception&) {
+        // Left for run() to raise with the question's location.
+      }
+    }
+  };
+  std::vector<std::thread> workers;
+  const std::size_t helpers = std::min<std::size_t>(threads, jobs.size());
+  for (std::size_t t = 1; t < helpers; ++t)
+    workers.emplace_back(work);
+  work();
+  for (std::thread& worker : workers)
+    worker.join();
+  for (Job& job : jobs) {
+    if (job.result) cache_.emplace(std::move(job.key), std::move(job.result));
+  }
 }
 
 bool evaluate(const Predicate& predicate, const demo::DemoResult& result,

@@ -37,6 +37,11 @@ class DemoRunner {
                               const std::string& where);
   std::size_t runs() const { return cache_.size(); }
 
+  // Computes every distinct run the banks' proofs need, on up to `threads` threads (each run is
+  // independent and seeded, so results are the same as one by one), so that later calls to run()
+  // are lookups. Runs that fail are left out; run() reports them where they are needed.
+  void prefetch(const std::vector<Bank>& banks, unsigned threads);
+
  private:
   std::uint64_t seed_;
   std::map<std::string, std::unique_ptr<demo::DemoResult>> cache_;

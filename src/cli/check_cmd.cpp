@@ -5,6 +5,7 @@
 #include <map>
 #include <memory>
 #include <set>
+#include <thread>
 
 #include <fmt/color.h>
 #include <fmt/format.h>
@@ -13,6 +14,7 @@
 #include "bank/sources.hpp"
 #include "demo/render.hpp"
 #include "errors.hpp"
+#include "heap.hpp"
 
 namespace proofdeck::cli {
 
@@ -220,7 +222,9 @@ void run_check(const CheckOptions& options, Context& context) {
                                      "--bank FILE or DIR)"
                                    : "no questions to check: the loaded banks hold none");
   }
+  keep_freed_memory();  // demo runs allocate and free large matrices: see heap.hpp
   bank::DemoRunner runner(context.global.seed);
+  runner.prefetch(banks, std::max(1u, std::thread::hardware_concurrency()));
   if (std::vector<std::string> problems = bank::resolve_problems(banks, runner); !problems.empty())
     throw bank::BankErrors(std::move(problems));
   const Report report = prove(banks, runner, options.mutate);
