@@ -127,7 +127,9 @@ std::unique_ptr<StudyRun> start_study(Context& context) {
       .seed = context.global.seed,
       .start = resolve_now(context),
       .started = std::chrono::steady_clock::now(),
-      .runner = bank::DemoRunner(context.global.seed),
+      // Proofs run as `check` proves them (seed 0), so the numbers an explanation quotes are the
+      // numbers on screen; --seed shuffles and draws questions, not the demos' weights.
+      .runner = bank::DemoRunner(0),
   });
   Io* io = &context.io;
   run->write = [io](const std::string& path, const std::string& text) {

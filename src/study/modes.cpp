@@ -448,6 +448,10 @@ Outcome run_drill(Session& s, ProgressStore& store, const DrillOptions& options)
           if (!std::isspace(static_cast<unsigned char>(c)))
             word += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
         if (word.empty() || word == "g" || word == "good") break;
+        if (word == "q" || word == "quit") {  // the answer still counts, as good
+          stop_after = true;
+          break;
+        }
         if (word == "h" || word == "hard") {
           rating = Rating::hard;
           break;
@@ -456,7 +460,7 @@ Outcome run_drill(Session& s, ProgressStore& store, const DrillOptions& options)
           rating = Rating::easy;
           break;
         }
-        s.out << "  ? type h, g or e (or just Enter for good)\n";
+        s.out << "  ? type h, g or e (or just Enter for good; q saves it as good and stops)\n";
       }
     }
     const TimePoint at = s.now();
