@@ -25,6 +25,18 @@ nlohmann::ordered_json share(int part, int whole) {
                     : nlohmann::ordered_json(static_cast<double>(part) / whole);
 }
 
+// Text in exactly `columns` columns: cut at a character boundary with "…", or padded.
+std::string fit(const std::string& text, std::size_t columns) {
+  std::size_t count = 0, cut = text.size();
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if ((static_cast<unsigned char>(text[i]) & 0xC0) == 0x80) continue;
+    if (count == columns - 1 && cut == text.size()) cut = i;
+    ++count;
+  }
+  if (count > columns) return text.substr(0, cut) + "…";
+  return text + std::string(columns - count, ' ');
+}
+
 std::string percent(const nlohmann::ordered_json& value) {
   return value.is_null() ? "–" : fmt::format("{:.0f}%", 100.0 * value.get<double>());
 }
@@ -226,8 +238,8 @@ std::string render_stats(const nlohmann::ordered_json& stats, const Theme& theme
   }
   text += "\n" + fmt::format(theme.emphasis, "Mastery by topic") + " (seen · right · recall now)\n";
   for (const auto& topic : stats["topics"]) {
-    text += fmt::format("  {:<44} {:>3}/{:<3} · {:>4} · {:.0f}%\n",
-                        sanitize_for_terminal(topic["name"].get<std::string>()).substr(0, 44),
+    text += fmt::format("  {} {:>3}/{:<3} · {:>4} · {:.0f}%\n",
+                        fit(sanitize_for_terminal(topic["name"].get<std::string>()), 46),
                         topic["seen"].get<int>(), topic["questions"].get<int>(),
                         percent(topic["accuracy"]), 100.0 * topic["recall"].get<double>());
   }
@@ -235,10 +247,9 @@ std::string render_stats(const nlohmann::ordered_json& stats, const Theme& theme
   int shown = 0;
   for (const auto& trap : stats["traps"]) {
     if (trap["fell"].get<int>() == 0) continue;
-    text += fmt::format("  {:<52} {} of {} ({})\n",
-                        sanitize_for_terminal(trap["name"].get<std::string>()).substr(0, 52),
-                        trap["fell"].get<int>(), trap["exposed"].get<int>(),
-                        percent(trap["miss_rate"]));
+    text += fmt::format(
+        "  {} {} of {} ({})\n", fit(sanitize_for_terminal(trap["name"].get<std::string>()), 52),
+        trap["fell"].get<int>(), trap["exposed"].get<int>(), percent(trap["miss_rate"]));
     ++shown;
   }
   if (shown == 0) text += "  none yet\n";
