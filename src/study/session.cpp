@@ -386,17 +386,16 @@ std::string render_summary(const Session& session, const std::vector<Answered>& 
   std::vector<std::pair<std::string, Tally>> topics;
   std::vector<std::pair<std::string, int>> traps;
   for (const Answered& a : answers) {
-    if (!a.answered) {
-      ++skipped;
-      continue;
-    }
-    ++answered;
-    correct += a.grade.correct;
+    if (!a.answered) ++skipped;
+    if (!a.answered && !unanswered_wrong) continue;
     auto topic = std::find_if(topics.begin(), topics.end(),
                               [&](const auto& t) { return t.first == a.question->topic; });
     if (topic == topics.end()) topic = topics.insert(topics.end(), {a.question->topic, {}});
-    topic->second.correct += a.grade.correct;
     ++topic->second.total;
+    if (!a.answered) continue;
+    ++answered;
+    correct += a.grade.correct;
+    topic->second.correct += a.grade.correct;
     if (!a.grade.correct && !a.grade.trap.empty()) {
       auto trap = std::find_if(traps.begin(), traps.end(),
                                [&](const auto& t) { return t.first == a.grade.trap; });
