@@ -203,3 +203,15 @@ TEST_CASE("an explanation may not name an option by its letter, since options ar
   bank["questions"][0]["explanation"] = "An option about bias (a separate count) is not the point.";
   CHECK(problems_of(bank).empty());
 }
+
+TEST_CASE("a predicate that cannot depend on the computation is refused", "[bank]") {
+  json bank = worked_example();
+  bank["questions"][0]["options"][1]["claim"] = {{"value", "total_h8"},
+                                                 {"eq", {{"value", "total_h8"}}}};
+  bank["questions"][1]["claim"] = {{"any", json::array()}};
+  CHECK(problems_of(bank) ==
+        std::vector<std::string>{
+            "bank.json: /questions/0/options/1/claim: compares 'total_h8' with itself, which "
+            "holds (or fails) whatever the demo computes, so it proves nothing",
+            "bank.json: /questions/1/claim/any: expected at least one predicate"});
+}

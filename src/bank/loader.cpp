@@ -282,6 +282,11 @@ class Reader {
                                    json_kind(operand), json_preview(operand)));
       }
     }
+    if (!result.other_value.empty() && result.other_value == result.value) {
+      problem(pointer, fmt::format("compares '{}' with itself, which holds (or fails) whatever the "
+                                   "demo computes, so it proves nothing",
+                                   result.value));
+    }
     if (found.size() != 1) {
       problem(pointer, found.empty() ? "a comparison needs one of eq, ne, lt, le, gt, ge or is"
                                      : fmt::format("a comparison takes one comparator; found {}",
