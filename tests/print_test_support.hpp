@@ -7,11 +7,13 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "bank/sources.hpp"
 #include "bank_test_support.hpp"
 
 #ifndef PROOFDECK_GOLDEN_DIR
@@ -76,6 +78,27 @@ inline void check_golden(const std::string& name, const std::string& actual) {
                              << "\n  actual:   " << (line < got.size() ? got[line] : "(end)")
                              << "\nsee: diff -u " << golden.string() << ' ' << written.string()
                              << "\naccept with: PROOFDECK_UPDATE_GOLDENS=1 and rerun the tests");
+}
+
+// What the built-in banks hold (they grow while these tests stand still).
+struct BuiltinCounts {
+  std::size_t questions = 0, topics = 0, truefalse = 0, numeric = 0, order = 0;
+  std::map<std::string, std::size_t> per_bank;
+};
+
+inline BuiltinCounts builtin_counts() {
+  BuiltinCounts counts;
+  for (const auto& bank : proofdeck::bank::load_banks(proofdeck::bank::BankSources{{}, true})) {
+    counts.topics += bank.topics.size();
+    counts.per_bank[bank.id] = bank.questions.size();
+    for (const auto& q : bank.questions) {
+      ++counts.questions;
+      counts.truefalse += q.type == proofdeck::bank::QuestionType::truefalse;
+      counts.numeric += q.type == proofdeck::bank::QuestionType::numeric;
+      counts.order += q.type == proofdeck::bank::QuestionType::order;
+    }
+  }
+  return counts;
 }
 
 // Every character some format acts on, in one string.

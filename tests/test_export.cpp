@@ -72,7 +72,8 @@ std::map<std::string, std::pair<std::string, std::string>> verdicts(
   INFO(cli.err.str());
   REQUIRE(exit_code == 0);
   std::map<std::string, std::pair<std::string, std::string>> found;
-  for (const json& q : json::parse(cli.out.str()).at("questions"))
+  const json report = json::parse(cli.out.str());
+  for (const json& q : report.at("questions"))
     found[q.at("id").get<std::string>()] = {q.at("status"), q.at("message")};
   return found;
 }
@@ -161,8 +162,9 @@ TEST_CASE("export: every built-in question goes to GIFT, well formed", "[export]
   REQUIRE(cli.run({"export", "--to", "gift"}) == 0);
   const std::string gift = cli.out.str();
   const auto blocks = gift_blocks(gift);
-  CHECK(blocks.size() == 144);
-  CHECK(count(gift, "$CATEGORY: proofdeck/") == 14);
+  const BuiltinCounts builtin = builtin_counts();
+  CHECK(blocks.size() == builtin.questions);
+  CHECK(count(gift, "$CATEGORY: proofdeck/") == builtin.topics);
   std::size_t matching = 0, numeric = 0, truefalse = 0;
   for (const std::string& block : blocks) {
     const std::string plain = unescaped_structure(block);
@@ -190,9 +192,9 @@ TEST_CASE("export: every built-in question goes to GIFT, well formed", "[export]
       CHECK(wrong == Approx(-100).margin(1e-3));
     }
   }
-  CHECK(matching == 10);
-  CHECK(numeric == 30);
-  CHECK(truefalse == 41);
+  CHECK(matching == builtin.order);
+  CHECK(numeric == builtin.numeric);
+  CHECK(truefalse == builtin.truefalse);
 }
 
 TEST_CASE("export: every built-in question goes to Anki, one note a line", "[export]") {
@@ -210,7 +212,7 @@ TEST_CASE("export: every built-in question goes to Anki, one note a line", "[exp
     CHECK(std::count(line.begin(), line.end(), '\t') == 4);
     CHECK_THAT(line, Contains("topic::"));
   }
-  CHECK(notes == 144);
+  CHECK(notes == builtin_counts().questions);
   CHECK_THAT(cli.out.str(), Contains("trap::mha-cuts-params"));
 }
 
@@ -244,11 +246,12 @@ TEST_CASE("export: every built-in bank round-trips through JSON with the same ve
   REQUIRE(cli.run({"export", "--to", "json", "--output", folder}) == 0);
   CHECK(dir.entries() == std::vector<std::string>{"banks"});
   const auto exported = verdicts({folder});
-  CHECK(exported.size() == 144);
+  CHECK(exported.size() == builtin_counts().questions);
   Cli builtin;
   REQUIRE(builtin.run({"check", "--format", "json"}) == 0);
   std::map<std::string, std::pair<std::string, std::string>> original;
-  for (const json& q : json::parse(builtin.out.str()).at("questions"))
+  const json report = json::parse(builtin.out.str());
+  for (const json& q : report.at("questions"))
     original[q.at("id").get<std::string>()] = {q.at("status"), q.at("message")};
   CHECK(exported == original);
 }
@@ -280,7 +283,8 @@ TEST_CASE("export: JSON of several banks needs a folder", "[export]") {
   CHECK_THAT(cli.err.str(), Contains("--from-bank"));
   Cli one;
   CHECK(one.run({"export", "--to", "json", "--from-bank", "transformer-layer"}) == 0);
-  CHECK(json::parse(one.out.str()).at("questions").size() == 104);
+  CHECK(json::parse(one.out.str()).at("questions").size() ==
+        builtin_counts().per_bank.at("transformer-layer"));
 }
 
 TEST_CASE("export: an output that cannot be written is exit 3", "[export]") {

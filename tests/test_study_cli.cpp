@@ -321,7 +321,7 @@ TEST_CASE("list shows banks, topics, traps and questions, as text or JSON", "[cl
   CHECK_THAT(questions.out.str(), StartsWith("per-head-qkv") && Contains("1 questions"));
 }
 
-TEST_CASE("--bank ID selects a loaded bank when no such file exists; a typo is named",
+TEST_CASE("the global bank option selects a loaded bank by id when no such file exists",
           "[cli][study]") {
   Study study;
   Cli selected;

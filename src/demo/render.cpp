@@ -2051,7 +2051,8 @@ std::vector<SvgFigure> render_svg_figures(const DemoResult& result) {
            "\n"
            R"(<svg xmlns="http://www.w3.org/2000/svg" )" +
            inline_svg.substr(5, open_end - 4) +
-           "\n" R"(<rect width="100%" height="100%" fill="#ffffff"/>)" +
+           "\n"
+           R"(<rect width="100%" height="100%" fill="#ffffff"/>)" +
            inline_svg.substr(open_end + 1) + "\n";
   };
   std::vector<SvgFigure> figures;

@@ -242,15 +242,12 @@ std::string gift_escape(std::string_view text) {
 }
 
 std::string anki_field(std::string_view text) {
-  const std::string escaped = demo::html_escape(text);
+  std::string unix_lines;
+  for (const char c : text)
+    if (c != '\r') unix_lines += c;
   std::string out;
-  for (const char c : escaped) {
-    if (c == '\n' || c == '\t') {
-      out += "<br>";
-    } else if (c != '\r') {
-      out += c;
-    }
-  }
+  for (const char c : demo::html_escape(unix_lines))
+    out += c == '\n' || c == '\t' ? std::string("<br>") : std::string(1, c);
   return out;
 }
 

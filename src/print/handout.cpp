@@ -74,9 +74,11 @@ using DrawnRuns = std::map<const demo::DemoResult*, int>;  // run → the questi
 
 // Element content: escaped, line breaks kept.
 std::string html_text(std::string_view text) {
-  const std::string escaped = demo::html_escape(text);
+  std::string unix_lines;
+  for (const char c : text)
+    if (c != '\r') unix_lines += c;
   std::string out;
-  for (const char c : escaped)
+  for (const char c : demo::html_escape(unix_lines))
     out += c == '\n' ? std::string("<br />\n") : std::string(1, c);
   return out;
 }
@@ -198,6 +200,14 @@ void html_proof(std::string& html, const Printed& printed, DrawnRuns& drawn,
   html += "</p>\n";
   if (fresh && run->info != nullptr) {
     std::string section = demo::render_html_section(*run->result, *run->info);
+    // The key numbers above say what the question needs; the full list of values stays only
+    // when it is all the demo draws.
+    if (!run->result->tables.empty() || !run->result->series.empty()) {
+      const std::size_t values = section.find("<table class=\"values\">");
+      const std::string close = "</table>\n";
+      if (values != std::string::npos)
+        section.erase(values, section.find(close, values) + close.size() - values);
+    }
     // The same demo can be drawn for several questions: its ids carry the question's number.
     const std::string id_attribute = "id=\"demo-";
     if (const std::size_t at = section.find(id_attribute); at != std::string::npos)
@@ -432,20 +442,30 @@ std::string blanks(int count) {
   return out;
 }
 
-// The demo's Markdown with its headings moved under the question's (## → ####).
-std::string demoted(const std::string& markdown) {
+// The demo's Markdown with its headings moved under the question's (## → ####), and without its
+// list of values when it draws something else (the key numbers say what the question needs).
+std::string demoted(const std::string& markdown, bool drop_values) {
   std::string out;
-  bool fenced = false;
+  bool fenced = false, in_values = false;
   std::size_t at = 0;
   while (at < markdown.size()) {
     std::size_t end = markdown.find('\n', at);
     if (end == std::string::npos) end = markdown.size();
     const std::string_view line(markdown.data() + at, end - at);
+    at = end + 1;
+    if (drop_values && !fenced && line == "### Values") {
+      in_values = true;
+      continue;
+    }
+    if (in_values) {
+      // The table and the blank lines around it (the one before the heading stays).
+      if (line.empty() || line.starts_with("|")) continue;
+      in_values = false;
+    }
     if (line.starts_with("```")) fenced = !fenced;
     if (!fenced && line.starts_with("#")) out += "##";
     out += line;
     out += '\n';
-    at = end + 1;
   }
   return out;
 }
@@ -544,13 +564,16 @@ struct MarkdownWriter {
     if (!run->key_numbers.empty()) {
       md += "  \nKey numbers:";
       for (std::size_t i = 0; i < run->key_numbers.size(); ++i) {
+        // The numbers are digits, signs, "e", "yes" or "no": nothing Markdown acts on mid-line.
         fmt::format_to(out, "{} {} = {}", i == 0 ? "" : " ·", md_code(run->key_numbers[i].first),
-                       md_text(run->key_numbers[i].second));
+                       run->key_numbers[i].second);
       }
     }
     md += "\n\n";
     if (!fresh || run->info == nullptr) return;
-    md += demoted(demo::render_markdown(*run->result, *run->info)) + "\n";
+    md += demoted(demo::render_markdown(*run->result, *run->info),
+                  !run->result->tables.empty() || !run->result->series.empty()) +
+          "\n";
     if (options.assets_href.empty()) return;
     std::string links;
     for (const demo::SvgFigure& figure : demo::render_svg_figures(*run->result)) {
@@ -742,6 +765,9 @@ ul.trap-list li { margin: .2rem 0; }
 .proof section.demo > header h2 { font-size: 1.1rem; }
 .proof section.demo h3 { margin-top: 1.1rem; font-size: 1rem; }
 .proof blockquote.claim { font-size: .95rem; }
+.proof table { font-size: .88rem; }
+.proof th, .proof td { overflow-wrap: normal; word-break: normal; }
+.proof td { white-space: nowrap; }
 section.answer-key { margin-top: 3rem; }
 section.answer-key > h2 { font-size: 1.6rem; margin: 0 0 .3rem; border-bottom: 2px solid #2166ac;
   padding-bottom: .35rem; }

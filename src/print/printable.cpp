@@ -152,7 +152,12 @@ std::optional<ProofRun> run_proof(const Printed& printed, bank::DemoRunner& runn
     run.error = e.what();
     return run;
   }
-  for (const std::string& shown : q.proof->show) {
+  // What `show` names, and the value a numeric key is proven against.
+  std::vector<std::string> names = q.proof->show;
+  if (!q.key.computed.empty() &&
+      std::find(names.begin(), names.end(), q.key.computed) == names.end())
+    names.push_back(q.key.computed);
+  for (const std::string& shown : names) {
     const std::string name = bank::substitute(shown, printed.instance.bindings);
     if (const demo::Value* v = run.result->find(name)) {
       run.key_numbers.emplace_back(name, v->kind == demo::Value::Kind::boolean
