@@ -107,10 +107,10 @@ int run(const std::vector<std::string>& args, Io& io) {
   setup_stats(app, context);
   setup_demo(app, context);
   setup_check(app, context);
-  setup_engine(app, context);
-  setup_list(app, context);
   setup_print(app, context);
   setup_export(app, context);
+  setup_engine(app, context);
+  setup_list(app, context);
 
   // CLI11 parses from the back of a vector, without the program name.
   std::vector<std::string> reversed(args.rbegin(), args.rend());
