@@ -122,6 +122,8 @@ for attempt in $(seq "$kills"); do
     <"$work/in-kill-$attempt" >"$work/out-kill" 2>"$work/err-kill" &
   pid=$!
   exec 3>"$work/in-kill-$attempt"
+  # Kill while answering, not while starting (a sanitizer build starts slowly).
+  wait_for "$work/out-kill" "[drill 1]" || true
   answers=$((RANDOM % 6 + 1))
   for _ in $(seq "$answers"); do
     if ((RANDOM % 2)); then echo t >&3; else echo f >&3; fi

@@ -240,6 +240,12 @@ TEST_CASE("export: the JSON of the worked example gets the same check verdicts",
 
 TEST_CASE("export: every built-in bank round-trips through JSON with the same verdicts",
           "[export]") {
+#if PROOFDECK_SANITIZED
+  // Two proofs of every built-in bank take minutes in the Debug + ASan build; the plain build
+  // runs this, and the worked example's round trip runs here.
+  SUCCEED("run by the plain build");
+  return;
+#endif
   TempDir dir;
   const std::string folder = (dir.path() / "banks").string() + "/";
   Cli cli;

@@ -429,6 +429,13 @@ TEST_CASE("worked() ends a constraint in true or false", "[formula]") {
   CHECK(worked("not x", {{"x", 0}}) == "not 0 → true");
 }
 
+TEST_CASE("worked() names a variable that and or or skipped without a value", "[formula]") {
+  CHECK(worked("0 and x") == "0 and x → false");
+  CHECK(worked("1 or max(x, 2)") == "1 or max(x, 2) → true");
+  CHECK(worked("heads > 0 and d_model % heads == 0", {{"heads", 0}}) ==
+        "0 > 0 and d_model % 0 == 0 → false");
+}
+
 TEST_CASE("worked() fails as evaluate() does", "[formula]") {
   const Formula formula = Formula::parse("d_model / heads", "answer");
   CHECK_THROWS_WITH(formula.worked({{"d_model", 512}, {"heads", 0}}),

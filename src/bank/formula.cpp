@@ -849,9 +849,15 @@ std::string Formula::worked(const Variables& variables) const {
     } else if (token.kind == Tok::name && find_function(parsed.source(token)) != nullptr) {
       out += parsed.source(token);
     } else if (token.kind == Tok::name) {
-      // evaluate() succeeded, so every variable is present and finite.
-      const double value = variables.find(parsed.source(token))->second;
-      out += value < 0 ? "(" + format_number(value) + ")" : format_number(value);
+      // evaluate() succeeded, so every variable it needed is present and finite; one that is
+      // missing stood on a side that `and` or `or` skipped, and is shown by its name.
+      const auto found = variables.find(parsed.source(token));
+      if (found == variables.end()) {
+        out += parsed.source(token);
+      } else {
+        out += found->second < 0 ? "(" + format_number(found->second) + ")"
+                                 : format_number(found->second);
+      }
     } else {
       out += worked_spelling(token);
     }

@@ -65,7 +65,8 @@ class Formula {
   // "3 * d_model * d_model" with d_model = 512 → "3 × 512 × 512 = 786,432". Operators are spaced
   // (except ^), `*` and `/` print as × and ÷, negative values are parenthesized, numbers print as
   // format_number does; "≈" replaces "=" when the printed result is rounded, and comparisons end
-  // in "→ true" or "→ false". Throws as evaluate does.
+  // in "→ true" or "→ false"; a variable without a value on a side that `and` or `or` skipped
+  // keeps its name ("0 and x → false"). Throws as evaluate does.
   std::string worked(const std::map<std::string, double, std::less<>>& variables) const;
 
  private:

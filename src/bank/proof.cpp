@@ -331,8 +331,10 @@ std::vector<std::string> resolve_names(const Question& q, const demo::DemoInfo*&
   }
   std::vector<std::string> problems;
   for (const auto& [key, unused] : q.proof->args.items()) {
-    const bool known = std::any_of(info->params.begin(), info->params.end(),
-                                   [&](const demo::ParamSpec& p) { return p.name == key; });
+    // An init-capture: clang 14 (the fuzz build) cannot capture a structured binding.
+    const bool known =
+        std::any_of(info->params.begin(), info->params.end(),
+                    [&arg = key](const demo::ParamSpec& p) { return p.name == arg; });
     if (!known) {
       std::vector<std::string> params;
       for (const demo::ParamSpec& p : info->params)
