@@ -80,6 +80,30 @@ std::string parse_error_detail(const char* what) {
   return std::string(message.substr(colon + 2));
 }
 
+// "name:line:column: detail", then the line around the column with a caret under it.
+[[noreturn]] void located_parse_error(std::string_view text, const std::string& display,
+                                      std::size_t offset, const std::string& detail) {
+  const auto [line, column] = line_and_column(text, offset);
+  // A window of the line around the column, so the caret stays on screen in long lines.
+  const std::string_view full_line = line_at(text, line);
+  constexpr std::size_t kBefore = 60, kAfter = 40;
+  const std::size_t at = column > 0 ? column - 1 : 0;
+  const std::size_t start = at > kBefore ? at - kBefore : 0;
+  std::string excerpt(full_line.substr(std::min(start, full_line.size()), kBefore + kAfter));
+  std::replace_if(
+      excerpt.begin(), excerpt.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20; },
+      ' ');
+  std::size_t caret_column = std::min(at - start, excerpt.size());
+  if (start > 0) {
+    excerpt = "…" + excerpt;
+    caret_column += 1;  // the ellipsis is one column wide
+  }
+  if (start + kBefore + kAfter < full_line.size()) excerpt += "…";
+  const std::string caret(caret_column, ' ');
+  throw InputError("json.parse", fmt::format("{}:{}:{}: {}\n    {}\n    {}^", display, line, column,
+                                             detail, excerpt, caret));
+}
+
 }  // namespace
 
 nlohmann::json parse_json(std::string_view text, const std::string& name,
@@ -104,27 +128,21 @@ nlohmann::json parse_json(std::string_view text, const std::string& name,
     return nlohmann::json::parse(text, depth_guard);
   } catch (const nlohmann::json::parse_error& e) {
     // e.byte is 1-based and points at the last character read.
-    const std::size_t offset = e.byte == 0 ? 0 : e.byte - 1;
-    const auto [line, column] = line_and_column(text, offset);
-    // A window of the line around the column, so the caret stays on screen in long lines.
-    const std::string_view full_line = line_at(text, line);
-    constexpr std::size_t kBefore = 60, kAfter = 40;
-    const std::size_t at = column > 0 ? column - 1 : 0;
-    const std::size_t start = at > kBefore ? at - kBefore : 0;
-    std::string excerpt(full_line.substr(std::min(start, full_line.size()), kBefore + kAfter));
-    std::replace_if(
-        excerpt.begin(), excerpt.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20; },
-        ' ');
-    std::size_t caret_column = std::min(at - start, excerpt.size());
-    if (start > 0) {
-      excerpt = "…" + excerpt;
-      caret_column += 1;  // the ellipsis is one column wide
-    }
-    if (start + kBefore + kAfter < full_line.size()) excerpt += "…";
-    const std::string caret(caret_column, ' ');
-    throw InputError("json.parse",
-                     fmt::format("{}:{}:{}: {}\n    {}\n    {}^", display, line, column,
-                                 parse_error_detail(e.what()), excerpt, caret));
+    located_parse_error(text, display, e.byte == 0 ? 0 : e.byte - 1, parse_error_detail(e.what()));
+  } catch (const nlohmann::json::out_of_range& e) {
+    // A number too large for a double (406): "... number overflow parsing '1e400'" carries no
+    // position, so the caret goes under the first occurrence of the number.
+    const std::string_view message(e.what());
+    const std::size_t open = message.find('\'');
+    const std::size_t close = message.rfind('\'');
+    const std::string_view number =
+        open < close ? message.substr(open + 1, close - open - 1) : std::string_view();
+    const std::size_t offset = number.empty() ? std::string_view::npos : text.find(number);
+    const std::size_t prefix_end = message.find("] ");
+    located_parse_error(
+        text, display, offset == std::string_view::npos ? text.size() : offset,
+        std::string(prefix_end == std::string_view::npos ? message
+                                                         : message.substr(prefix_end + 2)));
   }
 }
 

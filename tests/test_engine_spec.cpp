@@ -495,6 +495,13 @@ TEST_CASE("a syntax error names file, line and column, and shows the line with a
         "                  ^");
 }
 
+TEST_CASE("a number too large for a double is a located input error", "[spec][json]") {
+  CHECK(parse_error("{\n  \"input\": [[1, -1e400]]\n}\n", "spec.json") ==
+        "spec.json:2:17: number overflow parsing '-1e400'\n"
+        "      \"input\": [[1, -1e400]]\n"
+        "                    ^");
+}
+
 TEST_CASE("a syntax error on standard input is named <stdin>", "[spec][json]") {
   CHECK_THAT(parse_error("[1,", "-"), StartsWith("<stdin>:1:4: "));
 }

@@ -1,0 +1,148 @@
+// libFuzzer target: an untrusted question bank through what `proofdeck check` does with it —
+// load_bank (JSON, schema and semantic checks), then, for banks cheap enough to prove, the
+// demo-backed checks (resolve_problems), every question's verification and, for verified ones,
+// the wrong keys of `check --mutate`.
+//
+// Demos run the real engine under a budget of billions of multiply-adds, which under ASan is
+// minutes; the demo phase must stay within a few seconds. No demo at its defaults takes more than
+// about one second here, so each run is costed relative to its defaults: every integer parameter
+// (a list by its sum) r times its default multiplies the cost by r² (most sizes enter squared:
+// d_model in the weights, seq_len in attention); smaller values are not credited. The demo phase
+// runs when the bank has at most kMaxProofs proofs and its distinct runs cost at most
+// kMaxDemoCost default runs in all. Results are cached across inputs (the runner is seeded, so a
+// cached result is the one a fresh run would give), which makes the seeds' runs free after the
+// first. The loader itself runs on every input.
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "asan_options.hpp"
+#include "bank/loader.hpp"
+#include "bank/proof.hpp"
+#include "demo/demo.hpp"
+#include "engine/tensor.hpp"
+#include "errors.hpp"
+
+namespace {
+
+using namespace proofdeck;
+
+constexpr std::size_t kMaxProofs = 3;          // questions with a proof
+constexpr double kMaxDemoCost = 6;             // in runs at the demos' defaults
+constexpr std::size_t kMaxCachedRuns = 256;    // then the shared runner starts afresh
+constexpr std::int64_t kMaxCombinations = 64;  // templates with more are not enumerated here
+
+// A proof argument as the `--set` text DemoRunner gives the demo (bank/proof.cpp).
+std::string argument_text(const nlohmann::ordered_json& value, const bank::Bindings& bindings) {
+  if (value.is_string()) return bank::substitute(value.get<std::string>(), bindings);
+  if (value.is_boolean()) return value.get<bool>() ? "true" : "false";
+  if (value.is_number_integer()) return std::to_string(value.get<std::int64_t>());
+  if (value.is_number()) return fmt::format("{}", value.get<double>());
+  if (value.is_array()) {
+    std::vector<std::string> items;
+    for (const auto& item : value)
+      items.push_back(argument_text(item, bindings));
+    return fmt::format("{}", fmt::join(items, ","));
+  }
+  return value.dump();
+}
+
+double magnitude(const nlohmann::json& value) {
+  double sum = 0;
+  if (value.is_number()) sum = std::fabs(value.get<double>());
+  if (value.is_array()) {
+    for (const auto& item : value)
+      sum += magnitude(item);
+  }
+  return sum;
+}
+
+// One run's cost in default runs; 0 for a run the demo refuses before computing anything.
+double run_cost(const demo::DemoInfo& info, const bank::Proof& proof,
+                const bank::Bindings& bindings) {
+  std::vector<std::string> assignments;
+  for (const auto& [key, value] : proof.args.items())
+    assignments.push_back(key + "=" + argument_text(value, bindings));
+  try {
+    const demo::Params params = demo::resolve_params(info, assignments);
+    double cost = 1;
+    for (const demo::ParamSpec& spec : info.params) {
+      if (spec.type != demo::ParamSpec::Type::integer &&
+          spec.type != demo::ParamSpec::Type::integer_list) {
+        continue;
+      }
+      const double ratio =
+          magnitude(params.json().at(spec.name)) / std::max(1.0, magnitude(spec.default_value));
+      if (ratio > 1) cost *= ratio * ratio;
+    }
+    return cost;
+  } catch (const Error&) {
+    return 0;
+  }
+}
+
+bool demo_phase_is_cheap(const bank::Bank& loaded) {
+  std::size_t proofs = 0;
+  double cost = 0;
+  std::set<std::string> runs;
+  for (const bank::Question& q : loaded.questions) {
+    if (!q.proof) continue;
+    if (++proofs > kMaxProofs) return false;
+    const demo::DemoInfo* info = demo::find_demo(q.proof->demo);
+    if (info == nullptr) continue;  // reported without a run
+    const auto add = [&](const bank::Bindings& bindings) {
+      std::string key = q.proof->demo;
+      for (const auto& [name, value] : q.proof->args.items())
+        key += "\n" + name + "=" + argument_text(value, bindings);
+      if (runs.insert(key).second) cost += run_cost(*info, *q.proof, bindings);
+    };
+    if (q.templ) {
+      if (q.templ->combinations > kMaxCombinations) return false;
+      bank::for_each_admitted(*q.templ, add);
+    } else {
+      add({});
+    }
+    if (cost > kMaxDemoCost) return false;
+  }
+  return true;
+}
+
+bank::DemoRunner& shared_runner() {
+  static bank::DemoRunner runner(42);
+  if (runner.runs() > kMaxCachedRuns) runner = bank::DemoRunner(42);
+  return runner;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const std::string_view text(reinterpret_cast<const char*>(data), size);
+  bank::Bank loaded;
+  try {
+    loaded = bank::load_bank(text, "fuzz.json");
+  } catch (const Error&) {
+    return 0;  // InputError for JSON that does not parse, BankErrors for a bank that is invalid
+  }
+  try {
+    if (!demo_phase_is_cheap(loaded)) return 0;
+    bank::DemoRunner& runner = shared_runner();
+    bank::resolve_problems({loaded}, runner);
+    for (const bank::Question& q : loaded.questions) {
+      if (bank::verify(q, runner).status == bank::Status::verified) bank::mutate(q, runner);
+    }
+  } catch (const Error&) {
+    // A constraint or predicate that cannot be evaluated, an unknown demo value, a mutated key
+    // that overflows: InputError.
+  } catch (const engine::EngineError&) {
+    // The engine's own argument checks (std::invalid_argument), as documented.
+  }
+  return 0;
+}
