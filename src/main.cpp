@@ -12,7 +12,11 @@
 int main(int argc, char** argv) {
   Eigen::setNbThreads(1);  // demo-sized products; `engine bench --threads` opts in to more
   std::ios::sync_with_stdio(false);
-  proofdeck::cli::Io io{std::cin, std::cout, std::cerr, isatty(STDOUT_FILENO) == 1,
-                        [](const char* name) { return std::getenv(name); }, STDIN_FILENO};
+  proofdeck::cli::Io io{std::cin,
+                        std::cout,
+                        std::cerr,
+                        isatty(STDOUT_FILENO) == 1,
+                        [](const char* name) { return std::getenv(name); },
+                        STDIN_FILENO};
   return proofdeck::cli::run(std::vector<std::string>(argv, argv + argc), io);
 }
