@@ -215,3 +215,45 @@ TEST_CASE("a predicate that cannot depend on the computation is refused", "[bank
             "holds (or fails) whatever the demo computes, so it proves nothing",
             "bank.json: /questions/1/claim/any: expected at least one predicate"});
 }
+
+TEST_CASE("a distractor formula may use only the template's parameters", "[bank]") {
+  json bank = worked_example();
+  bank["questions"][2]["distractors"].push_back(
+      {{"formula", "3 * d_model * head"}, {"trap", "mha-cuts-params"}});
+  CHECK(problems_of(bank) ==
+        std::vector<std::string>{"bank.json: /questions/2/distractors/1/formula: 'head' is not a "
+                                 "template parameter; parameters: d_model, heads"});
+
+  json fixed = worked_example();
+  json& q = fixed["questions"][2];
+  q.erase("template");
+  q["answer"] = {{"value", 786432}, {"tolerance", 0}};
+  q["distractors"][0]["formula"] = "3 * d_model";
+  CHECK(problems_of(fixed) ==
+        std::vector<std::string>{"bank.json: /questions/2/distractors/0/formula: 'd_model' is not "
+                                 "defined; only a question with a 'template' has parameters"});
+}
+
+TEST_CASE("the key and every distractor must evaluate in every combination a quiz may draw",
+          "[bank]") {
+  // A wrong answer is matched against the distractors; one that cannot be evaluated would end
+  // the session, so it is refused at load, with the first combination that fails.
+  json bank = worked_example();
+  bank["questions"][2]["distractors"].push_back(
+      {{"formula", "3 * d_model * d_model / (heads - 8)"}, {"trap", "mha-cuts-params"}});
+  bank["questions"][2]["template"]["answer"] = "3 * d_model * sqrt(16 - heads)";
+  CHECK(problems_of(bank) ==
+        std::vector<std::string>{
+            "bank.json: /questions/2/distractors/1/formula: division by zero at column 23 in "
+            "`3 * d_model * d_model / (heads - 8)` with d_model = 256, heads = 8",
+            "bank.json: /questions/2/template/answer: sqrt needs a number >= 0, got -16 at column "
+            "15 in `3 * d_model * sqrt(16 - heads)` with d_model = 256, heads = 32"});
+
+  json fixed = worked_example();
+  fixed["questions"][2].erase("template");
+  fixed["questions"][2]["answer"] = {{"value", 786432}, {"tolerance", 0}};
+  fixed["questions"][2]["distractors"][0]["formula"] = "2 ^ 2000";
+  CHECK(problems_of(fixed) ==
+        std::vector<std::string>{"bank.json: /questions/2/distractors/0/formula: '^' overflows "
+                                 "at column 3 in `2 ^ 2000`"});
+}

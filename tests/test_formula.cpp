@@ -337,6 +337,22 @@ TEST_CASE("nesting deeper than 64 levels is refused", "[formula]") {
              Catch::Matchers::StartsWith("answer: nesting deeper than 64 levels at column 65 in"));
 }
 
+TEST_CASE("then() wraps a formula as the left operand of one more operation", "[formula]") {
+  const Formula key = Formula::parse("3 * d_model * (d_model // heads)", "answer");
+  const Formula doubled = key.then("*", 2);
+  CHECK(doubled.text() == "(3 * d_model * (d_model // heads)) * 2");
+  CHECK(doubled.evaluate(kLesson) == 2 * 3 * 512 * 64);
+  CHECK(Formula::parse("1 + 2", "").then("/", 2).evaluate({}) == 1.5);
+  CHECK(Formula::parse("1 + 2", "").then("+", 0.5).text() == "(1 + 2) + 0.5");
+}
+
+TEST_CASE("then() may pass the author's limits by what it adds", "[formula]") {
+  const std::string longest = "1" + repeat("+1", 2047) + " ";
+  CHECK(Formula::parse(longest, "answer").then("*", 2).evaluate({}) == 4096);
+  const std::string deepest = repeat("(", 64) + "1" + repeat(")", 64);
+  CHECK(Formula::parse(deepest, "answer").then("+", 1).evaluate({}) == 2);
+}
+
 // --- evaluation errors -----------------------------------------------------------------------
 
 TEST_CASE("an unknown variable is an evaluation error, not undefined behaviour", "[formula]") {

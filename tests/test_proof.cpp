@@ -183,6 +183,45 @@ TEST_CASE("a tolerance wide enough to accept a wrong key lets the mutation survi
   CHECK(mutations[2].description == "key + 1");
 }
 
+TEST_CASE("a template key at the formula limits still gets its wrong keys", "[check][mutate]") {
+  // The mutation wraps the key ("(key) * 2"), one level and a few bytes past what an author may
+  // write; it must still be formed and caught, not refused as input.
+  const auto mutations_of = [](const std::string& answer) {
+    json bank = worked_example();
+    bank["questions"][2]["template"]["answer"] = answer;
+    const Bank loaded = load_bank(bank.dump(), "bank.json");
+    DemoRunner runner(0);
+    return mutate(loaded.questions[2], runner);
+  };
+  std::string longest = "3 * d_model * (d_model // heads)";
+  while (longest.size() + 2 <= Formula::max_length)
+    longest += "+0";
+  std::string deepest = "3 * d_model * (d_model // heads)";  // one level
+  for (int level = 1; level < Formula::max_depth; ++level)
+    deepest = "(" + deepest + ")";
+  for (const std::string& answer : {longest, deepest}) {
+    const auto mutations = mutations_of(answer);
+    REQUIRE(mutations.size() == 4);
+    for (const Mutation& m : mutations)
+      CHECK(m.killed);
+  }
+}
+
+TEST_CASE("a wrong key too large for a double is left out, not an error", "[check][mutate]") {
+  json bank = worked_example();
+  json& q = bank["questions"][2];
+  q.erase("template");
+  q.erase("distractors");
+  q["answer"] = {{"value", 1.5e308}, {"tolerance", 1.7e308}, {"computed", "total_h8"}};
+  q["proof"] = {{"demo", "head-params"}};
+  const Bank loaded = load_bank(bank.dump(), "bank.json");
+  DemoRunner runner(0);
+  const auto mutations = mutate(loaded.questions[2], runner);
+  REQUIRE(mutations.size() == 2);  // key × 2 overflows
+  CHECK(mutations[0].description == "key ÷ 2");
+  CHECK(mutations[1].description == "key + 1");
+}
+
 TEST_CASE("questions that are not verified have no mutations", "[check][mutate]") {
   json bank = worked_example();
   bank["questions"][1].erase("claim");  // supported only

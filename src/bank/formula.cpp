@@ -385,7 +385,7 @@ class Lexer {
 
 class Parser {
  public:
-  explicit Parser(Parsed& parsed) : parsed_(parsed) {}
+  Parser(Parsed& parsed, int max_depth) : parsed_(parsed), max_depth_(max_depth) {}
 
   std::size_t formula() {
     const std::size_t root = or_expr();
@@ -398,9 +398,9 @@ class Parser {
   class Nesting {
    public:
     Nesting(Parser& parser, const Token& at) : parser_(parser) {
-      if (++parser_.depth_ > Formula::max_depth) {
+      if (++parser_.depth_ > parser_.max_depth_) {
         syntax_error(parser_.parsed_,
-                     fmt::format("nesting deeper than {} levels", Formula::max_depth), at.column);
+                     fmt::format("nesting deeper than {} levels", parser_.max_depth_), at.column);
       }
     }
     ~Nesting() { --parser_.depth_; }
@@ -573,6 +573,7 @@ class Parser {
   }
 
   Parsed& parsed_;
+  int max_depth_;
   std::size_t position_ = 0;
   int depth_ = 0;
 };
@@ -806,21 +807,32 @@ bool is_truth_valued(const Parsed& parsed) {
 }  // namespace
 
 Formula Formula::parse(std::string_view text, std::string where) {
+  return parse_within(text, std::move(where), max_length, max_depth);
+}
+
+Formula Formula::then(std::string_view op, double operand) const {
+  // The wrapping adds a pair of parentheses (one level) and a few bytes.
+  return parse_within(fmt::format("({}) {} {}", text(), op, operand), parsed_->where,
+                      max_length + 64, max_depth + 1);
+}
+
+Formula Formula::parse_within(std::string_view text, std::string where, std::size_t length_limit,
+                              int depth_limit) {
   auto parsed = std::make_shared<detail::ParsedFormula>();
   parsed->where = std::move(where);
   const std::string prefix = parsed->where.empty() ? "" : parsed->where + ": ";
-  if (text.size() > max_length) {
+  if (text.size() > length_limit) {
     throw InputError("formula.syntax",
                      fmt::format("{}formula is {} bytes long; the limit is {}", prefix,
                                  format_number(static_cast<double>(text.size())),
-                                 format_number(static_cast<double>(max_length))));
+                                 format_number(static_cast<double>(length_limit))));
   }
   if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
     throw InputError("formula.syntax", prefix + "formula is empty");
   }
   parsed->text = std::string(text);
   Lexer(*parsed).run();
-  parsed->root = Parser(*parsed).formula();
+  parsed->root = Parser(*parsed, depth_limit).formula();
   auto& names = parsed->variables;
   std::sort(names.begin(), names.end());
   names.erase(std::unique(names.begin(), names.end()), names.end());

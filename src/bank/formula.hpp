@@ -52,6 +52,12 @@ class Formula {
   // "questions[3].answer.formula: unexpected ')' at column 10 in `2 * (3 + )`".
   static Formula parse(std::string_view text, std::string where);
 
+  // This formula as the left operand of `op operand`: "3 * d_model" .then("*", 2) is
+  // "(3 * d_model) * 2", how `check --mutate` derives a wrong key from a template's answer. The
+  // wrapping may pass max_length and max_depth by its few bytes and one level: those limits
+  // bound what authors write. Throws InputError "formula.syntax" for an operator it does not know.
+  Formula then(std::string_view op, double operand) const;
+
   const std::string& text() const;
   // The parameter names it uses, sorted and unique, to check against the template's parameters.
   const std::vector<std::string>& variables() const;
@@ -70,6 +76,8 @@ class Formula {
   std::string worked(const std::map<std::string, double, std::less<>>& variables) const;
 
  private:
+  static Formula parse_within(std::string_view text, std::string where, std::size_t length_limit,
+                              int depth_limit);
   explicit Formula(std::shared_ptr<const detail::ParsedFormula> parsed)
       : parsed_(std::move(parsed)) {}
   std::shared_ptr<const detail::ParsedFormula> parsed_;  // immutable, so copies share it

@@ -405,6 +405,67 @@ void read_options(Reader& reader, const json& node, const std::string& pointer, 
   }
 }
 
+// A quiz evaluates the key and, after a wrong answer, every distractor for the drawn parameter
+// values: each must name only template parameters (none without a template) and evaluate in
+// every admitted combination, so a distractor that divides by zero for one of them is refused
+// here rather than ending a session. One problem per formula, the first combination that fails.
+void check_numeric_formulas(Reader& reader, const Question& q, const std::string& pointer,
+                            const LoadLimits& limits) {
+  std::vector<std::string> parameters;
+  if (q.templ) {
+    for (const auto& [name, values] : q.templ->params)
+      parameters.push_back(name);
+  }
+  const auto is_parameter = [&](const std::string& name) {
+    return std::find(parameters.begin(), parameters.end(), name) != parameters.end();
+  };
+  std::vector<const Formula*> evaluable;
+  // The answer's unknown names were reported with the template.
+  if (q.templ && q.templ->answer &&
+      std::all_of(q.templ->answer->variables().begin(), q.templ->answer->variables().end(),
+                  is_parameter)) {
+    evaluable.push_back(&*q.templ->answer);
+  }
+  for (std::size_t i = 0; i < q.distractors.size(); ++i) {
+    if (!q.distractors[i].formula) continue;
+    bool known = true;
+    for (const std::string& name : q.distractors[i].formula->variables()) {
+      if (is_parameter(name)) continue;
+      known = false;
+      reader.problem(fmt::format("{}/distractors/{}/formula", pointer, i),
+                     parameters.empty()
+                         ? fmt::format("'{}' is not defined; only a question with a 'template' "
+                                       "has parameters",
+                                       name)
+                         : fmt::format("'{}' is not a template parameter; parameters: {}", name,
+                                       fmt::join(parameters, ", ")));
+    }
+    if (known) evaluable.push_back(&*q.distractors[i].formula);
+  }
+  if (evaluable.empty()) return;
+  std::vector<bool> failed(evaluable.size(), false);
+  const auto evaluate_all = [&](const Bindings& bindings) {
+    for (std::size_t i = 0; i < evaluable.size(); ++i) {
+      if (failed[i]) continue;
+      try {
+        evaluable[i]->evaluate(bindings);
+      } catch (const InputError& e) {
+        failed[i] = true;
+        reader.problems().push_back(e.message());
+      }
+    }
+  };
+  if (!q.templ) {
+    evaluate_all({});
+  } else if (q.templ->combinations > 0 && q.templ->combinations <= limits.max_combinations) {
+    try {
+      for_each_admitted(*q.templ, evaluate_all);
+    } catch (const InputError&) {
+      // A constraint that cannot be evaluated: already reported when the combinations were counted.
+    }
+  }
+}
+
 void read_numeric(Reader& reader, const json& node, const std::string& pointer, Question& q,
                   const LoadLimits& limits) {
   if (const auto answer = node.find("answer"); answer != node.end()) {
@@ -518,6 +579,7 @@ void read_numeric(Reader& reader, const json& node, const std::string& pointer, 
     d.trap = reader.id(distractors[i], "trap", where);
     q.distractors.push_back(std::move(d));
   }
+  check_numeric_formulas(reader, q, pointer, limits);
 }
 
 // "option b", "Option (c)", "options b and d": an option named by its letter, or "".

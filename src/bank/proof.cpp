@@ -2,10 +2,12 @@
 #include "bank/proof.hpp"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cmath>
 #include <set>
 #include <thread>
+#include <tuple>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -517,27 +519,42 @@ std::vector<Mutation> mutate(const Question& question, DemoRunner& runner) {
       break;
     }
     case QuestionType::numeric: {
-      std::vector<std::pair<std::string, std::string>> formulas;  // (description, formula)
-      for (const Distractor& d : question.distractors) {
-        if (d.formula) formulas.emplace_back("distractor " + d.formula->text(), d.formula->text());
-        if (d.value)
-          formulas.emplace_back("distractor " + format_number(*d.value),
-                                fmt::format("{}", *d.value));
-      }
-      const std::string key = question.templ ? "(" + question.templ->answer->text() + ")"
-                                             : fmt::format("{}", question.key.value.value_or(0));
-      formulas.emplace_back("key × 2", key + " * 2");
-      formulas.emplace_back("key ÷ 2", key + " / 2");
-      formulas.emplace_back("key + 1", key + " + 1");
-      for (const auto& [description, text] : formulas) {
-        Question mutated = question;
-        const Formula formula = Formula::parse(text, question.pointer + " (mutation)");
-        if (mutated.templ) {
-          mutated.templ->answer = formula;
-        } else {
-          mutated.key.value = formula.evaluate({});
+      // The wrong keys: each distractor, and the key doubled, halved and off by one. A
+      // template's key is a formula, so its wrong keys are formulas too.
+      constexpr std::array<std::tuple<std::string_view, std::string_view, double>, 3> kOffsets{
+          {{"key × 2", "*", 2}, {"key ÷ 2", "/", 2}, {"key + 1", "+", 1}}};
+      if (question.templ) {
+        const auto attempt_key = [&](Formula key, std::string description) {
+          Question mutated = question;
+          mutated.templ->answer = std::move(key);
+          attempt(std::move(mutated), std::move(description));
+        };
+        for (const Distractor& d : question.distractors) {
+          if (d.formula) attempt_key(*d.formula, "distractor " + d.formula->text());
+          if (d.value) {
+            attempt_key(Formula::parse(fmt::format("{}", *d.value), question.pointer),
+                        "distractor " + format_number(*d.value));
+          }
         }
-        attempt(std::move(mutated), description);
+        for (const auto& [description, op, operand] : kOffsets)
+          attempt_key(question.templ->answer->then(op, operand), std::string(description));
+      } else {
+        const auto attempt_key = [&](double key, std::string description) {
+          Question mutated = question;
+          mutated.key.value = key;
+          attempt(std::move(mutated), std::move(description));
+        };
+        // The loader proved that a distractor formula without parameters evaluates.
+        for (const Distractor& d : question.distractors) {
+          if (d.formula) attempt_key(d.formula->evaluate({}), "distractor " + d.formula->text());
+          if (d.value) attempt_key(*d.value, "distractor " + format_number(*d.value));
+        }
+        const double key = question.key.value.value_or(0);
+        const std::array<double, 3> wrong{key * 2, key / 2, key + 1};
+        for (std::size_t i = 0; i < wrong.size(); ++i) {
+          // Doubling a key near the largest double overflows: no such answer can be given.
+          if (std::isfinite(wrong[i])) attempt_key(wrong[i], std::string(std::get<0>(kOffsets[i])));
+        }
       }
       break;
     }
