@@ -109,6 +109,21 @@ double forward_flops(const BenchOptions& o) {
   return attention + feedforward;
 }
 
+BenchCost estimate_cost(const BenchOptions& o) {
+  constexpr double kScoreCost = 100;  // operations per attention score, forward
+  const auto t = static_cast<double>(o.seq);
+  const auto e = static_cast<double>(o.d_model);
+  const auto h = static_cast<double>(o.heads);
+  const bool layer = o.op == "encoder_layer";
+  const double f = layer ? static_cast<double>(o.d_ff) : 0.0;
+  const double scalar = o.dtype == "float64" ? 8 : 4;
+  BenchCost cost;
+  cost.bytes = scalar * (1.5 * h * t * t + 32 * t * std::max(e, f) + 2 * (4 * e * e + 2 * e * f));
+  const double forward = forward_flops(o) + kScoreCost * h * t * t;
+  cost.operations = static_cast<double>(o.warmup + o.iters) * (forward + 3 * forward);
+  return cost;
+}
+
 nlohmann::ordered_json run_engine_bench(const BenchOptions& options) {
   if (options.op != "encoder_layer" && options.op != "mha") {
     throw InputError("bench.op", fmt::format("--op {}: expected encoder_layer or mha", options.op));
@@ -130,6 +145,25 @@ nlohmann::ordered_json run_engine_bench(const BenchOptions& options) {
   if (options.dtype != "float32" && options.dtype != "float64") {
     throw InputError("bench.dtype",
                      fmt::format("--dtype {}: expected float32 or float64", options.dtype));
+  }
+  const BenchCost cost = estimate_cost(options);
+  if (cost.bytes > kBenchMaxBytes) {
+    throw InputError(
+        "bench.limit",
+        fmt::format(
+            "--seq {} with --heads {}, --d-model {}{} needs about {:.1f} GiB of memory; the "
+            "limit is {:.0f} GiB: choose smaller sizes",
+            options.seq, options.heads, options.d_model,
+            options.op == "encoder_layer" ? fmt::format(", --d-ff {}", options.d_ff) : "",
+            cost.bytes / (1u << 30), kBenchMaxBytes / (1u << 30)));
+  }
+  if (cost.operations > kBenchMaxOperations) {
+    throw InputError(
+        "bench.limit",
+        fmt::format("{} warm-up and {} timed iterations of this shape are about {:.1e} "
+                    "operations; the limit is {:.0e} (about a minute on one core): "
+                    "lower --iters or the sizes",
+                    options.warmup, options.iters, cost.operations, kBenchMaxOperations));
   }
   keep_freed_memory();  // see heap.hpp: page faults were 13% of forward+backward
   Eigen::setNbThreads(options.threads);

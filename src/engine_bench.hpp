@@ -28,4 +28,19 @@ nlohmann::ordered_json run_engine_bench(const BenchOptions& options);
 // Matrix-product FLOPs of one forward pass (2·m·n·k per product).
 double forward_flops(const BenchOptions& options);
 
+// What a run would cost, checked before anything is allocated: shapes past either limit would
+// take minutes or gigabytes and are refused with the limit named.
+//   bytes: the attention weights kept for backward (H·T², about 1.5 copies live at the peak, as
+//     measured), activations and caches (~32 per token per width), weights and their gradients.
+//   operations: (warmup + iters) forward passes and as many forward+backward passes (3 forwards
+//     each), a forward being its matrix-product FLOPs plus the per-score work of softmax and
+//     head splitting (kScoreCost per score, which dominates with many narrow heads).
+struct BenchCost {
+  double bytes = 0;
+  double operations = 0;
+};
+BenchCost estimate_cost(const BenchOptions& options);
+inline constexpr double kBenchMaxBytes = 4.0 * (1u << 30);  // 4 GiB
+inline constexpr double kBenchMaxOperations = 4e12;         // about a minute on one core
+
 }  // namespace proofdeck

@@ -16,6 +16,7 @@
 
 #include "cli/app.hpp"
 #include "cli_test_support.hpp"
+#include "engine_bench.hpp"
 #include "terminal.hpp"
 #include "version.hpp"
 
@@ -25,7 +26,11 @@ namespace fs = std::filesystem;
 using Catch::Matchers::Contains;
 using Catch::Matchers::StartsWith;
 using nlohmann::json;
+using proofdeck::BenchOptions;
 using proofdeck::ColorMode;
+using proofdeck::estimate_cost;
+using proofdeck::kBenchMaxBytes;
+using proofdeck::kBenchMaxOperations;
 using proofdeck::should_color;
 
 using namespace cli_test;
@@ -219,6 +224,33 @@ TEST_CASE("engine bench refuses sizes out of range with the range", "[cli]") {
   Cli cli;
   CHECK(cli.run(tiny_bench({{"--seq", "0"}})) == 2);
   CHECK(cli.err.str() == "error: --seq 0 is out of range: expected 1 to 4096\n");
+}
+
+TEST_CASE("engine bench refuses a shape that would take gigabytes, naming the limit", "[cli]") {
+  Cli cli;
+  CHECK(cli.run({"engine", "bench", "--seq", "4096", "--heads", "64"}) == 2);
+  CHECK(cli.err.str() ==
+        "error: --seq 4096 with --heads 64, --d-model 512, --d-ff 2048 needs about 7.0 GiB of "
+        "memory; the limit is 4 GiB: choose smaller sizes\n");
+  CHECK(cli.out.str().empty());
+}
+
+TEST_CASE("engine bench refuses a run that would take minutes, naming the limit", "[cli]") {
+  Cli cli;
+  CHECK(cli.run({"engine", "bench", "--iters", "100000"}) == 2);
+  CHECK(cli.err.str() ==
+        "error: 3 warm-up and 100000 timed iterations of this shape are about 3.4e+14 "
+        "operations; the limit is 4e+12 (about a minute on one core): lower --iters or the "
+        "sizes\n");
+}
+
+TEST_CASE("the benchmark's own shapes are far inside the limits", "[cli]") {
+  BenchOptions bench;  // scripts/bench: encoder_layer T=128 E=512 H=8 F=2048, 20 iterations
+  CHECK(estimate_cost(bench).operations < kBenchMaxOperations / 10);
+  CHECK(estimate_cost(bench).bytes < kBenchMaxBytes / 10);
+  bench.op = "mha";
+  bench.seq = 1024;
+  CHECK(estimate_cost(bench).operations < kBenchMaxOperations);
 }
 
 // --- colour -----------------------------------------------------------------------------------
