@@ -1,7 +1,8 @@
 // libFuzzer target: an untrusted question bank through what `proofdeck check` does with it —
 // load_bank (JSON, schema and semantic checks), then, for banks cheap enough to prove, the
 // demo-backed checks (resolve_problems), every question's verification and, for verified ones,
-// the wrong keys of `check --mutate`.
+// the wrong keys of `check --mutate`; and, for every bank that loads, what a quiz does with each
+// question short of running its proof (the study phase below).
 //
 // Demos run the real engine under a budget of billions of multiply-adds, which under ASan is
 // minutes; the demo phase must stay within a few seconds. No demo at its defaults takes more than
@@ -16,7 +17,10 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <set>
+#include <sstream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -30,6 +34,10 @@
 #include "demo/demo.hpp"
 #include "engine/tensor.hpp"
 #include "errors.hpp"
+#include "study/input.hpp"
+#include "study/instance.hpp"
+#include "study/session.hpp"
+#include "terminal.hpp"
 
 namespace {
 
@@ -121,6 +129,51 @@ bank::DemoRunner& shared_runner() {
   return runner;
 }
 
+[[noreturn]] void finding(const std::string& what) {
+  std::fprintf(stderr, "fuzz_bank_loader: %s\n", what.c_str());
+  std::abort();
+}
+
+// What a quiz does with each question of a bank that loaded: draw it, show it, read replies
+// (the right answer, answers of every type, and the input's first bytes), grade the answers and
+// give feedback without the live proof. Properties: nothing throws (the loader refuses what a
+// session could not handle), the right answer as expected_input() types it grades correct, and
+// nothing shown contains a control character other than a newline.
+void study_phase(const bank::Bank& loaded, std::string_view text) {
+  const std::vector<bank::Bank> banks{loaded};
+  std::ostringstream out;
+  std::istringstream no_input;
+  study::LineReader reader(no_input, -1);
+  study::Session session{banks, out, reader, Theme::plain(), 80, false, 0, {}};
+  engine::Rng rng(text.size());
+  for (const bank::Question& q : banks.front().questions) {
+    const study::Instance instance = study::instantiate(q, rng);
+    out << study::render_question(session, instance, "[1/1]");
+    const std::string right = study::expected_input(instance);
+    const std::vector<std::string> lines{right, "a",      "b,c",   "f",
+                                         "0",   "-2.5e3", "c a b", std::string(text.substr(0, 64))};
+    for (const std::string& line : lines) {
+      const study::Reply reply = study::parse_reply(instance, line);
+      if (reply.kind != study::Reply::Kind::answer) {
+        if (line == right) finding(q.id + ": the right answer '" + right + "' does not parse");
+        continue;
+      }
+      const study::Answered answered{&q, instance, true, reply, study::grade(instance, reply)};
+      if (line == right && !answered.grade.correct) {
+        finding(q.id + ": the right answer '" + right + "' grades wrong");
+      }
+      out << study::render_feedback(session, answered, false);
+    }
+  }
+  const std::string shown = out.str();
+  for (const char c : shown) {
+    const auto byte = static_cast<unsigned char>(c);
+    if ((byte < 0x20 && c != '\n') || byte == 0x7F) {
+      finding(fmt::format("control character 0x{:02x} reached the screen in:\n{}", byte, shown));
+    }
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -131,18 +184,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   } catch (const Error&) {
     return 0;  // InputError for JSON that does not parse, BankErrors for a bank that is invalid
   }
-  try {
-    if (!demo_phase_is_cheap(loaded)) return 0;
-    bank::DemoRunner& runner = shared_runner();
-    bank::resolve_problems({loaded}, runner);
-    for (const bank::Question& q : loaded.questions) {
-      if (bank::verify(q, runner).status == bank::Status::verified) bank::mutate(q, runner);
-    }
-  } catch (const Error&) {
-    // A constraint or predicate that cannot be evaluated, an unknown demo value, a mutated key
-    // that overflows: InputError.
-  } catch (const engine::EngineError&) {
-    // The engine's own argument checks (std::invalid_argument), as documented.
+  study_phase(loaded, text);
+  // A bank that loaded is proven without an exception escaping: a demo that refuses its
+  // arguments or fails is a failed question, and the wrong keys of a verified one are formed
+  // whatever its key (an exception here is a finding, as a crash is).
+  if (!demo_phase_is_cheap(loaded)) return 0;
+  bank::DemoRunner& runner = shared_runner();
+  bank::resolve_problems({loaded}, runner);
+  for (const bank::Question& q : loaded.questions) {
+    if (bank::verify(q, runner).status == bank::Status::verified) bank::mutate(q, runner);
   }
   return 0;
 }
