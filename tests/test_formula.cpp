@@ -15,6 +15,7 @@
 
 namespace {
 
+using proofdeck::bank::format_measured;
 using proofdeck::bank::format_number;
 using proofdeck::bank::Formula;
 using Variables = std::map<std::string, double, std::less<>>;
@@ -473,4 +474,12 @@ TEST_CASE("format_number groups integers from 10,000 and trims other values", "[
   CHECK(format_number(1.0 / 3) == "0.3333333333");
   CHECK(format_number(-1048575.99998) == "-1,048,576");  // rounded to 10 digits
   CHECK(format_number(std::pow(2.0, 53)) == "9.007199255e+15");
+}
+
+TEST_CASE("format_measured shows integers as format_number does, others to 4 digits", "[formula]") {
+  CHECK(format_measured(1048576) == "1,048,576");
+  CHECK(format_measured(-3) == "-3");
+  CHECK(format_measured(1.0 / std::sqrt(12.0)) == "0.2887");
+  CHECK(format_measured(1.5e-5) == "1.5e-05");
+  CHECK(format_measured(1e15) == "1e+15");
 }

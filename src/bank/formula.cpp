@@ -900,4 +900,10 @@ std::string format_number(double value) {
   return (std::signbit(value) ? "-" : "") + digits;
 }
 
+std::string format_measured(double value) {
+  if (std::isfinite(value) && value == std::trunc(value) && std::fabs(value) < 1e15)
+    return format_number(value);
+  return fmt::format("{:.4g}", value);
+}
+
 }  // namespace proofdeck::bank

@@ -88,4 +88,8 @@ class Formula {
 // ("0.5", "0.3333333333", "1e-05", "1.152921505e+18").
 std::string format_number(double value);
 
+// A demo's measured value for people, in feedback and handouts: integers as format_number prints
+// them ("1,048,576"), other values to 4 significant digits ("0.2887", "1.5e-05").
+std::string format_measured(double value);
+
 }  // namespace proofdeck::bank

@@ -33,12 +33,6 @@ std::vector<TopicGroup> arrange(const std::vector<bank::Bank>& banks,
   return groups;
 }
 
-std::string readable(double value) {
-  if (std::isfinite(value) && value == std::trunc(value) && std::fabs(value) < 1e15)
-    return bank::format_number(value);
-  return fmt::format("{:.4g}", value);
-}
-
 namespace {
 
 std::string type_label(const bank::Question& q) {
@@ -101,8 +95,9 @@ Facts facts_of(const Printed& printed, const bank::Bank& bank) {
       const std::string key = with_unit(bank::format_number(instance.key), q.key);
       std::string tolerance;
       if (q.key.tolerance > 0) {
-        tolerance = q.key.relative ? fmt::format(" (± {}%)", readable(q.key.tolerance * 100))
-                                   : fmt::format(" (± {})", readable(q.key.tolerance));
+        tolerance = q.key.relative
+                        ? fmt::format(" (± {}%)", bank::format_measured(q.key.tolerance * 100))
+                        : fmt::format(" (± {})", bank::format_measured(q.key.tolerance));
       }
       facts.answer_letters = key;
       facts.answer_words = key + tolerance;
@@ -162,7 +157,7 @@ std::optional<ProofRun> run_proof(const Printed& printed, bank::DemoRunner& runn
     if (const demo::Value* v = run.result->find(name)) {
       run.key_numbers.emplace_back(name, v->kind == demo::Value::Kind::boolean
                                              ? (v->boolean ? "yes" : "no")
-                                             : readable(v->number));
+                                             : bank::format_measured(v->number));
     }
   }
   return run;

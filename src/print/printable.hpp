@@ -72,9 +72,6 @@ Facts facts_of(const Printed& printed, const bank::Bank& bank);
 // Runs the question's demo with the drawn parameters; nullopt when the question has no proof.
 std::optional<ProofRun> run_proof(const Printed& printed, bank::DemoRunner& runner);
 
-// A demo value for people: integers grouped (1,048,576), others to 4 significant digits.
-std::string readable(double value);
-
 // The first bank's title when there is one bank, else the titles joined.
 std::string default_title(const std::vector<TopicGroup>& groups);
 

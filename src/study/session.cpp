@@ -65,13 +65,6 @@ std::string wrap(std::string_view text, int width, std::string_view indent,
   return out;
 }
 
-// A demo value for feedback: integers in full (grouped), others to 4 significant digits.
-std::string readable(double value) {
-  if (std::isfinite(value) && value == std::trunc(value) && std::fabs(value) < 1e15)
-    return bank::format_number(value);
-  return fmt::format("{:.4g}", value);
-}
-
 bool contains(const std::vector<std::string>& list, const std::string& value) {
   return std::find(list.begin(), list.end(), value) != list.end();
 }
@@ -251,9 +244,10 @@ std::string render_proof(Session& session, const Instance& instance) {
     for (const std::string& shown : q.proof->show) {
       const std::string name = bank::substitute(shown, instance.bindings);
       if (const demo::Value* v = result.find(name)) {
-        values += fmt::format("{}{} = {}", values.empty() ? "" : " · ", name,
-                              v->kind == demo::Value::Kind::boolean ? (v->boolean ? "yes" : "no")
-                                                                    : readable(v->number));
+        values +=
+            fmt::format("{}{} = {}", values.empty() ? "" : " · ", name,
+                        v->kind == demo::Value::Kind::boolean ? (v->boolean ? "yes" : "no")
+                                                              : bank::format_measured(v->number));
       }
     }
     std::string text = fmt::format(session.theme.emphasis, "  Proof — {}", q.proof->demo);
