@@ -41,6 +41,6 @@ struct BenchCost {
 };
 BenchCost estimate_cost(const BenchOptions& options);
 inline constexpr double kBenchMaxBytes = 4.0 * (1u << 30);  // 4 GiB
-inline constexpr double kBenchMaxOperations = 4e12;         // about a minute on one core
+inline constexpr double kBenchMaxOperations = 3e12;         // about a minute on one core
 
 }  // namespace proofdeck

@@ -190,6 +190,13 @@ TEST_CASE("hostile sizes are refused before they cost anything", "[bank]") {
   std::string deep(40, '[');
   REQUIRE_THROWS_WITH(load_bank(deep, "deep.json"),
                       "[proofdeck.json.depth] deep.json: nesting deeper than 32 levels");
+  json bank = worked_example();
+  std::string long_text;
+  for (int i = 0; i < 1400; ++i)
+    long_text += "√";  // 3 bytes each: the limit counts bytes
+  bank["questions"][0]["prompt"] = long_text;
+  CHECK(problems_of(bank) == std::vector<std::string>{"bank.json: /questions/0/prompt: text of "
+                                                      "4200 bytes is over the limit of 4000"});
 }
 
 TEST_CASE("an explanation may not name an option by its letter, since options are shuffled",

@@ -239,8 +239,8 @@ TEST_CASE("engine bench refuses a run that would take minutes, naming the limit"
   Cli cli;
   CHECK(cli.run({"engine", "bench", "--iters", "100000"}) == 2);
   CHECK(cli.err.str() ==
-        "error: 3 warm-up and 100000 timed iterations of this shape are about 3.4e+14 "
-        "operations; the limit is 4e+12 (about a minute on one core): lower --iters or the "
+        "error: 3 warm-up and 100000 timed iterations of this shape are about 3.5e+14 "
+        "operations; the limit is 3e+12 (about a minute on one core): lower --iters or the "
         "sizes\n");
 }
 

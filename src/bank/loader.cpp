@@ -135,7 +135,7 @@ class Reader {
     }
     const std::string& value = it->get_ref<const std::string&>();
     if (value.size() > limits_.max_text) {
-      problem(where, fmt::format("text of {} characters is over the limit of {}", value.size(),
+      problem(where, fmt::format("text of {} bytes is over the limit of {}", value.size(),
                                  limits_.max_text));
       return {};
     }
