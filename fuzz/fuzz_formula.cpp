@@ -1,11 +1,15 @@
 // libFuzzer target: the template formula language (bank/formula.hpp). The input is one formula;
 // it is parsed, then evaluated and worked out under a few sets of bindings: none, every variable
 // at zero, every variable at a value drawn from a fixed list (huge, tiny, negative, fractional),
-// a typical template's, and one with a non-finite value.
+// a typical template's, and one with a non-finite value. Property: wherever it evaluates to v,
+// its mutations (`check --mutate`) `then("*", 2)`, `then("/", 2)` and `then("+", 1)` parse and
+// evaluate to exactly 2v, v / 2 and v + 1 (an InputError exactly when that overflows).
 #include <array>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <limits>
 #include <map>
 #include <memory>
@@ -48,6 +52,43 @@ std::vector<std::unique_ptr<Bindings>> binding_sets(const bank::Formula& formula
   return sets;
 }
 
+void check_mutations(const bank::Formula& formula, const Bindings& bindings, double value) {
+  struct Wrap {
+    const char* op;
+    double operand;
+    double expected;
+  };
+  const std::array<Wrap, 3> wraps{{
+      {"*", 2, value * 2},
+      {"/", 2, value / 2},
+      {"+", 1, value + 1},
+  }};
+  for (const Wrap& wrap : wraps) {
+    std::optional<bank::Formula> wrapped;
+    try {
+      wrapped = formula.then(wrap.op, wrap.operand);
+    } catch (const InputError& e) {
+      std::fprintf(stderr, "fuzz_formula: `%s` cannot be wrapped: %s\n", formula.text().c_str(),
+                   e.what());
+      std::abort();
+    }
+    const bank::Formula& mutated = *wrapped;
+    bool threw = false;
+    double got = 0;
+    try {
+      got = mutated.evaluate(bindings);
+    } catch (const InputError&) {
+      threw = true;
+    }
+    if (threw != !std::isfinite(wrap.expected) || (!threw && got != wrap.expected)) {
+      std::fprintf(stderr, "fuzz_formula: `%s` gives %.17g but `%s` gives %s%.17g\n",
+                   formula.text().c_str(), value, mutated.text().c_str(),
+                   threw ? "an error, not " : "", threw ? wrap.expected : got);
+      std::abort();
+    }
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -59,13 +100,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     return 0;  // formula.syntax
   }
   for (const auto& bindings : binding_sets(*formula)) {
+    std::optional<double> value;
     try {
-      const double value = formula->evaluate(*bindings);
-      bank::format_number(value);
+      value = formula->evaluate(*bindings);
+      bank::format_number(*value);
       formula->worked(*bindings);
     } catch (const InputError&) {
       // formula.eval: unknown or non-finite variable, division by zero, overflow, ...
     }
+    if (value) check_mutations(*formula, *bindings, *value);
   }
   return 0;
 }
