@@ -32,7 +32,7 @@
 #include "bank/loader.hpp"
 #include "bank/proof.hpp"
 #include "demo/demo.hpp"
-#include "engine/tensor.hpp"
+#include "engine/rng.hpp"
 #include "errors.hpp"
 #include "study/input.hpp"
 #include "study/instance.hpp"
@@ -48,21 +48,6 @@ constexpr double kMaxDemoCost = 6;             // in runs at the demos' defaults
 constexpr std::size_t kMaxCachedRuns = 256;    // then the shared runner starts afresh
 constexpr std::int64_t kMaxCombinations = 64;  // templates with more are not enumerated here
 
-// A proof argument as the `--set` text DemoRunner gives the demo (bank/proof.cpp).
-std::string argument_text(const nlohmann::ordered_json& value, const bank::Bindings& bindings) {
-  if (value.is_string()) return bank::substitute(value.get<std::string>(), bindings);
-  if (value.is_boolean()) return value.get<bool>() ? "true" : "false";
-  if (value.is_number_integer()) return std::to_string(value.get<std::int64_t>());
-  if (value.is_number()) return fmt::format("{}", value.get<double>());
-  if (value.is_array()) {
-    std::vector<std::string> items;
-    for (const auto& item : value)
-      items.push_back(argument_text(item, bindings));
-    return fmt::format("{}", fmt::join(items, ","));
-  }
-  return value.dump();
-}
-
 double magnitude(const nlohmann::json& value) {
   double sum = 0;
   if (value.is_number()) sum = std::fabs(value.get<double>());
@@ -76,11 +61,8 @@ double magnitude(const nlohmann::json& value) {
 // One run's cost in default runs; 0 for a run the demo refuses before computing anything.
 double run_cost(const demo::DemoInfo& info, const bank::Proof& proof,
                 const bank::Bindings& bindings) {
-  std::vector<std::string> assignments;
-  for (const auto& [key, value] : proof.args.items())
-    assignments.push_back(key + "=" + argument_text(value, bindings));
   try {
-    const demo::Params params = demo::resolve_params(info, assignments);
+    const demo::Params params = demo::resolve_params(info, bank::demo_assignments(proof, bindings));
     double cost = 1;
     for (const demo::ParamSpec& spec : info.params) {
       if (spec.type != demo::ParamSpec::Type::integer &&
@@ -107,9 +89,8 @@ bool demo_phase_is_cheap(const bank::Bank& loaded) {
     const demo::DemoInfo* info = demo::find_demo(q.proof->demo);
     if (info == nullptr) continue;  // reported without a run
     const auto add = [&](const bank::Bindings& bindings) {
-      std::string key = q.proof->demo;
-      for (const auto& [name, value] : q.proof->args.items())
-        key += "\n" + name + "=" + argument_text(value, bindings);
+      const std::string key = fmt::format(
+          "{}\n{}", q.proof->demo, fmt::join(bank::demo_assignments(*q.proof, bindings), "\n"));
       if (runs.insert(key).second) cost += run_cost(*info, *q.proof, bindings);
     };
     if (q.templ) {

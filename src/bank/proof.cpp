@@ -62,7 +62,6 @@ std::string substitute(std::string_view text, const Bindings& bindings, NumberSt
 
 namespace {
 
-// A proof argument as `--set` text: lists comma-joined, placeholders substituted.
 std::string argument_text(const nlohmann::ordered_json& value, const Bindings& bindings) {
   if (value.is_string()) return substitute(value.get<std::string>(), bindings);
   if (value.is_boolean()) return value.get<bool>() ? "true" : "false";
@@ -103,6 +102,13 @@ double number_of(const demo::DemoResult& result, const std::string& name,
 
 }  // namespace
 
+std::vector<std::string> demo_assignments(const Proof& proof, const Bindings& bindings) {
+  std::vector<std::string> assignments;
+  for (const auto& [key, value] : proof.args.items())
+    assignments.push_back(key + "=" + argument_text(value, bindings));
+  return assignments;
+}
+
 const demo::DemoResult& DemoRunner::run(const Proof& proof, const Bindings& bindings,
                                         const std::string& where) {
   const demo::DemoInfo* info = demo::find_demo(proof.demo);
@@ -113,10 +119,7 @@ const demo::DemoResult& DemoRunner::run(const Proof& proof, const Bindings& bind
     throw InputError("check.demo", fmt::format("{}: no demo named '{}'; the demos: {}", where,
                                                proof.demo, fmt::join(names, ", ")));
   }
-  std::vector<std::string> assignments;
-  for (const auto& [key, value] : proof.args.items()) {
-    assignments.push_back(key + "=" + argument_text(value, bindings));
-  }
+  const std::vector<std::string> assignments = demo_assignments(proof, bindings);
   const std::string cache_key = fmt::format("{}\n{}", proof.demo, fmt::join(assignments, "\n"));
   if (const auto it = cache_.find(cache_key); it != cache_.end()) return *it->second;
   demo::DemoResult result;
@@ -141,9 +144,7 @@ void DemoRunner::prefetch(const std::vector<Bank>& banks, unsigned threads) {
   const auto plan = [&](const Proof& proof, const Bindings& bindings) {
     const demo::DemoInfo* info = demo::find_demo(proof.demo);
     if (info == nullptr) return;
-    std::vector<std::string> assignments;
-    for (const auto& [key, value] : proof.args.items())
-      assignments.push_back(key + "=" + argument_text(value, bindings));
+    std::vector<std::string> assignments = demo_assignments(proof, bindings);
     std::string key = fmt::format("{}\n{}", proof.demo, fmt::join(assignments, "\n"));
     if (cache_.contains(key) || !planned.insert(key).second) return;
     jobs.push_back(Job{info, std::move(assignments), std::move(key), nullptr});

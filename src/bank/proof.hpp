@@ -56,6 +56,10 @@ enum class NumberStyle { plain, grouped };
 std::string substitute(std::string_view text, const Bindings& bindings,
                        NumberStyle style = NumberStyle::plain);
 
+// The proof's arguments as the demo takes them from `--set`, placeholders substituted, lists
+// comma-joined: {"d_model": "{d_model}", "heads": [1, 8]} → "d_model=512", "heads=1,8".
+std::vector<std::string> demo_assignments(const Proof& proof, const Bindings& bindings);
+
 // Evaluates a predicate; InputError when it names a value the result lacks or compares a value
 // of the wrong kind (a number with `is`, a boolean with lt).
 bool evaluate(const Predicate& predicate, const demo::DemoResult& result, const Bindings& bindings);
