@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "engine/blocking.hpp"
 #include "errors.hpp"
 
 namespace proofdeck::demo {
@@ -183,6 +184,7 @@ Params resolve_params(const DemoInfo& info, const std::vector<std::string>& assi
 }
 
 DemoResult run_demo(const DemoInfo& info, const Params& params, std::uint64_t seed) {
+  engine::fix_product_blocking();  // the same values on every machine
   DemoResult result = info.run(params, seed);
   result.demo = info.name;
   result.params = params.json();
