@@ -44,7 +44,9 @@ std::string sanitize_for_terminal(std::string_view text) {
   for (std::size_t i = 0; i < text.size(); ++i) {
     const auto byte = static_cast<unsigned char>(text[i]);
     const auto next = i + 1 < text.size() ? static_cast<unsigned char>(text[i + 1]) : 0;
-    if ((byte < 0x20 && byte != '\n' && byte != '\t') || byte == 0x7f) {
+    if (byte == '\t') {
+      safe += ' ';  // a tab's width depends on the column it lands in: wrapping would be wrong
+    } else if ((byte < 0x20 && byte != '\n') || byte == 0x7f) {
       safe += fmt::format("\\x{:02x}", byte);
     } else if (byte == 0xc2 && next >= 0x80 && next <= 0x9f) {
       // C1 controls (U+0080–U+009F) in UTF-8: some terminals take U+009B as an escape (CSI).

@@ -10,21 +10,9 @@
 
 using namespace proofdeck;
 using namespace proofdeck::bank;
+using bank_test::problems_of;
 using bank_test::worked_example;
 using nlohmann::json;
-
-namespace {
-
-std::vector<std::string> problems_of(const json& bank) {
-  try {
-    load_bank(bank.dump(), "bank.json");
-  } catch (const BankErrors& e) {
-    return e.problems();
-  }
-  return {};
-}
-
-}  // namespace
 
 TEST_CASE("the worked example loads into the model", "[bank]") {
   const Bank bank = load_bank(worked_example().dump(2), "example.json");

@@ -120,7 +120,7 @@ TEST_CASE("export: hostile bank text stays inside its GIFT question", "[export]"
   REQUIRE(cli.run({"export", "--no-builtin", "--bank", bank, "--to", "gift"}) == 0);
   const std::string gift = cli.out.str();
   CHECK_THAT(gift, Contains("::mha-purpose::[plain]Prompt <script>alert(1)</script> & \"q\" 'a' "
-                            "\\~ \\= \\# \\{ \\} \\: \\\\ | *b* _u_ `t` [l](x) $m$\ttab\\nline{"));
+                            "\\~ \\= \\# \\{ \\} \\: \\\\ | *b* _u_ `t` [l](x) $m$ tab\\nline{"));
   CHECK_THAT(gift, Contains("#Feedback <script>"));
   CHECK_THAT(gift, Contains("####Explanation <script>"));
   const auto blocks = gift_blocks(gift);
@@ -152,7 +152,7 @@ TEST_CASE("export: hostile bank text stays inside its Anki field", "[export]") {
   CHECK(notes == 3);
   CHECK_THAT(cli.out.str(), Contains("Prompt &lt;script&gt;alert(1)&lt;/script&gt; &amp; "
                                      "&quot;q&quot; &#39;a&#39;"));
-  CHECK_THAT(cli.out.str(), Contains("$m$<br>tab<br>line"));
+  CHECK_THAT(cli.out.str(), Contains("$m$ tab<br>line"));
 }
 
 // --- the built-in banks -----------------------------------------------------------------------

@@ -186,7 +186,7 @@ TEST_CASE("print: every bank string is escaped in HTML", "[print]") {
     CHECK(tag_problems(html).empty());
     CHECK(html.find("<script>") == std::string::npos);
     CHECK_THAT(html, Contains("Prompt &lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;q&quot; "
-                              "&#39;a&#39; ~ = # { } : \\ | *b* _u_ `t` [l](x) $m$\ttab<br />\n"
+                              "&#39;a&#39; ~ = # { } : \\ | *b* _u_ `t` [l](x) $m$ tab<br />\n"
                               "line"));
     CHECK_THAT(html, Contains("Title &lt;script&gt;"));
     CHECK_THAT(html, Contains("Trap &lt;script&gt;"));

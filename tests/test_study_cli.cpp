@@ -334,21 +334,3 @@ TEST_CASE("the global bank option selects a loaded bank by id when no such file 
         "error: --bank exampel: no such file or folder, and no loaded bank has that id (the "
         "banks: example)\n");
 }
-
-TEST_CASE("escape sequences in a bank never reach the terminal raw", "[cli][study]") {
-  Study study;
-  json bank = bank_test::worked_example();
-  bank["questions"][0]["prompt"] = "Clear the screen \x1b[2J and ring \x07 the bell";
-  bank["questions"][0]["options"][0]["text"] = "Reduce \x1b]0;title\x07 parameters";
-  bank["questions"][0]["explanation"] = "Colour \x1b[31mred\x1b[0m is not allowed.";
-  bank["traps"][0]["name"] = "Trap \x1b[5mblinking";
-  const std::string file = study.dir.write("hostile.json", bank.dump());
-  Cli cli;
-  cli.in.str("a\nb\n");
-  REQUIRE(cli.run({"quiz", "--no-builtin", "--bank", file, "--data-dir", study.dir.path().string(),
-                   "--question", "mha-purpose", "--no-demo", "--color", "never"}) == 0);
-  const std::string out = cli.out.str();
-  CHECK(out.find('\x1b') == std::string::npos);
-  CHECK(out.find('\x07') == std::string::npos);
-  CHECK_THAT(out, Contains("Clear the screen \\x1b[2J and ring \\x07 the bell"));
-}

@@ -731,11 +731,134 @@ void check_references(Reader& reader, const Bank& bank) {
   }
 }
 
+// --- control characters ------------------------------------------------------------------
+// One rule for every string of a bank, applied before anything reads it, so no output path can
+// forget it: a tab becomes a space, a newline stays, and any other C0 or C1 control character
+// (U+0000–U+001F, U+007F–U+009F) is a located problem. Each is replaced by U+FFFD once reported,
+// so no later message echoes it to a terminal.
+
+std::string control_name(char32_t code) {
+  switch (code) {
+    case 0x00:
+      return "null";
+    case 0x07:
+      return "bell";
+    case 0x08:
+      return "backspace";
+    case 0x0b:
+      return "vertical tab";
+    case 0x0c:
+      return "form feed";
+    case 0x0d:
+      return "carriage return";
+    case 0x1b:
+      return "escape";
+    case 0x7f:
+      return "delete";
+    case 0x85:
+      return "next line";
+    case 0x9b:
+      return "control sequence introducer";
+    default:
+      return code < 0x80 ? "C0 control" : "C1 control";
+  }
+}
+
+// RFC 6901: '~' and '/' in a key are written ~0 and ~1.
+std::string pointer_token(std::string_view key) {
+  std::string token;
+  for (const char c : key) {
+    if (c == '~') {
+      token += "~0";
+    } else if (c == '/') {
+      token += "~1";
+    } else {
+      token += c;
+    }
+  }
+  return token;
+}
+
+// Rewrites `text` under the rule above; reports each control character it replaces. `what` names
+// the string in the message ("text" or "key").
+std::string clean_controls(Reader& reader, const std::string& text, const std::string& pointer,
+                           std::string_view what) {
+  std::string clean;
+  clean.reserve(text.size());
+  std::size_t characters = 0;  // code points before the current byte
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto byte = static_cast<unsigned char>(text[i]);
+    const auto next = i + 1 < text.size() ? static_cast<unsigned char>(text[i + 1]) : 0;
+    char32_t control = 0;
+    std::size_t width = 1;
+    if (byte == '\t') {
+      clean += ' ';
+      ++characters;
+      continue;
+    }
+    if ((byte < 0x20 && byte != '\n') || byte == 0x7f) {
+      control = byte;
+    } else if (byte == 0xc2 && next >= 0x80 && next <= 0x9f) {
+      control = static_cast<char32_t>(next);  // U+0080–U+009F in UTF-8
+      width = 2;
+    }
+    if (control == 0 && byte != 0) {
+      clean += text[i];
+      if ((byte & 0xc0) != 0x80) ++characters;
+      continue;
+    }
+    reader.problem(pointer,
+                   fmt::format("{} holds the control character U+{:04X} ({}) at character {}; "
+                               "bank text may hold line breaks (\\n) and tabs (read as spaces), "
+                               "no other control characters",
+                               what, static_cast<std::uint32_t>(control), control_name(control),
+                               characters + 1));
+    clean += "\xef\xbf\xbd";  // U+FFFD
+    ++characters;
+    i += width - 1;
+  }
+  return clean;
+}
+
+bool has_control(const std::string& text) {
+  return std::any_of(text.begin(), text.end(), [](char c) {
+    const auto byte = static_cast<unsigned char>(c);
+    return byte < 0x20 || byte == 0x7f || byte == 0xc2;  // 0xc2 leads U+0080–U+00BF
+  });
+}
+
+void clean_controls(Reader& reader, json& node, const std::string& pointer) {
+  if (node.is_string()) {
+    auto& text = node.get_ref<std::string&>();
+    if (has_control(text)) text = clean_controls(reader, text, pointer, "the text");
+  } else if (node.is_array()) {
+    for (std::size_t i = 0; i < node.size(); ++i)
+      clean_controls(reader, node[i], fmt::format("{}/{}", pointer, i));
+  } else if (node.is_object()) {
+    bool keys_clean = true;
+    for (const auto& item : node.items())
+      keys_clean = keys_clean && !has_control(item.key());
+    if (keys_clean) {
+      for (auto& [key, value] : node.items())
+        clean_controls(reader, value, pointer + "/" + pointer_token(key));
+      return;
+    }
+    json cleaned = json::object();
+    for (auto& [key, value] : node.items()) {
+      const std::string clean_key = clean_controls(reader, key, pointer, "a key");
+      clean_controls(reader, value, pointer + "/" + pointer_token(clean_key));
+      cleaned[clean_key] = std::move(value);
+    }
+    node = std::move(cleaned);
+  }
+}
+
 }  // namespace
 
 Bank load_bank(std::string_view text, const std::string& file, const LoadLimits& limits) {
-  const json root = parse_json(text, file, JsonLimits{limits.max_bytes, limits.max_depth});
+  json root = parse_json(text, file, JsonLimits{limits.max_bytes, limits.max_depth});
   Reader reader(file, limits);
+  clean_controls(reader, root, "");
   Bank bank;
   bank.file = file;
   if (reader.object(root, "", {"$schema", "format", "bank", "topics", "traps", "questions"},
