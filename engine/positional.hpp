@@ -3,8 +3,10 @@
 // rotates Q and K after their projections, just before QKᵀ.
 #pragma once
 
+#include <concepts>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -17,6 +19,32 @@ using Positions = std::vector<std::int64_t>;
 enum class PositionalKind { none, sinusoidal, learned, rope };
 std::string_view positional_name(PositionalKind kind);
 std::optional<PositionalKind> parse_positional(std::string_view name);
+
+// The trainable tensors a scheme adds to a model: a learned table holds one (max_len × d, named
+// "weight" as nn.Embedding names it); sinusoidal, RoPE and no encoding are formulas and hold none.
+// count_params (param_count.hpp) counts them like any module.
+template <typename T>
+struct PositionalParams {
+  using Scalar = T;
+  PositionalKind kind = PositionalKind::none;
+  std::optional<Matrix<T>> table;  // (max_len, d) learned only
+};
+
+template <typename T>
+PositionalParams<T> make_positional_params(PositionalKind kind, Index max_len, Index d_model) {
+  PositionalParams<T> params{kind, std::nullopt};
+  if (kind == PositionalKind::learned) params.table = Matrix<T>::Zero(max_len, d_model);
+  return params;
+}
+
+template <typename P>
+concept PositionalParamsType =
+    std::same_as<std::remove_const_t<P>, PositionalParams<typename std::remove_const_t<P>::Scalar>>;
+
+template <PositionalParamsType P, typename Visitor>
+void visit_params(P& params, const std::string& prefix, Visitor&& visit) {
+  if (params.table) visit(prefix + "weight", *params.table);
+}
 
 // --- sinusoidal (Vaswani et al. 2017) ----------------------------------------------------------
 // PE[p, 2i] = sin(p / base^(2i/d)), PE[p, 2i+1] = cos(p / base^(2i/d)); no parameters, defined for

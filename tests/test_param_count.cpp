@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include "engine/param_count.hpp"
+#include "engine/positional.hpp"
 
 using namespace proofdeck::engine;
 
@@ -56,4 +57,15 @@ TEST_CASE("an encoder layer counts like nn.TransformerEncoderLayer(512, 8, 2048)
   CHECK(counted.norms.total() == 4 * 512);
   CHECK(counted.total().total() == 3'152'384);  // sum(p.numel()) in PyTorch
   CHECK(count_params(params) == counted.total());
+}
+
+TEST_CASE("a learned position table holds max_len × d_model weights; sinusoids and RoPE none",
+          "[engine][params]") {
+  using namespace proofdeck::engine;
+  CHECK(count_params(make_positional_params<double>(PositionalKind::learned, 512, 64)).total() ==
+        32'768);
+  for (const PositionalKind kind :
+       {PositionalKind::sinusoidal, PositionalKind::rope, PositionalKind::none}) {
+    CHECK(count_params(make_positional_params<double>(kind, 512, 64)).total() == 0);
+  }
 }

@@ -353,8 +353,13 @@ DemoResult run_pe_extrapolation(const Params& params, std::uint64_t seed) {
   const Mat far = engine::sinusoidal_encoding<double>({position, 10 * position}, d_model);
   result.set(fmt::format("sinusoidal_defined_{}", position),
              far.allFinite() && far.cwiseAbs().maxCoeff() <= 1.0);
-  result.set("learned_params", static_cast<double>(max_len * d_model));
-  result.set("sinusoidal_params", 0.0);
+  // Counted from the schemes' trainable tensors, as for any module.
+  const engine::PositionalParams<double> learned{engine::PositionalKind::learned, table};
+  const auto sinusoidal_scheme =
+      engine::make_positional_params<double>(engine::PositionalKind::sinusoidal, max_len, d_model);
+  result.set("learned_params", static_cast<double>(engine::count_params(learned).total()));
+  result.set("sinusoidal_params",
+             static_cast<double>(engine::count_params(sinusoidal_scheme).total()));
 
   const std::vector<std::int64_t> shown = {0, 1, max_len - 1, position, 10 * position};
   const Index columns = std::min<Index>(d_model, 8);
