@@ -439,21 +439,23 @@ TEST_CASE("check writes JUnit XML with a failure per wrong key", "[cli][check]")
                            "per_head_qkv_h2 = 98,304 with d_model = 256, heads = 2\"/>"));
 }
 
-TEST_CASE("check --strict fails unproven questions, --min-verified a low verified share",
-          "[cli][check]") {
+TEST_CASE(
+    "check --strict fails a question with no proof and no reason; --min-verified a low "
+    "verified share",
+    "[cli][check]") {
   TempDir dir;
   std::ifstream source(kBanks + "/worked_example.json");
   json bank = json::parse(source);
   bank["questions"][1].erase("proof");
   bank["questions"][1].erase("claim");
-  bank["questions"][1]["unprovable"] = "for the test";
   const fs::path file = dir.path() / "bank.json";
   std::ofstream(file) << bank.dump();
   Cli lenient;
   CHECK(lenient.run({"check", "--no-builtin", "--bank", file.string()}) == 0);
   Cli strict;
   CHECK(strict.run({"check", "--no-builtin", "--bank", file.string(), "--strict"}) == 1);
-  CHECK(strict.err.str() == "error: check failed: 1 unproven (--strict)\n");
+  CHECK(strict.err.str() ==
+        "error: check failed: 1 unproven with no `unprovable` reason (--strict)\n");
   Cli floor;
   CHECK(floor.run({"check", "--no-builtin", "--bank", file.string(), "--min-verified", "80"}) == 1);
   CHECK(floor.err.str() == "error: check failed: 66.7% verified, below --min-verified 80\n");

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "bank/lint_rules.hpp"
 #include "json_input.hpp"
 
 namespace proofdeck::bank {
@@ -203,6 +204,28 @@ class Reader {
       problem(where, "give the lesson's 'section' or a 'reference'");
     }
     return source;
+  }
+
+  // "lint_allow": [{"rule": "few-options", "reason": "..."}]
+  std::vector<LintWaiver> waivers(const json& parent, const std::string& pointer) {
+    std::vector<LintWaiver> result;
+    const json& items = array(parent, "lint_allow", pointer);
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      const std::string where = fmt::format("{}/lint_allow/{}", pointer, i);
+      if (!object(items[i], where, {"rule", "reason"}, {"rule", "reason"})) continue;
+      LintWaiver waiver{text(items[i], "rule", where), text(items[i], "reason", where), where};
+      if (!waiver.rule.empty() && !is_lint_rule(waiver.rule)) {
+        problem(where + "/rule", fmt::format("no lint rule is named '{}'; the rules: {}",
+                                             waiver.rule, fmt::join(kLintRules, ", ")));
+      }
+      for (const LintWaiver& earlier : result) {
+        if (earlier.rule == waiver.rule) {
+          problem(where + "/rule", fmt::format("'{}' is waived twice", waiver.rule));
+        }
+      }
+      result.push_back(std::move(waiver));
+    }
+    return result;
   }
 
   std::optional<Formula> formula(const json& value, const std::string& pointer) {
@@ -533,6 +556,7 @@ void read_numeric(Reader& reader, const json& node, const std::string& pointer, 
       check_names(t.constraints[i].variables(), fmt::format("{}/constraints/{}", where, i));
     }
     check_names(placeholders(q.prompt), pointer + "/prompt");
+    check_names(placeholders(q.explanation), pointer + "/explanation");
     check_names(placeholders(q.key.computed), pointer + "/answer/computed");
     // Count the admitted combinations.
     std::int64_t total = 1;
@@ -593,15 +617,17 @@ Question read_question(Reader& reader, const json& node, const std::string& poin
                        const LoadLimits& limits) {
   Question q;
   q.pointer = pointer;
-  if (!reader.object(
-          node, pointer,
-          {"id", "type", "topic", "prompt", "explanation", "source", "proof", "unprovable",
-           "difficulty", "options", "answer", "trap", "claim", "template", "distractors", "steps"},
-          {"id", "type", "topic", "prompt", "explanation", "source"})) {
+  if (!reader.object(node, pointer,
+                     {"id", "type", "topic", "concept", "prompt", "explanation", "source", "proof",
+                      "unprovable", "difficulty", "options", "answer", "trap", "claim", "template",
+                      "distractors", "steps", "lint_allow"},
+                     {"id", "type", "topic", "prompt", "explanation", "source"})) {
     if (!node.is_object()) return q;
   }
   q.id = reader.id(node, "id", pointer);
   q.topic = reader.id(node, "topic", pointer);
+  q.concept_id = reader.id(node, "concept", pointer);
+  q.lint_allow = reader.waivers(node, pointer);
   q.prompt = reader.text(node, "prompt", pointer);
   q.explanation = reader.text(node, "explanation", pointer);
   if (const std::string letter = option_letter_reference(q.explanation); !letter.empty()) {
@@ -868,8 +894,9 @@ Bank load_bank(std::string_view text, const std::string& file, const LoadLimits&
                                             json_preview(root.at("format"))));
     }
     const json& meta = root.at("bank");
-    if (reader.object(meta, "/bank", {"id", "title", "lesson", "description"},
+    if (reader.object(meta, "/bank", {"id", "title", "lesson", "description", "lint_allow"},
                       {"id", "title", "lesson"})) {
+      bank.lint_allow = reader.waivers(meta, "/bank");
       bank.id = reader.id(meta, "id", "/bank");
       bank.title = reader.text(meta, "title", "/bank");
       bank.lesson = reader.text(meta, "lesson", "/bank");

@@ -21,6 +21,13 @@ struct Source {
   std::string reference;  // a paper or book, for material beyond the lesson
 };
 
+// A lint rule a question (or a bank) cannot meet, and why; listed in every `check --lint` report.
+struct LintWaiver {
+  std::string rule;    // a rule id of kLintRules
+  std::string reason;  // why the item cannot meet it
+  std::string pointer;
+};
+
 struct Topic {
   std::string id;
   std::string name;
@@ -118,7 +125,9 @@ struct Question {
   Source source;
   std::optional<Proof> proof;
   std::string unprovable;
-  int difficulty = 0;  // 0: not given
+  int difficulty = 0;      // 0: not given
+  std::string concept_id;  // the one idea it tests (a short id); empty when not given
+  std::vector<LintWaiver> lint_allow;
   // single, multi:
   std::vector<Option> options;
   // truefalse:
@@ -140,6 +149,7 @@ struct Bank {
   std::string title;
   std::string lesson;
   std::string description;
+  std::vector<LintWaiver> lint_allow;  // bank-level rules (tf-balance, length-cue) waived
   std::vector<Topic> topics;
   std::vector<Trap> traps;
   std::vector<Question> questions;

@@ -2,19 +2,23 @@
 #include "cli/check_cmd.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <thread>
 
 #include <fmt/color.h>
 #include <fmt/format.h>
 
+#include "bank/lint.hpp"
 #include "bank/proof.hpp"
 #include "bank/sources.hpp"
 #include "demo/render.hpp"
 #include "errors.hpp"
 #include "heap.hpp"
+#include "json_input.hpp"
 
 namespace proofdeck::cli {
 
@@ -24,8 +28,10 @@ struct CheckOptions {
   std::string format = "text";  // text | json | junit
   std::string output_path;      // --output FILE
   double min_verified = 0.0;    // --min-verified PCT: fail below this share of verified keys
-  bool strict = false;          // --strict: unproven questions fail too
-  bool mutate = false;          // --mutate: swap verified keys for wrong ones; all must be caught
+  bool strict = false;  // --strict: lint findings and unproven questions without a reason fail
+  bool mutate = false;  // --mutate: swap verified keys for wrong ones; all must be caught
+  bool lint = false;    // --lint: item-writing rules (bank/lint.hpp)
+  std::vector<std::string> sources;  // --source FILE: the lessons quotes and sections come from
 };
 
 struct Report {
@@ -33,6 +39,9 @@ struct Report {
   std::vector<bank::Mutation> mutations;  // with --mutate
   std::map<bank::Status, int> counts;
   nlohmann::ordered_json coverage;
+  std::optional<bank::LintReport> lint;      // with --lint
+  std::vector<bank::SourceProblem> sources;  // with --source
+  int unproven_without_reason = 0;
 };
 
 Report prove(const std::vector<bank::Bank>& banks, bank::DemoRunner& runner, bool mutate) {
@@ -50,6 +59,8 @@ Report prove(const std::vector<bank::Bank>& banks, bank::DemoRunner& runner, boo
     for (const bank::Question& q : b.questions) {
       report.verdicts.push_back(bank::verify(q, runner));
       ++report.counts[report.verdicts.back().status];
+      if (report.verdicts.back().status == bank::Status::unproven && q.unprovable.empty())
+        ++report.unproven_without_reason;
       if (mutate && report.verdicts.back().status == bank::Status::verified) {
         for (bank::Mutation& m : bank::mutate(q, runner))
           report.mutations.push_back(std::move(m));
@@ -74,11 +85,16 @@ Report prove(const std::vector<bank::Bank>& banks, bank::DemoRunner& runner, boo
   for (const demo::DemoInfo& info : demo::catalog()) {
     if (!demos_used.contains(info.name)) unused_demos.push_back(info.name);
   }
-  report.coverage = {{"questions_per_topic", per_topic},
-                     {"questions_per_trap", per_trap},
-                     {"traps_without_questions", uncovered_traps},
-                     {"demos_unused", unused_demos},
-                     {"demo_runs", runner.runs()}};
+  nlohmann::ordered_json concepts = nlohmann::ordered_json::object();
+  for (const bank::Bank& b : banks) {
+    nlohmann::ordered_json per_concept = nlohmann::ordered_json::object();
+    for (const auto& [concept_id, ids] : bank::questions_per_concept(b))
+      per_concept[concept_id] = ids.size();
+    concepts[b.id] = std::move(per_concept);
+  }
+  report.coverage = {{"questions_per_topic", per_topic},           {"questions_per_trap", per_trap},
+                     {"traps_without_questions", uncovered_traps}, {"demos_unused", unused_demos},
+                     {"questions_per_concept", concepts},          {"demo_runs", runner.runs()}};
   return report;
 }
 
@@ -92,7 +108,7 @@ std::size_t survivors(const Report& report) {
                                                 [](const bank::Mutation& m) { return !m.killed; }));
 }
 
-std::string text_report(const Report& report, const Theme& theme, bool mutate) {
+std::string text_report(const Report& report, const Theme& theme, bool mutate, bool strict) {
   std::string text;
   for (const bank::Mutation& m : report.mutations) {
     if (!m.killed) {
@@ -143,6 +159,37 @@ std::string text_report(const Report& report, const Theme& theme, bool mutate) {
   text += fmt::format("traps without questions: {}\n",
                       names(report.coverage.at("traps_without_questions")));
   text += fmt::format("demos no question uses: {}\n", names(report.coverage.at("demos_unused")));
+  for (const auto& [bank_id, per_concept] : report.coverage.at("questions_per_concept").items()) {
+    if (per_concept.empty()) continue;
+    text +=
+        fmt::format("concepts in {}: {} — {}\n", bank_id, per_concept.size(), list(per_concept));
+  }
+  for (const bank::SourceProblem& problem : report.sources) {
+    text += fmt::format("{} {}: {}\n", fmt::styled("SOURCE", theme.bad), problem.bank,
+                        sanitize_for_terminal(problem.message));
+  }
+  if (report.lint) {
+    const auto place = [](const std::string& bank_id, const std::string& id) {
+      return id.empty() ? bank_id : fmt::format("{} ({})", id, bank_id);
+    };
+    for (const bank::LintFinding& finding : report.lint->findings) {
+      text += fmt::format("{} {} {}: {}\n", fmt::styled("lint", strict ? theme.bad : theme.warning),
+                          finding.rule, place(finding.bank, finding.id),
+                          sanitize_for_terminal(finding.message));
+    }
+    for (const bank::LintWaiverUse& waiver : report.lint->waivers) {
+      text += fmt::format("{} {} {}: {} ({} finding{} waived)\n", fmt::styled("waived", theme.dim),
+                          waiver.rule, place(waiver.bank, waiver.id),
+                          sanitize_for_terminal(waiver.reason), waiver.waived,
+                          waiver.waived == 1 ? "" : "s");
+    }
+    const std::size_t findings = report.lint->findings.size();
+    text += fmt::format("lint: {} finding{}{}, {} waiver{}\n",
+                        fmt::styled(findings, findings > 0 ? theme.warning : theme.good),
+                        findings == 1 ? "" : "s",
+                        findings > 0 && !strict ? " (warnings; --strict fails them)" : "",
+                        report.lint->waivers.size(), report.lint->waivers.size() == 1 ? "" : "s");
+  }
   return text;
 }
 
@@ -171,10 +218,36 @@ std::string json_report(const Report& report, bool mutate) {
   }
   json["coverage"] = report.coverage;
   json["questions"] = std::move(questions);
+  const auto id_or_null = [](const std::string& id) {
+    return id.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(id);
+  };
+  if (report.lint) {
+    nlohmann::ordered_json findings = nlohmann::ordered_json::array();
+    for (const bank::LintFinding& f : report.lint->findings) {
+      findings.push_back(
+          {{"id", id_or_null(f.id)}, {"bank", f.bank}, {"rule", f.rule}, {"message", f.message}});
+    }
+    nlohmann::ordered_json waivers = nlohmann::ordered_json::array();
+    for (const bank::LintWaiverUse& w : report.lint->waivers) {
+      waivers.push_back({{"id", id_or_null(w.id)},
+                         {"bank", w.bank},
+                         {"rule", w.rule},
+                         {"reason", w.reason},
+                         {"waived", w.waived}});
+    }
+    json["lint"] = std::move(findings);
+    json["lint_waivers"] = std::move(waivers);
+  }
+  if (!report.sources.empty()) {
+    nlohmann::ordered_json sources = nlohmann::ordered_json::array();
+    for (const bank::SourceProblem& p : report.sources)
+      sources.push_back({{"id", id_or_null(p.id)}, {"bank", p.bank}, {"message", p.message}});
+    json["sources"] = std::move(sources);
+  }
   return json.dump(2) + "\n";
 }
 
-std::string junit_report(const Report& report) {
+std::string junit_report(const Report& report, bool strict) {
   // One testsuite per bank, one testcase per question; unproven questions are skipped.
   std::map<std::string, std::vector<const bank::QuestionVerdict*>> by_bank;
   for (const bank::QuestionVerdict& v : report.verdicts)
@@ -207,6 +280,43 @@ std::string junit_report(const Report& report) {
     }
     xml += "  </testsuite>\n";
   }
+  // Lint findings and source problems as their own suites: a finding is a failure under
+  // --strict and a skipped case (a warning) otherwise; waivers are passing cases that say so.
+  if (report.lint) {
+    const auto& lint = *report.lint;
+    const std::size_t failures = strict ? lint.findings.size() : 0;
+    xml += fmt::format("  <testsuite name=\"lint\" tests=\"{}\" failures=\"{}\" skipped=\"{}\">\n",
+                       lint.findings.size() + lint.waivers.size(), failures,
+                       lint.findings.size() - failures);
+    for (const bank::LintFinding& f : lint.findings) {
+      xml += fmt::format(
+          "    <testcase classname=\"{}\" name=\"{} {}\"><{} message=\"{}\"/>"
+          "</testcase>\n",
+          demo::html_escape(f.bank), demo::html_escape(f.rule),
+          demo::html_escape(f.id.empty() ? f.bank : f.id), strict ? "failure" : "skipped",
+          demo::html_escape(f.message));
+    }
+    for (const bank::LintWaiverUse& w : lint.waivers) {
+      xml += fmt::format(
+          "    <testcase classname=\"{}\" name=\"{} {}\"><system-out>waived: {}"
+          "</system-out></testcase>\n",
+          demo::html_escape(w.bank), demo::html_escape(w.rule),
+          demo::html_escape(w.id.empty() ? w.bank : w.id), demo::html_escape(w.reason));
+    }
+    xml += "  </testsuite>\n";
+  }
+  if (!report.sources.empty()) {
+    xml += fmt::format("  <testsuite name=\"sources\" tests=\"{0}\" failures=\"{0}\">\n",
+                       report.sources.size());
+    for (const bank::SourceProblem& p : report.sources) {
+      xml += fmt::format(
+          "    <testcase classname=\"{}\" name=\"source {}\"><failure "
+          "message=\"{}\"/></testcase>\n",
+          demo::html_escape(p.bank), demo::html_escape(p.id.empty() ? p.bank : p.id),
+          demo::html_escape(p.message));
+    }
+    xml += "  </testsuite>\n";
+  }
   return xml + "</testsuites>\n";
 }
 
@@ -227,20 +337,36 @@ void run_check(const CheckOptions& options, Context& context) {
   runner.prefetch(banks, std::max(1u, std::thread::hardware_concurrency()));
   if (std::vector<std::string> problems = bank::resolve_problems(banks, runner); !problems.empty())
     throw bank::BankErrors(std::move(problems));
-  const Report report = prove(banks, runner, options.mutate);
+  Report report = prove(banks, runner, options.mutate);
+  if (options.lint) report.lint = bank::lint(banks);
+  for (const std::string& path : options.sources) {
+    const std::string lesson = read_text_file(path, 16u << 20, context.io.in);
+    const std::string name = std::filesystem::path(path).stem().string();
+    if (std::none_of(banks.begin(), banks.end(),
+                     [&](const bank::Bank& b) { return b.lesson == name; })) {
+      std::string lessons;
+      for (const bank::Bank& b : banks)
+        lessons += fmt::format("{}'{}' ({})", lessons.empty() ? "" : ", ", b.lesson, b.id);
+      throw InputError("check.source",
+                       fmt::format("--source {}: no loaded bank is keyed to lesson '{}' (the "
+                                   "file's name without its extension); the banks' lessons: {}",
+                                   path, name, lessons));
+    }
+    for (bank::SourceProblem& problem : bank::check_sources(banks, name, lesson))
+      report.sources.push_back(std::move(problem));
+  }
   std::string rendered;
   if (options.format == "json") {
     rendered = json_report(report, options.mutate);
   } else if (options.format == "junit") {
-    rendered = junit_report(report);
+    rendered = junit_report(report, options.strict);
   } else {
     rendered = text_report(report, options.output_path.empty() ? context.theme : Theme::plain(),
-                           options.mutate);
+                           options.mutate, options.strict);
   }
   write_output(options.output_path, rendered, context.io);
 
   const int failed = count(report, bank::Status::failed);
-  const int unproven = count(report, bank::Status::unproven);
   const double verified_share =
       100.0 * count(report, bank::Status::verified) / static_cast<double>(report.verdicts.size());
   std::vector<std::string> reasons;
@@ -248,8 +374,18 @@ void run_check(const CheckOptions& options, Context& context) {
   if (const std::size_t survived = survivors(report); survived > 0) {
     reasons.push_back(fmt::format("{} mutation{} survived", survived, survived == 1 ? "" : "s"));
   }
-  if (options.strict && unproven > 0)
-    reasons.push_back(fmt::format("{} unproven (--strict)", unproven));
+  if (options.strict && report.unproven_without_reason > 0) {
+    reasons.push_back(fmt::format("{} unproven with no `unprovable` reason (--strict)",
+                                  report.unproven_without_reason));
+  }
+  if (!report.sources.empty()) {
+    reasons.push_back(fmt::format("{} source problem{}", report.sources.size(),
+                                  report.sources.size() == 1 ? "" : "s"));
+  }
+  if (options.strict && report.lint && !report.lint->findings.empty()) {
+    reasons.push_back(fmt::format("{} lint finding{} (--strict)", report.lint->findings.size(),
+                                  report.lint->findings.size() == 1 ? "" : "s"));
+  }
   if (verified_share < options.min_verified) {
     reasons.push_back(fmt::format("{:.1f}% verified, below --min-verified {}", verified_share,
                                   options.min_verified));
@@ -277,14 +413,26 @@ void setup_check(CLI::App& app, const std::function<Context()>& context) {
       ->add_option("--min-verified", options->min_verified,
                    "Fail when fewer than PCT percent of the keys are verified")
       ->check(CLI::Range(0.0, 100.0));
-  check->add_flag("--strict", options->strict, "Count unproven questions as failures");
+  check->add_flag("--strict", options->strict,
+                  "Fail on lint findings and on questions with no proof and no `unprovable` "
+                  "reason");
+  check->add_flag("--lint", options->lint,
+                  "Report item-writing flaws (few options, a longest key, answers in the stem, "
+                  "…: questions/README.md)");
+  check
+      ->add_option("--source", options->sources,
+                   "Check that the quotes and sections the banks keyed to this lesson cite "
+                   "appear in FILE (repeatable)")
+      ->type_name("FILE");
   check->add_flag("--mutate", options->mutate,
                   "Swap each verified key for every wrong alternative; fail if any is not caught");
   check->footer(
       "Each question gets one status: verified (a wrong key would fail the computation),\n"
       "supported (the proof holds but would not catch a wrong key), unproven (no proof) or\n"
-      "failed. Exit 1 when any question fails (or a --strict / --min-verified rule is broken),\n"
-      "2 when a bank is invalid. Banks: the built-in ones, plus --bank FILE|DIR.");
+      "failed. --lint adds item-writing findings (warnings; --strict fails them); a question\n"
+      "may waive a rule with \"lint_allow\": [{\"rule\", \"reason\"}], listed in every report.\n"
+      "Exit 1 when any question fails (or a --strict, --source or --min-verified rule is\n"
+      "broken), 2 when a bank is invalid. Banks: the built-in ones, plus --bank FILE|DIR.");
   check->callback([options, context] {
     Context ctx = context();
     run_check(*options, ctx);

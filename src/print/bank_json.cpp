@@ -22,6 +22,13 @@ void put_text(json& node, const char* key, const std::string& text) {
   if (!text.empty()) node[key] = text;  // the format refuses empty text: absent means none
 }
 
+json waivers_json(const std::vector<bank::LintWaiver>& waivers) {
+  json list = json::array();
+  for (const bank::LintWaiver& waiver : waivers)
+    list.push_back(json{{"rule", waiver.rule}, {"reason", waiver.reason}});
+  return list;
+}
+
 json source_json(const bank::Source& source) {
   json node = json::object();
   put_text(node, "section", source.section);
@@ -98,6 +105,7 @@ json question_json(const bank::Question& q) {
   node["id"] = q.id;
   node["type"] = std::string(bank::question_type_name(q.type));
   node["topic"] = q.topic;
+  put_text(node, "concept", q.concept_id);
   if (q.difficulty > 0) node["difficulty"] = q.difficulty;
   node["prompt"] = q.prompt;
   switch (q.type) {
@@ -171,6 +179,7 @@ json question_json(const bank::Question& q) {
   node["source"] = source_json(q.source);
   if (q.proof) node["proof"] = proof_json(*q.proof);
   put_text(node, "unprovable", q.unprovable);
+  if (!q.lint_allow.empty()) node["lint_allow"] = waivers_json(q.lint_allow);
   return node;
 }
 
@@ -182,6 +191,7 @@ json bank_json(const bank::Bank& b, const std::vector<const bank::Question*>* qu
   meta["title"] = b.title;
   meta["lesson"] = b.lesson;
   put_text(meta, "description", b.description);
+  if (!b.lint_allow.empty()) meta["lint_allow"] = waivers_json(b.lint_allow);
   json topics = json::array();
   for (const bank::Topic& topic : b.topics) {
     json item{{"id", topic.id}, {"name", topic.name}};

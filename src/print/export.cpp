@@ -53,7 +53,7 @@ std::string gift_percent(double percent) {
 std::string general_feedback(const Printed& printed, const Facts& facts,
                              const std::optional<ProofRun>& run) {
   const bank::Question& q = printed.question();
-  std::string text = q.explanation;
+  std::string text = printed.instance.explanation;
   if (!facts.worked.empty()) text += "\nWorked: " + facts.worked;
   if (run) {
     if (const std::string numbers = key_numbers_text(*run, q.proof->demo); !numbers.empty())
@@ -190,7 +190,7 @@ std::string anki_note(const Printed& printed, bank::DemoRunner& runner) {
     }
     back += "</div>";
   }
-  back += "<div class=\"why\"><b>Why:</b> " + anki_field(q.explanation) + "</div>";
+  back += "<div class=\"why\"><b>Why:</b> " + anki_field(printed.instance.explanation) + "</div>";
   if (!facts.worked.empty())
     back += "<div class=\"worked\"><b>Worked:</b> " + anki_field(facts.worked) + "</div>";
   if (const std::optional<ProofRun> run = run_proof(printed, runner)) {

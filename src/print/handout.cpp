@@ -237,7 +237,8 @@ void html_answer(std::string& html, const Printed& printed, const Facts& facts, 
     }
     html += "</ul>\n";
   }
-  fmt::format_to(out, "<p class=\"why\"><strong>Why:</strong> {}</p>\n", html_text(q.explanation));
+  fmt::format_to(out, "<p class=\"why\"><strong>Why:</strong> {}</p>\n",
+                 html_text(printed.instance.explanation));
   if (!facts.worked.empty()) {
     fmt::format_to(out, "<p class=\"worked\"><strong>Worked:</strong> {}</p>\n",
                    html_text(facts.worked));
@@ -601,7 +602,7 @@ struct MarkdownWriter {
       }
       md += "\n";
     }
-    fmt::format_to(out, "**Why:** {}\n\n", md_text(q.explanation));
+    fmt::format_to(out, "**Why:** {}\n\n", md_text(printed.instance.explanation));
     if (!facts.worked.empty()) fmt::format_to(out, "**Worked:** {}\n\n", md_text(facts.worked));
     fmt::format_to(out, "*Source: {}*\n\n", md_text(facts.source));
     proof(printed, drawn);

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "bank/formula.hpp"
+#include "bank/precision.hpp"
 #include "engine/rng.hpp"
 
 namespace proofdeck::print {
@@ -92,7 +93,7 @@ Facts facts_of(const Printed& printed, const bank::Bank& bank) {
       }
       break;
     case bank::QuestionType::numeric: {
-      const std::string key = with_unit(bank::format_number(instance.key), q.key);
+      const std::string key = with_unit(bank::key_text(instance.key, instance.prompt), q.key);
       std::string tolerance;
       if (q.key.tolerance > 0) {
         tolerance = q.key.relative

@@ -9,6 +9,7 @@
 
 #include "bank/formula.hpp"
 #include "bank/numeric_answer.hpp"
+#include "bank/precision.hpp"
 #include "bank/proof.hpp"
 
 namespace proofdeck::study {
@@ -93,6 +94,8 @@ Instance instantiate(const bank::Question& question, engine::Rng& rng) {
   }
   instance.prompt =
       bank::substitute(question.prompt, instance.bindings, bank::NumberStyle::grouped);
+  instance.explanation =
+      bank::substitute(question.explanation, instance.bindings, bank::NumberStyle::grouped);
   return instance;
 }
 
@@ -247,8 +250,8 @@ Grade grade(const Instance& instance, const Reply& reply) {
     case bank::QuestionType::numeric: {
       result.correct =
           bank::numeric_matches(reply.number, instance.key, q.key.tolerance, q.key.relative);
-      result.expected =
-          bank::format_number(instance.key) + (q.key.unit.empty() ? "" : " " + q.key.unit);
+      result.expected = bank::key_text(instance.key, instance.prompt) +
+                        (q.key.unit.empty() ? "" : " " + q.key.unit);
       if (!result.correct) {
         for (const bank::Distractor& d : q.distractors) {
           const double value =

@@ -19,6 +19,7 @@ struct Instance {
   const bank::Question* question = nullptr;
   bank::Bindings bindings;         // a template's drawn parameters (empty otherwise)
   std::string prompt;              // placeholders filled, numbers grouped for reading
+  std::string explanation;         // likewise
   std::vector<std::size_t> order;  // shown position → option (or step) index
   double key = 0.0;                // numeric: the right value
 };

@@ -298,7 +298,7 @@ std::string render_feedback(Session& session, const Answered& a, bool show_demo)
       text += wrap(safe(trap->correction), session.width, "    ");
     }
   }
-  text += wrap("Why: " + safe(q.explanation), session.width, "  ");
+  text += wrap("Why: " + safe(a.instance.explanation), session.width, "  ");
   std::string source = q.source.reference.empty() ? q.source.section : q.source.reference;
   if (!q.source.quote.empty()) source += " — \"" + q.source.quote + "\"";
   text += fmt::format(theme.dim, "{}", wrap("Source: " + safe(source), session.width, "  "));

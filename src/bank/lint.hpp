@@ -1,0 +1,59 @@
+// `check --lint`: item-writing flaws a test-wise candidate could exploit, in the spirit of
+// Haladyna, Downing & Rodriguez (2002). Each rule has a stable id (bank/lint_rules.hpp) and each
+// finding says which question and what to change. Findings are warnings; `--strict` fails them.
+// A question (or a bank, for bank-level rules) may waive a rule with a reason; waivers are
+// listed in every report.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "bank/model.hpp"
+
+namespace proofdeck::bank {
+
+struct LintFinding {
+  std::string id;    // the question; empty for a bank-level finding
+  std::string bank;  // the bank's id
+  std::string rule;  // a rule id of kLintRules
+  std::string message;
+};
+
+struct LintWaiverUse {
+  std::string id;  // the question; empty for a bank-level waiver
+  std::string bank;
+  std::string rule;
+  std::string reason;
+  int waived = 0;  // findings it silenced in this run
+};
+
+struct LintReport {
+  std::vector<LintFinding> findings;  // after waivers, in bank and question order
+  std::vector<LintWaiverUse> waivers;
+};
+
+// Every rule over every loaded bank (near-duplicates are looked for across banks).
+LintReport lint(const std::vector<Bank>& banks);
+
+// The questions of each concept, per bank, in file order (a question without a concept is left
+// out): what `check` reports as questions per concept.
+std::vector<std::pair<std::string, std::vector<std::string>>> questions_per_concept(
+    const Bank& bank);
+
+}  // namespace proofdeck::bank
+
+namespace proofdeck::bank {
+
+// `check --source FILE`: in the banks keyed to `lesson_name` (the lesson file's name without its
+// extension), every source quote must appear in the lesson word for word (runs of white space
+// aside) and every section must start a line of it (a heading, or a paragraph's lead-in such as
+// "Identity statement:"). One message per problem, naming the question or trap.
+struct SourceProblem {
+  std::string id;  // the question, or empty for a trap (named in the message)
+  std::string bank;
+  std::string message;
+};
+std::vector<SourceProblem> check_sources(const std::vector<Bank>& banks,
+                                         const std::string& lesson_name, std::string_view lesson);
+
+}  // namespace proofdeck::bank

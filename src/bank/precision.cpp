@@ -1,0 +1,90 @@
+// What each prompt phrase means (questions/README.md § Lint, precision).
+#include "bank/precision.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <map>
+#include <regex>
+
+#include <fmt/format.h>
+
+#include "bank/formula.hpp"
+
+namespace proofdeck::bank {
+
+namespace {
+
+std::string lower(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return text;
+}
+
+// "two" → 2, "3" → 3.
+std::optional<int> count_word(const std::string& word) {
+  static const std::map<std::string, int> numbers = {{"one", 1},  {"two", 2},  {"three", 3},
+                                                     {"four", 4}, {"five", 5}, {"six", 6}};
+  if (const auto it = numbers.find(word); it != numbers.end()) return it->second;
+  if (!word.empty() && word.size() <= 2 && std::all_of(word.begin(), word.end(), [](char c) {
+        return std::isdigit(static_cast<unsigned char>(c));
+      })) {
+    return std::stoi(word);
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<Precision> asked_precision(const std::string& prompt) {
+  static const std::regex places(R"(\b(\w+) (decimal places?|decimals?|d\.p\.))",
+                                 std::regex::icase);
+  static const std::regex significant(R"(\b(\w+) (significant (figures|digits)|s\.f\.))",
+                                      std::regex::icase);
+  static const std::regex nearest(R"(nearest (0\.0*1)\b)", std::regex::icase);
+  static const std::regex named(R"(nearest (whole number|integer|tenth|hundredth|thousandth))",
+                                std::regex::icase);
+  std::smatch match;
+  if (std::regex_search(prompt, match, places)) {
+    if (const auto n = count_word(lower(match[1].str())))
+      return Precision{Precision::Kind::decimals, *n};
+  }
+  if (std::regex_search(prompt, match, significant)) {
+    if (const auto n = count_word(lower(match[1].str())))
+      return Precision{Precision::Kind::significant, *n};
+  }
+  if (std::regex_search(prompt, match, nearest)) {
+    return Precision{Precision::Kind::decimals, static_cast<int>(match[1].str().size()) - 2};
+  }
+  if (std::regex_search(prompt, match, named)) {
+    static const std::map<std::string, int> digits = {
+        {"whole number", 0}, {"integer", 0}, {"tenth", 1}, {"hundredth", 2}, {"thousandth", 3}};
+    return Precision{Precision::Kind::decimals, digits.at(lower(match[1].str()))};
+  }
+  return std::nullopt;
+}
+
+namespace {
+
+// Decimals that `precision` keeps of `value`.
+int decimals_of(double value, const Precision& precision) {
+  if (precision.kind == Precision::Kind::decimals || value == 0) return precision.digits;
+  return precision.digits - 1 - static_cast<int>(std::floor(std::log10(std::fabs(value))));
+}
+
+}  // namespace
+
+double rounded(double value, const Precision& precision) {
+  const double scale = std::pow(10.0, decimals_of(value, precision));
+  return std::round(value * scale) / scale;
+}
+
+std::string key_text(double key, const std::string& prompt) {
+  const std::optional<Precision> asked = asked_precision(prompt);
+  if (!asked || !std::isfinite(key)) return format_number(key);
+  const int decimals = decimals_of(key, *asked);
+  if (decimals <= 0) return format_number(rounded(key, *asked));
+  return fmt::format("{:.{}f}", rounded(key, *asked), std::min(decimals, 15));
+}
+
+}  // namespace proofdeck::bank

@@ -1,0 +1,540 @@
+// check --lint: each item-writing rule trips on a bank that breaks it and stays quiet on one that
+// keeps it; waivers silence a rule and are listed; --source finds quotes and sections the lesson
+// does not have; the reports (text, json, junit) and --strict.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "bank/lint.hpp"
+#include "bank/loader.hpp"
+#include "bank/precision.hpp"
+#include "bank_test_support.hpp"
+#include "cli_test_support.hpp"
+
+using namespace cli_test;
+using Catch::Matchers::Contains;
+using Catch::Matchers::StartsWith;
+using nlohmann::json;
+using namespace proofdeck::bank;
+
+namespace {
+
+json option(const std::string& id, const std::string& text, bool correct = false) {
+  json item = {{"id", id}, {"text", text}};
+  if (correct) item["correct"] = true;
+  return item;
+}
+
+json single(const std::string& id, const std::string& concept_id, const std::string& prompt,
+            json options) {
+  return {{"id", id},
+          {"type", "single"},
+          {"topic", "heads"},
+          {"concept", concept_id},
+          {"prompt", prompt},
+          {"options", std::move(options)},
+          {"explanation", "Eight heads of width sixty-four hold the weights one wide head holds."},
+          {"source", {{"section", "Identity statement"}}}};
+}
+
+json four_options() {
+  return json::array({option("a", "To cut the parameter count of the block", false),
+                      option("b", "To attend to several subspaces in parallel", true),
+                      option("c", "To let every head keep the model's full width", false),
+                      option("d", "To run each head on a different graphics card", false)});
+}
+
+json truefalse(const std::string& id, const std::string& prompt, bool answer) {
+  return {{"id", id},
+          {"type", "truefalse"},
+          {"topic", "heads"},
+          {"concept", id},
+          {"prompt", prompt},
+          {"answer", answer},
+          {"explanation", "Splitting the width into heads keeps the total number of weights."},
+          {"source", {{"section", "Identity statement"}}}};
+}
+
+json numeric(const std::string& id, const std::string& prompt, double value, double tolerance) {
+  return {{"id", id},
+          {"type", "numeric"},
+          {"topic", "heads"},
+          {"concept", id},
+          {"prompt", prompt},
+          {"answer", {{"value", value}, {"tolerance", tolerance}}},
+          {"explanation", "Three projections of the full width plus the output projection."},
+          {"source", {{"section", "Identity statement"}}}};
+}
+
+json template_question(const std::string& answer, const std::string& explanation) {
+  return {
+      {"id", "per-head-width"},
+      {"type", "numeric"},
+      {"topic", "heads"},
+      {"concept", "per-head-width"},
+      {"prompt", "A model of width {d_model} uses {heads} heads. How wide is each head?"},
+      {"template", {{"params", {{"d_model", {256, 512}}, {"heads", {4, 8}}}}, {"answer", answer}}},
+      {"answer", {{"tolerance", 0}}},
+      {"explanation", explanation},
+      {"source", {{"section", "Identity statement"}}}};
+}
+
+// A bank that keeps every rule: four alike options, concepts, two true/false keys of each truth.
+json clean_bank() {
+  return {
+      {"format", 1},
+      {"bank", {{"id", "lint"}, {"title", "Lint"}, {"lesson", "lesson"}}},
+      {"topics", json::array({{{"id", "heads"}, {"name", "Heads"}}})},
+      {"traps", json::array()},
+      {"questions",
+       json::array({single("purpose", "purpose",
+                           "Why does a transformer split attention into heads?", four_options()),
+                    truefalse("total-same",
+                              "Eight heads of width 64 hold as many weights as one head "
+                              "of width 512.",
+                              true),
+                    truefalse("rope-added",
+                              "RoPE adds a positional vector to the embeddings before "
+                              "the first layer.",
+                              false),
+                    numeric("block-total",
+                            "How many weights does a 512-wide attention block hold without biases?",
+                            1048576, 0)})}};
+}
+
+std::vector<LintFinding> findings(const json& bank, const std::string& rule) {
+  const std::vector<Bank> banks{load_bank(bank.dump(), "lint.json")};
+  std::vector<LintFinding> out;
+  for (LintFinding& f : lint(banks).findings) {
+    if (f.rule == rule) out.push_back(std::move(f));
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("a clean bank has no lint findings", "[lint]") {
+  const std::vector<Bank> banks{load_bank(clean_bank().dump(), "lint.json")};
+  const LintReport report = lint(banks);
+  for (const LintFinding& f : report.findings)
+    FAIL_CHECK(f.rule << " " << f.id << ": " << f.message);
+  CHECK(report.waivers.empty());
+}
+
+TEST_CASE("few-options: a single question with three options", "[lint]") {
+  json bank = clean_bank();
+  bank["questions"][0]["options"].erase(3);
+  const auto found = findings(bank, "few-options");
+  REQUIRE(found.size() == 1);
+  CHECK(found[0].id == "purpose");
+  CHECK_THAT(found[0].message, StartsWith("3 options; give a single question at least 4"));
+  CHECK(findings(clean_bank(), "few-options").empty());
+}
+
+TEST_CASE("longest-key: a key 1.2 times the longest other option", "[lint]") {
+  json bank = clean_bank();
+  bank["questions"][0]["options"][1]["text"] =
+      "To let the model attend to several representation subspaces in parallel, each head "
+      "specialising";
+  const auto found = findings(bank, "longest-key");
+  REQUIRE(found.size() == 1);
+  CHECK_THAT(found[0].message, StartsWith("the key is 2.1× as long as the longest wrong option"));
+  CHECK(findings(clean_bank(), "longest-key").empty());
+}
+
+TEST_CASE("longest-key: a multi question whose every key outgrows the wrong options", "[lint]") {
+  json bank = clean_bank();
+  json& q = bank["questions"][0];
+  q["type"] = "multi";
+  q["options"][0]["text"] = "Short";
+  q["options"][2]["text"] = "Also short";
+  q["options"][3] = option("d", "Each head specialises in its own representation subspace", true);
+  CHECK(findings(bank, "longest-key").size() == 1);
+  q["options"][0]["text"] = "A wrong option as long as the keys are, or nearly so";
+  CHECK(findings(bank, "longest-key").empty());
+}
+
+TEST_CASE("length-cue: keys that are the longest option far more often than chance", "[lint]") {
+  json bank = clean_bank();
+  for (int i = 0; i < 4; ++i) {
+    json options = four_options();
+    options[1]["text"] = "To attend to several subspaces in parallel, each.";  // 1.1× longer
+    bank["questions"].push_back(single(fmt::format("variant-{}", i), fmt::format("c{}", i),
+                                       fmt::format("Variant {} of another prompt with words", i),
+                                       options));
+  }
+  const auto found = findings(bank, "length-cue");
+  REQUIRE(found.size() == 1);
+  CHECK(found[0].id.empty());
+  CHECK_THAT(found[0].message, StartsWith("the key is the uniquely longest option in 4 of 5 single "
+                                          "questions (80%), where chance is 25%"));
+  CHECK(findings(clean_bank(), "length-cue").empty());
+}
+
+TEST_CASE("dismissive-option: catch-all options and wrong options that only negate", "[lint]") {
+  json bank = clean_bank();
+  bank["questions"][0]["options"][0]["text"] = "None of the above";
+  bank["questions"][0]["options"][2]["text"] = "Nothing: heads change nothing about the layer";
+  const auto found = findings(bank, "dismissive-option");
+  REQUIRE(found.size() == 2);
+  CHECK_THAT(found[0].message, Contains("points at the other options"));
+  CHECK_THAT(found[1].message, Contains("only negates or hedges"));
+  CHECK(findings(clean_bank(), "dismissive-option").empty());
+}
+
+TEST_CASE("tf-balance: a bank whose true/false keys are nearly all false", "[lint]") {
+  json bank = clean_bank();
+  bank["questions"].push_back(truefalse("bn-same",
+                                        "BatchNorm and LayerNorm average over the same "
+                                        "axis of a batch in training mode.",
+                                        false));
+  bank["questions"].push_back(truefalse("pe-optional",
+                                        "Bidirectional attention tells \"cat bit "
+                                        "dog\" from \"dog bit cat\" with no "
+                                        "positional signal.",
+                                        false));
+  const auto found = findings(bank, "tf-balance");
+  REQUIRE(found.size() == 1);
+  CHECK(found[0].message ==
+        "1 of 4 true/false keys are true (25%): always answering \"false\" beats chance; "
+        "rewrite statements until 40–60% are true");
+  bank["questions"][4]["answer"] = true;
+  bank["questions"][4]["prompt"] = "Post-LN normalizes after the residual addition.";
+  CHECK(findings(bank, "tf-balance").empty());
+  CHECK(findings(clean_bank(), "tf-balance").empty());  // fewer than 4: no rate to judge
+}
+
+TEST_CASE("answer-in-stem: the key's text or number in the prompt", "[lint]") {
+  json bank = clean_bank();
+  bank["questions"][0]["prompt"] =
+      "Heads exist to attend to several subspaces in parallel. Why does a transformer split "
+      "attention into heads?";
+  bank["questions"][3]["prompt"] = "Is it 1,048,576 weights at width 512 without biases?";
+  const auto found = findings(bank, "answer-in-stem");
+  REQUIRE(found.size() == 2);
+  CHECK(found[0].id == "purpose");
+  CHECK(found[1].message == "the prompt shows the answer 1,048,576; ask for it without stating it");
+
+  json decimals = clean_bank();
+  decimals["questions"][3] = numeric("weight-on-dog",
+                                     "The weight on \"bit\" is 0.4011; give the weight on \"dog\" "
+                                     "to four decimal places.",
+                                     0.32791, 0.00005);
+  CHECK(findings(decimals, "answer-in-stem").empty());
+  decimals["questions"][3]["answer"]["value"] = 0.40112;
+  CHECK(findings(decimals, "answer-in-stem").size() == 1);
+  CHECK(findings(clean_bank(), "answer-in-stem").empty());  // 512 is not inside 1048576
+}
+
+TEST_CASE("letter-reference: every way an explanation can name an option by letter", "[lint]") {
+  for (const std::string text :
+       {"Wrong, (b) is the subspace answer.", "Option c sounds right.", "The answer d is tempting.",
+        "Choices b and c both fail.", "As b) says, heads specialise.", "Pick option a."}) {
+    INFO(text);
+    json bank = clean_bank();
+    bank["questions"][0]["explanation"] = text;
+    if (text.find("ption c") != std::string::npos || text.find("ption a") != std::string::npos) {
+      // The loader refuses "option c" outright; lint reads the feedback instead.
+      bank["questions"][0]["explanation"] = "Subspaces, not savings.";
+      bank["questions"][0]["options"][0]["feedback"] = text;
+    }
+    CHECK(findings(bank, "letter-reference").size() == 1);
+  }
+  for (const std::string text :
+       {"The answer a learner gives first is the parameter one.", "It costs O(n²·d) time.",
+        "W_b) and f(d) are names, not letters."}) {
+    INFO(text);
+    json bank = clean_bank();
+    bank["questions"][0]["explanation"] = text;
+    CHECK(findings(bank, "letter-reference").empty());
+  }
+}
+
+TEST_CASE("near-duplicate: prompts sharing most word trigrams, or the same key and run", "[lint]") {
+  json bank = clean_bank();
+  bank["questions"].push_back(single("purpose-again", "purpose-2",
+                                     "Why does a transformer split attention into several heads?",
+                                     four_options()));
+  const auto found = findings(bank, "near-duplicate");
+  REQUIRE(found.size() == 1);
+  CHECK(found[0].id == "purpose-again");
+  CHECK_THAT(found[0].message, Contains("with purpose's"));
+
+  json same_run = clean_bank();
+  json proof = {{"demo", "head-params"}, {"args", {{"d_model", 512}}}};
+  same_run["questions"][3]["proof"] = proof;
+  json twin =
+      numeric("block-total-2", "Count the weights of W_q, W_k, W_v and W_o together.", 1048576, 0);
+  twin["proof"] = proof;
+  same_run["questions"].push_back(twin);
+  const auto twins = findings(same_run, "near-duplicate");
+  REQUIRE(twins.size() == 1);
+  CHECK_THAT(twins[0].message, StartsWith("same key (1,048,576) proven by the same head-params run "
+                                          "as block-total"));
+  CHECK(findings(clean_bank(), "near-duplicate").empty());
+}
+
+TEST_CASE("no-concept and concept-overload: each question names one idea, at most 4 per idea",
+          "[lint]") {
+  json bank = clean_bank();
+  bank["questions"][0].erase("concept");
+  CHECK(findings(bank, "no-concept").size() == 1);
+  CHECK(findings(clean_bank(), "no-concept").empty());
+
+  json crowded = clean_bank();
+  for (json& q : crowded["questions"])
+    q["concept"] = "heads-keep-weights";
+  CHECK(findings(crowded, "concept-overload").empty());  // 4 is the limit
+  crowded["questions"].push_back(
+      numeric("heads-total", "Count a 1024-wide block's weights.", 4194304, 0));
+  crowded["questions"].back()["concept"] = "heads-keep-weights";
+  const auto found = findings(crowded, "concept-overload");
+  REQUIRE(found.size() == 1);
+  CHECK_THAT(found[0].message, StartsWith("concept 'heads-keep-weights' has 5 questions (purpose, "
+                                          "total-same, rope-added, block-total, heads-total)"));
+}
+
+TEST_CASE("constant-template: a template whose every draw has the same answer", "[lint]") {
+  json bank = clean_bank();
+  bank["questions"].push_back(
+      template_question("heads / heads", "Each head gets the width divided by the head count."));
+  CHECK(findings(bank, "constant-template").size() == 1);
+  bank["questions"].back() =
+      template_question("d_model // heads", "Each head gets the width divided by the head count.");
+  CHECK(findings(bank, "constant-template").empty());
+}
+
+TEST_CASE("template-literal: a number in a template's explanation that no draw computes",
+          "[lint]") {
+  json bank = clean_bank();
+  bank["questions"].push_back(
+      template_question("d_model // heads", "At width 512 with 8 heads each head is 64 wide."));
+  const auto found = findings(bank, "template-literal");
+  REQUIRE(found.size() == 1);
+  CHECK_THAT(found[0].message, StartsWith("the explanation states 512, which no draw computes"));
+  bank["questions"].back()["explanation"] =
+      "At width {d_model} with {heads} heads each head's W_q, W_k and W_v are d_k wide.";
+  CHECK(findings(bank, "template-literal").empty());
+}
+
+TEST_CASE("precision: a fractional key needs the precision asked and a tolerance that takes it",
+          "[lint]") {
+  json bank = clean_bank();
+  bank["questions"][3] = numeric("ratio", "What share of the weights sit in W_o?", 0.25, 0);
+  const auto unasked = findings(bank, "precision");
+  REQUIRE(unasked.size() == 1);
+  CHECK_THAT(unasked[0].message, StartsWith("the answer 0.25 is not a whole number, and the prompt "
+                                            "does not say the precision it wants"));
+
+  bank["questions"][3] =
+      numeric("third", "What is one head's share of three, to two decimal places?", 0.333333, 1e-9);
+  const auto strict = findings(bank, "precision");
+  REQUIRE(strict.size() == 1);
+  CHECK_THAT(strict[0].message,
+             StartsWith("the prompt asks for 2 decimals, but the tolerance 1e-09 "
+                        "marks that answer (0.33) wrong"));
+  bank["questions"][3]["answer"]["tolerance"] = 0.005;
+  CHECK(findings(bank, "precision").empty());
+  bank["questions"][3]["prompt"] = "What is one head's share of three, to 3 significant figures?";
+  CHECK(findings(bank, "precision").empty());
+  CHECK(findings(clean_bank(), "precision").empty());  // whole numbers need no precision
+}
+
+TEST_CASE("a waiver silences its rule for that question and is listed with its reason", "[lint]") {
+  json bank = clean_bank();
+  bank["questions"][0]["options"].erase(3);
+  bank["questions"][0]["lint_allow"] =
+      json::array({{{"rule", "few-options"}, {"reason", "Only three placements exist."}}});
+  const std::vector<Bank> banks{load_bank(bank.dump(), "lint.json")};
+  const LintReport report = lint(banks);
+  CHECK(report.findings.empty());
+  REQUIRE(report.waivers.size() == 1);
+  CHECK(report.waivers[0].id == "purpose");
+  CHECK(report.waivers[0].reason == "Only three placements exist.");
+  CHECK(report.waivers[0].waived == 1);
+}
+
+TEST_CASE("a waiver must name a rule and give a reason", "[lint][bank]") {
+  json bank = clean_bank();
+  bank["questions"][0]["lint_allow"] = json::array({{{"rule", "few-options"}}});
+  CHECK(bank_test::problems_of(bank) ==
+        std::vector<std::string>{
+            "bank.json: /questions/0/lint_allow/0: missing required key 'reason'"});
+  bank["questions"][0]["lint_allow"] =
+      json::array({{{"rule", "few-option"}, {"reason", "Three placements exist."}}});
+  const auto problems = bank_test::problems_of(bank);
+  REQUIRE(problems.size() == 1);
+  CHECK_THAT(problems[0], StartsWith("bank.json: /questions/0/lint_allow/0/rule: no lint rule is "
+                                     "named 'few-option'; the rules: few-options, longest-key"));
+}
+
+// --- --source ---------------------------------------------------------------------------------
+
+TEST_CASE("source check: a quote must be in the lesson and a section must start a line of it",
+          "[lint][source]") {
+  const std::string lesson =
+      "Identity statement: heads split the width.\n\nL1 — Intuition\n\nAttention compares "
+      "content,\nnot position.\n⭐ THE EARNED INSIGHT None of the three is optional.\n";
+  json bank = clean_bank();
+  bank["questions"][0]["source"] = {{"section", "L1 — Intuition"},
+                                    {"quote", "Attention compares content, not position."}};
+  bank["questions"][1]["source"] = {{"section", "THE EARNED INSIGHT"}};
+  bank["questions"][2]["source"] = {{"section", "L1 — Intuition"},
+                                    {"quote", "Attention compares tokens"}};
+  bank["questions"][3]["source"] = {{"section", "Identity statements"}};
+  const std::vector<Bank> banks{load_bank(bank.dump(), "lint.json")};
+  const auto problems = check_sources(banks, "lesson", lesson);
+  REQUIRE(problems.size() == 2);
+  CHECK(problems[0].id == "rope-added");
+  CHECK(problems[0].message ==
+        "rope-added: the quote \"Attention compares tokens\" is not in lesson, word for word; "
+        "copy it from the lesson");
+  CHECK(problems[1].message ==
+        "block-total: the section \"Identity statements\" is not a heading of lesson (no line "
+        "of it starts so); name a section as the lesson writes it");
+  CHECK(check_sources(banks, "another-lesson", lesson).empty());
+}
+
+// --- through the command line ---------------------------------------------------------------
+
+namespace {
+
+struct LintCli {
+  TempDir dir;
+  std::string bank;
+
+  explicit LintCli(const json& content) : bank(dir.write("lint.json", content.dump(2))) {}
+
+  int run(Cli& cli, std::vector<std::string> args) {
+    args.insert(args.begin(), "check");
+    args.insert(args.end(), {"--no-builtin", "--bank", bank, "--color", "never"});
+    return cli.run(args);
+  }
+};
+
+json flawed_bank() {
+  json bank = clean_bank();
+  bank["questions"][0]["options"].erase(3);  // few-options
+  bank["questions"][2].erase("concept");     // no-concept
+  bank["questions"][1]["lint_allow"] =
+      json::array({{{"rule", "answer-in-stem"}, {"reason", "The statement is the claim."}}});
+  return bank;
+}
+
+}  // namespace
+
+TEST_CASE("check --lint lists findings and waivers; they warn, and fail only under --strict",
+          "[lint][cli]") {
+  LintCli lint_cli(flawed_bank());
+  Cli plain;
+  REQUIRE(lint_cli.run(plain, {"--lint"}) == 0);
+  const std::string out = plain.out.str();
+  CHECK_THAT(out, Contains("lint few-options purpose (lint): 3 options;"));
+  CHECK_THAT(out, Contains("lint no-concept rope-added (lint): no `concept`"));
+  CHECK_THAT(out, Contains("waived answer-in-stem total-same (lint): The statement is the claim. "
+                           "(0 findings waived)"));
+  CHECK_THAT(out, Contains("lint: 2 findings (warnings; --strict fails them), 1 waiver"));
+
+  Cli strict;
+  CHECK(lint_cli.run(strict, {"--lint", "--strict"}) == 1);
+  CHECK_THAT(strict.err.str(), Contains("2 lint findings (--strict)"));
+}
+
+TEST_CASE("check --lint --format json adds lint and lint_waivers; bank findings have a null id",
+          "[lint][cli]") {
+  json bank = flawed_bank();
+  bank["questions"].push_back(truefalse("ln-weights",
+                                        "LayerNorm rescales the weight matrices of "
+                                        "the layer it follows.",
+                                        false));
+  bank["questions"].push_back(truefalse("bn-tokens",
+                                        "BatchNorm normalizes each token over its "
+                                        "own features in training mode.",
+                                        false));
+  LintCli lint_cli(bank);
+  Cli cli;
+  REQUIRE(lint_cli.run(cli, {"--lint", "--format", "json"}) == 0);
+  const json report = json::parse(cli.out.str());
+  const json& lint = report.at("lint");
+  REQUIRE(lint.size() == 3);
+  CHECK(lint[0] == json({{"id", "purpose"},
+                         {"bank", "lint"},
+                         {"rule", "few-options"},
+                         {"message", lint[0].at("message")}}));
+  CHECK(lint[2].at("id").is_null());
+  CHECK(lint[2].at("rule") == "tf-balance");
+  CHECK(report.at("lint_waivers").at(0).at("reason") == "The statement is the claim.");
+  CHECK(report.at("coverage").at("questions_per_concept").at("lint").at("purpose") == 1);
+}
+
+TEST_CASE("check --lint --format junit reports findings as skipped, or failures under --strict",
+          "[lint][cli]") {
+  LintCli lint_cli(flawed_bank());
+  Cli warn;
+  REQUIRE(lint_cli.run(warn, {"--lint", "--format", "junit"}) == 0);
+  CHECK_THAT(warn.out.str(), Contains("<testsuite name=\"lint\" tests=\"3\" failures=\"0\" "
+                                      "skipped=\"2\">"));
+  CHECK_THAT(warn.out.str(), Contains("<testcase classname=\"lint\" name=\"few-options purpose\">"
+                                      "<skipped message=\"3 options;"));
+  Cli strict;
+  CHECK(lint_cli.run(strict, {"--lint", "--strict", "--format", "junit"}) == 1);
+  CHECK_THAT(strict.out.str(), Contains("failures=\"2\" skipped=\"0\""));
+}
+
+TEST_CASE("check --strict fails a question with no proof and no reason, never one with a reason",
+          "[lint][cli]") {
+  json bank = clean_bank();
+  for (json& q : bank["questions"])
+    q["unprovable"] = "A definition, not a measurement.";
+  LintCli with_reasons(bank);
+  Cli reasons;
+  CHECK(with_reasons.run(reasons, {"--strict"}) == 0);
+  CHECK_THAT(reasons.out.str(), Contains("unproven purpose (lint): no proof: A definition"));
+
+  bank["questions"][0].erase("unprovable");
+  LintCli without(bank);
+  Cli missing;
+  CHECK(without.run(missing, {"--strict"}) == 1);
+  CHECK_THAT(missing.err.str(), Contains("1 unproven with no `unprovable` reason (--strict)"));
+}
+
+TEST_CASE("check --source names the quotes and sections the lesson does not have", "[lint][cli]") {
+  json bank = clean_bank();
+  bank["bank"]["lesson"] = "lesson";
+  bank["questions"][0]["source"] = {{"section", "L9 — Nowhere"}};
+  LintCli lint_cli(bank);
+  const std::string lesson = lint_cli.dir.write("lesson.txt", "Identity statement: heads.\n");
+  Cli cli;
+  CHECK(lint_cli.run(cli, {"--source", lesson}) == 1);
+  CHECK_THAT(cli.out.str(), Contains("SOURCE lint: purpose: the section \"L9 — Nowhere\" is not a "
+                                     "heading of lesson"));
+  CHECK_THAT(cli.err.str(), Contains("1 source problem"));
+
+  const std::string other = lint_cli.dir.write("other.txt", "Identity statement: heads.\n");
+  Cli mismatch;
+  CHECK(lint_cli.run(mismatch, {"--source", other}) == 2);
+  CHECK_THAT(mismatch.err.str(), Contains("no loaded bank is keyed to lesson 'other'"));
+}
+
+TEST_CASE("the built-in banks pass --lint --strict with their sources in the lesson",
+          "[lint][cli][builtin]") {
+  const std::string lesson =
+      std::string(PROOFDECK_FIXTURE_DIR) + "/../../../shared/seed/000_ca7851e78539aec3.txt";
+  std::vector<std::string> args = {"check", "--lint", "--strict", "--color", "never"};
+  if (std::ifstream(lesson).good()) args.insert(args.end(), {"--source", lesson});
+  Cli cli;
+  CHECK(cli.run(args) == 0);
+  CHECK_THAT(cli.out.str(), Contains("lint: 0 findings"));
+  INFO(cli.out.str());
+  INFO(cli.err.str());
+}
+
+TEST_CASE("a numeric key is shown at the precision its prompt asks for", "[lint][precision]") {
+  CHECK(key_text(5.656854249, "Give it to 3 significant figures.") == "5.66");
+  CHECK(key_text(0.00390625, "To four decimal places, what is 1/256?") == "0.0039");
+  CHECK(key_text(9.03089987, "Give log10 to one decimal.") == "9.0");
+  CHECK(key_text(1048576, "How many weights, to 3 significant figures?") == "1,050,000");
+  CHECK(key_text(0.25, "What share, to the nearest 0.01?") == "0.25");
+  CHECK(key_text(0.123456789, "What share?") == "0.123456789");
+}
