@@ -179,6 +179,10 @@ TEST_CASE("a causal mask gives the future zero weight and keeps earlier outputs"
   CHECK(number(result, "future_weight_max") == 0.0);
   CHECK(number(result, "earlier_output_change_causal") == 0.0);
   CHECK(number(result, "earlier_output_change_bidirectional") > 1e-3);
+  // The last of 6 tokens changes: the 5 before it keep their outputs under the mask, none without.
+  CHECK(number(result, "unchanged_positions_causal") == 5);
+  CHECK(number(result, "unchanged_positions_bidirectional") == 0);
+  CHECK(number(run("causal-mask", {"changed=2"}), "unchanged_positions_causal") == 2);
   CHECK(error_of("causal-mask", {"changed=6"}) ==
         "demo causal-mask: changed=6: positions run from 0 to 5 (seq=6); -1 means the last");
 }

@@ -314,7 +314,8 @@ TEST_CASE("template-literal: a number in a template's explanation that no draw c
   REQUIRE(found.size() == 1);
   CHECK_THAT(found[0].message, StartsWith("the explanation states 512, which no draw computes"));
   bank["questions"].back()["explanation"] =
-      "At width {d_model} with {heads} heads each head's W_q, W_k and W_v are d_k wide.";
+      "At width {d_model} with {heads} heads each head's W_q, W_k and W_v are d_k wide, and the "
+      "three hold 3·d_model² weights, d_model^2 per projection over all heads.";
   CHECK(findings(bank, "template-literal").empty());
 }
 

@@ -374,7 +374,19 @@ std::string literal_number(std::string_view text) {
         break;
       }
     }
-    if (!in_name) return std::string(text.substr(i, end - i));
+    // A coefficient or exponent of a formula over names ("3·d_model²", "d^0.5") holds for
+    // every draw.
+    const std::string_view rest = text.substr(end);
+    const bool coefficient = [&] {
+      for (const std::string_view op : {"·", "×", "*", "/"}) {
+        if (rest.substr(0, op.size()) == op && rest.size() > op.size()) {
+          const char next = rest[op.size()];
+          return std::isalpha(static_cast<unsigned char>(next)) || next == '_' || next == '{';
+        }
+      }
+      return false;
+    }();
+    if (!in_name && !coefficient && before != '^') return std::string(text.substr(i, end - i));
     i = end;
   }
   return {};

@@ -430,11 +430,20 @@ DemoResult run_causal_mask(const Params& params, std::uint64_t seed) {
     return changed == 0 ? 0.0
                         : (before.topRows(changed) - after.topRows(changed)).cwiseAbs().maxCoeff();
   };
+  // Positions whose output is exactly the same after the change, counted row by row.
+  const auto unchanged_rows = [&](const Mat& before, const Mat& after) {
+    std::int64_t count = 0;
+    for (Index r = 0; r < before.rows(); ++r)
+      count += before.row(r) == after.row(r) ? 1 : 0;
+    return static_cast<double>(count);
+  };
   DemoResult result;
   result.set("future_weight_max", future);
   result.set("earlier_output_change_causal", earlier_change(causal_out, causal_changed));
   result.set("earlier_output_change_bidirectional", earlier_change(full_out, full_changed));
   result.set("changed_position", static_cast<double>(changed));
+  result.set("unchanged_positions_causal", unchanged_rows(causal_out, causal_changed));
+  result.set("unchanged_positions_bidirectional", unchanged_rows(full_out, full_changed));
   std::vector<std::string> labels;
   for (std::int64_t t = 0; t < seq; ++t)
     labels.push_back(fmt::format("t{}", t));
