@@ -1,7 +1,8 @@
 // `proofdeck engine run`: one engine op on explicit weights, read from a JSON spec
 //   {"op", "dtype", "config", "params", "input", "grad_output"}
-// and answered as {"output", "grads": {"input", <param name>: …}} (DESIGN.md § Engine contract).
-// Parameter names and layouts are PyTorch's, so a state_dict exported from PyTorch runs unchanged.
+// and answered as {"output", "grads": {"input", <param name>: …}} (docs/ARCHITECTURE.md §
+// Contracts). Parameter names and layouts are PyTorch's, so a state_dict exported from PyTorch runs
+// unchanged.
 #pragma once
 
 #include <nlohmann/json.hpp>

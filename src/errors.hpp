@@ -9,7 +9,7 @@
 
 namespace proofdeck {
 
-// Exit codes (DESIGN.md § CLI contract).
+// Exit codes (docs/ARCHITECTURE.md § Contracts).
 enum class ExitCode : int {
   ok = 0,
   check_failed = 1,   // `check` found a failing question or a surviving mutation

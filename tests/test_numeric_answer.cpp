@@ -1,5 +1,5 @@
-// A learner's numeric answer: every notation DESIGN.md lists reads as the same number, and
-// anything else is asked again with a hint, never counted wrong.
+// A learner's numeric answer: every notation questions/README.md lists reads as the same number,
+// and anything else is asked again with a hint, never counted wrong.
 #include <catch2/catch.hpp>
 #include <variant>
 

@@ -1,7 +1,7 @@
-// Reading a learner's numeric answer in every form DESIGN.md lists: 1048576, 1,048,576,
-// 1_048_576, 2^20, 1.048576e6, and small arithmetic such as 3 * 512 * 512 (the formula language
-// without variables). Commas are thousands separators only in groups of three, so "1,5" is
-// rejected rather than read as 15 or 1.5.
+// Reading a learner's numeric answer in every form questions/README.md lists: 1048576,
+// 1,048,576, 1_048_576, 2^20, 1.048576e6, and small arithmetic such as 3 * 512 * 512 (the formula
+// language without variables). Commas are thousands separators only in groups of three, so "1,5"
+// is rejected rather than read as 15 or 1.5.
 #pragma once
 
 #include <string>

@@ -1,6 +1,6 @@
 // Proving answer keys: run each question's demo (each distinct run once), evaluate its
 // predicates and claims, compare numeric keys with computed values, and give the question one
-// status (DESIGN.md § Question banks):
+// status (docs/ARCHITECTURE.md § Contracts):
 //   verified  — the key is pinned by computation: a wrong key would fail;
 //   supported — the proof runs and holds, but would not catch a wrong key;
 //   unproven  — no proof;

@@ -1,8 +1,8 @@
 // A question as one learner sees it once: options (or steps) shuffled and lettered, a template's
 // parameters drawn, the prompt filled in, and the key computed. Then what the learner types is
-// read against it — answers in every form DESIGN.md lists, the session commands, or something
-// unclear that is asked again with a hint (never counted wrong) — and graded, naming the trap a
-// wrong answer embodies.
+// read against it — answers in every form questions/README.md lists, the session commands, or
+// something unclear that is asked again with a hint (never counted wrong) — and graded, naming the
+// trap a wrong answer embodies.
 #pragma once
 
 #include <cstddef>

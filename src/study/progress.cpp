@@ -1,5 +1,5 @@
-// The progress database: opening with every refusal DESIGN.md asks for, migrations, and one
-// transaction per answer.
+// The progress database: opening with every refusal docs/ARCHITECTURE.md § Contracts lists,
+// migrations, and one transaction per answer.
 #include "study/progress.hpp"
 
 #include <SQLiteCpp/Exception.h>

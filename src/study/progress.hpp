@@ -1,5 +1,5 @@
-// The learner's progress: one SQLite database, $PROOFDECK_HOME/progress.db (DESIGN.md § Files the
-// tool writes), kept the way Anki keeps its collection — WAL journal, one transaction per answer,
+// The learner's progress: one SQLite database, $PROOFDECK_HOME/progress.db (docs/ARCHITECTURE.md
+// § Contracts), kept the way Anki keeps its collection — WAL journal, one transaction per answer,
 // so a killed session loses nothing it acknowledged. Cards hold the FSRS schedule (only drill
 // changes it); reviews are append-only, one row per answer of every mode; sessions keep scores.
 // A file that is not a readable proofdeck database is never written to: StateError (exit 3)
