@@ -81,7 +81,8 @@ double rounded(double value, const Precision& precision) {
 
 std::string key_text(double key, const std::string& prompt) {
   const std::optional<Precision> asked = asked_precision(prompt);
-  if (!asked || !std::isfinite(key)) return format_number(key);
+  // A whole number is shown whole: the exact answer is right at any precision.
+  if (!asked || !std::isfinite(key) || key == std::trunc(key)) return format_number(key);
   const int decimals = decimals_of(key, *asked);
   if (decimals <= 0) return format_number(rounded(key, *asked));
   return fmt::format("{:.{}f}", rounded(key, *asked), std::min(decimals, 15));

@@ -20,7 +20,7 @@ std::optional<Precision> asked_precision(const std::string& prompt);
 double rounded(double value, const Precision& precision);
 
 // A numeric key as a learner should read it: at the precision the prompt asks for ("0.33",
-// "5.66"), else as format_number writes it.
+// "5.66"), else (and when it is a whole number) as format_number writes it.
 std::string key_text(double key, const std::string& prompt);
 
 }  // namespace proofdeck::bank
