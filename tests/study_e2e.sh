@@ -109,6 +109,9 @@ check "an exam whose time runs out still reports" grep -qF "Result: 0 of 2" "$wo
 # --- SIGKILL at random moments -----------------------------------------------------------------
 # After every kill the next run (stats) must open the database and count every answer the killed
 # drill acknowledged ("Rated ..." is printed after the answer's transaction commits).
+# The moments come from bash's RANDOM, seeded so every run makes the same draws (the scheduler
+# still moves the exact instant; PROOFDECK_KILL_SEED explores others).
+RANDOM=${PROOFDECK_KILL_SEED:-2026}
 data="$work/killed"
 lost=0
 unreadable=0
