@@ -1,4 +1,5 @@
 // proofdeck's entry point: hands the command line and the real streams to cli::run.
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <Eigen/Core>
@@ -18,5 +19,8 @@ int main(int argc, char** argv) {
                         isatty(STDOUT_FILENO) == 1,
                         [](const char* name) { return std::getenv(name); },
                         STDIN_FILENO};
+  winsize size{};
+  if (io.out_is_terminal && ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0)
+    io.terminal_columns = size.ws_col;
   return proofdeck::cli::run(std::vector<std::string>(argv, argv + argc), io);
 }

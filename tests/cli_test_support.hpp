@@ -37,10 +37,12 @@ struct Cli {
   std::ostringstream err;
   Environment env;
   bool out_is_terminal = false;
+  int terminal_columns = 0;  // the terminal's width, when out_is_terminal
 
   int run(std::vector<std::string> args) {
     args.insert(args.begin(), "proofdeck");
     proofdeck::cli::Io io{in, out, err, out_is_terminal, getenv_from(env)};
+    io.terminal_columns = terminal_columns;
     // The process's own stdin is emptied meanwhile: reading it instead of io.in must fail a test,
     // never wait for a keyboard.
     std::istringstream no_input;

@@ -381,6 +381,61 @@ TEST_CASE("demo run writes a self-contained HTML file", "[cli][demo]") {
   CHECK_THAT(html, !Contains("<script") && !Contains("http://") && !Contains("https://"));
 }
 
+TEST_CASE("text width: --width, else the terminal's, else $COLUMNS, else 80", "[cli][width]") {
+  using proofdeck::cli::text_width;
+  std::istringstream in;
+  std::ostringstream out, err;
+  proofdeck::cli::GlobalOptions global;
+  proofdeck::cli::Io io{in, out, err, false, getenv_from({})};
+  const auto width = [&] {
+    return text_width(proofdeck::cli::Context{global, io, proofdeck::Theme::plain()});
+  };
+  CHECK(width() == 80);
+  io.getenv = getenv_from({{"COLUMNS", "100"}});
+  CHECK(width() == 100);
+  io.getenv = getenv_from({{"COLUMNS", "12"}});  // too narrow to be meant: ignored
+  CHECK(width() == 80);
+  io.getenv = getenv_from({{"COLUMNS", "100"}});
+  io.out_is_terminal = true;
+  io.terminal_columns = 160;
+  CHECK(width() == 160);
+  global.width = 60;
+  CHECK(width() == 60);
+}
+
+TEST_CASE("--width is a global option of 20 or more, before or after the subcommand",
+          "[cli][width]") {
+  Cli narrow;
+  CHECK(narrow.run({"--width", "19", "list", "topics"}) == 2);
+  CHECK_THAT(narrow.err.str(), Contains("--width"));
+  Cli after;
+  CHECK(after.run({"list", "topics", "--width", "60"}) == 0);
+}
+
+TEST_CASE("a quiz at --width 60 keeps every line within 60 columns", "[cli][width]") {
+  for (const std::string width : {"60", "100"}) {
+    INFO(width);
+    TempDir dir;
+    Cli cli;
+    cli.in.str("a\n");
+    REQUIRE(
+        cli.run({"quiz", "--no-builtin", "--bank", std::string(PROOFDECK_FIXTURE_DIR) + "/../banks",
+                 "--question", "mha-purpose", "--data-dir", dir.path().string(), "--seed", "1",
+                 "--no-demo", "--width", width, "--color", "never"}) == 0);
+    std::istringstream lines(cli.out.str());
+    std::size_t widest = 0;
+    for (std::string line; std::getline(lines, line);) {
+      const auto columns =
+          static_cast<std::size_t>(std::count_if(line.begin(), line.end(), [](char c) {
+            return (static_cast<unsigned char>(c) & 0xc0) != 0x80;
+          }));
+      widest = std::max(widest, columns);
+    }
+    CHECK(widest <= std::stoul(width));
+    CHECK(widest > 50);  // the text does use the width
+  }
+}
+
 TEST_CASE("demo run text fits the width and carries colour only on request", "[cli][demo]") {
   Cli plain;
   REQUIRE(plain.run({"demo", "run", "order-blindness", "--width", "60"}) == 0);

@@ -3,6 +3,7 @@
 
 #include <CLI/CLI.hpp>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -38,6 +39,20 @@ void print_error(Io& io, const Theme& theme, const std::string& message) {
 }
 
 }  // namespace
+
+int text_width(const Context& context) {
+  constexpr int kNarrowest = 20;
+  if (context.global.width >= kNarrowest) return context.global.width;
+  if (context.io.out_is_terminal && context.io.terminal_columns >= kNarrowest)
+    return context.io.terminal_columns;
+  if (const char* columns = context.io.getenv ? context.io.getenv("COLUMNS") : nullptr) {
+    char* end = nullptr;
+    const long value = std::strtol(columns, &end, 10);
+    if (end != columns && *end == '\0' && value >= kNarrowest && value <= 10000)
+      return static_cast<int>(value);
+  }
+  return 80;
+}
 
 void write_output(const std::string& path, const std::string& text, Io& io) {
   if (path.empty() || path == "-") {
@@ -96,6 +111,10 @@ int run(const std::vector<std::string>& args, Io& io) {
   app.add_option("--data-dir", global.data_dir,
                  "Where progress.db lives (default: $PROOFDECK_HOME, else "
                  "$XDG_DATA_HOME/proofdeck, else ~/.local/share/proofdeck)");
+  app.add_option("--width", global.width,
+                 "Text width in columns, 20 or more (default: the terminal's, else $COLUMNS, "
+                 "else 80)")
+      ->check(CLI::Range(20, 10000));
   app.add_option("--now", global.now,
                  "The clock, as ISO-8601 (2026-01-01T09:00:00Z or 2026-01-01), for tests and "
                  "back-filling (default: $PROOFDECK_NOW, else the system clock)");

@@ -19,6 +19,7 @@ struct GlobalOptions {
   bool no_builtin = false;                 // --no-builtin: leave the built-in banks out
   std::string data_dir;                    // --data-dir (else PROOFDECK_HOME, XDG, ~/.local/share)
   std::string now;                         // --now ISO-8601 (else PROOFDECK_NOW, else the clock)
+  int width = 0;  // --width N (N >= 20); 0: the terminal's, else $COLUMNS, else 80
 };
 
 struct Io {
@@ -28,6 +29,7 @@ struct Io {
   bool out_is_terminal = false;  // standard output is a terminal (colour when auto)
   GetEnv getenv;
   int in_fd = -1;  // the descriptor behind `in` when it is the process's stdin (signals, deadlines)
+  int terminal_columns = 0;  // the terminal's width when standard output is one (0: unknown)
 };
 
 // What a subcommand's run_<name> function gets.
@@ -36,6 +38,10 @@ struct Context {
   Io& io;
   Theme theme;  // resolved once from --color and the environment
 };
+
+// Columns for text output, decided in one place: --width, else the terminal's width when standard
+// output is a terminal, else $COLUMNS (20 or more), else 80.
+int text_width(const Context& context);
 
 // Parses args (args[0] is the program name) and runs the command; returns the exit code.
 int run(const std::vector<std::string>& args, Io& io);

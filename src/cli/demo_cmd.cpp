@@ -1,6 +1,7 @@
 // The demo subcommand: list the catalog, run one demo and render it.
 #include "cli/demo_cmd.hpp"
 
+#include <algorithm>
 #include <memory>
 
 #include <fmt/format.h>
@@ -24,7 +25,6 @@ struct DemoRunOptions {
   std::string format = "text";           // text | md | html | json
   std::string output_path;               // --output FILE
   bool compact = false;                  // --compact: the quiz-feedback form
-  int width = 0;                         // --width; 0: the terminal's, else 80
 };
 
 std::string default_text(const demo::ParamSpec& spec) {
@@ -97,7 +97,8 @@ void run_demo_run(const DemoRunOptions& options, Context& context) {
   } else {
     demo::TextOptions text;
     text.form = options.compact ? demo::TextForm::compact : demo::TextForm::full;
-    text.width = options.width > 0 ? options.width : 80;
+    // The figures need 40 columns today; narrower widths draw them at 40.
+    text.width = std::max(40, text_width(context));
     // A file gets plain text: escape codes belong to terminals.
     const Theme theme = options.output_path.empty() ? context.theme : Theme::plain();
     rendered = demo::render_text(result, *info, theme, text);
@@ -140,8 +141,6 @@ void setup_demo(CLI::App& app, const std::function<Context()>& context) {
                       "Write to FILE instead of standard output");
   run_cmd->add_flag("--compact", run_options->compact,
                     "The short form quiz feedback shows (text only)");
-  run_cmd->add_option("--width", run_options->width, "Columns for text output (default 80)")
-      ->check(CLI::Range(40, 400));
   run_cmd->footer(
       "Examples:\n"
       "  proofdeck demo run order-blindness\n"

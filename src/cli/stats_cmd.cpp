@@ -27,7 +27,7 @@ void setup_stats(CLI::App& app, const std::function<Context()>& context) {
     if (*format == "json") {
       ctx.io.out << result.dump(2) << "\n";
     } else {
-      ctx.io.out << study::render_stats(result, ctx.theme, terminal_width(ctx));
+      ctx.io.out << study::render_stats(result, ctx.theme, text_width(ctx));
     }
   });
 }

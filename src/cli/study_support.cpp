@@ -98,17 +98,6 @@ void add_filter_options(CLI::App* command, study::Filters& filters) {
       ->group("Filters");
 }
 
-int terminal_width(const Context& context) {
-  const char* columns = context.io.getenv ? context.io.getenv("COLUMNS") : nullptr;
-  if (columns != nullptr) {
-    char* end = nullptr;
-    const long value = std::strtol(columns, &end, 10);
-    if (end != columns && *end == '\0' && value >= 40 && value <= 400)
-      return static_cast<int>(value);
-  }
-  return 80;
-}
-
 std::unique_ptr<StudyRun> start_study(Context& context) {
   StudyBanks loaded = load_study_banks(context);
   auto run =
@@ -122,7 +111,7 @@ std::unique_ptr<StudyRun> start_study(Context& context) {
       .out = context.io.out,
       .reader = run->reader,
       .theme = context.theme,
-      .width = terminal_width(context),
+      .width = text_width(context),
       .echo_input = context.io.in_fd < 0 || isatty(context.io.in_fd) == 0,
       .seed = context.global.seed,
       .start = resolve_now(context),

@@ -38,7 +38,6 @@ std::filesystem::path data_dir(const Context& context);
 void add_filter_options(CLI::App* command, study::Filters& filters);
 
 // Columns for wrapping: $COLUMNS when set, else 80.
-int terminal_width(const Context& context);
 
 // The session's moving parts, built once the command runs.
 struct StudyRun {
