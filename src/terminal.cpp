@@ -59,4 +59,20 @@ std::string sanitize_for_terminal(std::string_view text) {
   return safe;
 }
 
+std::string truncate_characters(std::string_view text, std::size_t characters) {
+  const auto starts_character = [](char c) {
+    return (static_cast<unsigned char>(c) & 0xc0) != 0x80;
+  };
+  std::size_t count = 0;
+  for (const char c : text)
+    count += starts_character(c) ? 1u : 0u;
+  if (count <= characters) return std::string(text);
+  if (characters == 0) return {};
+  std::size_t kept = 0, end = 0;
+  for (; end < text.size(); ++end) {
+    if (starts_character(text[end]) && kept++ == characters - 1) break;
+  }
+  return std::string(text.substr(0, end)) + "…";
+}
+
 }  // namespace proofdeck

@@ -297,6 +297,28 @@ TEST_CASE("C1 controls such as U+009B (CSI) are shown, not sent", "[cli][color]"
   CHECK(proofdeck::sanitize_for_terminal("caf\xc3\xa9 \xc2\xa0") == "caf\xc3\xa9 \xc2\xa0");
 }
 
+TEST_CASE("truncation cuts at a character boundary and says so with an ellipsis", "[cli][width]") {
+  using proofdeck::truncate_characters;
+  CHECK(truncate_characters("Q·K compares content", 5) == "Q·K …");
+  CHECK(truncate_characters("√d_k", 4) == "√d_k");
+  CHECK(truncate_characters("résumé", 3) == "ré…");
+}
+
+TEST_CASE("list questions writes valid UTF-8 however it cuts a prompt", "[cli][width]") {
+  Cli cli;
+  REQUIRE(cli.run({"list", "questions"}) == 0);
+  const std::string out = cli.out.str();
+  for (std::size_t i = 0; i < out.size();) {
+    const auto byte = static_cast<unsigned char>(out[i]);
+    const std::size_t length = byte < 0x80 ? 1 : byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : 2;
+    REQUIRE(i + length <= out.size());
+    REQUIRE((byte & 0xc0) != 0x80);  // never a continuation byte where a character starts
+    for (std::size_t k = 1; k < length; ++k)
+      REQUIRE((static_cast<unsigned char>(out[i + k]) & 0xc0) == 0x80);
+    i += length;
+  }
+}
+
 TEST_CASE("a newline reaches the terminal as it is, a tab as a space", "[cli][color]") {
   CHECK(proofdeck::sanitize_for_terminal("line 1\n\tline 2") == "line 1\n line 2");
 }

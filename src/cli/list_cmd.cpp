@@ -89,10 +89,10 @@ std::string list_text(const nlohmann::ordered_json& items, const ListOptions& o,
       text += fmt::format("{:<30} {:>3} questions  {}\n", id, item["questions"].get<std::size_t>(),
                           sanitize_for_terminal(item["name"].get<std::string>()));
     } else {
-      std::string prompt = sanitize_for_terminal(item["prompt"].get<std::string>());
-      if (prompt.size() > 60) prompt = prompt.substr(0, 57) + "...";
+      const std::string prompt =
+          truncate_characters(sanitize_for_terminal(item["prompt"].get<std::string>()), 60);
       text += fmt::format("{:<34} {:<9} {:<14} {}\n", id, item["type"].get<std::string>(),
-                          item["topic"].get<std::string>().substr(0, 14), prompt);
+                          truncate_characters(item["topic"].get<std::string>(), 14), prompt);
     }
   }
   text += fmt::format(theme.dim, "{} {}", items.size(), o.what) + "\n";
