@@ -425,7 +425,7 @@ TEST_CASE("text width: --width, else the terminal's, else $COLUMNS, else 80", "[
   CHECK(width() == 60);
 }
 
-TEST_CASE("--width is a global option of 20 or more, before or after the subcommand",
+TEST_CASE("the global option --width takes 20 or more, before or after the subcommand",
           "[cli][width]") {
   Cli narrow;
   CHECK(narrow.run({"--width", "19", "list", "topics"}) == 2);
