@@ -106,6 +106,19 @@ json clean_bank() {
                             1048576, 0)})}};
 }
 
+// Two more true/false questions, both keyed false: with the clean bank's one true and one false,
+// 1 of 4 keys is true, which tf-balance flags.
+void add_two_false_statements(json& bank) {
+  bank["questions"].push_back(truefalse("ln-weights",
+                                        "LayerNorm rescales the weight matrices of "
+                                        "the layer it follows.",
+                                        false));
+  bank["questions"].push_back(truefalse("bn-tokens",
+                                        "BatchNorm normalizes each token over its "
+                                        "own features in training mode.",
+                                        false));
+}
+
 std::vector<LintFinding> findings(const json& bank, const std::string& rule) {
   const std::vector<Bank> banks{load_bank(bank.dump(), "lint.json")};
   std::vector<LintFinding> out;
@@ -188,15 +201,7 @@ TEST_CASE("dismissive-option: catch-all options and wrong options that only nega
 
 TEST_CASE("tf-balance: a bank whose true/false keys are nearly all false", "[lint]") {
   json bank = clean_bank();
-  bank["questions"].push_back(truefalse("bn-same",
-                                        "BatchNorm and LayerNorm average over the same "
-                                        "axis of a batch in training mode.",
-                                        false));
-  bank["questions"].push_back(truefalse("pe-optional",
-                                        "Bidirectional attention tells \"cat bit "
-                                        "dog\" from \"dog bit cat\" with no "
-                                        "positional signal.",
-                                        false));
+  add_two_false_statements(bank);
   const auto found = findings(bank, "tf-balance");
   REQUIRE(found.size() == 1);
   CHECK(found[0].message ==
@@ -448,14 +453,7 @@ TEST_CASE("check --lint lists findings and waivers; they warn, and fail only und
 TEST_CASE("check --lint --format json adds lint and lint_waivers; bank findings have a null id",
           "[lint][cli]") {
   json bank = flawed_bank();
-  bank["questions"].push_back(truefalse("ln-weights",
-                                        "LayerNorm rescales the weight matrices of "
-                                        "the layer it follows.",
-                                        false));
-  bank["questions"].push_back(truefalse("bn-tokens",
-                                        "BatchNorm normalizes each token over its "
-                                        "own features in training mode.",
-                                        false));
+  add_two_false_statements(bank);
   LintCli lint_cli(bank);
   Cli cli;
   REQUIRE(lint_cli.run(cli, {"--lint", "--format", "json"}) == 0);
