@@ -14,4 +14,16 @@ void fix_product_blocking() {
   static_cast<void>(fixed);
 }
 
+bool product_threads_available() {
+#ifdef _OPENMP
+  return true;
+#else
+  return false;
+#endif
+}
+
+void set_product_threads(int threads) {
+  Eigen::setNbThreads(threads);
+}
+
 }  // namespace proofdeck::engine

@@ -12,4 +12,10 @@ namespace proofdeck::engine {
 // the first call.
 void fix_product_blocking();
 
+// Threads for matrix products. Only a build with OpenMP (-DPROOFDECK_OPENMP=ON) has more than
+// one: product_threads_available() says whether this one does. Called here, in the engine, so the
+// setting reaches the products the engine runs whatever the other layers were compiled with.
+bool product_threads_available();
+void set_product_threads(int threads);
+
 }  // namespace proofdeck::engine

@@ -24,9 +24,9 @@
 #include "bank/formula.hpp"
 #include "bank/loader.hpp"
 #include "bank/numeric_answer.hpp"
+#include "core/errors.hpp"
 #include "engine/rng.hpp"
-#include "errors.hpp"
-#include "study/instance.hpp"
+#include "study/answer.hpp"
 
 namespace {
 
@@ -34,7 +34,7 @@ using namespace proofdeck;
 
 struct Fixture {
   std::vector<bank::Bank> banks;  // owns the questions the instances point into
-  std::vector<study::Instance> instances;
+  std::vector<bank::Instance> instances;
 };
 
 Fixture load_fixture() {
@@ -54,7 +54,7 @@ Fixture load_fixture() {
   engine::Rng rng(7);
   for (const bank::Bank& loaded : fixture.banks) {
     for (const bank::Question& q : loaded.questions) {
-      if (covered.insert(q.type).second) fixture.instances.push_back(study::instantiate(q, rng));
+      if (covered.insert(q.type).second) fixture.instances.push_back(bank::instantiate(q, rng));
     }
   }
   if (covered.size() != 5) {
@@ -98,7 +98,7 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view line(reinterpret_cast<const char*>(data), size);
   check_numeric_answer(line);
-  for (const study::Instance& instance : fixture().instances) {
+  for (const bank::Instance& instance : fixture().instances) {
     for (const bool allow_flag : {false, true}) {
       const study::Reply reply = study::parse_reply(instance, line, allow_flag);
       if (reply.kind != study::Reply::Kind::answer) continue;

@@ -31,13 +31,13 @@
 #include "asan_options.hpp"
 #include "bank/loader.hpp"
 #include "bank/proof.hpp"
+#include "core/errors.hpp"
 #include "demo/demo.hpp"
 #include "engine/rng.hpp"
-#include "errors.hpp"
+#include "render/theme.hpp"
+#include "study/answer.hpp"
 #include "study/input.hpp"
-#include "study/instance.hpp"
 #include "study/session.hpp"
-#include "terminal.hpp"
 
 namespace {
 
@@ -128,9 +128,9 @@ void study_phase(const bank::Bank& loaded, std::string_view text) {
   study::Session session{banks, out, reader, Theme::plain(), 80, false, 0, {}};
   engine::Rng rng(text.size());
   for (const bank::Question& q : banks.front().questions) {
-    const study::Instance instance = study::instantiate(q, rng);
+    const bank::Instance instance = bank::instantiate(q, rng);
     out << study::render_question(session, instance, "[1/1]");
-    const std::string right = study::expected_input(instance);
+    const std::string right = bank::expected_input(instance);
     const std::vector<std::string> lines{right, "a",      "b,c",   "f",
                                          "0",   "-2.5e3", "c a b", std::string(text.substr(0, 64))};
     for (const std::string& line : lines) {

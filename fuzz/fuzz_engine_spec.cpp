@@ -13,9 +13,9 @@
 #include <string_view>
 
 #include "asan_options.hpp"
-#include "engine_spec.hpp"
-#include "errors.hpp"
-#include "json_input.hpp"
+#include "cli/engine_spec.hpp"
+#include "core/errors.hpp"
+#include "core/json_input.hpp"
 
 namespace {
 

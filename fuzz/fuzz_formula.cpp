@@ -20,7 +20,7 @@
 
 #include "asan_options.hpp"
 #include "bank/formula.hpp"
-#include "errors.hpp"
+#include "core/errors.hpp"
 
 namespace {
 

@@ -2,16 +2,17 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include <Eigen/Core>
 #include <cstdlib>
 #include <iostream>
 #include <string>
 #include <vector>
 
 #include "cli/app.hpp"
+#include "engine/blocking.hpp"
 
 int main(int argc, char** argv) {
-  Eigen::setNbThreads(1);  // demo-sized products; `engine bench --threads` opts in to more
+  proofdeck::engine::set_product_threads(
+      1);  // demo-sized products; `engine bench --threads` opts in
   std::ios::sync_with_stdio(false);
   proofdeck::cli::Io io{std::cin,
                         std::cout,

@@ -1,10 +1,11 @@
-// Catch2's main, alone in its file so editing a test never recompiles it. Eigen runs on one
-// thread, as the proofdeck binary does: demo-sized products only slow down with more.
+// Catch2's main, alone in its file so editing a test never recompiles it. Matrix products run on
+// one thread, as the proofdeck binary runs them (this matters only in a build with OpenMP).
 #define CATCH_CONFIG_RUNNER
-#include <Eigen/Core>
 #include <catch2/catch.hpp>
 
+#include "engine/blocking.hpp"
+
 int main(int argc, char* argv[]) {
-  Eigen::setNbThreads(1);
+  proofdeck::engine::set_product_threads(1);
   return Catch::Session().run(argc, argv);
 }

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "cli/app.hpp"
-#include "terminal.hpp"
+#include "render/theme.hpp"
 
 namespace cli_test {
 

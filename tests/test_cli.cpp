@@ -15,9 +15,9 @@
 #include <vector>
 
 #include "cli/app.hpp"
+#include "cli/engine_bench.hpp"
 #include "cli_test_support.hpp"
-#include "engine_bench.hpp"
-#include "terminal.hpp"
+#include "render/theme.hpp"
 #include "version.hpp"
 
 namespace {
@@ -287,23 +287,6 @@ TEST_CASE("without settings colour follows whether stdout is a terminal", "[cli]
   CHECK_FALSE(should_color(ColorMode::automatic, false, getenv_from(xterm)));
 }
 
-TEST_CASE("escape characters reach the terminal shown as \\x1b", "[cli][color]") {
-  CHECK(proofdeck::sanitize_for_terminal("a\x1b[2Jb\x07") == "a\\x1b[2Jb\\x07");
-}
-
-TEST_CASE("C1 controls such as U+009B (CSI) are shown, not sent", "[cli][color]") {
-  CHECK(proofdeck::sanitize_for_terminal("a\xc2\x9b"
-                                         "31mb") == "a\\u009b31mb");
-  CHECK(proofdeck::sanitize_for_terminal("caf\xc3\xa9 \xc2\xa0") == "caf\xc3\xa9 \xc2\xa0");
-}
-
-TEST_CASE("truncation cuts at a character boundary and says so with an ellipsis", "[cli][width]") {
-  using proofdeck::truncate_characters;
-  CHECK(truncate_characters("Q·K compares content", 5) == "Q·K …");
-  CHECK(truncate_characters("√d_k", 4) == "√d_k");
-  CHECK(truncate_characters("résumé", 3) == "ré…");
-}
-
 TEST_CASE("list questions writes valid UTF-8 however it cuts a prompt", "[cli][width]") {
   Cli cli;
   REQUIRE(cli.run({"list", "questions"}) == 0);
@@ -317,10 +300,6 @@ TEST_CASE("list questions writes valid UTF-8 however it cuts a prompt", "[cli][w
       REQUIRE((static_cast<unsigned char>(out[i + k]) & 0xc0) == 0x80);
     i += length;
   }
-}
-
-TEST_CASE("a newline reaches the terminal as it is, a tab as a space", "[cli][color]") {
-  CHECK(proofdeck::sanitize_for_terminal("line 1\n\tline 2") == "line 1\n line 2");
 }
 
 TEST_CASE("with --color never errors carry no escape codes", "[cli][color]") {

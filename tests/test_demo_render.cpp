@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "demo/render.hpp"
-#include "terminal.hpp"
+#include "render/figure.hpp"
+#include "render/theme.hpp"
 
 #ifndef PROOFDECK_GOLDEN_DIR
 #define PROOFDECK_GOLDEN_DIR PROOFDECK_FIXTURE_DIR "/../golden"
@@ -28,8 +28,8 @@ using proofdeck::demo::DemoInfo;
 using proofdeck::demo::DemoResult;
 using proofdeck::demo::Series;
 using proofdeck::demo::Table;
-using proofdeck::demo::TextForm;
-using proofdeck::demo::TextOptions;
+using proofdeck::render::TextForm;
+using proofdeck::render::TextOptions;
 
 // --- samples ----------------------------------------------------------------------------------
 
@@ -190,8 +190,8 @@ int widest_line(const std::string& text) {
 
 std::string text_of(const DemoResult& result, int width, const Theme& theme = Theme::plain(),
                     TextForm form = TextForm::full, bool unicode = true) {
-  return proofdeck::demo::render_text(result, sample_info(), theme,
-                                      TextOptions{form, width, unicode, true});
+  return proofdeck::render::render_text(result, sample_info(), theme,
+                                        TextOptions{form, width, unicode, true});
 }
 
 std::size_t count(const std::string& text, const std::string& piece) {
@@ -332,14 +332,14 @@ TEST_CASE("empty and degenerate results render in every format", "[render]") {
     for (const int width : {1, 5, 12, 80}) {
       for (const TextForm form : {TextForm::full, TextForm::compact}) {
         for (const Theme& theme : {Theme::plain(), Theme::colored()}) {
-          const std::string text = proofdeck::demo::render_text(
+          const std::string text = proofdeck::render::render_text(
               result, DemoInfo{}, theme, TextOptions{form, width, true, true});
           CHECK(widest_line(text) <= width);
         }
       }
     }
-    CHECK_NOTHROW(proofdeck::demo::render_markdown(result, DemoInfo{}));
-    CHECK(tag_problems(proofdeck::demo::render_html(result, DemoInfo{})).empty());
+    CHECK_NOTHROW(proofdeck::render::render_markdown(result, DemoInfo{}));
+    CHECK(tag_problems(proofdeck::render::render_html(result, DemoInfo{})).empty());
   }
 }
 
@@ -358,7 +358,7 @@ TEST_CASE("the coloured theme paints heatmap cells from the 256-colour palette",
 }
 
 TEST_CASE("without 256 colours heatmaps fall back to shade characters", "[render]") {
-  const std::string text = proofdeck::demo::render_text(
+  const std::string text = proofdeck::render::render_text(
       pair_only(), sample_info(), Theme::colored(), TextOptions{TextForm::full, 80, true, false});
   CHECK_THAT(text, !Contains("\x1b[48;5;"));
   CHECK_THAT(text, Contains("▓▓ 0.80"));
@@ -371,9 +371,9 @@ TEST_CASE("heatmaps without colour show shades and numbers, in ASCII when asked"
   CHECK_THAT(unicode, Contains("░░ 0.15"));
   CHECK_THAT(unicode, Contains("   0.05"));
   DemoResult ascii_only = pair_only();
-  const std::string ascii =
-      proofdeck::demo::render_text(ascii_only, DemoInfo{"order-blindness", "Blind", "", "", {}, {}},
-                                   Theme::plain(), TextOptions{TextForm::full, 80, false, true});
+  const std::string ascii = proofdeck::render::render_text(
+      ascii_only, DemoInfo{"order-blindness", "Blind", "", "", {}, {}}, Theme::plain(),
+      TextOptions{TextForm::full, 80, false, true});
   CHECK(std::all_of(ascii.begin(), ascii.end(),
                     [](char c) { return static_cast<unsigned char>(c) < 0x80; }));
   CHECK_THAT(ascii, Contains("** 0.62"));  // 0.62 on the 10-step ramp " .:-=+*#%@"
@@ -418,9 +418,9 @@ TEST_CASE("labels from a result reach the terminal sanitized", "[render]") {
     CHECK_THAT(text, !Contains("\x07"));
     CHECK_THAT(text, !Contains("\x1b]"));
   }
-  const std::string markdown = proofdeck::demo::render_markdown(result, sample_info());
+  const std::string markdown = proofdeck::render::render_markdown(result, sample_info());
   CHECK(markdown.find('\x1b') == std::string::npos);
-  const std::string html = proofdeck::demo::render_html(result, sample_info());
+  const std::string html = proofdeck::render::render_html(result, sample_info());
   CHECK(html.find('\x1b') == std::string::npos);
   CHECK(html.find('\x07') == std::string::npos);
 }
@@ -546,7 +546,7 @@ TEST_CASE("text output is deterministic", "[render]") {
 // --- markdown ---------------------------------------------------------------------------------
 
 TEST_CASE("markdown has a heading, the claim quoted and GFM tables", "[render]") {
-  const std::string markdown = proofdeck::demo::render_markdown(sample_result(), sample_info());
+  const std::string markdown = proofdeck::render::render_markdown(sample_result(), sample_info());
   CHECK_THAT(markdown, StartsWith("## Attention is blind to word order\n"));
   CHECK_THAT(markdown, Contains("\n> Without positional information"));
   CHECK_THAT(markdown, Contains("|  | cat | bit | dog |\n| --- | ---: | ---: | ---: |\n"));
@@ -562,7 +562,7 @@ TEST_CASE("markdown escapes what it would otherwise act on", "[render]") {
   result.tables[0].column_labels[0] = "a|b";
   result.tables[0].row_labels[0] = "<b>&*x*";
   result.text = {"# not a heading", "1. not a list"};
-  const std::string markdown = proofdeck::demo::render_markdown(result, sample_info());
+  const std::string markdown = proofdeck::render::render_markdown(result, sample_info());
   CHECK_THAT(markdown, Contains("| a\\|b |"));
   CHECK_THAT(markdown, Contains("**\\<b\\>\\&\\*x\\***"));
   CHECK_THAT(markdown, Contains("\n\\# not a heading\n"));
@@ -580,7 +580,7 @@ TEST_CASE("markdown escapes what it would otherwise act on", "[render]") {
 // --- html -------------------------------------------------------------------------------------
 
 TEST_CASE("html is one self-contained document", "[render]") {
-  const std::string html = proofdeck::demo::render_html(stress_result(), sample_info());
+  const std::string html = proofdeck::render::render_html(stress_result(), sample_info());
   CHECK_THAT(html, StartsWith("<!DOCTYPE html>\n<html lang=\"en\">"));
   CHECK_THAT(html, Contains("<meta charset=\"utf-8\" />"));
   CHECK_THAT(html, Contains("<title>Attention is blind to word order · proofdeck</title>"));
@@ -603,7 +603,7 @@ TEST_CASE("html escapes every string from the result", "[render]") {
   result.text = {"<script>alert(1)</script>"};
   DemoInfo info = sample_info();
   info.title = "A <title> & more";
-  const std::string html = proofdeck::demo::render_html(result, info);
+  const std::string html = proofdeck::render::render_html(result, info);
   CHECK_THAT(html, Contains("&lt;b&gt;&amp;"));
   CHECK_THAT(html, Contains("&quot;quoted&quot; &#39;title&#39;"));
   CHECK_THAT(html, Contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
@@ -613,18 +613,12 @@ TEST_CASE("html escapes every string from the result", "[render]") {
   CHECK(tag_problems(html).empty());
 }
 
-TEST_CASE("html_escape escapes the five markup characters", "[render]") {
-  CHECK(proofdeck::demo::html_escape("a<b>&\"c'") == "a&lt;b&gt;&amp;&quot;c&#39;");
-  CHECK(proofdeck::demo::html_escape("plain — text") == "plain — text");
-  CHECK(proofdeck::demo::html_escape("bad \xff byte") == "bad \xEF\xBF\xBD byte");
-}
-
 TEST_CASE("html is well-formed", "[render]") {
   for (const DemoResult& result : {sample_result(), stress_result(), pair_only(), DemoResult{}}) {
-    const std::string document = proofdeck::demo::render_html(result, sample_info());
+    const std::string document = proofdeck::render::render_html(result, sample_info());
     INFO(tag_problems(document));
     CHECK(tag_problems(document).empty());
-    const std::string section = proofdeck::demo::render_html_section(result, sample_info());
+    const std::string section = proofdeck::render::render_html_section(result, sample_info());
     CHECK_THAT(section, StartsWith("<section class=\"demo\" id=\"demo-order-blindness\">"));
     CHECK(tag_problems(section).empty());
   }
@@ -639,10 +633,10 @@ TEST_CASE("the tag checker catches what it is for", "[render]") {
 }
 
 TEST_CASE("markdown and html are deterministic", "[render]") {
-  CHECK(proofdeck::demo::render_markdown(stress_result(), sample_info()) ==
-        proofdeck::demo::render_markdown(stress_result(), sample_info()));
-  CHECK(proofdeck::demo::render_html(stress_result(), sample_info()) ==
-        proofdeck::demo::render_html(stress_result(), sample_info()));
+  CHECK(proofdeck::render::render_markdown(stress_result(), sample_info()) ==
+        proofdeck::render::render_markdown(stress_result(), sample_info()));
+  CHECK(proofdeck::render::render_html(stress_result(), sample_info()) ==
+        proofdeck::render::render_html(stress_result(), sample_info()));
 }
 
 // --- goldens ----------------------------------------------------------------------------------
@@ -650,6 +644,6 @@ TEST_CASE("markdown and html are deterministic", "[render]") {
 TEST_CASE("the sample renders exactly as its golden files", "[render][golden]") {
   const DemoResult result = sample_result();
   check_golden("render_sample.txt", text_of(result, 80));
-  check_golden("render_sample.md", proofdeck::demo::render_markdown(result, sample_info()));
-  check_golden("render_sample.html", proofdeck::demo::render_html(result, sample_info()));
+  check_golden("render_sample.md", proofdeck::render::render_markdown(result, sample_info()));
+  check_golden("render_sample.html", proofdeck::render::render_html(result, sample_info()));
 }

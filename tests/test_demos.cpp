@@ -6,13 +6,14 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/errors.hpp"
 #include "demo/demo.hpp"
-#include "demo/render.hpp"
 #include "demo_test_support.hpp"
-#include "errors.hpp"
+#include "render/figure.hpp"
 
 using namespace proofdeck;
 using namespace proofdeck::demo;
+using proofdeck::render::render_text;
 using proofdeck::testing::flag;
 using proofdeck::testing::number;
 

@@ -6,10 +6,10 @@
 #include <string>
 #include <vector>
 
+#include "core/errors.hpp"
 #include "demo/demo.hpp"
 #include "demo/demos_depth.hpp"
 #include "demo_test_support.hpp"
-#include "errors.hpp"
 
 using namespace proofdeck;
 using namespace proofdeck::demo;

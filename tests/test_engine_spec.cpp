@@ -9,9 +9,9 @@
 #include <string_view>
 #include <vector>
 
-#include "engine_spec.hpp"
-#include "errors.hpp"
-#include "json_input.hpp"
+#include "cli/engine_spec.hpp"
+#include "core/errors.hpp"
+#include "core/json_input.hpp"
 
 namespace {
 

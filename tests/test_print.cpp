@@ -6,13 +6,13 @@
 #include <regex>
 #include <set>
 
+#include "bank/instance.hpp"
 #include "bank/sources.hpp"
 #include "cli_test_support.hpp"
 #include "engine/rng.hpp"
 #include "print/handout.hpp"
 #include "print/printable.hpp"
 #include "print_test_support.hpp"
-#include "study/instance.hpp"
 #include "study/session.hpp"
 
 using namespace cli_test;
@@ -93,10 +93,10 @@ TEST_CASE("print: the key's letters are the ones a quiz with the same seed expec
     for (const auto& group : groups) {
       for (const auto& printed : group.questions) {
         CHECK(printed.number == ++number);
-        const auto again = proofdeck::study::instantiate(printed.question(), rng);
+        const auto again = proofdeck::bank::instantiate(printed.question(), rng);
         CHECK(again.order == printed.instance.order);
         const auto facts = proofdeck::print::facts_of(printed, *printed.bank);
-        std::string letters = proofdeck::study::expected_input(printed.instance);
+        std::string letters = proofdeck::bank::expected_input(printed.instance);
         if (printed.question().type == proofdeck::bank::QuestionType::multi ||
             printed.question().type == proofdeck::bank::QuestionType::single) {
           letters = std::regex_replace(letters, std::regex(","), ", ");

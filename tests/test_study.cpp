@@ -12,9 +12,10 @@
 #include "bank/loader.hpp"
 #include "bank_test_support.hpp"
 #include "cli_test_support.hpp"
-#include "errors.hpp"
-#include "study/instance.hpp"
+#include "core/errors.hpp"
+#include "study/answer.hpp"
 #include "study/progress.hpp"
+#include "text/number.hpp"
 
 using namespace proofdeck;
 using namespace proofdeck::study;
@@ -106,7 +107,7 @@ TEST_CASE("a template draws an admitted combination and fills the prompt with it
   CHECK(std::fmod(d_model, heads) == 0);
   CHECK(d_model / heads >= 8);
   CHECK(instance.key == 3 * d_model * (d_model / heads));
-  CHECK_THAT(instance.prompt, Contains(fmt::format("d_model = {}", static_cast<int>(d_model))));
+  CHECK_THAT(instance.prompt, Contains("d_model = " + proofdeck::text::format_number(d_model)));
 }
 
 TEST_CASE("an order question is never shown already in its right order", "[study]") {

@@ -8,8 +8,8 @@
 #include <set>
 #include <string>
 
-#include "engine_spec.hpp"
-#include "json_input.hpp"
+#include "cli/engine_spec.hpp"
+#include "core/json_input.hpp"
 
 namespace {
 

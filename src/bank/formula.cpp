@@ -14,7 +14,7 @@
 #include <system_error>
 #include <utility>
 
-#include "errors.hpp"
+#include "core/errors.hpp"
 
 namespace proofdeck::bank {
 namespace {
@@ -883,21 +883,6 @@ std::string Formula::worked(const Variables& variables) const {
   double read_back = 0;
   std::from_chars(plain.data(), plain.data() + plain.size(), read_back);
   return out + (read_back == result ? " = " : " ≈ ") + shown;
-}
-
-std::string format_number(double value) {
-  if (value == 0) return "0";  // also -0
-  // Integers in full; other values rounded, which may leave an integer to group (1048575.99998).
-  std::string digits = is_integer(value)
-                           ? std::to_string(static_cast<std::int64_t>(std::fabs(value)))
-                           : fmt::format("{:.10g}", std::fabs(value));
-  const bool whole = digits.find_first_not_of("0123456789") == std::string::npos;
-  if (whole && digits.size() >= 5) {
-    for (auto i = static_cast<std::ptrdiff_t>(digits.size()) - 3; i > 0; i -= 3) {
-      digits.insert(static_cast<std::size_t>(i), ",");
-    }
-  }
-  return (std::signbit(value) ? "-" : "") + digits;
 }
 
 std::string format_measured(double value) {

@@ -36,6 +36,8 @@
 #include <string_view>
 #include <vector>
 
+#include "text/number.hpp"
+
 namespace proofdeck::bank {
 
 namespace detail {
@@ -83,10 +85,9 @@ class Formula {
   std::shared_ptr<const detail::ParsedFormula> parsed_;  // immutable, so copies share it
 };
 
-// A number for people: integers in full, grouped with commas from 10,000 on ("1024",
-// "786,432", "-12,345"); other values with up to 10 significant digits and no trailing zeros
-// ("0.5", "0.3333333333", "1e-05", "1.152921505e+18").
-std::string format_number(double value);
+// A number for people: text::format_number (integers in full, grouped by the one rule of
+// text/number.hpp; other values to 10 significant digits).
+using text::format_number;
 
 // A demo's measured value for people, in feedback and handouts: integers as format_number prints
 // them ("1,048,576"), other values to 4 significant digits ("0.2887", "1.5e-05").

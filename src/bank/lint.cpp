@@ -14,7 +14,7 @@
 
 #include "bank/precision.hpp"
 #include "bank/proof.hpp"
-#include "errors.hpp"
+#include "core/errors.hpp"
 
 namespace proofdeck::bank {
 

@@ -12,7 +12,7 @@
 #include <fmt/ranges.h>
 
 #include "bank/lint_rules.hpp"
-#include "json_input.hpp"
+#include "core/json_input.hpp"
 
 namespace proofdeck::bank {
 

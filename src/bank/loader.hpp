@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "bank/model.hpp"
-#include "errors.hpp"
+#include "core/errors.hpp"
 
 namespace proofdeck::bank {
 

@@ -7,7 +7,7 @@
 #include <map>
 
 #include "bank/formula.hpp"
-#include "errors.hpp"
+#include "core/errors.hpp"
 
 namespace proofdeck::bank {
 

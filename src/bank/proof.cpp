@@ -13,7 +13,7 @@
 #include <fmt/ranges.h>
 
 #include "bank/numeric_answer.hpp"
-#include "errors.hpp"
+#include "core/errors.hpp"
 
 namespace proofdeck::bank {
 

@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 
 #include "bank/builtin.hpp"
-#include "json_input.hpp"
+#include "core/json_input.hpp"
 
 namespace proofdeck::bank {
 

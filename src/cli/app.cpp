@@ -17,7 +17,8 @@
 #include "cli/engine_cmd.hpp"
 #include "cli/print_export_cmds.hpp"
 #include "cli/study_cmds.hpp"
-#include "errors.hpp"
+#include "core/errors.hpp"
+#include "text/escape.hpp"
 #include "version.hpp"
 
 namespace proofdeck::cli {
@@ -35,7 +36,7 @@ constexpr const char* kFooter =
     "130 interrupted.";
 
 void print_error(Io& io, const Theme& theme, const std::string& message) {
-  fmt::print(io.err, "{} {}\n", fmt::styled("error:", theme.error), sanitize_for_terminal(message));
+  fmt::print(io.err, "{} {}\n", fmt::styled("error:", theme.error), text::terminal_safe(message));
 }
 
 }  // namespace

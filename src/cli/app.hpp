@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "terminal.hpp"
+#include "render/theme.hpp"
 
 namespace proofdeck::cli {
 

@@ -15,10 +15,10 @@
 #include "bank/lint.hpp"
 #include "bank/proof.hpp"
 #include "bank/sources.hpp"
-#include "demo/render.hpp"
-#include "errors.hpp"
-#include "heap.hpp"
-#include "json_input.hpp"
+#include "core/errors.hpp"
+#include "core/heap.hpp"
+#include "core/json_input.hpp"
+#include "text/escape.hpp"
 
 namespace proofdeck::cli {
 
@@ -119,10 +119,10 @@ std::string text_report(const Report& report, const Theme& theme, bool mutate, b
   for (const bank::QuestionVerdict& v : report.verdicts) {
     if (v.status == bank::Status::failed) {
       text += fmt::format("{} {} ({}): {}\n", fmt::styled("FAILED", theme.bad), v.id, v.bank,
-                          sanitize_for_terminal(v.message));
+                          text::terminal_safe(v.message));
     } else if (v.status == bank::Status::unproven) {
       text += fmt::format("{} {} ({}): {}\n", fmt::styled("unproven", theme.warning), v.id, v.bank,
-                          sanitize_for_terminal(v.message));
+                          text::terminal_safe(v.message));
     }
   }
   const int total = static_cast<int>(report.verdicts.size());
@@ -166,7 +166,7 @@ std::string text_report(const Report& report, const Theme& theme, bool mutate, b
   }
   for (const bank::SourceProblem& problem : report.sources) {
     text += fmt::format("{} {}: {}\n", fmt::styled("SOURCE", theme.bad), problem.bank,
-                        sanitize_for_terminal(problem.message));
+                        text::terminal_safe(problem.message));
   }
   if (report.lint) {
     const auto place = [](const std::string& bank_id, const std::string& id) {
@@ -175,12 +175,12 @@ std::string text_report(const Report& report, const Theme& theme, bool mutate, b
     for (const bank::LintFinding& finding : report.lint->findings) {
       text += fmt::format("{} {} {}: {}\n", fmt::styled("lint", strict ? theme.bad : theme.warning),
                           finding.rule, place(finding.bank, finding.id),
-                          sanitize_for_terminal(finding.message));
+                          text::terminal_safe(finding.message));
     }
     for (const bank::LintWaiverUse& waiver : report.lint->waivers) {
       text += fmt::format("{} {} {}: {} ({} finding{} waived)\n", fmt::styled("waived", theme.dim),
                           waiver.rule, place(waiver.bank, waiver.id),
-                          sanitize_for_terminal(waiver.reason), waiver.waived,
+                          text::terminal_safe(waiver.reason), waiver.waived,
                           waiver.waived == 1 ? "" : "s");
     }
     const std::size_t findings = report.lint->findings.size();
@@ -264,17 +264,17 @@ std::string junit_report(const Report& report, bool strict) {
       skipped += v->status == bank::Status::unproven;
     }
     xml += fmt::format("  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" skipped=\"{}\">\n",
-                       demo::html_escape(bank_id), verdicts.size(), failures, skipped);
+                       text::markup_escape(bank_id), verdicts.size(), failures, skipped);
     for (const auto* v : verdicts) {
-      xml += fmt::format("    <testcase classname=\"{}\" name=\"{}\">", demo::html_escape(bank_id),
-                         demo::html_escape(v->id));
+      xml += fmt::format("    <testcase classname=\"{}\" name=\"{}\">",
+                         text::markup_escape(bank_id), text::markup_escape(v->id));
       if (v->status == bank::Status::failed) {
-        xml += fmt::format("<failure message=\"{}\"/>", demo::html_escape(v->message));
+        xml += fmt::format("<failure message=\"{}\"/>", text::markup_escape(v->message));
       } else if (v->status == bank::Status::unproven) {
-        xml += fmt::format("<skipped message=\"{}\"/>", demo::html_escape(v->message));
+        xml += fmt::format("<skipped message=\"{}\"/>", text::markup_escape(v->message));
       } else {
         xml += fmt::format("<system-out>{}: {}</system-out>", bank::status_name(v->status),
-                           demo::html_escape(v->message));
+                           text::markup_escape(v->message));
       }
       xml += "</testcase>\n";
     }
@@ -292,16 +292,16 @@ std::string junit_report(const Report& report, bool strict) {
       xml += fmt::format(
           "    <testcase classname=\"{}\" name=\"{} {}\"><{} message=\"{}\"/>"
           "</testcase>\n",
-          demo::html_escape(f.bank), demo::html_escape(f.rule),
-          demo::html_escape(f.id.empty() ? f.bank : f.id), strict ? "failure" : "skipped",
-          demo::html_escape(f.message));
+          text::markup_escape(f.bank), text::markup_escape(f.rule),
+          text::markup_escape(f.id.empty() ? f.bank : f.id), strict ? "failure" : "skipped",
+          text::markup_escape(f.message));
     }
     for (const bank::LintWaiverUse& w : lint.waivers) {
       xml += fmt::format(
           "    <testcase classname=\"{}\" name=\"{} {}\"><system-out>waived: {}"
           "</system-out></testcase>\n",
-          demo::html_escape(w.bank), demo::html_escape(w.rule),
-          demo::html_escape(w.id.empty() ? w.bank : w.id), demo::html_escape(w.reason));
+          text::markup_escape(w.bank), text::markup_escape(w.rule),
+          text::markup_escape(w.id.empty() ? w.bank : w.id), text::markup_escape(w.reason));
     }
     xml += "  </testsuite>\n";
   }
@@ -312,8 +312,8 @@ std::string junit_report(const Report& report, bool strict) {
       xml += fmt::format(
           "    <testcase classname=\"{}\" name=\"source {}\"><failure "
           "message=\"{}\"/></testcase>\n",
-          demo::html_escape(p.bank), demo::html_escape(p.id.empty() ? p.bank : p.id),
-          demo::html_escape(p.message));
+          text::markup_escape(p.bank), text::markup_escape(p.id.empty() ? p.bank : p.id),
+          text::markup_escape(p.message));
     }
     xml += "  </testsuite>\n";
   }

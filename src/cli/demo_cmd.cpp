@@ -7,9 +7,9 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "core/errors.hpp"
 #include "demo/demo.hpp"
-#include "demo/render.hpp"
-#include "errors.hpp"
+#include "render/figure.hpp"
 
 namespace proofdeck::cli {
 
@@ -91,17 +91,17 @@ void run_demo_run(const DemoRunOptions& options, Context& context) {
   if (options.format == "json") {
     rendered = demo::to_json(result).dump(2) + "\n";
   } else if (options.format == "md") {
-    rendered = demo::render_markdown(result, *info);
+    rendered = render::render_markdown(result, *info);
   } else if (options.format == "html") {
-    rendered = demo::render_html(result, *info);
+    rendered = render::render_html(result, *info);
   } else {
-    demo::TextOptions text;
-    text.form = options.compact ? demo::TextForm::compact : demo::TextForm::full;
+    render::TextOptions text;
+    text.form = options.compact ? render::TextForm::compact : render::TextForm::full;
     // The figures need 40 columns today; narrower widths draw them at 40.
     text.width = std::max(40, text_width(context));
     // A file gets plain text: escape codes belong to terminals.
     const Theme theme = options.output_path.empty() ? context.theme : Theme::plain();
-    rendered = demo::render_text(result, *info, theme, text);
+    rendered = render::render_text(result, *info, theme, text);
   }
   write_output(options.output_path, rendered, context.io);
 }

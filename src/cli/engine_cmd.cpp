@@ -5,9 +5,9 @@
 
 #include <fmt/format.h>
 
-#include "engine_bench.hpp"
-#include "engine_spec.hpp"
-#include "json_input.hpp"
+#include "cli/engine_bench.hpp"
+#include "cli/engine_spec.hpp"
+#include "core/json_input.hpp"
 
 namespace proofdeck::cli {
 

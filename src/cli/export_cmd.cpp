@@ -9,7 +9,7 @@
 #include "bank/proof.hpp"
 #include "cli/print_export_cmds.hpp"
 #include "cli/study_support.hpp"
-#include "errors.hpp"
+#include "core/errors.hpp"
 #include "print/bank_json.hpp"
 #include "print/export.hpp"
 #include "print/printable.hpp"

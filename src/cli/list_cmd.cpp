@@ -1,4 +1,5 @@
 // `proofdeck list`: what the loaded banks hold — banks, topics, traps, questions.
+#include <algorithm>
 #include <map>
 #include <memory>
 
@@ -7,6 +8,8 @@
 
 #include "cli/study_cmds.hpp"
 #include "cli/study_support.hpp"
+#include "text/escape.hpp"
+#include "text/width.hpp"
 
 namespace proofdeck::cli {
 
@@ -45,7 +48,7 @@ nlohmann::ordered_json list_json(const std::vector<bank::Bank>& banks, const Lis
       for (const bank::Trap& t : b.traps) {
         std::size_t count = 0;
         for (const bank::Question& q : b.questions) {
-          const auto traps = study::question_traps(q);
+          const auto traps = bank::question_traps(q);
           count += std::find(traps.begin(), traps.end(), t.id) != traps.end();
         }
         items.push_back({{"id", t.id},
@@ -62,7 +65,7 @@ nlohmann::ordered_json list_json(const std::vector<bank::Bank>& banks, const Lis
                        {"bank", q->bank},
                        {"topic", q->topic},
                        {"type", std::string(bank::question_type_name(q->type))},
-                       {"traps", study::question_traps(*q)},
+                       {"traps", bank::question_traps(*q)},
                        {"demo", q->proof ? nlohmann::ordered_json(q->proof->demo)
                                          : nlohmann::ordered_json(nullptr)},
                        {"template", q->templ.has_value()},
@@ -72,31 +75,52 @@ nlohmann::ordered_json list_json(const std::vector<bank::Bank>& banks, const Lis
   return items;
 }
 
-std::string list_text(const nlohmann::ordered_json& items, const ListOptions& o,
-                      const Theme& theme) {
-  std::string text;
+// One line per item, within `width` columns: the id and counts first, then the name, title or
+// prompt in whatever room is left (cut with "…"). When less than 16 columns would be left, the
+// name moves to its own indented line, so nothing is cut to a stub.
+std::string list_text(const nlohmann::ordered_json& items, const ListOptions& o, const Theme& theme,
+                      int width) {
+  const bool questions = o.what == "questions";
+  int id_width = 0, topic_width = 0;
   for (const auto& item : items) {
-    const std::string id = sanitize_for_terminal(item["id"].get<std::string>());
-    if (o.what == "banks") {
-      text +=
-          fmt::format("{:<32} {:>4} questions  {}{}\n", fmt::format(theme.emphasis, "{}", id),
-                      item["questions"].get<std::size_t>(),
-                      sanitize_for_terminal(item["title"].get<std::string>()),
-                      item["builtin"].get<bool>()
-                          ? ""
-                          : "  (" + sanitize_for_terminal(item["file"].get<std::string>()) + ")");
-    } else if (o.what == "topics" || o.what == "traps") {
-      text += fmt::format("{:<30} {:>3} questions  {}\n", id, item["questions"].get<std::size_t>(),
-                          sanitize_for_terminal(item["name"].get<std::string>()));
-    } else {
-      const std::string prompt =
-          truncate_characters(sanitize_for_terminal(item["prompt"].get<std::string>()), 60);
-      text += fmt::format("{:<34} {:<9} {:<14} {}\n", id, item["type"].get<std::string>(),
-                          truncate_characters(item["topic"].get<std::string>(), 14), prompt);
+    id_width =
+        std::max(id_width, text::display_width(text::terminal_safe(item["id"].get<std::string>())));
+    if (questions) {
+      topic_width = std::max(topic_width, text::display_width(item["topic"].get<std::string>()));
     }
   }
-  text += fmt::format(theme.dim, "{} {}", items.size(), o.what) + "\n";
-  return text;
+  id_width = std::min(id_width, std::max(width - 2, 10));
+  topic_width = std::min(topic_width, 14);
+  std::string out;
+  for (const auto& item : items) {
+    const std::string id = text::terminal_safe(item["id"].get<std::string>());
+    std::string head =
+        fmt::format(theme.emphasis, "{}", text::pad_right(text::truncate(id, id_width), id_width));
+    std::string rest;
+    if (o.what == "banks") {
+      head += fmt::format(" {:>4} questions", item["questions"].get<std::size_t>());
+      rest = text::terminal_safe(item["title"].get<std::string>(), text::Newlines::as_spaces);
+      if (!item["builtin"].get<bool>())
+        rest += " (" + text::terminal_safe(item["file"].get<std::string>()) + ")";
+    } else if (!questions) {
+      head += fmt::format(" {:>3} questions", item["questions"].get<std::size_t>());
+      rest = text::terminal_safe(item["name"].get<std::string>(), text::Newlines::as_spaces);
+    } else {
+      head += " " + text::pad_right(item["type"].get<std::string>(), 9) + " " +
+              text::fit(text::terminal_safe(item["topic"].get<std::string>()), topic_width);
+      rest = text::terminal_safe(item["prompt"].get<std::string>(), text::Newlines::as_spaces);
+    }
+    // The head's width without the colour codes.
+    const int head_width = id_width + (o.what == "banks" ? 15 : !questions ? 14 : 11 + topic_width);
+    const int room = width - head_width - 2;
+    if (room >= 16) {
+      out += head + "  " + text::truncate(rest, room) + "\n";
+    } else {
+      out += head + "\n    " + text::truncate(rest, std::max(width - 4, 10)) + "\n";
+    }
+  }
+  out += fmt::format(theme.dim, "{} {}", items.size(), o.what) + "\n";
+  return out;
 }
 
 }  // namespace
@@ -125,7 +149,7 @@ void setup_list(CLI::App& app, const std::function<Context()>& context) {
     if (options->format == "json") {
       ctx.io.out << items.dump(2) << "\n";
     } else {
-      ctx.io.out << list_text(items, list_options, ctx.theme);
+      ctx.io.out << list_text(items, list_options, ctx.theme, text_width(ctx));
     }
   });
 }

@@ -10,7 +10,7 @@
 
 #include "bank/proof.hpp"
 #include "bank/sources.hpp"
-#include "errors.hpp"
+#include "core/errors.hpp"
 
 namespace proofdeck::cli {
 

@@ -8,8 +8,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "core/errors.hpp"
 #include "engine/blocking.hpp"
-#include "errors.hpp"
 
 namespace proofdeck::demo {
 

@@ -7,9 +7,9 @@
 
 #include <fmt/format.h>
 
+#include "core/errors.hpp"
 #include "demo/demo.hpp"
 #include "engine/rng.hpp"
-#include "errors.hpp"
 
 namespace proofdeck::demo {
 

@@ -10,12 +10,12 @@
 
 #include <fmt/format.h>
 
+#include "core/errors.hpp"
 #include "demo/demo_support.hpp"
 #include "engine/attention.hpp"
 #include "engine/param_count.hpp"
 #include "engine/positional.hpp"
 #include "engine/rng.hpp"
-#include "errors.hpp"
 
 namespace proofdeck::demo {
 

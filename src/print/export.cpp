@@ -8,8 +8,9 @@
 
 #include <fmt/format.h>
 
-#include "demo/render.hpp"
-#include "study/session.hpp"
+#include "bank/instance.hpp"
+#include "render/figure.hpp"
+#include "text/escape.hpp"
 
 namespace proofdeck::print {
 
@@ -172,7 +173,7 @@ std::string anki_note(const Printed& printed, bank::DemoRunner& runner) {
   if (!facts.labels.empty()) {
     front += "<div class=\"options\">";
     for (std::size_t i = 0; i < facts.labels.size(); ++i) {
-      front += (i == 0 ? "" : "<br>") + std::string("<b>") + study::letter(i) + ")</b> " +
+      front += (i == 0 ? "" : "<br>") + std::string("<b>") + bank::letter(i) + ")</b> " +
                anki_field(facts.labels[i]);
     }
     front += "</div>";
@@ -202,7 +203,7 @@ std::string anki_note(const Printed& printed, bank::DemoRunner& runner) {
   std::vector<std::string> tags{"topic::" + q.topic,
                                 "type::" + std::string(bank::question_type_name(q.type)),
                                 "bank::" + b.id};
-  for (const std::string& trap : study::question_traps(q))
+  for (const std::string& trap : bank::question_traps(q))
     tags.push_back("trap::" + trap);
   std::string tag_text;
   for (const std::string& tag : tags)
@@ -242,13 +243,10 @@ std::string gift_escape(std::string_view text) {
 }
 
 std::string anki_field(std::string_view text) {
-  std::string unix_lines;
-  for (const char c : text)
-    if (c != '\r') unix_lines += c;
-  std::string out;
-  for (const char c : demo::html_escape(unix_lines))
-    out += c == '\n' || c == '\t' ? std::string("<br>") : std::string(1, c);
-  return out;
+  // A tab would split the note's columns (banks have none: the loader makes them spaces).
+  std::string flat(text);
+  std::replace(flat.begin(), flat.end(), '\t', ' ');
+  return text::html_text(flat, "<br>");
 }
 
 std::string export_gift(const std::vector<TopicGroup>& groups, bank::DemoRunner& runner) {

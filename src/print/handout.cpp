@@ -10,8 +10,9 @@
 
 #include <fmt/format.h>
 
-#include "demo/render.hpp"
-#include "terminal.hpp"
+#include "render/figure.hpp"
+#include "render/theme.hpp"
+#include "text/escape.hpp"
 
 namespace proofdeck::print {
 
@@ -49,21 +50,6 @@ std::string title_of(const std::vector<TopicGroup>& groups, const HandoutOptions
   return options.title.empty() ? default_title(groups) : options.title;
 }
 
-// An id fragment: lower-case letters, digits and single hyphens.
-std::string slug(std::string_view text) {
-  std::string id;
-  for (const char c : text) {
-    if (std::isalnum(static_cast<unsigned char>(c))) {
-      id += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    } else if (!id.empty() && id.back() != '-') {
-      id += '-';
-    }
-  }
-  while (!id.empty() && id.back() == '-')
-    id.pop_back();
-  return id.empty() ? "x" : id;
-}
-
 // Keeps each figure of a distinct demo run drawn once per scope (a topic on a study sheet, the
 // key of a worksheet): later questions on the same run point back to the first.
 using DrawnRuns = std::map<const demo::DemoResult*, int>;  // run → the question that drew it
@@ -72,22 +58,11 @@ using DrawnRuns = std::map<const demo::DemoResult*, int>;  // run → the questi
 // HTML
 // ============================================================================================
 
-// Element content: escaped, line breaks kept.
-std::string html_text(std::string_view text) {
-  std::string unix_lines;
-  for (const char c : text)
-    if (c != '\r') unix_lines += c;
-  std::string out;
-  for (const char c : demo::html_escape(unix_lines))
-    out += c == '\n' ? std::string("<br />\n") : std::string(1, c);
-  return out;
-}
-
 std::string html_trap_note(const bank::Trap& trap) {
   return fmt::format(
       "<span class=\"trap-note\"><span class=\"trap-label\">Trap:</span> <strong>{}</strong> — "
       "{}</span>",
-      html_text(trap.name), html_text(trap.correction));
+      text::html_text(trap.name), text::html_text(trap.correction));
 }
 
 // The question and its options (or the blanks a worksheet leaves).
@@ -97,9 +72,9 @@ void html_stem(std::string& html, const Printed& printed, const Facts& facts, bo
   fmt::format_to(out,
                  "<div class=\"stem\">\n<h3><span class=\"qnum\">{}.</span> <span "
                  "class=\"prompt\">{}</span></h3>\n",
-                 printed.number, html_text(printed.instance.prompt));
-  fmt::format_to(out, "<p class=\"qmeta\">{} · <code>{}</code>", html_text(facts.kind),
-                 html_text(q.id));
+                 printed.number, text::html_text(printed.instance.prompt));
+  fmt::format_to(out, "<p class=\"qmeta\">{} · <code>{}</code>", text::html_text(facts.kind),
+                 text::html_text(q.id));
   if (q.difficulty > 0) fmt::format_to(out, " · difficulty {}/3", q.difficulty);
   html += "</p>\n";
   const auto trap_at = [&](const std::string& answer) -> const bank::Trap* {
@@ -112,7 +87,8 @@ void html_stem(std::string& html, const Printed& printed, const Facts& facts, bo
     const char* state = !answers_here ? "" : correct ? " class=\"correct\"" : " class=\"wrong\"";
     fmt::format_to(out, "<li{}><span class=\"box\" aria-hidden=\"true\"></span>", state);
     if (!letter.empty()) fmt::format_to(out, "<span class=\"letter\">{})</span>", letter);
-    fmt::format_to(out, "<span class=\"body\"><span class=\"text\">{}</span>", html_text(text));
+    fmt::format_to(out, "<span class=\"body\"><span class=\"text\">{}</span>",
+                   text::html_text(text));
     if (answers_here && correct) html += " <span class=\"mark\" title=\"correct\">✓</span>";
     if (answers_here && trap != nullptr) html += "\n" + html_trap_note(*trap);
     html += "</span></li>\n";
@@ -122,7 +98,7 @@ void html_stem(std::string& html, const Printed& printed, const Facts& facts, bo
     case bank::QuestionType::multi:
       fmt::format_to(out, "<ol class=\"options {}\">\n", bank::question_type_name(q.type));
       for (std::size_t i = 0; i < facts.labels.size(); ++i) {
-        const std::string letter = study::letter(i);
+        const std::string letter = bank::letter(i);
         option(letter, facts.labels[i], facts.correct[i], trap_at(letter));
       }
       html += "</ol>\n";
@@ -137,13 +113,13 @@ void html_stem(std::string& html, const Printed& printed, const Facts& facts, bo
       if (!answers_here) {
         fmt::format_to(out,
                        "<p class=\"answer-line\">Answer: <span class=\"blank\"></span>{}</p>\n",
-                       q.key.unit.empty() ? "" : " " + html_text(q.key.unit));
+                       q.key.unit.empty() ? "" : " " + text::html_text(q.key.unit));
       }
       break;
     case bank::QuestionType::order:
       html += "<ol class=\"options order\">\n";
       for (std::size_t i = 0; i < facts.labels.size(); ++i)
-        option(study::letter(i), facts.labels[i], false, nullptr);
+        option(bank::letter(i), facts.labels[i], false, nullptr);
       html += "</ol>\n";
       if (!answers_here) {
         html += "<p class=\"answer-line order-slots\">Order:";
@@ -164,7 +140,7 @@ void html_proof(std::string& html, const Printed& printed, DrawnRuns& drawn,
   if (!run) {
     if (!q.unprovable.empty()) {
       fmt::format_to(out, "<p class=\"unprovable\"><strong>No proof:</strong> {}</p>\n",
-                     html_text(q.unprovable));
+                     text::html_text(q.unprovable));
     }
     return;
   }
@@ -172,7 +148,7 @@ void html_proof(std::string& html, const Printed& printed, DrawnRuns& drawn,
     fmt::format_to(out,
                    "<div class=\"proof\" data-figures=\"0\">\n<p class=\"proof-error\"><strong>"
                    "Proof:</strong> the demo <code>{}</code> could not run: {}</p>\n</div>\n",
-                   html_text(q.proof->demo), html_text(run->error));
+                   text::html_text(q.proof->demo), text::html_text(run->error));
     return;
   }
   const auto [first, fresh] = drawn.emplace(run->result, printed.number);
@@ -185,7 +161,7 @@ void html_proof(std::string& html, const Printed& printed, DrawnRuns& drawn,
   fmt::format_to(out, "<div class=\"proof\" id=\"proof-{}\" data-figures=\"{}\">\n", printed.number,
                  figures);
   fmt::format_to(out, "<p class=\"proof-head\"><strong>Proof</strong> · <code>{}</code>",
-                 html_text(q.proof->demo));
+                 text::html_text(q.proof->demo));
   if (!fresh) {
     fmt::format_to(out, " · the same computation as <a href=\"#proof-{0}\">question {0}</a>",
                    first->second);
@@ -194,12 +170,13 @@ void html_proof(std::string& html, const Printed& printed, DrawnRuns& drawn,
     html += "<br />\nKey numbers:";
     for (std::size_t i = 0; i < run->key_numbers.size(); ++i) {
       fmt::format_to(out, "{} <code>{}</code> = {}", i == 0 ? "" : " ·",
-                     html_text(run->key_numbers[i].first), html_text(run->key_numbers[i].second));
+                     text::html_text(run->key_numbers[i].first),
+                     text::html_text(run->key_numbers[i].second));
     }
   }
   html += "</p>\n";
   if (fresh && run->info != nullptr) {
-    std::string section = demo::render_html_section(*run->result, *run->info);
+    std::string section = render::render_html_section(*run->result, *run->info);
     // The key numbers above say what the question needs; the full list of values stays only
     // when it is all the demo draws.
     if (!run->result->tables.empty() || !run->result->series.empty()) {
@@ -225,7 +202,7 @@ void html_answer(std::string& html, const Printed& printed, const Facts& facts, 
   Out out(html);
   html += "<div class=\"answer-block\">\n";
   fmt::format_to(out, "<p class=\"answer\"><strong>Answer:</strong> {}</p>\n",
-                 html_text(facts.answer_words));
+                 text::html_text(facts.answer_words));
   const bool traps_beside_options = !in_key && q.type != bank::QuestionType::numeric;
   if (!facts.traps.empty() && !traps_beside_options) {
     html += "<ul class=\"trap-list\">\n";
@@ -233,17 +210,17 @@ void html_answer(std::string& html, const Printed& printed, const Facts& facts, 
       const bool lettered =
           q.type == bank::QuestionType::single || q.type == bank::QuestionType::multi;
       fmt::format_to(out, "<li><span class=\"wrong-answer\">{}{}</span> {}</li>\n",
-                     html_text(note.answer), lettered ? ")" : "", html_trap_note(*note.trap));
+                     text::html_text(note.answer), lettered ? ")" : "", html_trap_note(*note.trap));
     }
     html += "</ul>\n";
   }
   fmt::format_to(out, "<p class=\"why\"><strong>Why:</strong> {}</p>\n",
-                 html_text(printed.instance.explanation));
+                 text::html_text(printed.instance.explanation));
   if (!facts.worked.empty()) {
     fmt::format_to(out, "<p class=\"worked\"><strong>Worked:</strong> {}</p>\n",
-                   html_text(facts.worked));
+                   text::html_text(facts.worked));
   }
-  fmt::format_to(out, "<p class=\"source\">Source: {}</p>\n", html_text(facts.source));
+  fmt::format_to(out, "<p class=\"source\">Source: {}</p>\n", text::html_text(facts.source));
   html_proof(html, printed, drawn, runner);
   html += "</div>\n";
 }
@@ -258,13 +235,13 @@ std::string html_document(const std::vector<TopicGroup>& groups, const HandoutOp
                  "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\" />\n"
                  "<meta name=\"generator\" content=\"proofdeck\" />\n"
                  "<title>{} · {}</title>\n<style>\n{}{}</style>\n</head>\n",
-                 html_text(title), kind_name(options), demo::html_stylesheet(),
+                 text::html_text(title), kind_name(options), render::html_stylesheet(),
                  handout_stylesheet());
   fmt::format_to(out,
                  "<body class=\"handout {}\">\n<header class=\"handout-header\">\n"
                  "<p class=\"kind\">{}</p>\n<h1>{}</h1>\n<p class=\"subtitle\">{}</p>\n",
                  worksheet(options) ? "worksheet" : "study-sheet", kind_name(options),
-                 html_text(title), html_text(subtitle(groups, options)));
+                 text::html_text(title), text::html_text(subtitle(groups, options)));
   if (worksheet(options)) {
     html +=
         "<p class=\"name-line\"><span>Name <span class=\"blank\"></span></span>"
@@ -275,7 +252,8 @@ std::string html_document(const std::vector<TopicGroup>& groups, const HandoutOp
     const int first = group.questions.front().number, last = group.questions.back().number;
     fmt::format_to(out,
                    "<li><a href=\"#topic-{}-{}\">{}</a> <span class=\"range\">{}</span></li>\n",
-                   slug(group.bank->id), slug(group.topic->id), html_text(group.topic->name),
+                   text::slug(group.bank->id, "x"), text::slug(group.topic->id, "x"),
+                   text::html_text(group.topic->name),
                    first == last ? fmt::format("question {}", first)
                                  : fmt::format("questions {}–{}", first, last));
   }
@@ -287,11 +265,11 @@ std::string html_document(const std::vector<TopicGroup>& groups, const HandoutOp
     fmt::format_to(out,
                    "<section class=\"topic\" id=\"topic-{}-{}\">\n<h2><span "
                    "class=\"topic-bank\">{}</span> {}</h2>\n",
-                   slug(group.bank->id), slug(group.topic->id), html_text(group.bank->title),
-                   html_text(group.topic->name));
+                   text::slug(group.bank->id, "x"), text::slug(group.topic->id, "x"),
+                   text::html_text(group.bank->title), text::html_text(group.topic->name));
     if (!group.topic->description.empty()) {
       fmt::format_to(out, "<p class=\"topic-description\">{}</p>\n",
-                     html_text(group.topic->description));
+                     text::html_text(group.topic->description));
     }
     if (options.answers == AnswerPlacement::inline_answers) {
       // The traps this topic's questions test, before the questions.
@@ -307,8 +285,8 @@ std::string html_document(const std::vector<TopicGroup>& groups, const HandoutOp
           fmt::format_to(out,
                          "<dt>{}</dt>\n<dd><span class=\"misconception\">Belief: {}</span><br />\n"
                          "<span class=\"correction\">Instead: {}</span></dd>\n",
-                         html_text(trap->name), html_text(trap->misconception),
-                         html_text(trap->correction));
+                         text::html_text(trap->name), text::html_text(trap->misconception),
+                         text::html_text(trap->correction));
         }
         html += "</dl>\n</aside>\n";
       }
@@ -330,13 +308,14 @@ std::string html_document(const std::vector<TopicGroup>& groups, const HandoutOp
                    "<section class=\"answer-key\" id=\"answer-key\">\n<h2>Answer key</h2>\n"
                    "<p class=\"subtitle\">{} · for the worksheet printed with seed {} and the "
                    "same filters</p>\n<ol class=\"key-grid\">\n",
-                   html_text(title), options.seed);
+                   text::html_text(title), options.seed);
     for (const TopicGroup& group : groups) {
       for (const Printed& printed : group.questions) {
         fmt::format_to(out,
                        "<li><a class=\"key-number\" href=\"#key-{0}\">{0}</a> <span "
                        "class=\"key-answer\">{1}</span></li>\n",
-                       printed.number, html_text(facts_of(printed, *printed.bank).answer_letters));
+                       printed.number,
+                       text::html_text(facts_of(printed, *printed.bank).answer_letters));
       }
     }
     html += "</ol>\n<h3 class=\"key-details-title\">Answers explained</h3>\n";
@@ -347,7 +326,7 @@ std::string html_document(const std::vector<TopicGroup>& groups, const HandoutOp
         fmt::format_to(out,
                        "<article class=\"key-entry\" id=\"key-{0}\">\n<h4><a href=\"#q{0}\" "
                        "class=\"qnum\">{0}.</a> {1}</h4>\n",
-                       printed.number, html_text(printed.instance.prompt));
+                       printed.number, text::html_text(printed.instance.prompt));
         html_answer(html, printed, facts, true, drawn, runner);
         html += "</article>\n";
       }
@@ -361,80 +340,6 @@ std::string html_document(const std::vector<TopicGroup>& groups, const HandoutOp
 // ============================================================================================
 // Markdown
 // ============================================================================================
-
-// Text in a Markdown paragraph or list item: control characters shown, every character
-// Markdown would act on backslash-escaped, line breaks as hard breaks indented by `indent`
-// (so they stay inside a list item).
-std::string md_text(std::string_view raw, std::string_view indent = "") {
-  const std::string text = sanitize_for_terminal(raw);
-  std::string out;
-  bool line_start = true;
-  const auto word_char = [&](std::size_t at) {
-    return at < text.size() && (std::isalnum(static_cast<unsigned char>(text[at])) ||
-                                static_cast<unsigned char>(text[at]) >= 0x80);
-  };
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (c == '\t') {
-      out += ' ';
-      continue;
-    }
-    if (c == '\n') {
-      out += "  \n" + std::string(indent);
-      line_start = true;
-      continue;
-    }
-    // An underscore inside a word (d_model) emphasises nothing in GFM: left as it is.
-    const bool inner_underscore = c == '_' && i > 0 && word_char(i - 1) && word_char(i + 1);
-    if ((std::string_view("\\`*_[]<>|~&$").find(c) != std::string_view::npos &&
-         !inner_underscore) ||
-        (line_start && std::string_view("#+-=!").find(c) != std::string_view::npos)) {
-      out += '\\';
-    }
-    // "1. " at the start of a line would begin a list.
-    if (line_start && c >= '0' && c <= '9') {
-      const std::size_t digits_end = text.find_first_not_of("0123456789", i);
-      if (digits_end != std::string::npos && (text[digits_end] == '.' || text[digits_end] == ')')) {
-        out.append(text, i, digits_end - i);
-        out += '\\';
-        i = digits_end - 1;
-        line_start = false;
-        continue;
-      }
-    }
-    out += c;
-    line_start = line_start && c == ' ';
-  }
-  return out;
-}
-
-// Text in a table cell: one line.
-std::string md_cell(std::string_view raw) {
-  std::string flat(raw);
-  std::replace(flat.begin(), flat.end(), '\n', ' ');
-  return md_text(flat);
-}
-
-// Names and ids as code spans (they never hold backticks or line breaks; if one did, as text).
-std::string md_code(std::string_view raw) {
-  const std::string text = sanitize_for_terminal(raw);
-  if (text.empty() || text.find_first_of("`|\n") != std::string::npos) return md_text(text);
-  return "`" + text + "`";
-}
-
-// A link target: characters outside a path's plain set percent-encoded.
-std::string url_path(std::string_view path) {
-  std::string out;
-  for (const char c : path) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (std::isalnum(byte) || std::string_view("/._-~").find(c) != std::string_view::npos) {
-      out += c;
-    } else {
-      out += fmt::format("%{:02X}", byte);
-    }
-  }
-  return out;
-}
 
 std::string blanks(int count) {
   std::string out;
@@ -473,7 +378,7 @@ std::string demoted(const std::string& markdown, bool drop_values) {
 
 // Figure file names: q03-order-blindness-weights_none_a.svg.
 std::string asset_name(int number, const std::string& demo_name, const std::string& figure) {
-  std::string name = fmt::format("q{:02}-{}-", number, slug(demo_name));
+  std::string name = fmt::format("q{:02}-{}-", number, text::slug(demo_name, "x"));
   for (const char c : figure) {
     const auto byte = static_cast<unsigned char>(c);
     name += std::isalnum(byte) || c == '_' || c == '-' ? c : '_';
@@ -491,7 +396,8 @@ struct MarkdownWriter {
     const bank::Question& q = printed.question();
     Out out(md);
     fmt::format_to(out, "### Question {}\n\n{}\n\n*{} · {}", printed.number,
-                   md_text(printed.instance.prompt), md_text(facts.kind), md_code(q.id));
+                   text::markdown_escape(printed.instance.prompt),
+                   text::markdown_escape(facts.kind), text::markdown_code(q.id));
     if (q.difficulty > 0) fmt::format_to(out, " · difficulty {}/3", q.difficulty);
     md += "*\n\n";
     const auto trap_at = [&](const std::string& answer) -> const bank::Trap* {
@@ -504,11 +410,11 @@ struct MarkdownWriter {
       md += "- ";
       if (box) md += answers_here && correct ? "[x] " : "[ ] ";
       if (!letter.empty()) md += "**" + letter + ")** ";
-      md += md_text(text, "  ");
+      md += text::markdown_escape(text, "  ");
       if (answers_here && correct) md += " ✓";
       if (answers_here && trap != nullptr) {
-        fmt::format_to(out, "  \n  ✗ *Trap: {}* — {}", md_text(trap->name),
-                       md_text(trap->correction, "  "));
+        fmt::format_to(out, "  \n  ✗ *Trap: {}* — {}", text::markdown_escape(trap->name),
+                       text::markdown_escape(trap->correction, "  "));
       }
       md += "\n";
     };
@@ -516,7 +422,7 @@ struct MarkdownWriter {
       case bank::QuestionType::single:
       case bank::QuestionType::multi:
         for (std::size_t i = 0; i < facts.labels.size(); ++i) {
-          const std::string letter = study::letter(i);
+          const std::string letter = bank::letter(i);
           option(letter, facts.labels[i], true, facts.correct[i], trap_at(letter));
         }
         md += "\n";
@@ -529,12 +435,12 @@ struct MarkdownWriter {
       case bank::QuestionType::numeric:
         if (!answers_here) {
           fmt::format_to(out, "**Answer:** {}{}\n\n", blanks(16),
-                         q.key.unit.empty() ? "" : " " + md_text(q.key.unit));
+                         q.key.unit.empty() ? "" : " " + text::markdown_escape(q.key.unit));
         }
         break;
       case bank::QuestionType::order:
         for (std::size_t i = 0; i < facts.labels.size(); ++i)
-          option(study::letter(i), facts.labels[i], false, false, nullptr);
+          option(bank::letter(i), facts.labels[i], false, false, nullptr);
         md += "\n";
         if (!answers_here) {
           md += "**Order:**";
@@ -551,37 +457,39 @@ struct MarkdownWriter {
     const std::optional<ProofRun> run = run_proof(printed, runner);
     Out out(md);
     if (!run) {
-      if (!q.unprovable.empty()) fmt::format_to(out, "**No proof:** {}\n\n", md_text(q.unprovable));
+      if (!q.unprovable.empty())
+        fmt::format_to(out, "**No proof:** {}\n\n", text::markdown_escape(q.unprovable));
       return;
     }
     if (run->result == nullptr) {
-      fmt::format_to(out, "**Proof:** the demo {} could not run: {}\n\n", md_code(q.proof->demo),
-                     md_text(run->error));
+      fmt::format_to(out, "**Proof:** the demo {} could not run: {}\n\n",
+                     text::markdown_code(q.proof->demo), text::markdown_escape(run->error));
       return;
     }
     const auto [first, fresh] = drawn.emplace(run->result, printed.number);
-    fmt::format_to(out, "**Proof** · {}", md_code(q.proof->demo));
+    fmt::format_to(out, "**Proof** · {}", text::markdown_code(q.proof->demo));
     if (!fresh) fmt::format_to(out, " · the same computation as question {}", first->second);
     if (!run->key_numbers.empty()) {
       md += "  \nKey numbers:";
       for (std::size_t i = 0; i < run->key_numbers.size(); ++i) {
         // The numbers are digits, signs, "e", "yes" or "no": nothing Markdown acts on mid-line.
-        fmt::format_to(out, "{} {} = {}", i == 0 ? "" : " ·", md_code(run->key_numbers[i].first),
-                       run->key_numbers[i].second);
+        fmt::format_to(out, "{} {} = {}", i == 0 ? "" : " ·",
+                       text::markdown_code(run->key_numbers[i].first), run->key_numbers[i].second);
       }
     }
     md += "\n\n";
     if (!fresh || run->info == nullptr) return;
-    md += demoted(demo::render_markdown(*run->result, *run->info),
+    md += demoted(render::render_markdown(*run->result, *run->info),
                   !run->result->tables.empty() || !run->result->series.empty()) +
           "\n";
     if (options.assets_href.empty()) return;
     std::string links;
-    for (const demo::SvgFigure& figure : demo::render_svg_figures(*run->result)) {
+    for (const render::SvgFigure& figure : render::render_svg_figures(*run->result)) {
       Asset asset{asset_name(printed.number, run->result->demo, figure.name), figure.svg};
       std::string href = options.assets_href;
       if (!href.empty() && href.back() != '/') href += '/';
-      links += fmt::format("![{}]({})\n", md_text(figure.title), url_path(href + asset.name));
+      links += fmt::format("![{}]({})\n", text::markdown_escape(figure.title),
+                           text::url_path(href + asset.name));
       assets.push_back(std::move(asset));
     }
     if (!links.empty()) md += links + "\n";
@@ -590,43 +498,45 @@ struct MarkdownWriter {
   void answer(const Printed& printed, const Facts& facts, bool in_key, DrawnRuns& drawn) {
     const bank::Question& q = printed.question();
     Out out(md);
-    fmt::format_to(out, "**Answer:** {}\n\n", md_text(facts.answer_words));
+    fmt::format_to(out, "**Answer:** {}\n\n", text::markdown_escape(facts.answer_words));
     const bool traps_beside_options = !in_key && q.type != bank::QuestionType::numeric;
     if (!facts.traps.empty() && !traps_beside_options) {
       const bool lettered =
           q.type == bank::QuestionType::single || q.type == bank::QuestionType::multi;
       for (const TrapNote& note : facts.traps) {
-        fmt::format_to(out, "- ✗ **{}{}** *Trap: {}* — {}\n", md_text(note.answer),
-                       lettered ? ")" : "", md_text(note.trap->name),
-                       md_text(note.trap->correction, "  "));
+        fmt::format_to(out, "- ✗ **{}{}** *Trap: {}* — {}\n", text::markdown_escape(note.answer),
+                       lettered ? ")" : "", text::markdown_escape(note.trap->name),
+                       text::markdown_escape(note.trap->correction, "  "));
       }
       md += "\n";
     }
-    fmt::format_to(out, "**Why:** {}\n\n", md_text(printed.instance.explanation));
-    if (!facts.worked.empty()) fmt::format_to(out, "**Worked:** {}\n\n", md_text(facts.worked));
-    fmt::format_to(out, "*Source: {}*\n\n", md_text(facts.source));
+    fmt::format_to(out, "**Why:** {}\n\n", text::markdown_escape(printed.instance.explanation));
+    if (!facts.worked.empty())
+      fmt::format_to(out, "**Worked:** {}\n\n", text::markdown_escape(facts.worked));
+    fmt::format_to(out, "*Source: {}*\n\n", text::markdown_escape(facts.source));
     proof(printed, drawn);
   }
 
   void document(const std::vector<TopicGroup>& groups) {
     Out out(md);
     const std::string title = title_of(groups, options);
-    fmt::format_to(out, "# {}\n\n**{}** · {}\n\n", md_text(title), kind_name(options),
-                   md_text(subtitle(groups, options)));
+    fmt::format_to(out, "# {}\n\n**{}** · {}\n\n", text::markdown_escape(title), kind_name(options),
+                   text::markdown_escape(subtitle(groups, options)));
     if (worksheet(options)) fmt::format_to(out, "Name: {} · Date: {}\n\n", blanks(24), blanks(12));
     md += "**Topics:**";
     for (std::size_t i = 0; i < groups.size(); ++i) {
       const TopicGroup& group = groups[i];
       const int first = group.questions.front().number, last = group.questions.back().number;
-      fmt::format_to(out, "{} {} ({})", i == 0 ? "" : " ·", md_text(group.topic->name),
+      fmt::format_to(out, "{} {} ({})", i == 0 ? "" : " ·",
+                     text::markdown_escape(group.topic->name),
                      first == last ? fmt::format("{}", first) : fmt::format("{}–{}", first, last));
     }
     md += "\n\n";
     for (const TopicGroup& group : groups) {
-      fmt::format_to(out, "---\n\n## {}\n\n*{}*", md_text(group.topic->name),
-                     md_text(group.bank->title));
+      fmt::format_to(out, "---\n\n## {}\n\n*{}*", text::markdown_escape(group.topic->name),
+                     text::markdown_escape(group.bank->title));
       if (!group.topic->description.empty())
-        fmt::format_to(out, " — {}", md_text(group.topic->description));
+        fmt::format_to(out, " — {}", text::markdown_escape(group.topic->description));
       md += "\n\n";
       const bool answers_here = options.answers == AnswerPlacement::inline_answers;
       if (answers_here) {
@@ -639,8 +549,10 @@ struct MarkdownWriter {
         if (!traps.empty()) {
           md += "**Traps in this topic:**\n\n";
           for (const bank::Trap* trap : traps) {
-            fmt::format_to(out, "- **{}** — belief: {}  \n  *Instead:* {}\n", md_text(trap->name),
-                           md_text(trap->misconception, "  "), md_text(trap->correction, "  "));
+            fmt::format_to(out, "- **{}** — belief: {}  \n  *Instead:* {}\n",
+                           text::markdown_escape(trap->name),
+                           text::markdown_escape(trap->misconception, "  "),
+                           text::markdown_escape(trap->correction, "  "));
           }
           md += "\n";
         }
@@ -676,7 +588,8 @@ struct MarkdownWriter {
         for (std::size_t c = 0; c < per_row; ++c) {
           const std::size_t k = c * rows + r;
           if (k < keys.size()) {
-            fmt::format_to(out, " **{}** | {} |", keys[k].first, md_cell(keys[k].second));
+            fmt::format_to(out, " **{}** | {} |", keys[k].first,
+                           text::markdown_cell(keys[k].second));
           } else {
             md += "  |  |";
           }
@@ -687,7 +600,8 @@ struct MarkdownWriter {
       DrawnRuns drawn;
       for (const TopicGroup& group : groups) {
         for (const Printed& printed : group.questions) {
-          fmt::format_to(out, "#### {}. {}\n\n", printed.number, md_cell(printed.instance.prompt));
+          fmt::format_to(out, "#### {}. {}\n\n", printed.number,
+                         text::markdown_cell(printed.instance.prompt));
           answer(printed, facts_of(printed, *printed.bank), true, drawn);
         }
       }

@@ -1,5 +1,5 @@
 // Handouts for print: a section per topic with its questions numbered 1..N and options lettered as
-// study::instantiate shows them, and — as a study sheet, or as a worksheet's answer key at the
+// bank::instantiate shows them, and — as a study sheet, or as a worksheet's answer key at the
 // end — the answer, the trap behind each wrong option, the explanation, the worked formula and
 // the proof drawn as the demo's figures. Markdown (tables; with an assets folder, the figures as
 // SVG files it links to) or one self-contained HTML file (inline CSS and SVG, no scripts, no
@@ -47,7 +47,7 @@ struct Handout {
 Handout render_handout(const std::vector<TopicGroup>& groups, const HandoutOptions& options,
                        bank::DemoRunner& runner);
 
-// The CSS a handout adds to demo::html_stylesheet(): questions, options, answer blocks, the key,
+// The CSS a handout adds to render::html_stylesheet(): questions, options, answer blocks, the key,
 // and the print rules (a page per topic, the key on its own page, nothing split).
 const std::string& handout_stylesheet();
 

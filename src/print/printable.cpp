@@ -26,7 +26,7 @@ std::vector<TopicGroup> arrange(const std::vector<bank::Bank>& banks,
       TopicGroup group{&b, &topic, {}};
       for (const bank::Question& q : b.questions) {
         if (q.topic != topic.id || !chosen(q)) continue;
-        group.questions.push_back(Printed{++number, &b, study::instantiate(q, rng)});
+        group.questions.push_back(Printed{++number, &b, bank::instantiate(q, rng)});
       }
       if (!group.questions.empty()) groups.push_back(std::move(group));
     }
@@ -59,7 +59,7 @@ std::string with_unit(const std::string& number, const bank::NumericKey& key) {
 }  // namespace
 
 Facts facts_of(const Printed& printed, const bank::Bank& bank) {
-  const study::Instance& instance = printed.instance;
+  const bank::Instance& instance = printed.instance;
   const bank::Question& q = printed.question();
   Facts facts;
   facts.kind = type_label(q);
@@ -74,7 +74,7 @@ Facts facts_of(const Printed& printed, const bank::Bank& bank) {
         const bank::Option& option = q.options[instance.order[position]];
         facts.labels.push_back(option.text);
         facts.correct.push_back(option.correct);
-        const std::string letter = study::letter(position);
+        const std::string letter = bank::letter(position);
         if (option.correct) {
           letters.push_back(letter);
           words.push_back(letter + ") " + option.text);
@@ -124,8 +124,8 @@ Facts facts_of(const Printed& printed, const bank::Bank& bank) {
         const auto position = static_cast<std::size_t>(
             std::find(instance.order.begin(), instance.order.end(), index) -
             instance.order.begin());
-        letters.push_back(study::letter(position));
-        words.push_back(study::letter(position) + ") " + q.steps[index].text);
+        letters.push_back(bank::letter(position));
+        words.push_back(bank::letter(position) + ") " + q.steps[index].text);
       }
       facts.answer_letters = fmt::format("{}", fmt::join(letters, " → "));
       facts.answer_words = fmt::format("{}", fmt::join(words, " → "));

@@ -1,5 +1,5 @@
 // What every printout and export shares: the chosen questions grouped by topic and numbered, each
-// instantiated once from --seed (options lettered as study::instantiate shows them, a template's
+// instantiated once from --seed (options lettered as bank::instantiate shows them, a template's
 // parameters drawn), and the facts about one question that every format prints — the answer in
 // letters and in words, the trap behind each wrong answer, the worked formula and the proof's key
 // numbers. Same banks, filters and seed: same numbers, letters and values in every format.
@@ -11,10 +11,10 @@
 #include <utility>
 #include <vector>
 
+#include "bank/instance.hpp"
 #include "bank/model.hpp"
 #include "bank/proof.hpp"
 #include "demo/demo.hpp"
-#include "study/instance.hpp"
 
 namespace proofdeck::print {
 
@@ -22,7 +22,7 @@ namespace proofdeck::print {
 struct Printed {
   int number = 0;                    // 1..N through the whole document
   const bank::Bank* bank = nullptr;  // the bank it comes from
-  study::Instance instance;          // as shown: shuffled, drawn, prompt filled in
+  bank::Instance instance;           // as shown: shuffled, drawn, prompt filled in
   const bank::Question& question() const { return *instance.question; }
 };
 

@@ -10,7 +10,8 @@
 #include <fmt/color.h>
 #include <fmt/format.h>
 
-#include "errors.hpp"
+#include "core/errors.hpp"
+#include "text/escape.hpp"
 
 namespace proofdeck::study {
 
@@ -215,7 +216,7 @@ Outcome run_exam(Session& s, ProgressStore& store, const ExamOptions& options,
     if (flagged[i]) header += " · flagged";
     s.out << render_question(s, a.instance, header);
     if (reviewing) {
-      s.out << "  Your answer: " << (a.answered ? sanitize_for_terminal(a.reply.shown) : "none")
+      s.out << "  Your answer: " << (a.answered ? text::terminal_safe(a.reply.shown) : "none")
             << " (Enter or s keeps it)\n";
     }
     for (;;) {
@@ -291,7 +292,7 @@ Outcome run_exam(Session& s, ProgressStore& store, const ExamOptions& options,
     first = false;
     s.out << render_question(s, a.instance, a.question->id, false);
     if (a.answered) {
-      s.out << "  Your answer: " << sanitize_for_terminal(a.reply.shown) << "\n";
+      s.out << "  Your answer: " << text::terminal_safe(a.reply.shown) << "\n";
       s.out << render_feedback(s, a, false);
     } else {
       Answered unanswered = a;
@@ -442,7 +443,7 @@ Outcome run_drill(Session& s, ProgressStore& store, const DrillOptions& options)
           s.out << "\n";
           break;
         }
-        if (s.echo_input) s.out << sanitize_for_terminal(line) << "\n";
+        if (s.echo_input) s.out << text::terminal_safe(line) << "\n";
         std::string word;
         for (const char c : line)
           if (!std::isspace(static_cast<unsigned char>(c)))

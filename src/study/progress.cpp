@@ -15,7 +15,7 @@
 
 #include <fmt/format.h>
 
-#include "errors.hpp"
+#include "core/errors.hpp"
 
 namespace proofdeck::study {
 

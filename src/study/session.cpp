@@ -11,8 +11,10 @@
 #include <fmt/format.h>
 
 #include "bank/formula.hpp"
-#include "demo/render.hpp"
-#include "errors.hpp"
+#include "core/errors.hpp"
+#include "render/figure.hpp"
+#include "text/escape.hpp"
+#include "text/width.hpp"
 
 namespace proofdeck::study {
 
@@ -27,42 +29,7 @@ std::string joined_names(const std::vector<Item>& items, Name name) {
 }
 
 std::string safe(std::string_view text) {
-  return sanitize_for_terminal(text);
-}
-
-// Wraps text to width columns, indenting the first line by `indent` and the others by `hanging`
-// (the same as `indent` when empty).
-std::string wrap(std::string_view text, int width, std::string_view indent,
-                 std::string_view hanging = {}) {
-  if (hanging.empty()) hanging = indent;
-  std::string out, line;
-  std::string_view current = indent;
-  const auto columns = [](std::string_view s) {
-    std::size_t n = 0;
-    for (const char c : s)
-      n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-    return n;
-  };
-  const auto limit = [&]() {
-    return static_cast<std::size_t>(std::max(20, width - static_cast<int>(current.size())));
-  };
-  const auto flush = [&]() {
-    out += std::string(current) + line + "\n";
-    line.clear();
-    current = hanging;
-  };
-  std::size_t at = 0;
-  while (at <= text.size()) {
-    std::size_t end = text.find_first_of(" \n", at);
-    if (end == std::string_view::npos) end = text.size();
-    const std::string_view word = text.substr(at, end - at);
-    if (!line.empty() && columns(line) + 1 + columns(word) > limit()) flush();
-    if (!word.empty()) line += (line.empty() ? "" : " ") + std::string(word);
-    if (end < text.size() && text[end] == '\n') flush();
-    at = end + 1;
-  }
-  if (!line.empty()) flush();
-  return out;
+  return text::terminal_safe(text);
 }
 
 bool contains(const std::vector<std::string>& list, const std::string& value) {
@@ -70,19 +37,6 @@ bool contains(const std::vector<std::string>& list, const std::string& value) {
 }
 
 }  // namespace
-
-std::vector<std::string> question_traps(const bank::Question& q) {
-  std::vector<std::string> traps;
-  const auto add = [&](const std::string& trap) {
-    if (!trap.empty() && !contains(traps, trap)) traps.push_back(trap);
-  };
-  for (const bank::Option& option : q.options)
-    add(option.trap);
-  for (const bank::Distractor& d : q.distractors)
-    add(d.trap);
-  add(q.trap);
-  return traps;
-}
 
 std::vector<const bank::Question*> select_questions(const std::vector<bank::Bank>& banks,
                                                     const Filters& filters) {
@@ -173,7 +127,7 @@ std::string render_question(const Session& session, const Instance& instance,
                             const std::string& header, bool answer_hint) {
   const bank::Question& q = *instance.question;
   std::string text = "\n" + fmt::format(session.theme.emphasis, "{}", header) + "\n";
-  text += wrap(safe(instance.prompt), session.width, "  ");
+  text += text::wrap_block(safe(instance.prompt), session.width, "  ");
   const std::string_view hint = [&]() -> std::string_view {
     switch (q.type) {
       case bank::QuestionType::single:
@@ -193,8 +147,8 @@ std::string render_question(const Session& session, const Instance& instance,
     const std::size_t index = instance.order[position];
     const std::string& item =
         q.type == bank::QuestionType::order ? q.steps[index].text : q.options[index].text;
-    text +=
-        wrap(fmt::format("{}) {}", letter(position), safe(item)), session.width, "    ", "       ");
+    text += text::wrap_block(fmt::format("{}) {}", letter(position), safe(item)), session.width,
+                             "    ", "       ");
   }
   if (q.type == bank::QuestionType::numeric && !q.key.unit.empty())
     text += fmt::format("  (in {})\n", safe(q.key.unit));
@@ -252,12 +206,12 @@ std::string render_proof(Session& session, const Instance& instance) {
     }
     std::string text = fmt::format(session.theme.emphasis, "  Proof — {}", q.proof->demo);
     text += info != nullptr ? fmt::format(": {}\n", info->title) : "\n";
-    if (!values.empty()) text += wrap(values, session.width, "    ");
+    if (!values.empty()) text += text::wrap_block(values, session.width, "    ");
     if (info != nullptr) {
-      demo::TextOptions options;
-      options.form = demo::TextForm::compact;
+      render::TextOptions options;
+      options.form = render::TextForm::compact;
       options.width = std::max(40, session.width - 4);
-      std::string drawn = demo::render_text(result, *info, session.theme, options);
+      std::string drawn = render::render_text(result, *info, session.theme, options);
       std::string indented;
       std::size_t at = 0;
       while (at < drawn.size()) {
@@ -281,30 +235,32 @@ std::string render_feedback(Session& session, const Answered& a, bool show_demo)
   const Theme& theme = session.theme;
   std::string text;
   if (!a.answered) {
-    const std::string plain =
-        wrap("– Not answered. The answer: " + safe(a.grade.expected), session.width, "", "  ");
+    const std::string plain = text::wrap_block(
+        "– Not answered. The answer: " + safe(a.grade.expected), session.width, "", "  ");
     text += fmt::format(theme.warning, "– Not answered.") +
             plain.substr(std::strlen("– Not answered."));
   } else if (a.grade.correct) {
     text += fmt::format(theme.good, "✓ Right.") + "\n";
   } else {
     const std::string plain =
-        wrap("✗ Wrong. The answer: " + safe(a.grade.expected), session.width, "", "  ");
+        text::wrap_block("✗ Wrong. The answer: " + safe(a.grade.expected), session.width, "", "  ");
     text += fmt::format(theme.bad, "✗ Wrong.") + plain.substr(std::strlen("✗ Wrong."));
   }
   if (!a.grade.correct && !a.grade.trap.empty()) {
     if (const bank::Trap* trap = session.trap(a.grade.trap)) {
       text += fmt::format(theme.warning, "  Trap: {}", safe(trap->name)) + "\n";
-      text += wrap(safe(trap->correction), session.width, "    ");
+      text += text::wrap_block(safe(trap->correction), session.width, "    ");
     }
   }
-  text += wrap("Why: " + safe(a.instance.explanation), session.width, "  ");
+  text += text::wrap_block("Why: " + safe(a.instance.explanation), session.width, "  ");
   std::string source = q.source.reference.empty() ? q.source.section : q.source.reference;
   if (!q.source.quote.empty()) source += " — \"" + q.source.quote + "\"";
-  text += fmt::format(theme.dim, "{}", wrap("Source: " + safe(source), session.width, "  "));
+  text += fmt::format(theme.dim, "{}",
+                      text::wrap_block("Source: " + safe(source), session.width, "  "));
   if (q.templ && q.templ->answer) {
     try {
-      text += wrap("Worked: " + q.templ->answer->worked(a.instance.bindings), session.width, "  ");
+      text += text::wrap_block("Worked: " + q.templ->answer->worked(a.instance.bindings),
+                               session.width, "  ");
     } catch (const std::exception&) {
     }
   }
@@ -328,7 +284,7 @@ AskResult ask(Session& session, const Instance& instance, Reply& reply, bool exa
         session.out << "\n";
         return AskResult::timeout;
       case LineReader::Status::line:
-        if (session.echo_input) session.out << sanitize_for_terminal(line) << "\n";
+        if (session.echo_input) session.out << text::terminal_safe(line) << "\n";
         break;
     }
     if (empty_skips && line.find_first_not_of(" \t\r") == std::string::npos)
@@ -420,7 +376,7 @@ std::string render_summary(const Session& session, const std::vector<Answered>& 
       line += fmt::format("{}{} {}/{}", line.empty() ? "" : " · ",
                           topic != nullptr ? safe(topic->name) : id, tally.correct, tally.total);
     }
-    text += wrap("By topic: " + line, session.width, "  ");
+    text += text::wrap_block("By topic: " + line, session.width, "  ");
   }
   if (traps.empty()) {
     text += answered > 0 ? "  Traps you fell into: none\n" : "";

@@ -16,10 +16,10 @@
 
 #include "bank/model.hpp"
 #include "bank/proof.hpp"
+#include "render/theme.hpp"
+#include "study/answer.hpp"
 #include "study/fsrs.hpp"
 #include "study/input.hpp"
-#include "study/instance.hpp"
-#include "terminal.hpp"
 
 namespace proofdeck::study {
 
@@ -36,9 +36,6 @@ struct Filters {
 // that names nothing loaded (listing what exists), or when no question passes them all.
 std::vector<const bank::Question*> select_questions(const std::vector<bank::Bank>& banks,
                                                     const Filters& filters);
-
-// Every trap a question can catch a learner in (its options', distractors' and its own).
-std::vector<std::string> question_traps(const bank::Question& question);
 
 // The environment of one session.
 struct Session {

@@ -11,6 +11,8 @@
 
 #include "study/modes.hpp"
 #include "study/session.hpp"
+#include "text/escape.hpp"
+#include "text/width.hpp"
 
 namespace proofdeck::study {
 
@@ -23,18 +25,6 @@ TimePoint day_of(TimePoint t) {
 nlohmann::ordered_json share(int part, int whole) {
   return whole == 0 ? nlohmann::ordered_json(nullptr)
                     : nlohmann::ordered_json(static_cast<double>(part) / whole);
-}
-
-// Text in exactly `columns` columns: cut at a character boundary with "…", or padded.
-std::string fit(const std::string& text, std::size_t columns) {
-  std::size_t count = 0, cut = text.size();
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if ((static_cast<unsigned char>(text[i]) & 0xC0) == 0x80) continue;
-    if (count == columns - 1 && cut == text.size()) cut = i;
-    ++count;
-  }
-  if (count > columns) return text.substr(0, cut) + "…";
-  return text + std::string(columns - count, ' ');
 }
 
 std::string percent(const nlohmann::ordered_json& value) {
@@ -239,7 +229,7 @@ std::string render_stats(const nlohmann::ordered_json& stats, const Theme& theme
   text += "\n" + fmt::format(theme.emphasis, "Mastery by topic") + " (seen · right · recall now)\n";
   for (const auto& topic : stats["topics"]) {
     text += fmt::format("  {} {:>3}/{:<3} · {:>4} · {:.0f}%\n",
-                        fit(sanitize_for_terminal(topic["name"].get<std::string>()), 46),
+                        text::fit(text::terminal_safe(topic["name"].get<std::string>()), 46),
                         topic["seen"].get<int>(), topic["questions"].get<int>(),
                         percent(topic["accuracy"]), 100.0 * topic["recall"].get<double>());
   }
@@ -248,7 +238,7 @@ std::string render_stats(const nlohmann::ordered_json& stats, const Theme& theme
   for (const auto& trap : stats["traps"]) {
     if (trap["fell"].get<int>() == 0) continue;
     text += fmt::format(
-        "  {} {} of {} ({})\n", fit(sanitize_for_terminal(trap["name"].get<std::string>()), 52),
+        "  {} {} of {} ({})\n", text::fit(text::terminal_safe(trap["name"].get<std::string>()), 52),
         trap["fell"].get<int>(), trap["exposed"].get<int>(), percent(trap["miss_rate"]));
     ++shown;
   }
@@ -261,7 +251,7 @@ std::string render_stats(const nlohmann::ordered_json& stats, const Theme& theme
     std::string list;
     for (const auto& leech : stats["leeches"])
       list += fmt::format("{}{} ({})", list.empty() ? "" : ", ",
-                          sanitize_for_terminal(leech["id"].get<std::string>()),
+                          text::terminal_safe(leech["id"].get<std::string>()),
                           leech["lapses"].get<int>());
     text += list + "\n";
   }

@@ -8,8 +8,8 @@
 #include <nlohmann/json.hpp>
 
 #include "bank/model.hpp"
+#include "render/theme.hpp"
 #include "study/progress.hpp"
-#include "terminal.hpp"
 
 namespace proofdeck::study {
 

@@ -1,5 +1,5 @@
 // glibc's mallopt, behind one function.
-#include "heap.hpp"
+#include "core/heap.hpp"
 
 #include <malloc.h>
 

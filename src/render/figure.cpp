@@ -2,7 +2,7 @@
 // Markdown and self-contained HTML with inline SVG. Every string that comes from a result is
 // made safe for its destination here (terminal controls shown as \x1b, Markdown and HTML
 // escaped), and the output is a pure function of its inputs: same result, same bytes.
-#include "demo/render.hpp"
+#include "render/figure.hpp"
 
 #include <fmt/color.h>
 #include <fmt/format.h>
@@ -18,39 +18,32 @@
 #include <utility>
 #include <vector>
 
-namespace proofdeck::demo {
+#include "text/escape.hpp"
+#include "text/number.hpp"
+#include "text/utf8.hpp"
+#include "text/width.hpp"
+
+namespace proofdeck::render {
+
+using demo::DemoInfo;
+using demo::DemoResult;
+using demo::Series;
+using demo::Table;
+using demo::Value;
+using text::center;
+using text::pad_left;
+using text::pad_right;
+
 namespace {
+
+// A result's string on one terminal line: controls shown, tabs and newlines as spaces.
+std::string one_line(std::string_view s) {
+  return text::terminal_safe(s, text::Newlines::as_spaces);
+}
 
 // ============================================================================================
 // Shared: measuring text, formatting numbers, the colour ramp, scales
 // ============================================================================================
-
-bool is_continuation(char c) {
-  return (static_cast<unsigned char>(c) & 0xC0) == 0x80;
-}
-
-// Display columns: one per UTF-8 code point (demo labels are words and tokens, not wide glyphs).
-int columns(std::string_view text) {
-  int width = 0;
-  for (const char c : text) {
-    if (!is_continuation(c)) ++width;
-  }
-  return width;
-}
-
-// Bytes taken by the first `count` code points.
-std::size_t prefix_bytes(std::string_view text, int count) {
-  std::size_t end = 0;
-  int seen = 0;
-  while (end < text.size()) {
-    if (!is_continuation(text[end])) {
-      if (seen == count) break;
-      ++seen;
-    }
-    ++end;
-  }
-  return end;
-}
 
 std::string repeat(std::string_view piece, int count) {
   std::string out;
@@ -63,117 +56,9 @@ std::string spaces(int count) {
   return std::string(static_cast<std::size_t>(std::max(count, 0)), ' ');
 }
 
-std::string truncate(std::string_view text, int width, std::string_view ellipsis) {
-  if (width <= 0) return {};
-  if (columns(text) <= width) return std::string(text);
-  const int ellipsis_width = columns(ellipsis);
-  if (width <= ellipsis_width) return std::string(text.substr(0, prefix_bytes(text, width)));
-  return std::string(text.substr(0, prefix_bytes(text, width - ellipsis_width))) +
-         std::string(ellipsis);
-}
-
-std::string pad_right(std::string text, int width) {
-  return text + spaces(width - columns(text));
-}
-std::string pad_left(const std::string& text, int width) {
-  return spaces(width - columns(text)) + text;
-}
-std::string center(const std::string& text, int width) {
-  const int missing = std::max(width - columns(text), 0);
-  return spaces(missing / 2) + text + spaces(missing - missing / 2);
-}
-
-// Greedy word wrap; a newline in the text forces a break, a word longer than the width is cut.
-std::vector<std::string> wrap(std::string_view text, int width) {
-  width = std::max(width, 1);
-  std::vector<std::string> lines;
-  std::size_t start = 0;
-  while (true) {
-    const std::size_t end = text.find('\n', start);
-    std::string_view hard = text.substr(start, end == std::string_view::npos ? end : end - start);
-    std::string line;
-    int line_width = 0;
-    while (!hard.empty()) {
-      const std::size_t word_start = hard.find_first_not_of(' ');
-      if (word_start == std::string_view::npos) break;
-      hard.remove_prefix(word_start);
-      std::string_view word = hard.substr(0, hard.find(' '));
-      hard.remove_prefix(word.size());
-      int word_width = columns(word);
-      while (word_width > width) {
-        if (line_width > 0) lines.push_back(std::exchange(line, {}));
-        line_width = 0;
-        const std::size_t cut = prefix_bytes(word, width);
-        lines.emplace_back(word.substr(0, cut));
-        word.remove_prefix(cut);
-        word_width -= width;
-      }
-      if (word.empty()) continue;
-      if (line_width > 0 && line_width + 1 + word_width > width) {
-        lines.push_back(std::exchange(line, {}));
-        line_width = 0;
-      }
-      if (line_width > 0) {
-        line += ' ';
-        ++line_width;
-      }
-      line += word;
-      line_width += word_width;
-    }
-    lines.push_back(std::move(line));
-    if (end == std::string_view::npos) break;
-    start = end + 1;
-  }
-  return lines;
-}
-
-// "1048576" → "1,048,576"; the digits may carry a sign and a fraction.
-std::string group_thousands(const std::string& number) {
-  const std::size_t digits_start = (!number.empty() && number[0] == '-') ? 1 : 0;
-  const std::size_t digits_end = std::min(number.find('.'), number.size());
-  std::string out = number.substr(0, digits_start);
-  for (std::size_t i = digits_start; i < digits_end; ++i) {
-    out += number[i];
-    const std::size_t remaining = digits_end - i - 1;
-    if (remaining > 0 && remaining % 3 == 0) out += ',';
-  }
-  return out + number.substr(digits_end);
-}
-
-void strip_trailing_zeros(std::string& number) {
-  if (number.find('.') == std::string::npos) return;
-  while (number.back() == '0')
-    number.pop_back();
-  if (number.back() == '.') number.pop_back();
-}
-
-// 3 significant digits, exponent without padding: 1.05e6, 3.4e-17, 1e-12.
-std::string scientific(double x) {
-  std::string text = fmt::format("{:.2e}", x);
-  const std::size_t e = text.find('e');
-  std::string mantissa = text.substr(0, e);
-  strip_trailing_zeros(mantissa);
-  return fmt::format("{}e{}", mantissa, std::stoi(text.substr(e + 1)));
-}
-
-// Numbers as people read them: integers grouped (1,048,576), exact zero as 0, fractions to three
-// significant digits (0.0834, 32.1), very small or very large values in scientific notation.
-std::string format_number(double x) {
-  if (std::isnan(x)) return "nan";
-  if (std::isinf(x)) return x > 0 ? "inf" : "-inf";
-  if (x == 0.0) return "0";
-  const double magnitude = std::fabs(x);
-  if (magnitude >= 1e15 || magnitude < 1e-3) return scientific(x);
-  if (x == std::trunc(x)) return group_thousands(fmt::format("{:.0f}", x));
-  const int exponent = static_cast<int>(std::floor(std::log10(magnitude)));
-  std::string text = fmt::format("{:.{}f}", x, std::max(0, 2 - exponent));
-  strip_trailing_zeros(text);
-  return group_thousands(text);
-}
-
 std::string format_value(const Value& value) {
   if (value.kind == Value::Kind::boolean) return value.boolean ? "yes" : "no";
-  return format_number(value.number);
+  return text::format_short(value.number);
 }
 
 // Heatmap cells: fixed decimals so the columns line up; never "-0.00". An exact zero (a masked
@@ -188,7 +73,7 @@ std::string format_cell(double x, int decimals) {
 
 // Tick labels for a log axis in text: 0.01 … 100, then 1e3, 1e4 …
 std::string decade_label(int exponent) {
-  if (exponent >= -2 && exponent <= 2) return format_number(std::pow(10.0, exponent));
+  if (exponent >= -2 && exponent <= 2) return text::format_short(std::pow(10.0, exponent));
   return fmt::format("1e{}", exponent);
 }
 
@@ -392,26 +277,6 @@ std::vector<std::pair<std::string, std::string>> parameters(const DemoResult& re
 // Text
 // ============================================================================================
 
-// Result strings on a terminal: control characters shown as \x1b (sanitize_for_terminal), the C1
-// controls U+0080–U+009F too (some terminals obey U+009B as an escape), tabs as spaces.
-std::string terminal_safe(std::string_view text, bool keep_newlines = false) {
-  const std::string sanitized = sanitize_for_terminal(text);
-  std::string safe;
-  safe.reserve(sanitized.size());
-  for (std::size_t i = 0; i < sanitized.size(); ++i) {
-    const auto byte = static_cast<unsigned char>(sanitized[i]);
-    const auto next = i + 1 < sanitized.size() ? static_cast<unsigned char>(sanitized[i + 1]) : 0;
-    if (byte == 0xC2 && next >= 0x80 && next <= 0x9F) {
-      safe += fmt::format("\\u{:04x}", next);
-      ++i;
-    } else if (sanitized[i] == '\t' || (sanitized[i] == '\n' && !keep_newlines)) {
-      safe += ' ';
-    } else {
-      safe += sanitized[i];
-    }
-  }
-  return safe;
-}
 
 struct Glyphs {
   std::vector<std::string> shades;   // lightest to darkest, the first is blank
@@ -496,7 +361,7 @@ struct Look {
     return glyphs.shades[static_cast<std::size_t>(std::lround(fraction * levels))];
   }
   std::string fit(std::string_view text, int columns_available) const {
-    return truncate(text, columns_available, glyphs.ellipsis);
+    return text::truncate(text, columns_available, glyphs.ellipsis);
   }
 };
 
@@ -532,15 +397,15 @@ std::string clip(const std::string& line, int width) {
       i = end;
       continue;
     }
-    std::size_t end = i + 1;
-    while (end < line.size() && is_continuation(line[end]))
-      ++end;
-    if (used == width) {
+    std::size_t end = i;
+    text::decode(line, end);
+    const int columns = text::display_width(std::string_view(line).substr(i, end - i));
+    if (used + columns > width) {
       if (escaped) out += "\x1b[0m";
       return out;
     }
     out.append(line, i, end - i);
-    ++used;
+    used += columns;
     i = end;
   }
   return out;
@@ -561,7 +426,7 @@ void append(Lines& lines, const Lines& more) {
 Lines styled_wrap(const fmt::text_style& style, std::string_view text, int width,
                   std::string_view indent = {}) {
   Lines lines;
-  for (const std::string& line : wrap(text, width - columns(indent))) {
+  for (const std::string& line : text::wrap(text, width - text::display_width(indent))) {
     lines.push_back(std::string(indent) + styled(style, line));
   }
   return lines;
@@ -602,14 +467,14 @@ GridPlan plan_grid(const std::vector<const Table*>& tables, const Look& look, in
     same_labels =
         same_labels && !table->row_labels.empty() && table->row_labels == table->column_labels;
     for (Eigen::Index i = 0; i < table->cells.size(); ++i) {
-      number_width = std::max(number_width, columns(format_cell(table->cells.data()[i], 2)));
+      number_width = std::max(number_width, text::display_width(format_cell(table->cells.data()[i], 2)));
     }
     for (Eigen::Index r = 0; r < table->cells.rows(); ++r) {
-      row_label_width = std::max(row_label_width, columns(terminal_safe(row_label(*table, r))));
+      row_label_width = std::max(row_label_width, text::display_width(one_line(row_label(*table, r))));
     }
     for (Eigen::Index c = 0; c < table->cells.cols(); ++c) {
       column_label_width =
-          std::max(column_label_width, columns(terminal_safe(column_label(*table, c))));
+          std::max(column_label_width, text::display_width(one_line(column_label(*table, c))));
     }
   }
   const int count = static_cast<int>(columns_count);
@@ -656,7 +521,7 @@ GridPlan plan_grid(const std::vector<const Table*>& tables, const Look& look, in
   // Too many columns even for shades: as many as fit, then an ellipsis.
   const int index = plan.index_digits > 0 ? plan.index_digits + 1 : 0;
   plan.label_width = std::min(std::min(row_label_width, 16) + index, 6 + index);
-  const int ellipsis = 1 + columns(look.glyphs.ellipsis);
+  const int ellipsis = 1 + text::display_width(look.glyphs.ellipsis);
   plan.shown = std::clamp(
       (max_width - kGridIndent - plan.label_width - 2 - ellipsis + gap) / (plan.cell_width + gap),
       1, std::max(count, 1));
@@ -671,7 +536,7 @@ Block heatmap_block(const Table& table, const GridPlan& plan, const Look& look,
   Block block;
   block.width = plan.width;
   const auto add = [&](const std::string& text, const fmt::text_style& style) {
-    for (const std::string& line : wrap(text, plan.width - kGridIndent)) {
+    for (const std::string& line : text::wrap(text, plan.width - kGridIndent)) {
       block.lines.push_back(spaces(kGridIndent) +
                             styled(style, pad_right(line, plan.width - kGridIndent)));
     }
@@ -683,7 +548,7 @@ Block heatmap_block(const Table& table, const GridPlan& plan, const Look& look,
   for (int c = 0; c < plan.shown; ++c) {
     const std::string label = plan.numbered
                                   ? std::to_string(c + 1)
-                                  : look.fit(terminal_safe(column_label(table, c)), label_room);
+                                  : look.fit(one_line(column_label(table, c)), label_room);
     if (c > 0) header += spaces(plan.gap);
     header += look.paint_cells ? center(label, plan.cell_width) : pad_left(label, plan.cell_width);
   }
@@ -692,7 +557,7 @@ Block heatmap_block(const Table& table, const GridPlan& plan, const Look& look,
 
   const HeatScale scale(table);
   for (Eigen::Index r = 0; r < table.cells.rows(); ++r) {
-    std::string label = terminal_safe(row_label(table, r));
+    std::string label = one_line(row_label(table, r));
     if (plan.index_digits > 0) {
       label = look.fit(label, plan.label_width - plan.index_digits - 1) + " " +
               pad_left(std::to_string(r + 1), plan.index_digits);
@@ -711,14 +576,14 @@ Block heatmap_block(const Table& table, const GridPlan& plan, const Look& look,
         line += pad_left(plan.numbers ? shade + " " + number : shade, plan.cell_width);
       }
     }
-    if (plan.clipped) line += spaces(1 + columns(look.glyphs.ellipsis));
+    if (plan.clipped) line += spaces(1 + text::display_width(look.glyphs.ellipsis));
     block.lines.push_back(pad_right(line, plan.width));
   }
   if (plan.numbered && !plan.same_labels) {
     std::string key = "columns:";
     for (int c = 0; c < plan.shown; ++c) {
       key += (c == 0 ? " " : " " + look.glyphs.dot + " ") + std::to_string(c + 1) + " " +
-             terminal_safe(column_label(table, c));
+             one_line(column_label(table, c));
     }
     add(key, look.dim);
   }
@@ -742,8 +607,8 @@ Lines heatmap_pair(const Table& a, const Table& b, const Look& look) {
   const int half = (look.width - kPairGap) / 2;
   const GridPlan plan = plan_grid({&a, &b}, look, half);
   if (!plan.numbers || plan.clipped) return {};
-  const std::string title_a = terminal_safe(table_title(a));
-  const std::string title_b = terminal_safe(table_title(b));
+  const std::string title_a = one_line(table_title(a));
+  const std::string title_b = one_line(table_title(b));
   const std::string heading = shared_heading(title_a, title_b);
   Lines lines;
   if (!heading.empty()) {
@@ -760,7 +625,7 @@ Lines heatmap_pair(const Table& a, const Table& b, const Look& look) {
 
 Lines heatmap_single(const Table& table, const Look& look) {
   const GridPlan plan = plan_grid({&table}, look, look.width);
-  Lines lines = styled_wrap(look.heading, terminal_safe(table_title(table)), look.width);
+  Lines lines = styled_wrap(look.heading, one_line(table_title(table)), look.width);
   Block block = heatmap_block(table, plan, look, {}, {});
   append(lines, block.lines);
   return lines;
@@ -813,24 +678,24 @@ std::vector<TableGroup> table_groups(const DemoResult& result, const Look& look)
 // --- numeric tables -------------------------------------------------------------------------
 
 Lines numeric_table(const Table& table, const Look& look) {
-  Lines lines = styled_wrap(look.heading, terminal_safe(table_title(table)), look.width);
+  Lines lines = styled_wrap(look.heading, one_line(table_title(table)), look.width);
   const Eigen::Index rows = table.cells.rows(), cols = table.cells.cols();
   std::vector<std::vector<std::string>> cells(static_cast<std::size_t>(rows));
   std::vector<int> widths(static_cast<std::size_t>(cols), 1);
   std::vector<std::string> headers;
   for (Eigen::Index c = 0; c < cols; ++c)
-    headers.push_back(terminal_safe(column_label(table, c)));
+    headers.push_back(one_line(column_label(table, c)));
   for (Eigen::Index r = 0; r < rows; ++r) {
     for (Eigen::Index c = 0; c < cols; ++c) {
-      std::string text = format_number(table.cells(r, c));
+      std::string text = text::format_short(table.cells(r, c));
       widths[static_cast<std::size_t>(c)] =
-          std::max(widths[static_cast<std::size_t>(c)], columns(text));
+          std::max(widths[static_cast<std::size_t>(c)], text::display_width(text));
       cells[static_cast<std::size_t>(r)].push_back(std::move(text));
     }
   }
   int label_width = 0;
   for (Eigen::Index r = 0; r < rows; ++r) {
-    label_width = std::max(label_width, columns(terminal_safe(row_label(table, r))));
+    label_width = std::max(label_width, text::display_width(one_line(row_label(table, r))));
   }
   label_width = std::min(label_width, std::max(look.width / 3, 4));
   // Column widths: the whole header on one line if every column can have it, else its longest
@@ -843,12 +708,12 @@ Lines numeric_table(const Table& table, const Look& look) {
   };
   std::vector<int> whole = widths, by_word = widths;
   for (std::size_t c = 0; c < widths.size(); ++c) {
-    whole[c] = std::max(widths[c], std::min(columns(headers[c]), 16));
+    whole[c] = std::max(widths[c], std::min(text::display_width(headers[c]), 16));
     int longest_word = 0;
     std::string_view rest = headers[c];
     while (!rest.empty()) {
       const std::size_t space = rest.find(' ');
-      longest_word = std::max(longest_word, columns(rest.substr(0, space)));
+      longest_word = std::max(longest_word, text::display_width(rest.substr(0, space)));
       rest.remove_prefix(space == std::string_view::npos ? rest.size() : space + 1);
     }
     by_word[c] = std::max(widths[c], std::min(longest_word, 12));
@@ -859,7 +724,7 @@ Lines numeric_table(const Table& table, const Look& look) {
     widths = by_word;
   }
   std::size_t shown = widths.size();
-  const int ellipsis = 2 + columns(look.glyphs.ellipsis);
+  const int ellipsis = 2 + text::display_width(look.glyphs.ellipsis);
   while (shown > 1 && total(widths, shown) + (shown < widths.size() ? ellipsis : 0) > look.width) {
     --shown;
   }
@@ -870,7 +735,7 @@ Lines numeric_table(const Table& table, const Look& look) {
   std::vector<Lines> header_cells;
   std::size_t header_height = 1;
   for (std::size_t c = 0; c < shown; ++c) {
-    Lines cell = wrap(headers[c], widths[c]);
+    Lines cell = text::wrap(headers[c], widths[c]);
     if (cell.size() > kHeaderLines) {
       cell.resize(kHeaderLines);
       cell.back() = look.fit(cell.back() + " " + look.glyphs.ellipsis, widths[c]);
@@ -890,7 +755,7 @@ Lines numeric_table(const Table& table, const Look& look) {
   }
   for (Eigen::Index r = 0; r < rows; ++r) {
     std::string line =
-        "  " + pad_right(look.fit(terminal_safe(row_label(table, r)), label_width), label_width);
+        "  " + pad_right(look.fit(one_line(row_label(table, r)), label_width), label_width);
     for (std::size_t c = 0; c < shown; ++c) {
       line += "  " + pad_left(cells[static_cast<std::size_t>(r)][c], widths[c]);
     }
@@ -902,9 +767,9 @@ Lines numeric_table(const Table& table, const Look& look) {
 // --- series: horizontal bars ------------------------------------------------------------------
 
 std::string series_subtitle(const Series& series, const Look& look) {
-  std::string text = terminal_safe(series.y_label);
+  std::string text = one_line(series.y_label);
   if (!series.x_label.empty()) {
-    text += (text.empty() ? "by " : " by ") + terminal_safe(series.x_label);
+    text += (text.empty() ? "by " : " by ") + one_line(series.x_label);
   }
   if (series.log_scale) text += (text.empty() ? "" : " " + look.glyphs.dot + " ") + "log scale";
   return text;
@@ -926,7 +791,7 @@ std::string axis_labels(const std::vector<std::pair<int, std::string>>& ticks, i
   std::string line;
   int used = 0;  // columns written so far
   for (const auto& [position, label] : ticks) {
-    const int label_width = columns(label);
+    const int label_width = text::display_width(label);
     const int start = std::clamp(position - label_width / 2, 0, std::max(width - label_width, 0));
     if (start < used + (used > 0 ? 1 : 0) || start + label_width > width) continue;
     line += spaces(start - used) + label;
@@ -948,14 +813,14 @@ std::vector<BarRow> bar_rows(const Series& series, const std::vector<double>& y,
   const std::size_t count = points_of(series, y);
   for (std::size_t i = 0; i < count;) {
     std::size_t last = i;
-    while (last + 1 < count && format_number(y[last + 1]) == format_number(y[i]))
+    while (last + 1 < count && text::format_short(y[last + 1]) == text::format_short(y[i]))
       ++last;
     if (last - i >= 2) {
       rows.push_back(
-          {format_number(series.x[i]) + look.glyphs.range + format_number(series.x[last]), y[i]});
+          {text::format_short(series.x[i]) + look.glyphs.range + text::format_short(series.x[last]), y[i]});
       i = last + 1;
     } else {
-      rows.push_back({format_number(series.x[i]), y[i]});
+      rows.push_back({text::format_short(series.x[i]), y[i]});
       ++i;
     }
   }
@@ -963,7 +828,7 @@ std::vector<BarRow> bar_rows(const Series& series, const std::vector<double>& y,
 }
 
 Lines series_bars(const Series& series, const Look& look) {
-  Lines lines = styled_wrap(look.heading, terminal_safe(series_title(series)), look.width);
+  Lines lines = styled_wrap(look.heading, one_line(series_title(series)), look.width);
   if (const std::string subtitle = series_subtitle(series, look); !subtitle.empty()) {
     append(lines, styled_wrap(look.dim, subtitle, look.width));
   }
@@ -977,8 +842,8 @@ Lines series_bars(const Series& series, const Look& look) {
   for (const auto& [label, y] : series.lines) {
     rows.push_back(bar_rows(series, y, look));
     for (const BarRow& row : rows.back()) {
-      x_width = std::max(x_width, columns(row.x));
-      value_width = std::max(value_width, columns(format_number(row.value)));
+      x_width = std::max(x_width, text::display_width(row.x));
+      value_width = std::max(value_width, text::display_width(text::format_short(row.value)));
     }
   }
   constexpr int indent = 4;
@@ -993,7 +858,7 @@ Lines series_bars(const Series& series, const Look& look) {
     const std::string& label = series.lines[l].first;
     const fmt::text_style& style = look.line_style(l);
     if (!label.empty() || series.lines.size() > 1) {
-      lines.push_back("  " + styled(style, look.fit(terminal_safe(label), look.width - 2)));
+      lines.push_back("  " + styled(style, look.fit(one_line(label), look.width - 2)));
     }
     for (const BarRow& row : rows[l]) {
       const double v = row.value;
@@ -1003,7 +868,7 @@ Lines series_bars(const Series& series, const Look& look) {
         if (v >= 0.0 || scale.log) {
           drawn = spaces(zero_column) + bar(std::max(end - zero, 0.0), look);
           // Every positive value leaves a mark, however short.
-          if (columns(drawn) == zero_column && v > 0.0) {
+          if (text::display_width(drawn) == zero_column && v > 0.0) {
             drawn += look.glyphs.eighths.empty() ? look.glyphs.full : look.glyphs.eighths[0];
           }
         } else {
@@ -1013,7 +878,7 @@ Lines series_bars(const Series& series, const Look& look) {
       }
       lines.push_back(spaces(indent) + pad_left(row.x, x_width) + " " +
                       styled(look.dim, look.glyphs.vertical) + styled(style, drawn) + " " +
-                      format_number(v));
+                      text::format_short(v));
     }
   }
 
@@ -1027,7 +892,7 @@ Lines series_bars(const Series& series, const Look& look) {
     tick_columns.push_back(column);
     const std::string label = scale.log
                                   ? decade_label(static_cast<int>(std::lround(std::log10(tick))))
-                                  : format_number(tick);
+                                  : text::format_short(tick);
     ticks.emplace_back(x_width + 2 + column, label);
   }
   for (int c = 0; c < bar_width; ++c) {
@@ -1043,20 +908,20 @@ Lines series_bars(const Series& series, const Look& look) {
 // "no normalization  ▁▁▂▃▄▅▆█  2.01 → 1,052,871": the series' title, then one line per series
 // line, all on one scale and of one length, for the compact form.
 Lines series_sparklines(const Series& series, const Look& look) {
-  std::string title = terminal_safe(series_title(series));
+  std::string title = one_line(series_title(series));
   if (series.log_scale) title += " " + look.glyphs.dot + " log scale";
   Lines lines = styled_wrap(look.heading, title, look.width);
   const Scale scale = make_scale(all_y(series), series.log_scale, 2, false);
   int label_width = 0, range_width = 0;
   std::size_t count = 0;
   const auto range_of = [&](const std::vector<double>& y, std::size_t points) {
-    return format_number(y.front()) + " " + look.glyphs.arrow + " " + format_number(y[points - 1]);
+    return text::format_short(y.front()) + " " + look.glyphs.arrow + " " + text::format_short(y[points - 1]);
   };
   for (const auto& [label, y] : series.lines) {
     const std::size_t points = points_of(series, y);
     if (points == 0) continue;
-    label_width = std::max(label_width, columns(terminal_safe(label)));
-    range_width = std::max(range_width, columns(range_of(y, points)));
+    label_width = std::max(label_width, text::display_width(one_line(label)));
+    range_width = std::max(range_width, text::display_width(range_of(y, points)));
     count = std::max(count, points);
   }
   label_width = std::min(label_width, look.width / 3);
@@ -1077,7 +942,7 @@ Lines series_sparklines(const Series& series, const Look& look) {
                                        std::clamp(scale.fraction(v), 0.0, 1.0) * levels))]
                                  : " ";
     }
-    lines.push_back("  " + pad_right(look.fit(terminal_safe(label), label_width), label_width) +
+    lines.push_back("  " + pad_right(look.fit(one_line(label), label_width), label_width) +
                     "  " + styled(look.line_style(l), spark) + "  " +
                     styled(look.dim, range_of(y, points)));
   }
@@ -1089,13 +954,13 @@ Lines series_sparklines(const Series& series, const Look& look) {
 Lines value_list(const std::vector<std::pair<std::string, Value>>& values, const Look& look) {
   int name_width = 1, value_width = 1;
   for (const auto& [name, value] : values) {
-    name_width = std::max(name_width, columns(terminal_safe(name)));
-    value_width = std::max(value_width, columns(format_value(value)));
+    name_width = std::max(name_width, text::display_width(one_line(name)));
+    value_width = std::max(value_width, text::display_width(format_value(value)));
   }
   name_width = std::min(name_width, std::max(look.width - 6 - value_width, 4));
   Lines lines;
   for (const auto& [name, value] : values) {
-    lines.push_back("  " + pad_right(look.fit(terminal_safe(name), name_width), name_width) + "  " +
+    lines.push_back("  " + pad_right(look.fit(one_line(name), name_width), name_width) + "  " +
                     styled(look.value, pad_left(format_value(value), value_width)));
   }
   return lines;
@@ -1105,15 +970,15 @@ Lines value_list(const std::vector<std::pair<std::string, Value>>& values, const
 Lines value_columns(const std::vector<std::pair<std::string, Value>>& values, const Look& look) {
   int name_width = 1, value_width = 1;
   for (const auto& [name, value] : values) {
-    name_width = std::max(name_width, columns(terminal_safe(name)));
-    value_width = std::max(value_width, columns(format_value(value)));
+    name_width = std::max(name_width, text::display_width(one_line(name)));
+    value_width = std::max(value_width, text::display_width(format_value(value)));
   }
   const int cell = name_width + 2 + value_width;
   if (values.size() < 2 || 2 + cell + 4 + cell > look.width) return value_list(values, look);
   Lines lines;
   const std::size_t half = (values.size() + 1) / 2;
   const auto entry = [&](const std::pair<std::string, Value>& item) {
-    return pad_right(terminal_safe(item.first), name_width) + "  " +
+    return pad_right(one_line(item.first), name_width) + "  " +
            styled(look.value, pad_left(format_value(item.second), value_width));
   };
   for (std::size_t i = 0; i < half; ++i) {
@@ -1127,18 +992,18 @@ Lines value_columns(const std::vector<std::pair<std::string, Value>>& values, co
 // --- the two forms --------------------------------------------------------------------------
 
 std::string meta_line(const DemoInfo& info, const DemoResult& result, const Look& look) {
-  std::string meta = terminal_safe(info.name.empty() ? result.demo : info.name);
-  if (!info.section.empty()) meta += " " + look.glyphs.dot + " " + terminal_safe(info.section);
+  std::string meta = one_line(info.name.empty() ? result.demo : info.name);
+  if (!info.section.empty()) meta += " " + look.glyphs.dot + " " + one_line(info.section);
   return meta;
 }
 
 Lines header_lines(const DemoResult& result, const DemoInfo& info, const Look& look) {
-  const std::string title = terminal_safe(info.title.empty() ? info.name : info.title);
+  const std::string title = one_line(info.title.empty() ? info.name : info.title);
   const std::string meta = meta_line(info, result, look);
   Lines lines;
-  if (columns(title) + 4 + columns(meta) <= look.width) {
+  if (text::display_width(title) + 4 + text::display_width(meta) <= look.width) {
     lines.push_back(styled(look.heading, title) +
-                    spaces(look.width - columns(title) - columns(meta)) + styled(look.dim, meta));
+                    spaces(look.width - text::display_width(title) - text::display_width(meta)) + styled(look.dim, meta));
   } else {
     append(lines, styled_wrap(look.heading, title, look.width));
     append(lines, styled_wrap(look.dim, meta, look.width));
@@ -1150,15 +1015,15 @@ Lines full_text(const DemoResult& result, const DemoInfo& info, const Look& look
   std::vector<Lines> sections;
   Lines head = header_lines(result, info, look);
   if (!info.claim.empty()) {
-    for (const std::string& line : wrap(terminal_safe(info.claim), look.width - 2)) {
+    for (const std::string& line : text::wrap(one_line(info.claim), look.width - 2)) {
       head.push_back(styled(look.dim, look.glyphs.quote) + line);
     }
   }
   if (const auto params = parameters(result); !params.empty()) {
     std::string text = "parameters:";
     for (std::size_t i = 0; i < params.size(); ++i) {
-      text += (i == 0 ? " " : " " + look.glyphs.dot + " ") + terminal_safe(params[i].first) + "=" +
-              terminal_safe(params[i].second);
+      text += (i == 0 ? " " : " " + look.glyphs.dot + " ") + one_line(params[i].first) + "=" +
+              one_line(params[i].second);
     }
     append(head, styled_wrap(look.dim, text, look.width));
   }
@@ -1186,7 +1051,7 @@ Lines full_text(const DemoResult& result, const DemoInfo& info, const Look& look
     sections.push_back(std::move(values));
   }
   for (const std::string& paragraph : result.text) {
-    sections.push_back(wrap(terminal_safe(paragraph, true), look.width));
+    sections.push_back(text::wrap(text::terminal_safe(paragraph), look.width));
   }
 
   Lines lines;
@@ -1202,10 +1067,10 @@ Lines full_text(const DemoResult& result, const DemoInfo& info, const Look& look
 Lines compact_text(const DemoResult& result, const DemoInfo& info, const Look& look) {
   constexpr std::size_t kMaxLines = 12;
   constexpr std::size_t kMaxValues = 6;
-  const std::string title = terminal_safe(info.title.empty() ? info.name : info.title);
-  const std::string name = terminal_safe(info.name.empty() ? result.demo : info.name);
+  const std::string title = one_line(info.title.empty() ? info.name : info.title);
+  const std::string name = one_line(info.name.empty() ? result.demo : info.name);
   const std::string suffix = " " + look.glyphs.dot + " " + name;
-  Lines lines{columns(title) + columns(suffix) <= look.width
+  Lines lines{text::display_width(title) + text::display_width(suffix) <= look.width
                   ? styled(look.heading, title) + styled(look.dim, suffix)
                   : styled(look.heading, look.fit(title, look.width))};
 
@@ -1254,46 +1119,6 @@ Lines compact_text(const DemoResult& result, const DemoInfo& info, const Look& l
 // Markdown
 // ============================================================================================
 
-// Text in a Markdown cell or paragraph: terminal-safe (it may be printed), one line for cells,
-// and every character Markdown would act on backslash-escaped.
-std::string md_escape(std::string_view text, bool keep_newlines = false) {
-  const std::string safe = terminal_safe(text, keep_newlines);
-  std::string out;
-  bool line_start = true;
-  const auto word_char = [&](std::size_t at) {
-    return at < safe.size() && (std::isalnum(static_cast<unsigned char>(safe[at])) ||
-                                static_cast<unsigned char>(safe[at]) >= 0x80);
-  };
-  for (std::size_t i = 0; i < safe.size(); ++i) {
-    const char c = safe[i];
-    // An underscore inside a word (d_model) emphasises nothing in GFM: left as it is.
-    const bool inner_underscore = c == '_' && i > 0 && word_char(i - 1) && word_char(i + 1);
-    if ((std::string_view("\\`*_[]<>|~&").find(c) != std::string_view::npos && !inner_underscore) ||
-        (line_start && std::string_view("#+-=!").find(c) != std::string_view::npos)) {
-      out += '\\';
-    }
-    // "1. " at the start of a line would begin a list.
-    if (line_start && c >= '0' && c <= '9') {
-      const std::size_t digits_end = safe.find_first_not_of("0123456789", i);
-      if (digits_end != std::string::npos && (safe[digits_end] == '.' || safe[digits_end] == ')')) {
-        out.append(safe, i, digits_end - i);
-        out += '\\';
-        i = digits_end - 1;
-        line_start = false;
-        continue;
-      }
-    }
-    if (c == '\n') {
-      out += "  \n";  // a hard line break inside the paragraph
-      line_start = true;
-      continue;
-    }
-    out += c;
-    line_start = line_start && c == ' ';
-  }
-  return out;
-}
-
 std::string md_row(const std::vector<std::string>& cells) {
   std::string row = "|";
   for (const std::string& cell : cells)
@@ -1308,28 +1133,19 @@ std::string md_rule(std::size_t count, bool first_left) {
   return row + "\n";
 }
 
-// Names and parameters as code; text a code span cannot hold (backticks, pipes that would split
-// a table cell, line breaks) as escaped text instead.
-std::string md_code(const std::string& text) {
-  const std::string safe = terminal_safe(text);
-  const bool plain = !safe.empty() && safe.find_first_of("`|") == std::string::npos &&
-                     safe.front() != ' ' && safe.back() != ' ';
-  return plain ? "`" + safe + "`" : md_escape(text);
-}
-
 // A table under its own heading, or under a caption when a pair shares the heading.
 void md_table(std::string& out, const Table& table, const std::string& caption = {}) {
-  out += caption.empty() ? "### " + md_escape(table_title(table)) + "\n\n"
-                         : "*" + md_escape(caption) + "*\n\n";
+  out += caption.empty() ? "### " + text::markdown_cell(table_title(table)) + "\n\n"
+                         : "*" + text::markdown_cell(caption) + "*\n\n";
   std::vector<std::string> header{""};
   for (Eigen::Index c = 0; c < table.cells.cols(); ++c)
-    header.push_back(md_escape(column_label(table, c)));
+    header.push_back(text::markdown_cell(column_label(table, c)));
   out += md_row(header) + md_rule(header.size(), true);
   for (Eigen::Index r = 0; r < table.cells.rows(); ++r) {
-    std::vector<std::string> row{"**" + md_escape(row_label(table, r)) + "**"};
+    std::vector<std::string> row{"**" + text::markdown_cell(row_label(table, r)) + "**"};
     for (Eigen::Index c = 0; c < table.cells.cols(); ++c) {
       row.push_back(table.heatmap ? format_cell(table.cells(r, c), 3)
-                                  : format_number(table.cells(r, c)));
+                                  : text::format_short(table.cells(r, c)));
     }
     out += md_row(row);
   }
@@ -1338,18 +1154,18 @@ void md_table(std::string& out, const Table& table, const std::string& caption =
 
 void md_series(std::string& out, const Series& series) {
   const Look look(Theme::plain(), TextOptions{TextForm::full, 80, true, false});
-  out += "### " + md_escape(series_title(series)) + "\n\n";
+  out += "### " + text::markdown_cell(series_title(series)) + "\n\n";
   if (const std::string subtitle = series_subtitle(series, look); !subtitle.empty()) {
-    out += "*" + md_escape(subtitle) + "*\n\n";
+    out += "*" + text::markdown_cell(subtitle) + "*\n\n";
   }
-  std::vector<std::string> header{series.x_label.empty() ? "x" : md_escape(series.x_label)};
+  std::vector<std::string> header{series.x_label.empty() ? "x" : text::markdown_cell(series.x_label)};
   for (const auto& [label, y] : series.lines)
-    header.push_back(md_escape(label));
+    header.push_back(text::markdown_cell(label));
   out += md_row(header) + md_rule(header.size(), false);
   for (std::size_t i = 0; i < series.x.size(); ++i) {
-    std::vector<std::string> row{format_number(series.x[i])};
+    std::vector<std::string> row{text::format_short(series.x[i])};
     for (const auto& [label, y] : series.lines)
-      row.push_back(i < y.size() ? format_number(y[i]) : "");
+      row.push_back(i < y.size() ? text::format_short(y[i]) : "");
     out += md_row(row);
   }
   // The picture too: a fenced copy of the terminal bar chart, without its title.
@@ -1376,54 +1192,15 @@ void md_series(std::string& out, const Series& series) {
 // HTML
 // ============================================================================================
 
-// Valid UTF-8 with no control characters other than tab and newline, so the document is
-// well-formed XML too; anything else becomes U+FFFD or a visible \x1b.
-std::string xml_safe(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  std::size_t i = 0;
-  while (i < text.size()) {
-    const auto byte = static_cast<unsigned char>(text[i]);
-    if (byte < 0x80) {
-      if ((byte < 0x20 && byte != '\t' && byte != '\n') || byte == 0x7f) {
-        out += fmt::format("\\x{:02x}", byte);
-      } else {
-        out += text[i];
-      }
-      ++i;
-      continue;
-    }
-    const std::size_t length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : byte >= 0xC2 ? 2 : 0;
-    std::uint32_t code = length == 4 ? byte & 0x07u : length == 3 ? byte & 0x0Fu : byte & 0x1Fu;
-    bool valid = length != 0 && byte <= 0xF4 && i + length <= text.size();
-    for (std::size_t k = 1; valid && k < length; ++k) {
-      const auto next = static_cast<unsigned char>(text[i + k]);
-      valid = (next & 0xC0) == 0x80;
-      code = (code << 6) | (next & 0x3Fu);
-    }
-    const std::uint32_t smallest = length == 4 ? 0x10000 : length == 3 ? 0x800 : 0x80;
-    valid = valid && code >= smallest && code <= 0x10FFFF && (code < 0xD800 || code > 0xDFFF) &&
-            code != 0xFFFE && code != 0xFFFF;
-    if (valid) {
-      out.append(text, i, length);
-      i += length;
-    } else {
-      out += "\xEF\xBF\xBD";
-      ++i;
-    }
-  }
-  return out;
-}
-
 std::string px(double v) {
   std::string text = fmt::format("{:.1f}", v);
-  strip_trailing_zeros(text);
+  text::strip_trailing_zeros(text);
   return text == "-0" ? "0" : text;
 }
 
 // Approximate width of SVG text in the monospace face the charts use.
 double text_width(std::string_view text, double font_size) {
-  return columns(text) * font_size * 0.6;
+  return text::display_width(text) * font_size * 0.6;
 }
 
 constexpr std::string_view kSvgFont =
@@ -1441,11 +1218,11 @@ std::string svg_heatmap(const Table& table) {
   std::size_t column_label_chars = 1, row_label_chars = 1;
   for (Eigen::Index c = 0; c < table.cells.cols(); ++c) {
     column_label_chars =
-        std::max(column_label_chars, static_cast<std::size_t>(columns(column_label(table, c))));
+        std::max(column_label_chars, static_cast<std::size_t>(text::display_width(column_label(table, c))));
   }
   for (Eigen::Index r = 0; r < table.cells.rows(); ++r) {
     row_label_chars =
-        std::max(row_label_chars, static_cast<std::size_t>(columns(row_label(table, r))));
+        std::max(row_label_chars, static_cast<std::size_t>(text::display_width(row_label(table, r))));
   }
   column_label_chars = std::min(column_label_chars, max_label);
   row_label_chars = std::min(row_label_chars, max_label);
@@ -1463,7 +1240,7 @@ std::string svg_heatmap(const Table& table) {
   const double width = left + static_cast<double>(table.cells.cols()) * cell_width + right + 1.0;
   const double height = top + static_cast<double>(table.cells.rows()) * cell_height + 1.0;
   const auto label_text = [&](const std::string& label) {
-    return html_escape(truncate(label, static_cast<int>(max_label), "…"));
+    return text::markup_escape(text::truncate(label, static_cast<int>(max_label), "…"));
   };
 
   std::string svg;
@@ -1472,7 +1249,7 @@ std::string svg_heatmap(const Table& table) {
                  R"(<svg class="heatmap" width="{0}" height="{1}" viewBox="0 0 {0} {1}" )"
                  R"(role="img" aria-label="{2}" {3} font-size="12">)"
                  "\n<title>{2}</title>\n",
-                 px(width), px(height), html_escape(table_title(table)), kSvgFont);
+                 px(width), px(height), text::markup_escape(table_title(table)), kSvgFont);
   for (Eigen::Index c = 0; c < table.cells.cols(); ++c) {
     const double x = left + (static_cast<double>(c) + 0.5) * cell_width;
     if (slanted) {
@@ -1505,7 +1282,7 @@ std::string svg_heatmap(const Table& table) {
                      R"(<title>{} → {}: {}</title></rect>)"
                      "\n",
                      px(x), px(y), px(cell_width), px(cell_height), hex(ramp_colour(fraction)),
-                     html_escape(row_label(table, r)), html_escape(column_label(table, c)),
+                     text::markup_escape(row_label(table, r)), text::markup_escape(column_label(table, c)),
                      format_cell(v, 3));
       if (numbers) {
         fmt::format_to(out,
@@ -1549,7 +1326,7 @@ std::string svg_legend() {
 }
 
 std::string y_tick_label(double tick, bool log) {
-  if (!log) return html_escape(format_number(tick));
+  if (!log) return text::markup_escape(text::format_short(tick));
   const int exponent = static_cast<int>(std::lround(std::log10(tick)));
   return fmt::format(R"(10<tspan dy="-6" font-size="9">{}</tspan>)", exponent);
 }
@@ -1611,7 +1388,7 @@ std::string svg_chart(const Series& series) {
 
   std::string svg;
   Out out(svg);
-  const std::string title = html_escape(series_title(series));
+  const std::string title = text::markup_escape(series_title(series));
   fmt::format_to(out,
                  R"(<svg class="chart" width="{0}" height="{1}" viewBox="0 0 {0} {1}" )"
                  R"(role="img" aria-label="{2}" {3} font-size="12">)"
@@ -1645,7 +1422,7 @@ std::string svg_chart(const Series& series) {
   // Category or value ticks on the x axis, thinned so labels never collide.
   std::size_t widest = 1;
   for (const double x : series.x)
-    widest = std::max(widest, static_cast<std::size_t>(columns(format_number(x))));
+    widest = std::max(widest, static_cast<std::size_t>(text::display_width(text::format_short(x))));
   const double label_room = static_cast<double>(widest) * font * 0.6 + 10.0;
   const bool integral_x =
       std::all_of(series.x.begin(), series.x.end(), [](double x) { return x == std::trunc(x); });
@@ -1657,12 +1434,12 @@ std::string svg_chart(const Series& series) {
                          static_cast<double>(std::max<std::size_t>(count > 0 ? count - 1 : 1, 1));
     const auto stride = static_cast<std::size_t>(std::max(1.0, std::ceil(label_room / spacing)));
     for (std::size_t i = 0; i < count; i += stride) {
-      x_ticks.emplace_back(x_of(i, series.x[i]), format_number(series.x[i]));
+      x_ticks.emplace_back(x_of(i, series.x[i]), text::format_short(series.x[i]));
     }
   } else {
     const Scale x_scale = make_scale({x_min, x_max}, false, 6, false);
     for (const double tick : x_scale.ticks) {
-      if (tick >= x_min && tick <= x_max) x_ticks.emplace_back(x_of(0, tick), format_number(tick));
+      if (tick >= x_min && tick <= x_max) x_ticks.emplace_back(x_of(0, tick), text::format_short(tick));
     }
   }
   for (const auto& [x, label] : x_ticks) {
@@ -1672,7 +1449,7 @@ std::string svg_chart(const Series& series) {
                    R"(<text x="{0}" y="{3}" text-anchor="middle" fill="#424a53">{4}</text>)"
                    "\n",
                    px(x), px(plot_bottom), px(plot_bottom + 4.0), px(plot_bottom + 18.0),
-                   html_escape(label));
+                   text::markup_escape(label));
   }
 
   // The data.
@@ -1691,8 +1468,8 @@ std::string svg_chart(const Series& series) {
                      R"(<title>{} {}: {}</title></rect>)"
                      "\n",
                      px(x - bar_width / 2), px(std::min(top, zero)), px(bar_width),
-                     px(std::fabs(zero - top)), kLineColours[0], html_escape(x_name),
-                     format_number(series.x[i]), format_number(y[i]));
+                     px(std::fabs(zero - top)), kLineColours[0], text::markup_escape(x_name),
+                     text::format_short(series.x[i]), text::format_short(y[i]));
       if (show_values) {
         // Above a bar that rises, below one that falls.
         const double label_y = y[i] < 0.0 && !scale.log ? top + 12.0 : std::min(top, zero) - 4.0;
@@ -1700,7 +1477,7 @@ std::string svg_chart(const Series& series) {
                        R"(<text x="{}" y="{}" text-anchor="middle" font-size="10" )"
                        R"(fill="#24292f">{}</text>)"
                        "\n",
-                       px(x), px(label_y), html_escape(format_number(y[i])));
+                       px(x), px(label_y), text::markup_escape(text::format_short(y[i])));
       }
     }
   } else {
@@ -1734,8 +1511,8 @@ std::string svg_chart(const Series& series) {
                        R"(<circle cx="{}" cy="{}" r="3" fill="{}"><title>{}, {} {}: {}</title>)"
                        R"(</circle>)"
                        "\n",
-                       px(x_of(i, series.x[i])), px(y_of(y[i])), colour, html_escape(label),
-                       html_escape(x_name), format_number(series.x[i]), format_number(y[i]));
+                       px(x_of(i, series.x[i])), px(y_of(y[i])), colour, text::markup_escape(label),
+                       text::markup_escape(x_name), text::format_short(series.x[i]), text::format_short(y[i]));
       }
       const auto [lx, ly] = legend_at[l];
       fmt::format_to(
@@ -1744,7 +1521,7 @@ std::string svg_chart(const Series& series) {
           "\n"
           R"(<text x="{5}" y="{1}" dominant-baseline="central" fill="#24292f">{6}</text>)"
           "\n",
-          px(lx), px(ly), px(lx + 26.0), colour, dash_attribute, px(lx + 32.0), html_escape(label));
+          px(lx), px(ly), px(lx + 26.0), colour, dash_attribute, px(lx + 32.0), text::markup_escape(label));
     }
   }
 
@@ -1763,8 +1540,8 @@ std::string svg_chart(const Series& series) {
                  R"(fill="#24292f">{8}</text>)"
                  "\n</svg>",
                  px(plot_left), px(plot_top), px(plot_bottom), px(plot_right),
-                 px((plot_left + plot_right) / 2), px(plot_bottom + 38.0), html_escape(x_name),
-                 px((plot_top + plot_bottom) / 2), html_escape(y_name));
+                 px((plot_left + plot_right) / 2), px(plot_bottom + 38.0), text::markup_escape(x_name),
+                 px((plot_top + plot_bottom) / 2), text::markup_escape(y_name));
   return svg;
 }
 
@@ -1772,15 +1549,15 @@ std::string html_matrix(const Table& table) {
   std::string html;
   Out out(html);
   fmt::format_to(out, "<table class=\"matrix\">\n<caption>{}</caption>\n<thead><tr><th></th>",
-                 html_escape(table_title(table)));
+                 text::markup_escape(table_title(table)));
   for (Eigen::Index c = 0; c < table.cells.cols(); ++c) {
-    fmt::format_to(out, "<th scope=\"col\">{}</th>", html_escape(column_label(table, c)));
+    fmt::format_to(out, "<th scope=\"col\">{}</th>", text::markup_escape(column_label(table, c)));
   }
   html += "</tr></thead>\n<tbody>\n";
   for (Eigen::Index r = 0; r < table.cells.rows(); ++r) {
-    fmt::format_to(out, "<tr><th scope=\"row\">{}</th>", html_escape(row_label(table, r)));
+    fmt::format_to(out, "<tr><th scope=\"row\">{}</th>", text::markup_escape(row_label(table, r)));
     for (Eigen::Index c = 0; c < table.cells.cols(); ++c) {
-      fmt::format_to(out, "<td>{}</td>", html_escape(format_number(table.cells(r, c))));
+      fmt::format_to(out, "<td>{}</td>", text::markup_escape(text::format_short(table.cells(r, c))));
     }
     html += "</tr>\n";
   }
@@ -1790,29 +1567,7 @@ std::string html_matrix(const Table& table) {
 
 std::string html_heatmap_figure(const Table& table, const std::string& caption) {
   return fmt::format("<figure class=\"heatmap\">\n<figcaption>{}</figcaption>\n{}\n</figure>\n",
-                     html_escape(caption), svg_heatmap(table));
-}
-
-std::string html_paragraph(const std::string& text) {
-  std::string escaped = html_escape(text);
-  std::string html;
-  for (const char c : escaped)
-    html += c == '\n' ? std::string("<br />\n") : std::string(1, c);
-  return html;
-}
-
-std::string slug(std::string_view name) {
-  std::string id;
-  for (const char c : name) {
-    if (std::isalnum(static_cast<unsigned char>(c))) {
-      id += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    } else if (!id.empty() && id.back() != '-') {
-      id += '-';
-    }
-  }
-  while (!id.empty() && id.back() == '-')
-    id.pop_back();
-  return id.empty() ? "demo" : id;
+                     text::markup_escape(caption), svg_heatmap(table));
 }
 
 }  // namespace
@@ -1839,15 +1594,15 @@ std::string render_text(const DemoResult& result, const DemoInfo& info, const Th
 
 std::string render_markdown(const DemoResult& result, const DemoInfo& info) {
   std::string out;
-  out += "## " + md_escape(info.title.empty() ? info.name : info.title) + "\n\n";
-  if (!info.claim.empty()) out += "> " + md_escape(info.claim) + "\n\n";
-  std::string meta = md_code(info.name.empty() ? result.demo : info.name);
-  if (!info.section.empty()) meta += " · " + md_escape(info.section);
+  out += "## " + text::markdown_cell(info.title.empty() ? info.name : info.title) + "\n\n";
+  if (!info.claim.empty()) out += "> " + text::markdown_cell(info.claim) + "\n\n";
+  std::string meta = text::markdown_code(info.name.empty() ? result.demo : info.name);
+  if (!info.section.empty()) meta += " · " + text::markdown_cell(info.section);
   out += meta + "\n\n";
   if (const auto params = parameters(result); !params.empty()) {
     out += "Parameters:";
     for (const auto& [key, value] : params)
-      out += " " + md_code(key + "=" + value);
+      out += " " + text::markdown_code(key + "=" + value);
     out += "\n\n";
   }
   const auto& tables = result.tables;
@@ -1860,7 +1615,7 @@ std::string render_markdown(const DemoResult& result, const DemoInfo& info) {
       md_table(out, tables[i]);
       continue;
     }
-    out += "### " + md_escape(heading) + "\n\n";
+    out += "### " + text::markdown_cell(heading) + "\n\n";
     md_table(out, tables[i], table_title(tables[i]).substr(heading.size() + 2));
     md_table(out, tables[i + 1], table_title(tables[i + 1]).substr(heading.size() + 2));
     ++i;
@@ -1870,41 +1625,13 @@ std::string render_markdown(const DemoResult& result, const DemoInfo& info) {
   if (!result.values.empty()) {
     out += "### Values\n\n" + md_row({"value", "result"}) + md_rule(2, true);
     for (const auto& [name, value] : result.values)
-      out += md_row({md_code(name), format_value(value)});
+      out += md_row({text::markdown_code(name), format_value(value)});
     out += "\n";
   }
   for (const std::string& paragraph : result.text)
-    out += md_escape(paragraph, true) + "\n\n";
+    out += text::markdown_escape(paragraph) + "\n\n";
   while (out.size() > 1 && out[out.size() - 1] == '\n' && out[out.size() - 2] == '\n')
     out.pop_back();
-  return out;
-}
-
-std::string html_escape(std::string_view text) {
-  const std::string safe = xml_safe(text);
-  std::string out;
-  out.reserve(safe.size());
-  for (const char c : safe) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&#39;";
-        break;
-      default:
-        out += c;
-    }
-  }
   return out;
 }
 
@@ -1959,18 +1686,18 @@ std::string render_html_section(const DemoResult& result, const DemoInfo& info) 
   std::string html;
   Out out(html);
   fmt::format_to(out, "<section class=\"demo\" id=\"demo-{}\">\n<header>\n<h2>{}</h2>\n",
-                 slug(name), html_escape(info.title.empty() ? name : info.title));
-  fmt::format_to(out, "<p class=\"meta\"><code>{}</code>", html_escape(name));
-  if (!info.section.empty()) fmt::format_to(out, " · {}", html_escape(info.section));
+                 text::slug(name, "demo"), text::markup_escape(info.title.empty() ? name : info.title));
+  fmt::format_to(out, "<p class=\"meta\"><code>{}</code>", text::markup_escape(name));
+  if (!info.section.empty()) fmt::format_to(out, " · {}", text::markup_escape(info.section));
   html += "</p>\n</header>\n";
   if (!info.claim.empty()) {
     fmt::format_to(out, "<blockquote class=\"claim\"><p>{}</p></blockquote>\n",
-                   html_escape(info.claim));
+                   text::markup_escape(info.claim));
   }
   if (const auto params = parameters(result); !params.empty()) {
     html += "<p class=\"params\">Parameters:";
     for (const auto& [key, value] : params) {
-      fmt::format_to(out, " <code>{}={}</code>", html_escape(key), html_escape(value));
+      fmt::format_to(out, " <code>{}={}</code>", text::markup_escape(key), text::markup_escape(value));
     }
     html += "</p>\n";
   }
@@ -2005,7 +1732,7 @@ std::string render_html_section(const DemoResult& result, const DemoInfo& info) 
       const std::string heading = shared_heading(title_a, title_b);
       html += "<div class=\"heatmap-pair\">\n";
       if (!heading.empty()) {
-        fmt::format_to(out, "<p class=\"pair-title\">{}</p>\n", html_escape(heading));
+        fmt::format_to(out, "<p class=\"pair-title\">{}</p>\n", text::markup_escape(heading));
       }
       const std::size_t cut = heading.empty() ? 0 : heading.size() + 2;
       html += "<div class=\"pair-figures\">\n" + html_heatmap_figure(table, title_a.substr(cut)) +
@@ -2019,7 +1746,7 @@ std::string render_html_section(const DemoResult& result, const DemoInfo& info) 
 
   for (const Series& series : result.series) {
     fmt::format_to(out, "<figure class=\"chart\">\n<figcaption>{}</figcaption>\n{}\n</figure>\n",
-                   html_escape(series_title(series)), svg_chart(series));
+                   text::markup_escape(series_title(series)), svg_chart(series));
   }
   if (!result.values.empty()) {
     html +=
@@ -2027,15 +1754,15 @@ std::string render_html_section(const DemoResult& result, const DemoInfo& info) 
         "<thead><tr><th scope=\"col\">value</th><th scope=\"col\">result</th></tr></thead>\n"
         "<tbody>\n";
     for (const auto& [value_name, value] : result.values) {
-      fmt::format_to(out, "<tr><td><code>{}</code></td><td>{}</td></tr>\n", html_escape(value_name),
-                     html_escape(format_value(value)));
+      fmt::format_to(out, "<tr><td><code>{}</code></td><td>{}</td></tr>\n", text::markup_escape(value_name),
+                     text::markup_escape(format_value(value)));
     }
     html += "</tbody>\n</table>\n";
   }
   if (!result.text.empty()) {
     html += "<div class=\"notes\">\n";
     for (const std::string& paragraph : result.text)
-      html += "<p>" + html_paragraph(paragraph) + "</p>\n";
+      html += "<p>" + text::html_text(paragraph) + "</p>\n";
     html += "</div>\n";
   }
   html += "</section>\n";
@@ -2073,7 +1800,7 @@ std::string render_html(const DemoResult& result, const DemoInfo& info) {
       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\" />\n"
       "<meta name=\"generator\" content=\"proofdeck\" />\n"
       "<title>{} · proofdeck</title>\n<style>\n{}</style>\n</head>\n<body>\n{}</body>\n</html>\n",
-      html_escape(title), html_stylesheet(), render_html_section(result, info));
+      text::markup_escape(title), html_stylesheet(), render_html_section(result, info));
 }
 
-}  // namespace proofdeck::demo
+}  // namespace proofdeck::render

@@ -1,24 +1,21 @@
-// Presenting, reading and grading one question.
-#include "study/instance.hpp"
+// Reading what a learner types against a question as shown, and grading it.
+#include "study/answer.hpp"
 
 #include <algorithm>
 #include <cctype>
-#include <numeric>
 
 #include <fmt/format.h>
 
-#include "bank/formula.hpp"
 #include "bank/numeric_answer.hpp"
 #include "bank/precision.hpp"
-#include "bank/proof.hpp"
 
 namespace proofdeck::study {
 
-namespace {
+using bank::Instance;
+using bank::letter;
+using bank::option_text;
 
-std::size_t draw_index(engine::Rng& rng, std::size_t size) {
-  return std::min(size - 1, static_cast<std::size_t>(rng.uniform() * static_cast<double>(size)));
-}
+namespace {
 
 std::string lowercase_trimmed(std::string_view line) {
   std::size_t begin = 0, end = line.size();
@@ -54,50 +51,8 @@ std::optional<std::vector<std::size_t>> read_letters(const std::string& text, st
   return positions;
 }
 
-std::string option_text(const Instance& instance, std::size_t position) {
-  const bank::Question& q = *instance.question;
-  const std::size_t index = instance.order[position];
-  return fmt::format(
-      "{}) {}", letter(position),
-      q.type == bank::QuestionType::order ? q.steps[index].text : q.options[index].text);
-}
 
 }  // namespace
-
-std::string letter(std::size_t position) {
-  return position < 26 ? std::string(1, static_cast<char>('a' + position))
-                       : std::to_string(position + 1);
-}
-
-Instance instantiate(const bank::Question& question, engine::Rng& rng) {
-  Instance instance;
-  instance.question = &question;
-  const std::size_t items =
-      question.type == bank::QuestionType::order ? question.steps.size() : question.options.size();
-  instance.order.resize(items);
-  std::iota(instance.order.begin(), instance.order.end(), std::size_t{0});
-  for (std::size_t i = items; i > 1; --i)
-    std::swap(instance.order[i - 1], instance.order[draw_index(rng, i)]);
-  if (question.type == bank::QuestionType::order && items > 1 &&
-      std::is_sorted(instance.order.begin(), instance.order.end())) {
-    // Shown in the right order the question answers itself: rotate by one.
-    std::rotate(instance.order.begin(), instance.order.begin() + 1, instance.order.end());
-  }
-  if (question.templ) {
-    std::vector<bank::Bindings> admitted;
-    bank::for_each_admitted(*question.templ,
-                            [&](const bank::Bindings& b) { admitted.push_back(b); });
-    if (!admitted.empty()) instance.bindings = admitted[draw_index(rng, admitted.size())];
-    instance.key = question.templ->answer->evaluate(instance.bindings);
-  } else {
-    instance.key = question.key.value.value_or(0.0);
-  }
-  instance.prompt =
-      bank::substitute(question.prompt, instance.bindings, bank::NumberStyle::grouped);
-  instance.explanation =
-      bank::substitute(question.explanation, instance.bindings, bank::NumberStyle::grouped);
-  return instance;
-}
 
 Reply parse_reply(const Instance& instance, std::string_view line, bool allow_flag) {
   const bank::Question& q = *instance.question;
@@ -282,33 +237,5 @@ Grade grade(const Instance& instance, const Reply& reply) {
   return result;
 }
 
-std::string expected_input(const Instance& instance) {
-  const bank::Question& q = *instance.question;
-  switch (q.type) {
-    case bank::QuestionType::single:
-    case bank::QuestionType::multi: {
-      std::vector<std::string> letters;
-      for (std::size_t position = 0; position < instance.order.size(); ++position) {
-        if (q.options[instance.order[position]].correct) letters.push_back(letter(position));
-      }
-      return fmt::format("{}", fmt::join(letters, ","));
-    }
-    case bank::QuestionType::truefalse:
-      return q.answer ? "t" : "f";
-    case bank::QuestionType::numeric:
-      return fmt::format("{}", instance.key);
-    case bank::QuestionType::order: {
-      std::vector<std::string> letters;
-      for (std::size_t index = 0; index < q.steps.size(); ++index) {
-        const auto position = static_cast<std::size_t>(
-            std::find(instance.order.begin(), instance.order.end(), index) -
-            instance.order.begin());
-        letters.push_back(letter(position));
-      }
-      return fmt::format("{}", fmt::join(letters, " "));
-    }
-  }
-  return "";
-}
 
 }  // namespace proofdeck::study

@@ -1,6 +1,6 @@
 // Timing loop for `engine bench`.
-#include "engine_bench.hpp"
-#include "heap.hpp"
+#include "cli/engine_bench.hpp"
+#include "core/heap.hpp"
 
 #include <Eigen/Core>
 #include <algorithm>
@@ -9,9 +9,10 @@
 
 #include <fmt/format.h>
 
+#include "engine/blocking.hpp"
 #include "engine/encoder_layer.hpp"
 #include "engine/rng.hpp"
-#include "errors.hpp"
+#include "core/errors.hpp"
 
 namespace proofdeck {
 
@@ -133,6 +134,13 @@ nlohmann::ordered_json run_engine_bench(const BenchOptions& options) {
   check_range("heads", options.heads, 1, options.d_model);
   check_range("d-ff", options.d_ff, 1, 32768);
   check_range("threads", options.threads, 1, 256);
+  if (options.threads > 1 && !engine::product_threads_available()) {
+    throw InputError("bench.threads",
+                     fmt::format("--threads {}: this build has single-threaded matrix products; "
+                                 "build with -DPROOFDECK_OPENMP=ON (scripts/bench and ./scripts/run "
+                                 "do) or leave --threads at 1",
+                                 options.threads));
+  }
   check_range("iters", options.iters, 1, 100000);
   check_range("warmup", options.warmup, 0, 100000);
   if (options.d_model % options.heads != 0) {
@@ -166,13 +174,13 @@ nlohmann::ordered_json run_engine_bench(const BenchOptions& options) {
                     options.warmup, options.iters, cost.operations, kBenchMaxOperations));
   }
   keep_freed_memory();  // see heap.hpp: page faults were 13% of forward+backward
-  Eigen::setNbThreads(options.threads);
+  engine::set_product_threads(options.threads);
   const bool single = options.dtype == "float32";
   const auto [forward, forward_backward] =
       options.op == "mha"
           ? (single ? time_mha<float>(options) : time_mha<double>(options))
           : (single ? time_encoder_layer<float>(options) : time_encoder_layer<double>(options));
-  Eigen::setNbThreads(1);
+  engine::set_product_threads(1);
   const double total_flops = 3.0 * forward_flops(options);  // backward ≈ 2× forward
   nlohmann::ordered_json result;
   result["impl"] = "proofdeck";

@@ -1,13 +1,13 @@
 // Checked conversion between JSON lists and Eigen matrices.
-#include "json_tensor.hpp"
+#include "cli/json_tensor.hpp"
 
 #include <cmath>
 #include <limits>
 
 #include <fmt/format.h>
 
-#include "errors.hpp"
-#include "json_input.hpp"
+#include "core/errors.hpp"
+#include "core/json_input.hpp"
 
 namespace proofdeck {
 

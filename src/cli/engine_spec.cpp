@@ -1,7 +1,7 @@
 // Reads an engine spec, checks every field against the op's contract, runs the op and writes the
 // result. All checks happen here, before the engine sees a tensor, so bad input is an InputError
 // naming the field and never an Eigen assertion.
-#include "engine_spec.hpp"
+#include "cli/engine_spec.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -21,9 +21,9 @@
 #include "engine/linear.hpp"
 #include "engine/norm.hpp"
 #include "engine/positional.hpp"
-#include "errors.hpp"
-#include "json_input.hpp"
-#include "json_tensor.hpp"
+#include "core/errors.hpp"
+#include "core/json_input.hpp"
+#include "cli/json_tensor.hpp"
 
 namespace proofdeck {
 

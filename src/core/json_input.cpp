@@ -1,5 +1,5 @@
 // File reading and JSON parsing with located, readable errors.
-#include "json_input.hpp"
+#include "core/json_input.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -12,7 +12,7 @@
 
 #include <fmt/format.h>
 
-#include "errors.hpp"
+#include "core/errors.hpp"
 
 namespace proofdeck {
 

@@ -7,9 +7,12 @@
 #include <vector>
 
 #include "demo/demo.hpp"
-#include "terminal.hpp"
+#include "render/theme.hpp"
 
-namespace proofdeck::demo {
+namespace proofdeck::render {
+
+using demo::DemoInfo;
+using demo::DemoResult;
 
 enum class TextForm {
   full,     // `demo run`: title, claim, every table, series and value, the text
@@ -45,7 +48,4 @@ struct SvgFigure {
 // but as a standalone SVG document (for Markdown handouts that link their figures as files).
 std::vector<SvgFigure> render_svg_figures(const DemoResult& result);
 
-// Text escaped for HTML element content and attribute values.
-std::string html_escape(std::string_view text);
-
-}  // namespace proofdeck::demo
+}  // namespace proofdeck::render

@@ -33,12 +33,4 @@ struct Theme {
   static Theme plain() { return {}; }
 };
 
-// Terminal text must never carry raw control characters from files or specs: escape sequences
-// are shown as \x1b, \x07 … (newline and tab are kept).
-std::string sanitize_for_terminal(std::string_view text);
-
-// At most `characters` characters of UTF-8 text, cut at a character boundary and ended with "…"
-// when cut.
-std::string truncate_characters(std::string_view text, std::size_t characters);
-
 }  // namespace proofdeck

@@ -1,0 +1,41 @@
+// A question as one learner (or one printout) sees it once: options (or steps) shuffled and
+// lettered, a template's parameters drawn, the prompt filled in, and the key computed. Study reads
+// answers against it (study/answer.hpp); print lays it out.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "bank/model.hpp"
+#include "engine/rng.hpp"
+
+namespace proofdeck::bank {
+
+struct Instance {
+  const Question* question = nullptr;
+  Bindings bindings;               // a template's drawn parameters (empty otherwise)
+  std::string prompt;              // placeholders filled, numbers grouped for reading
+  std::string explanation;         // likewise
+  std::vector<std::size_t> order;  // shown position → option (or step) index
+  double key = 0.0;                // numeric: the right value
+};
+
+// Shuffles options and steps and draws a template's parameters from rng.
+Instance instantiate(const Question& question, engine::Rng& rng);
+
+// "a", "b", … for shown positions.
+std::string letter(std::size_t position);
+
+// "b) Let the model …": the option (or step) shown at a position, with its letter.
+std::string option_text(const Instance& instance, std::size_t position);
+
+// The right answer in the form the learner would type it ("b", "a,c", "true", "98304", "c a b").
+std::string expected_input(const Instance& instance);
+
+// Every trap a question can catch a learner in (its options', distractors' and own), each once,
+// in the order the question names them.
+std::vector<std::string> question_traps(const Question& q);
+
+}  // namespace proofdeck::bank

@@ -1,0 +1,43 @@
+// How much room text takes on a terminal, and making it fit: display width, padding, cutting
+// with "…" at a character boundary, and wrapping at word boundaries. Every module that lays out
+// text for a terminal (study screens, stats, list, check, demo figures, --help) measures here.
+// Input is UTF-8; none of these functions ever cuts a character in half.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace proofdeck::text {
+
+// Columns a terminal gives the text: one per character, two for East Asian wide and fullwidth
+// characters and emoji, none for combining marks and zero-width characters. Newlines count as
+// nothing; the text is taken as one line.
+int display_width(std::string_view text);
+
+// Bytes of the longest leading part of `text` that fits in `columns` columns.
+std::size_t prefix_bytes(std::string_view text, int columns);
+
+// Padded with spaces to `columns` (text already as wide or wider is returned as it is).
+std::string pad_right(std::string_view text, int columns);
+std::string pad_left(std::string_view text, int columns);
+std::string center(std::string_view text, int columns);
+
+// At most `columns` columns: cut at a character boundary and ended with `ellipsis` when cut.
+std::string truncate(std::string_view text, int columns, std::string_view ellipsis = "…");
+// Exactly `columns` columns: truncated, or padded on the right.
+std::string fit(std::string_view text, int columns);
+
+// Greedy word wrap to `width` columns. Words are split only when a single word is longer than a
+// line; a newline in the text ends a line (an empty line stays); runs of spaces between words
+// become one. At least one line, possibly empty.
+std::vector<std::string> wrap(std::string_view text, int width);
+
+// The same as a block of lines for a terminal, each ended by "\n": the first indented by
+// `indent`, the others by `hanging` (by `indent` when empty), all within `width` columns (when
+// the indent leaves fewer than 10, lines take 10).
+std::string wrap_block(std::string_view text, int width, std::string_view indent,
+                       std::string_view hanging = {});
+
+}  // namespace proofdeck::text

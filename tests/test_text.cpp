@@ -1,0 +1,153 @@
+// The text layer: how wide text is on a terminal, fitting and wrapping it at word boundaries,
+// the one rule for numbers, and escaping for terminals, markup and Markdown. Every output path
+// of proofdeck goes through these, so each rule is pinned here once.
+#include <catch2/catch.hpp>
+#include <string>
+#include <vector>
+
+#include "text/escape.hpp"
+#include "text/number.hpp"
+#include "text/utf8.hpp"
+#include "text/width.hpp"
+
+namespace {
+
+namespace text = proofdeck::text;
+using Lines = std::vector<std::string>;
+
+bool valid_utf8(const std::string& s) {
+  for (std::size_t at = 0; at < s.size();)
+    if (!text::decode(s, at).valid) return false;
+  return true;
+}
+
+}  // namespace
+
+TEST_CASE("display width counts columns, not bytes", "[text][width]") {
+  CHECK(text::display_width("") == 0);
+  CHECK(text::display_width("d_model") == 7);
+  CHECK(text::display_width("W_Q·x → α") == 9);  // multi-byte, one column each
+  CHECK(text::display_width("注意力") == 6);     // wide: two columns each
+  CHECK(text::display_width("e\u0301") == 1);    // a combining accent joins its letter
+  CHECK(text::display_width("\xff") == 1);       // an invalid byte shows as one U+FFFD
+}
+
+TEST_CASE("truncation ends with an ellipsis and never splits a character", "[text][width]") {
+  CHECK(text::truncate("attention", 20) == "attention");
+  CHECK(text::truncate("attention", 6) == "atten…");
+  CHECK(text::truncate("αβγδε", 3) == "αβ…");
+  CHECK(text::truncate("注意力机制", 5) == "注意…");  // 4 columns + "…", never half a glyph
+  CHECK(text::truncate("anything", 0).empty());
+  for (int width = 1; width < 12; ++width) {
+    const std::string cut = text::truncate("ŝčâłéđ ðøť-πŗøđüçť", width);
+    CHECK(valid_utf8(cut));
+    CHECK(text::display_width(cut) <= width);
+  }
+}
+
+TEST_CASE("fit and padding give exactly the asked width", "[text][width]") {
+  CHECK(text::fit("heads", 8) == "heads   ");
+  CHECK(text::fit("multi-head attention", 8) == "multi-h…");
+  CHECK(text::pad_left("7", 3) == "  7");
+  CHECK(text::center("ab", 6) == "  ab  ");
+  CHECK(text::pad_right("longer", 3) == "longer");
+}
+
+TEST_CASE("wrapping breaks between words only", "[text][wrap]") {
+  SECTION("greedy, every line within the width") {
+    CHECK(text::wrap("eight heads of width 64 each", 12) ==
+          Lines{"eight heads", "of width 64", "each"});
+  }
+  SECTION("a word is split only when it is longer than a whole line") {
+    CHECK(text::wrap("see W_k_projection now", 6) == Lines{"see", "W_k_pr", "ojecti", "on now"});
+  }
+  SECTION("newlines end lines, empty lines stay, runs of spaces collapse") {
+    CHECK(text::wrap("a  b\n\nc", 10) == Lines{"a b", "", "c"});
+    CHECK(text::wrap("", 10) == Lines{""});
+  }
+  SECTION("width counts display columns") {
+    CHECK(text::wrap("αβγ δεζ", 7) == Lines{"αβγ δεζ"});
+    CHECK(text::wrap("注意 力", 4) == Lines{"注意", "力"});
+  }
+  SECTION("no word is ever cut at any width from 20 to 160") {
+    const std::string prose =
+        "Multi-head attention splits a 512-dimensional hidden size into 8 heads of width 64; "
+        "the total parameter count stays 1,048,576 with or without the split.";
+    for (int width = 20; width <= 160; ++width) {
+      for (const std::string& line : text::wrap(prose, width)) {
+        CHECK(text::display_width(line) <= width);
+        CHECK(prose.find(line) != std::string::npos);  // whole words, in order
+      }
+    }
+  }
+}
+
+TEST_CASE("a wrapped block indents its first line and hangs the rest", "[text][wrap]") {
+  CHECK(text::wrap_block("a) one two three four five", 15, "  ", "     ") ==
+        "  a) one two\n     three four\n     five\n");
+  // However deep the indent, a line keeps room for 10 columns of text.
+  CHECK(text::wrap_block("one two three", 12, "      ") == "      one two\n      three\n");
+  CHECK(text::wrap_block("short", 40, "  ") == "  short\n");
+}
+
+TEST_CASE("one grouping rule: four or more integer digits", "[text][number]") {
+  CHECK(text::group_digits("512") == "512");
+  CHECK(text::group_digits("1024") == "1,024");
+  CHECK(text::group_digits("1048576") == "1,048,576");
+  CHECK(text::group_digits("-12345.678") == "-12,345.678");
+  CHECK(text::group_digits("1.5e-07") == "1.5e-07");
+  CHECK(text::group_digits("nan") == "nan");
+  CHECK(text::format_number(0) == "0");
+  CHECK(text::format_number(-0.0) == "0");
+  CHECK(text::format_number(512) == "512");
+  CHECK(text::format_number(1024) == "1,024");
+  CHECK(text::format_number(-12345) == "-12,345");
+  CHECK(text::format_number(1048576) == "1,048,576");
+  CHECK(text::format_number(0.5) == "0.5");
+  CHECK(text::format_number(2.50) == "2.5");
+  CHECK(text::format_number(1e-5) == "1e-05");
+  CHECK(text::format_number(1.0 / 3) == "0.3333333333");
+  CHECK(text::format_number(-1048575.99998) == "-1,048,576");           // rounded to 10 digits
+  CHECK(text::format_number(9007199254740992.0) == "9.007199255e+15");  // 2^53: not exact
+  CHECK(text::format_short(1024) == "1,024");
+  CHECK(text::format_short(0.08342) == "0.0834");
+  CHECK(text::format_short(32.14) == "32.1");
+  CHECK(text::format_short(1.05e16) == "1.05e16");
+  CHECK(text::format_short(3.4e-17) == "3.4e-17");
+}
+
+TEST_CASE("terminal text never carries a control character", "[text][escape]") {
+  CHECK(text::terminal_safe("a\x1b[31mred") == "a\\x1b[31mred");
+  CHECK(text::terminal_safe("tab\there") == "tab here");
+  CHECK(text::terminal_safe("csi\xc2\x9b") == "csi\\u009b");
+  CHECK(text::terminal_safe("caf\xc3\xa9 \xc2\xa0") == "caf\xc3\xa9 \xc2\xa0");  // not C1
+  CHECK(text::terminal_safe("two\nlines") == "two\nlines");
+  CHECK(text::terminal_safe("two\nlines", text::Newlines::as_spaces) == "two lines");
+}
+
+TEST_CASE("markup escaping makes well-formed XML and HTML", "[text][escape]") {
+  CHECK(text::markup_escape("a < b && \"c\" 'd'") ==
+        "a &lt; b &amp;&amp; &quot;c&quot; &#39;d&#39;");
+  CHECK(text::markup_escape("bad\xff byte") == "bad\xEF\xBF\xBD byte");
+  CHECK(text::markup_escape("bell\x07") == "bell\\x07");
+  CHECK(text::html_text("one\r\ntwo") == "one<br />\ntwo");
+  CHECK(text::html_text("one\ntwo", "<br>") == "one<br>two");
+}
+
+TEST_CASE("Markdown escaping leaves nothing for a renderer to act on", "[text][escape]") {
+  CHECK(text::markdown_escape("*bold* [link] <b> | x") == "\\*bold\\* \\[link\\] \\<b\\> \\| x");
+  CHECK(text::markdown_escape("d_model stays") == "d_model stays");
+  CHECK(text::markdown_escape("_emphasis_") == "\\_emphasis\\_");
+  CHECK(text::markdown_escape("# not a heading") == "\\# not a heading");
+  CHECK(text::markdown_escape("1. not a list") == "1\\. not a list");
+  CHECK(text::markdown_escape("line\nbreak", "   ") == "line  \n   break");
+  CHECK(text::markdown_cell("line\nbreak") == "line break");
+  CHECK(text::markdown_code("head_dim") == "`head_dim`");
+  CHECK(text::markdown_code("a`b") == "a\\`b");
+}
+
+TEST_CASE("slugs and URL paths", "[text][escape]") {
+  CHECK(text::slug("Scaled Dot-Product Attention!", "x") == "scaled-dot-product-attention");
+  CHECK(text::slug("—", "demo") == "demo");
+  CHECK(text::url_path("figures/a b.svg") == "figures/a%20b.svg");
+}
