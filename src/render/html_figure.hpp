@@ -1,0 +1,21 @@
+// A demo result as HTML: a self-contained page (inline CSS and SVG, no scripts, no network
+// references, everything escaped) or a <section> for handouts that embed several demos.
+#pragma once
+
+#include <string>
+
+#include "demo/demo.hpp"
+
+namespace proofdeck::render {
+
+using demo::DemoInfo;
+using demo::DemoResult;
+
+// A complete HTML document.
+std::string render_html(const DemoResult& result, const DemoInfo& info);
+// The same figure as an HTML fragment (a <section>), for handouts that embed several demos;
+// the CSS it needs is html_stylesheet().
+std::string render_html_section(const DemoResult& result, const DemoInfo& info);
+const std::string& html_stylesheet();
+
+}  // namespace proofdeck::render

@@ -1,0 +1,137 @@
+// Markdown figures (see markdown_figure.hpp).
+#include "render/markdown_figure.hpp"
+
+#include <fmt/color.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <cmath>
+#include <cstdint>
+#include <iterator>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "render/color.hpp"
+#include "render/parts.hpp"
+#include "render/scale.hpp"
+#include "render/terminal_figure.hpp"
+#include "text/escape.hpp"
+#include "text/number.hpp"
+#include "text/utf8.hpp"
+#include "text/width.hpp"
+
+namespace proofdeck::render {
+
+namespace {
+
+std::string md_row(const std::vector<std::string>& cells) {
+  std::string row = "|";
+  for (const std::string& cell : cells)
+    row += " " + cell + " |";
+  return row + "\n";
+}
+
+std::string md_rule(std::size_t count, bool first_left) {
+  std::string row = "|";
+  for (std::size_t i = 0; i < count; ++i)
+    row += (i == 0 && first_left) ? " --- |" : " ---: |";
+  return row + "\n";
+}
+
+// A table under its own heading, or under a caption when a pair shares the heading.
+void md_table(std::string& out, const Table& table, const std::string& caption = {}) {
+  out += caption.empty() ? "### " + text::markdown_cell(table_title(table)) + "\n\n"
+                         : "*" + text::markdown_cell(caption) + "*\n\n";
+  std::vector<std::string> header{""};
+  for (Eigen::Index c = 0; c < table.cells.cols(); ++c)
+    header.push_back(text::markdown_cell(column_label(table, c)));
+  out += md_row(header) + md_rule(header.size(), true);
+  for (Eigen::Index r = 0; r < table.cells.rows(); ++r) {
+    std::vector<std::string> row{"**" + text::markdown_cell(row_label(table, r)) + "**"};
+    for (Eigen::Index c = 0; c < table.cells.cols(); ++c) {
+      row.push_back(table.heatmap ? format_cell(table.cells(r, c), 3)
+                                  : text::format_short(table.cells(r, c)));
+    }
+    out += md_row(row);
+  }
+  out += "\n";
+}
+
+void md_series(std::string& out, const Series& series) {
+  out += "### " + text::markdown_cell(series_title(series)) + "\n\n";
+  if (const std::string subtitle = series_subtitle(series, "·"); !subtitle.empty()) {
+    out += "*" + text::markdown_cell(subtitle) + "*\n\n";
+  }
+  std::vector<std::string> header{series.x_label.empty() ? "x"
+                                                         : text::markdown_cell(series.x_label)};
+  for (const auto& [label, y] : series.lines)
+    header.push_back(text::markdown_cell(label));
+  out += md_row(header) + md_rule(header.size(), false);
+  for (std::size_t i = 0; i < series.x.size(); ++i) {
+    std::vector<std::string> row{text::format_short(series.x[i])};
+    for (const auto& [label, y] : series.lines)
+      row.push_back(i < y.size() ? text::format_short(y[i]) : "");
+    out += md_row(row);
+  }
+  // The picture too: a fenced copy of the terminal bar chart, without its title.
+  const std::string picture = text_chart(series);
+  // The fence is longer than any run of backticks a label could bring into the picture.
+  std::size_t run = 0, longest = 0;
+  for (const char c : picture) {
+    run = c == '`' ? run + 1 : 0;
+    longest = std::max(longest, run);
+  }
+  const std::string fence(std::max<std::size_t>(3, longest + 1), '`');
+  out += "\n" + fence + "text\n" + picture + fence + "\n\n";
+}
+
+}  // namespace
+
+std::string render_markdown(const DemoResult& result, const DemoInfo& info) {
+  std::string out;
+  out += "## " + text::markdown_cell(info.title.empty() ? info.name : info.title) + "\n\n";
+  if (!info.claim.empty()) out += "> " + text::markdown_cell(info.claim) + "\n\n";
+  std::string meta = text::markdown_code(info.name.empty() ? result.demo : info.name);
+  if (!info.section.empty()) meta += " · " + text::markdown_cell(info.section);
+  out += meta + "\n\n";
+  if (const auto params = parameters(result); !params.empty()) {
+    out += "Parameters:";
+    for (const auto& [key, value] : params)
+      out += " " + text::markdown_code(key + "=" + value);
+    out += "\n\n";
+  }
+  const auto& tables = result.tables;
+  for (std::size_t i = 0; i < tables.size(); ++i) {
+    const bool pair = tables[i].heatmap && i + 1 < tables.size() && tables[i + 1].heatmap &&
+                      same_shape(tables[i], tables[i + 1]);
+    const std::string heading =
+        pair ? shared_heading(table_title(tables[i]), table_title(tables[i + 1])) : "";
+    if (heading.empty()) {
+      md_table(out, tables[i]);
+      continue;
+    }
+    out += "### " + text::markdown_cell(heading) + "\n\n";
+    md_table(out, tables[i], table_title(tables[i]).substr(heading.size() + 2));
+    md_table(out, tables[i + 1], table_title(tables[i + 1]).substr(heading.size() + 2));
+    ++i;
+  }
+  for (const Series& series : result.series)
+    md_series(out, series);
+  if (!result.values.empty()) {
+    out += "### Values\n\n" + md_row({"value", "result"}) + md_rule(2, true);
+    for (const auto& [name, value] : result.values)
+      out += md_row({text::markdown_code(name), format_value(value)});
+    out += "\n";
+  }
+  for (const std::string& paragraph : result.text)
+    out += text::markdown_escape(paragraph) + "\n\n";
+  while (out.size() > 1 && out[out.size() - 1] == '\n' && out[out.size() - 2] == '\n')
+    out.pop_back();
+  return out;
+}
+
+}  // namespace proofdeck::render

@@ -1,0 +1,64 @@
+// What every figure renderer reads off a demo result the same way: titles and labels of tables
+// and series, parameters as `--set` takes them, values and cells as text.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "demo/demo.hpp"
+
+namespace proofdeck::render {
+
+using demo::DemoInfo;
+using demo::DemoResult;
+using demo::Series;
+using demo::Table;
+using demo::Value;
+
+// A result's string on one terminal line: controls shown, tabs and newlines as spaces.
+std::string one_line(std::string_view s);
+
+// `piece` `count` times; `count` spaces (none when negative).
+std::string repeat(std::string_view piece, int count);
+std::string spaces(int count);
+
+// A named value for people: yes/no, or a number as text::format_short writes it.
+std::string format_value(const Value& value);
+
+// Heatmap cells: fixed decimals so the columns line up; never "-0.00". An exact zero (a masked
+// weight) reads 0, unlike a small weight rounded to 0.00.
+std::string format_cell(double x, int decimals);
+
+// Every heatmap holds values in [0, 1] (weights), so one 0-to-1 legend explains them all.
+bool unit_heatmaps(const DemoResult& result);
+
+std::size_t points_of(const Series& series, const std::vector<double>& y);
+
+std::vector<double> all_y(const Series& series);
+
+std::string table_title(const Table& table);
+
+std::string series_title(const Series& series);
+
+std::string row_label(const Table& table, Eigen::Index row);
+
+std::string column_label(const Table& table, Eigen::Index column);
+
+bool same_shape(const Table& a, const Table& b);
+
+// Two titles "no positional encoding: cat bit dog" and "no positional encoding: dog bit cat"
+// share a heading; each figure keeps only what differs.
+std::string shared_heading(const std::string& a, const std::string& b);
+
+// As `--set` takes it: a="cat bit dog", seed=42.
+std::string parameter_text(const nlohmann::ordered_json& value);
+
+std::vector<std::pair<std::string, std::string>> parameters(const DemoResult& result);
+
+// "variance by layer · log scale": what a series' axes show, `dot` between the parts.
+std::string series_subtitle(const Series& series, std::string_view dot);
+
+}  // namespace proofdeck::render

@@ -1,0 +1,899 @@
+// Terminal figures (see terminal_figure.hpp).
+#include "render/terminal_figure.hpp"
+
+#include <fmt/color.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <cmath>
+#include <cstdint>
+#include <iterator>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "render/color.hpp"
+#include "render/parts.hpp"
+#include "render/scale.hpp"
+#include "text/escape.hpp"
+#include "text/number.hpp"
+#include "text/utf8.hpp"
+#include "text/width.hpp"
+
+namespace proofdeck::render {
+
+using text::center;
+using text::pad_left;
+using text::pad_right;
+
+namespace {
+
+struct Glyphs {
+  std::vector<std::string> shades;   // lightest to darkest, the first is blank
+  std::vector<std::string> eighths;  // partial bar cells, 1/8 … 7/8 (empty: whole cells)
+  std::vector<std::string> sparks;   // sparkline levels
+  std::string full, vertical, corner, horizontal, tick, ellipsis, quote, dot, arrow, range;
+
+  static Glyphs unicode() {
+    return {.shades = {" ", "░", "▒", "▓", "█"},
+            .eighths = {"▏", "▎", "▍", "▌", "▋", "▊", "▉"},
+            .sparks = {"▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"},
+            .full = "█",
+            .vertical = "│",
+            .corner = "└",
+            .horizontal = "─",
+            .tick = "┬",
+            .ellipsis = "…",
+            .quote = "│ ",
+            .dot = "·",
+            .arrow = "→",
+            .range = "–"};
+  }
+  static Glyphs ascii() {
+    return {.shades = {" ", ".", ":", "-", "=", "+", "*", "#", "%", "@"},
+            .eighths = {},
+            .sparks = {"_", ".", ":", "-", "=", "+", "*", "#"},
+            .full = "#",
+            .vertical = "|",
+            .corner = "+",
+            .horizontal = "-",
+            .tick = "+",
+            .ellipsis = "...",
+            .quote = "| ",
+            .dot = "-",
+            .arrow = "->",
+            .range = "-"};
+  }
+};
+
+bool has_colour(const Theme& theme) {
+  for (const fmt::text_style* style :
+       {&theme.error, &theme.warning, &theme.good, &theme.bad, &theme.emphasis, &theme.dim}) {
+    if (style->has_foreground() || style->has_background() || style->has_emphasis()) return true;
+  }
+  return false;
+}
+
+// Everything the text renderer decides once: glyphs, styles, how heatmap cells are painted.
+struct Look {
+  int width = 80;
+  Glyphs glyphs;
+  fmt::text_style heading;                   // titles
+  fmt::text_style dim;                       // secondary lines
+  fmt::text_style value;                     // the numbers in the value list
+  bool paint_cells = false;                  // 256-colour backgrounds instead of shade characters
+  std::vector<fmt::text_style> line_styles;  // bars of a series' lines, cycled
+
+  Look(const Theme& theme, const TextOptions& options)
+      : width(std::max(options.width, 1)),
+        glyphs(options.unicode ? Glyphs::unicode() : Glyphs::ascii()),
+        heading(theme.emphasis),
+        dim(theme.dim),
+        value(theme.emphasis),
+        paint_cells(options.color256 && has_colour(theme)) {
+    if (has_colour(theme)) {
+      // Readable on dark and light backgrounds alike (blue text is not, on dark ones).
+      for (const auto colour :
+           {fmt::terminal_color::cyan, fmt::terminal_color::magenta, fmt::terminal_color::green,
+            fmt::terminal_color::yellow, fmt::terminal_color::blue, fmt::terminal_color::red}) {
+        line_styles.push_back(fmt::fg(colour));
+      }
+    } else {
+      line_styles.emplace_back();
+    }
+  }
+
+  const fmt::text_style& line_style(std::size_t index) const {
+    return line_styles[index % line_styles.size()];
+  }
+  std::string shade(double fraction) const {
+    const auto levels = static_cast<double>(glyphs.shades.size() - 1);
+    return glyphs.shades[static_cast<std::size_t>(std::lround(fraction * levels))];
+  }
+  std::string fit(std::string_view text, int columns_available) const {
+    return text::truncate(text, columns_available, glyphs.ellipsis);
+  }
+};
+
+std::string styled(const fmt::text_style& style, std::string_view text) {
+  return fmt::format(style, "{}", text);
+}
+
+// A heatmap cell painted with a 256-colour background: fmt's rgb styles are truecolor, which
+// fewer terminals render, so this escape is built by hand (only ever when the theme has colour).
+std::string painted(std::string_view text, double fraction) {
+  const int background = xterm_shade(fraction);
+  const int foreground = needs_light_text(fraction) ? 231 : 16;
+  return fmt::format("\x1b[48;5;{}m\x1b[38;5;{}m{}\x1b[0m", background, foreground, text);
+}
+
+// The guarantee behind every other function: no line is wider than the terminal. Escape
+// sequences take no columns; a line cut inside a style is reset.
+std::string clip(const std::string& line, int width) {
+  std::string out;
+  int used = 0;
+  bool escaped = false;
+  for (std::size_t i = 0; i < line.size();) {
+    if (line[i] == '\x1b') {
+      std::size_t end = i + 1;
+      if (end < line.size() && line[end] == '[') {
+        ++end;
+        while (end < line.size() && !(line[end] >= 0x40 && line[end] <= 0x7e))
+          ++end;
+      }
+      end = std::min(end + 1, line.size());
+      out.append(line, i, end - i);
+      escaped = true;
+      i = end;
+      continue;
+    }
+    std::size_t end = i;
+    text::decode(line, end);
+    const int columns = text::display_width(std::string_view(line).substr(i, end - i));
+    if (used + columns > width) {
+      if (escaped) out += "\x1b[0m";
+      return out;
+    }
+    out.append(line, i, end - i);
+    used += columns;
+    i = end;
+  }
+  return out;
+}
+
+// Lines of text all exactly `width` columns wide, to be set side by side.
+struct Block {
+  std::vector<std::string> lines;
+  int width = 0;
+};
+
+using Lines = std::vector<std::string>;
+
+void append(Lines& lines, const Lines& more) {
+  lines.insert(lines.end(), more.begin(), more.end());
+}
+
+Lines styled_wrap(const fmt::text_style& style, std::string_view text, int width,
+                  std::string_view indent = {}) {
+  Lines lines;
+  for (const std::string& line : text::wrap(text, width - text::display_width(indent))) {
+    lines.push_back(std::string(indent) + styled(style, line));
+  }
+  return lines;
+}
+
+// --- heatmaps -------------------------------------------------------------------------------
+
+// How a grid of cells fits the columns it has.
+struct GridPlan {
+  int label_width = 1;  // row labels, right-aligned
+  int cell_width = 1;
+  int gap = 1;          // between cells (none when cells are painted)
+  bool numbers = true;  // the value in (painted) or beside (shaded) each cell
+  // Column labels too long for their cells: the columns are numbered instead, and the row
+  // labels carry the numbers (self-attention: rows and columns are the same tokens) or a key
+  // line under the grid lists them.
+  bool numbered = false;
+  bool same_labels = false;
+  int index_digits = 0;
+  int shown = 0;  // columns drawn; the rest are cut with an ellipsis
+  bool clipped = false;
+  int width = 0;
+};
+
+// Grids sit two columns in from their titles.
+constexpr int kGridIndent = 2;
+
+int digits(int n) {
+  return static_cast<int>(std::to_string(n).size());
+}
+
+GridPlan plan_grid(const std::vector<const Table*>& tables, const Look& look, int max_width) {
+  int number_width = 1, row_label_width = 1, column_label_width = 1;
+  Eigen::Index columns_count = 0;
+  bool same_labels = true;
+  for (const Table* table : tables) {
+    columns_count = std::max(columns_count, table->cells.cols());
+    same_labels =
+        same_labels && !table->row_labels.empty() && table->row_labels == table->column_labels;
+    for (Eigen::Index i = 0; i < table->cells.size(); ++i) {
+      number_width =
+          std::max(number_width, text::display_width(format_cell(table->cells.data()[i], 2)));
+    }
+    for (Eigen::Index r = 0; r < table->cells.rows(); ++r) {
+      row_label_width =
+          std::max(row_label_width, text::display_width(one_line(row_label(*table, r))));
+    }
+    for (Eigen::Index c = 0; c < table->cells.cols(); ++c) {
+      column_label_width =
+          std::max(column_label_width, text::display_width(one_line(column_label(*table, c))));
+    }
+  }
+  const int count = static_cast<int>(columns_count);
+  const int gap = look.paint_cells ? 0 : 1;
+  // Painted: " 0.62 " on a coloured background. Shaded: "▓▓ 0.62".
+  const int number_cell = look.paint_cells ? number_width + 2 : number_width + 3;
+  const int shade_cell = look.paint_cells ? 3 : 2;
+  const int labelled_cell = std::min(column_label_width, 10) + (look.paint_cells ? 1 : 0);
+  const auto label_room = [&](int cell) { return look.paint_cells ? cell - 1 : cell; };
+  const auto grid_width = [&](int cell, int shown) {
+    return shown * cell + std::max(shown - 1, 0) * gap;
+  };
+
+  // Numbers matter more than whole row labels, whole labels more than wide cells: cells as wide
+  // as their labels, then as their numbers, then shades alone; row labels take what is left,
+  // whole in the first try of each kind, then cut to a few letters.
+  struct Try {
+    int cell;
+    bool numbers;
+    bool whole_labels;
+  };
+  const std::array<Try, 5> tries{{{std::max(number_cell, labelled_cell), true, true},
+                                  {number_cell, true, true},
+                                  {number_cell, true, false},
+                                  {shade_cell, false, true},
+                                  {shade_cell, false, false}}};
+  GridPlan plan;
+  for (const auto& [cell, numbers, whole_labels] : tries) {
+    plan = GridPlan{};
+    plan.cell_width = cell;
+    plan.gap = gap;
+    plan.numbers = numbers;
+    plan.numbered = column_label_width > label_room(cell);
+    plan.same_labels = same_labels;
+    plan.index_digits = plan.numbered && same_labels ? digits(count) : 0;
+    const int index = plan.index_digits > 0 ? plan.index_digits + 1 : 0;
+    const int wanted = std::min(row_label_width, 16) + index;
+    const int room = max_width - kGridIndent - 2 - grid_width(cell, count);
+    plan.label_width = std::min(wanted, room);
+    plan.shown = count;
+    plan.width = kGridIndent + plan.label_width + 2 + grid_width(cell, count);
+    if (plan.label_width >= (whole_labels ? wanted : std::min(wanted, 4 + index))) return plan;
+  }
+  // Too many columns even for shades: as many as fit, then an ellipsis.
+  const int index = plan.index_digits > 0 ? plan.index_digits + 1 : 0;
+  plan.label_width = std::min(std::min(row_label_width, 16) + index, 6 + index);
+  const int ellipsis = 1 + text::display_width(look.glyphs.ellipsis);
+  plan.shown = std::clamp(
+      (max_width - kGridIndent - plan.label_width - 2 - ellipsis + gap) / (plan.cell_width + gap),
+      1, std::max(count, 1));
+  plan.clipped = plan.shown < count;
+  plan.width = kGridIndent + plan.label_width + 2 + grid_width(plan.cell_width, plan.shown) +
+               (plan.clipped ? ellipsis : 0);
+  return plan;
+}
+
+Block heatmap_block(const Table& table, const GridPlan& plan, const Look& look,
+                    const std::string& title, const fmt::text_style& title_style) {
+  Block block;
+  block.width = plan.width;
+  const auto add = [&](const std::string& text, const fmt::text_style& style) {
+    for (const std::string& line : text::wrap(text, plan.width - kGridIndent)) {
+      block.lines.push_back(spaces(kGridIndent) +
+                            styled(style, pad_right(line, plan.width - kGridIndent)));
+    }
+  };
+  if (!title.empty()) add(title, title_style);
+
+  const int label_room = look.paint_cells ? plan.cell_width - 1 : plan.cell_width;
+  std::string header = spaces(kGridIndent + plan.label_width + 2);
+  for (int c = 0; c < plan.shown; ++c) {
+    const std::string label = plan.numbered
+                                  ? std::to_string(c + 1)
+                                  : look.fit(one_line(column_label(table, c)), label_room);
+    if (c > 0) header += spaces(plan.gap);
+    header += look.paint_cells ? center(label, plan.cell_width) : pad_left(label, plan.cell_width);
+  }
+  if (plan.clipped) header += " " + look.glyphs.ellipsis;
+  block.lines.push_back(pad_right(header, plan.width));
+
+  const HeatScale scale(table);
+  for (Eigen::Index r = 0; r < table.cells.rows(); ++r) {
+    std::string label = one_line(row_label(table, r));
+    if (plan.index_digits > 0) {
+      label = look.fit(label, plan.label_width - plan.index_digits - 1) + " " +
+              pad_left(std::to_string(r + 1), plan.index_digits);
+    }
+    std::string line =
+        spaces(kGridIndent) + pad_left(look.fit(label, plan.label_width), plan.label_width) + "  ";
+    for (int c = 0; c < plan.shown; ++c) {
+      const double v = table.cells(r, c);
+      const double fraction = scale(v);
+      if (c > 0) line += spaces(plan.gap);
+      const std::string number = plan.numbers ? format_cell(v, 2) : std::string();
+      if (look.paint_cells) {
+        line += painted(center(number, plan.cell_width), fraction);
+      } else {
+        const std::string shade = repeat(look.shade(fraction), 2);
+        line += pad_left(plan.numbers ? shade + " " + number : shade, plan.cell_width);
+      }
+    }
+    if (plan.clipped) line += spaces(1 + text::display_width(look.glyphs.ellipsis));
+    block.lines.push_back(pad_right(line, plan.width));
+  }
+  if (plan.numbered && !plan.same_labels) {
+    std::string key = "columns:";
+    for (int c = 0; c < plan.shown; ++c) {
+      key += (c == 0 ? " " : " " + look.glyphs.dot + " ") + std::to_string(c + 1) + " " +
+             one_line(column_label(table, c));
+    }
+    add(key, look.dim);
+  }
+  return block;
+}
+
+Lines side_by_side(Block left, Block right, int gap) {
+  const std::size_t height = std::max(left.lines.size(), right.lines.size());
+  left.lines.resize(height, spaces(left.width));
+  right.lines.resize(height, spaces(right.width));
+  Lines lines;
+  for (std::size_t i = 0; i < height; ++i)
+    lines.push_back(left.lines[i] + spaces(gap) + right.lines[i]);
+  return lines;
+}
+
+constexpr int kPairGap = 4;
+
+// Two heatmaps of one shape side by side, if both fit with their numbers; empty otherwise.
+Lines heatmap_pair(const Table& a, const Table& b, const Look& look) {
+  const int half = (look.width - kPairGap) / 2;
+  const GridPlan plan = plan_grid({&a, &b}, look, half);
+  if (!plan.numbers || plan.clipped) return {};
+  const std::string title_a = one_line(table_title(a));
+  const std::string title_b = one_line(table_title(b));
+  const std::string heading = shared_heading(title_a, title_b);
+  Lines lines;
+  if (!heading.empty()) {
+    lines.push_back(styled(look.heading, look.fit(heading, look.width)));
+    const std::size_t cut = heading.size() + 2;
+    append(lines, side_by_side(heatmap_block(a, plan, look, title_a.substr(cut), {}),
+                               heatmap_block(b, plan, look, title_b.substr(cut), {}), kPairGap));
+  } else {
+    append(lines, side_by_side(heatmap_block(a, plan, look, title_a, look.heading),
+                               heatmap_block(b, plan, look, title_b, look.heading), kPairGap));
+  }
+  return lines;
+}
+
+Lines heatmap_single(const Table& table, const Look& look) {
+  const GridPlan plan = plan_grid({&table}, look, look.width);
+  Lines lines = styled_wrap(look.heading, one_line(table_title(table)), look.width);
+  Block block = heatmap_block(table, plan, look, {}, {});
+  append(lines, block.lines);
+  return lines;
+}
+
+// "0 ░░▒▒▓▓██ 1": what the shades mean, once under the heatmaps.
+std::string heatmap_legend(const Look& look) {
+  std::string ramp;
+  if (look.paint_cells) {
+    for (int i = 0; i <= 8; ++i)
+      ramp += painted("  ", i / 8.0);
+  } else {
+    for (std::size_t i = 0; i < look.glyphs.shades.size(); ++i) {
+      ramp += repeat(look.glyphs.shades[i], 2);
+    }
+    ramp = "[" + ramp + "]";
+  }
+  return spaces(kGridIndent) + styled(look.dim, "scale 0 ") + ramp + styled(look.dim, " 1");
+}
+
+// Heatmap groups (pairs where they fit, singles otherwise) and numeric tables, in result order.
+struct TableGroup {
+  Lines lines;
+  bool heatmap = false;
+};
+
+Lines numeric_table(const Table& table, const Look& look);
+
+std::vector<TableGroup> table_groups(const DemoResult& result, const Look& look) {
+  std::vector<TableGroup> groups;
+  const auto& tables = result.tables;
+  for (std::size_t i = 0; i < tables.size(); ++i) {
+    const Table& table = tables[i];
+    if (!table.heatmap) {
+      groups.push_back({numeric_table(table, look), false});
+      continue;
+    }
+    if (i + 1 < tables.size() && tables[i + 1].heatmap && same_shape(table, tables[i + 1])) {
+      if (Lines pair = heatmap_pair(table, tables[i + 1], look); !pair.empty()) {
+        groups.push_back({std::move(pair), true});
+        ++i;
+        continue;
+      }
+    }
+    groups.push_back({heatmap_single(table, look), true});
+  }
+  return groups;
+}
+
+// --- numeric tables -------------------------------------------------------------------------
+
+Lines numeric_table(const Table& table, const Look& look) {
+  Lines lines = styled_wrap(look.heading, one_line(table_title(table)), look.width);
+  const Eigen::Index rows = table.cells.rows(), cols = table.cells.cols();
+  std::vector<std::vector<std::string>> cells(static_cast<std::size_t>(rows));
+  std::vector<int> widths(static_cast<std::size_t>(cols), 1);
+  std::vector<std::string> headers;
+  for (Eigen::Index c = 0; c < cols; ++c)
+    headers.push_back(one_line(column_label(table, c)));
+  for (Eigen::Index r = 0; r < rows; ++r) {
+    for (Eigen::Index c = 0; c < cols; ++c) {
+      std::string text = text::format_short(table.cells(r, c));
+      widths[static_cast<std::size_t>(c)] =
+          std::max(widths[static_cast<std::size_t>(c)], text::display_width(text));
+      cells[static_cast<std::size_t>(r)].push_back(std::move(text));
+    }
+  }
+  int label_width = 0;
+  for (Eigen::Index r = 0; r < rows; ++r) {
+    label_width = std::max(label_width, text::display_width(one_line(row_label(table, r))));
+  }
+  label_width = std::min(label_width, std::max(look.width / 3, 4));
+  // Column widths: the whole header on one line if every column can have it, else its longest
+  // word (the header wraps), else just the numbers (the header wraps inside them).
+  const auto total = [&](const std::vector<int>& w, std::size_t shown) {
+    int sum = 2 + label_width;
+    for (std::size_t c = 0; c < shown; ++c)
+      sum += 2 + w[c];
+    return sum;
+  };
+  std::vector<int> whole = widths, by_word = widths;
+  for (std::size_t c = 0; c < widths.size(); ++c) {
+    whole[c] = std::max(widths[c], std::min(text::display_width(headers[c]), 16));
+    int longest_word = 0;
+    std::string_view rest = headers[c];
+    while (!rest.empty()) {
+      const std::size_t space = rest.find(' ');
+      longest_word = std::max(longest_word, text::display_width(rest.substr(0, space)));
+      rest.remove_prefix(space == std::string_view::npos ? rest.size() : space + 1);
+    }
+    by_word[c] = std::max(widths[c], std::min(longest_word, 12));
+  }
+  if (total(whole, whole.size()) <= look.width) {
+    widths = whole;
+  } else if (total(by_word, by_word.size()) <= look.width) {
+    widths = by_word;
+  }
+  std::size_t shown = widths.size();
+  const int ellipsis = 2 + text::display_width(look.glyphs.ellipsis);
+  while (shown > 1 && total(widths, shown) + (shown < widths.size() ? ellipsis : 0) > look.width) {
+    --shown;
+  }
+  const bool clipped = shown < widths.size();
+
+  // Headers on up to three lines, bottom-aligned over their numbers.
+  constexpr std::size_t kHeaderLines = 3;
+  std::vector<Lines> header_cells;
+  std::size_t header_height = 1;
+  for (std::size_t c = 0; c < shown; ++c) {
+    Lines cell = text::wrap(headers[c], widths[c]);
+    if (cell.size() > kHeaderLines) {
+      cell.resize(kHeaderLines);
+      cell.back() = look.fit(cell.back() + " " + look.glyphs.ellipsis, widths[c]);
+    }
+    header_height = std::max(header_height, cell.size());
+    header_cells.push_back(std::move(cell));
+  }
+  for (std::size_t line = 0; line < header_height; ++line) {
+    std::string header = spaces(2 + label_width);
+    for (std::size_t c = 0; c < shown; ++c) {
+      const Lines& cell = header_cells[c];
+      const std::size_t blank = header_height - cell.size();
+      header += "  " + pad_left(line < blank ? "" : cell[line - blank], widths[c]);
+    }
+    if (clipped && line + 1 == header_height) header += "  " + look.glyphs.ellipsis;
+    lines.push_back(styled(look.dim, header));
+  }
+  for (Eigen::Index r = 0; r < rows; ++r) {
+    std::string line =
+        "  " + pad_right(look.fit(one_line(row_label(table, r)), label_width), label_width);
+    for (std::size_t c = 0; c < shown; ++c) {
+      line += "  " + pad_left(cells[static_cast<std::size_t>(r)][c], widths[c]);
+    }
+    lines.push_back(line);
+  }
+  return lines;
+}
+
+// --- series: horizontal bars ------------------------------------------------------------------
+
+// A bar of `cells` columns (fractional with eighth blocks when the glyphs have them).
+std::string bar(double cells, const Look& look) {
+  if (look.glyphs.eighths.empty()) {
+    return repeat(look.glyphs.full, static_cast<int>(std::lround(cells)));
+  }
+  const long eighths = std::lround(cells * 8.0);
+  std::string text = repeat(look.glyphs.full, static_cast<int>(eighths / 8));
+  if (eighths % 8 != 0) text += look.glyphs.eighths[static_cast<std::size_t>(eighths % 8 - 1)];
+  return text;
+}
+
+// Tick labels centred under their ticks, dropped where they would overlap a neighbour.
+std::string axis_labels(const std::vector<std::pair<int, std::string>>& ticks, int width) {
+  std::string line;
+  int used = 0;  // columns written so far
+  for (const auto& [position, label] : ticks) {
+    const int label_width = text::display_width(label);
+    const int start = std::clamp(position - label_width / 2, 0, std::max(width - label_width, 0));
+    if (start < used + (used > 0 ? 1 : 0) || start + label_width > width) continue;
+    line += spaces(start - used) + label;
+    used = start + label_width;
+  }
+  return line;
+}
+
+// One bar of a chart: an x (or a run of x with the same value, "1–20") and its value.
+struct BarRow {
+  std::string x;
+  double value = 0.0;
+};
+
+// Consecutive points that read the same (LayerNorm's variance: 1, 1, 1 …) share one bar; runs
+// shorter than three stay as they are.
+std::vector<BarRow> bar_rows(const Series& series, const std::vector<double>& y, const Look& look) {
+  std::vector<BarRow> rows;
+  const std::size_t count = points_of(series, y);
+  for (std::size_t i = 0; i < count;) {
+    std::size_t last = i;
+    while (last + 1 < count && text::format_short(y[last + 1]) == text::format_short(y[i]))
+      ++last;
+    if (last - i >= 2) {
+      rows.push_back(
+          {text::format_short(series.x[i]) + look.glyphs.range + text::format_short(series.x[last]),
+           y[i]});
+      i = last + 1;
+    } else {
+      rows.push_back({text::format_short(series.x[i]), y[i]});
+      ++i;
+    }
+  }
+  return rows;
+}
+
+Lines series_bars(const Series& series, const Look& look) {
+  Lines lines = styled_wrap(look.heading, one_line(series_title(series)), look.width);
+  if (const std::string subtitle = series_subtitle(series, look.glyphs.dot); !subtitle.empty()) {
+    append(lines, styled_wrap(look.dim, subtitle, look.width));
+  }
+  const std::vector<double> values = all_y(series);
+  if (values.empty()) {
+    lines.push_back(styled(look.dim, "  (no data)"));
+    return lines;
+  }
+  std::vector<std::vector<BarRow>> rows;
+  int x_width = 1, value_width = 1;
+  for (const auto& [label, y] : series.lines) {
+    rows.push_back(bar_rows(series, y, look));
+    for (const BarRow& row : rows.back()) {
+      x_width = std::max(x_width, text::display_width(row.x));
+      value_width = std::max(value_width, text::display_width(text::format_short(row.value)));
+    }
+  }
+  constexpr int indent = 4;
+  const int bar_width = std::clamp(look.width - indent - x_width - 2 - 1 - value_width, 1, 60);
+  // Every decade on a log scale; round steps about eight columns apart on a linear one.
+  const Scale scale = make_scale(values, series.log_scale,
+                                 std::max(bar_width / (series.log_scale ? 5 : 8), 2), false);
+  const double zero = scale.log ? 0.0 : std::clamp(scale.fraction(0.0), 0.0, 1.0) * bar_width;
+  const int zero_column = static_cast<int>(std::lround(zero));
+
+  for (std::size_t l = 0; l < series.lines.size(); ++l) {
+    const std::string& label = series.lines[l].first;
+    const fmt::text_style& style = look.line_style(l);
+    if (!label.empty() || series.lines.size() > 1) {
+      lines.push_back("  " + styled(style, look.fit(one_line(label), look.width - 2)));
+    }
+    for (const BarRow& row : rows[l]) {
+      const double v = row.value;
+      std::string drawn;
+      if (scale.drawable(v)) {
+        const double end = std::clamp(scale.fraction(v), 0.0, 1.0) * bar_width;
+        if (v >= 0.0 || scale.log) {
+          drawn = spaces(zero_column) + bar(std::max(end - zero, 0.0), look);
+          // Every positive value leaves a mark, however short.
+          if (text::display_width(drawn) == zero_column && v > 0.0) {
+            drawn += look.glyphs.eighths.empty() ? look.glyphs.full : look.glyphs.eighths[0];
+          }
+        } else {
+          const int cells = static_cast<int>(std::lround(zero - end));
+          drawn = spaces(zero_column - cells) + repeat(look.glyphs.full, cells);
+        }
+      }
+      lines.push_back(spaces(indent) + pad_left(row.x, x_width) + " " +
+                      styled(look.dim, look.glyphs.vertical) + styled(style, drawn) + " " +
+                      text::format_short(v));
+    }
+  }
+
+  // The value axis, shared by every line of the series.
+  std::string axis = look.glyphs.corner;
+  std::vector<std::pair<int, std::string>> ticks;
+  std::vector<int> tick_columns;
+  for (const double tick : scale.ticks) {
+    const int column = std::clamp(static_cast<int>(std::lround(scale.fraction(tick) * bar_width)),
+                                  0, bar_width - 1);
+    tick_columns.push_back(column);
+    const std::string label = scale.log
+                                  ? decade_label(static_cast<int>(std::lround(std::log10(tick))))
+                                  : text::format_short(tick);
+    ticks.emplace_back(x_width + 2 + column, label);
+  }
+  for (int c = 0; c < bar_width; ++c) {
+    const bool is_tick =
+        std::find(tick_columns.begin(), tick_columns.end(), c) != tick_columns.end();
+    axis += is_tick ? look.glyphs.tick : look.glyphs.horizontal;
+  }
+  lines.push_back(spaces(indent + x_width + 1) + styled(look.dim, axis));
+  lines.push_back(spaces(indent) + styled(look.dim, axis_labels(ticks, look.width - indent)));
+  return lines;
+}
+
+// "no normalization  ▁▁▂▃▄▅▆█  2.01 → 1,052,871": the series' title, then one line per series
+// line, all on one scale and of one length, for the compact form.
+Lines series_sparklines(const Series& series, const Look& look) {
+  std::string title = one_line(series_title(series));
+  if (series.log_scale) title += " " + look.glyphs.dot + " log scale";
+  Lines lines = styled_wrap(look.heading, title, look.width);
+  const Scale scale = make_scale(all_y(series), series.log_scale, 2, false);
+  int label_width = 0, range_width = 0;
+  std::size_t count = 0;
+  const auto range_of = [&](const std::vector<double>& y, std::size_t points) {
+    return text::format_short(y.front()) + " " + look.glyphs.arrow + " " +
+           text::format_short(y[points - 1]);
+  };
+  for (const auto& [label, y] : series.lines) {
+    const std::size_t points = points_of(series, y);
+    if (points == 0) continue;
+    label_width = std::max(label_width, text::display_width(one_line(label)));
+    range_width = std::max(range_width, text::display_width(range_of(y, points)));
+    count = std::max(count, points);
+  }
+  label_width = std::min(label_width, look.width / 3);
+  const int room = look.width - 2 - label_width - 2 - 2 - range_width;
+  const int shown = std::min(static_cast<int>(count), std::max(room, 1));
+  const auto levels = static_cast<double>(look.glyphs.sparks.size() - 1);
+  for (std::size_t l = 0; l < series.lines.size(); ++l) {
+    const auto& [label, y] = series.lines[l];
+    const std::size_t points = points_of(series, y);
+    if (points == 0) continue;
+    std::string spark;
+    for (int i = 0; i < shown; ++i) {
+      // Evenly spaced samples when the line has more points than columns.
+      const auto index = static_cast<std::size_t>(
+          shown == 1 ? 0 : std::lround(i * static_cast<double>(points - 1) / (shown - 1)));
+      const double v = y[index];
+      spark += scale.drawable(v) ? look.glyphs.sparks[static_cast<std::size_t>(std::lround(
+                                       std::clamp(scale.fraction(v), 0.0, 1.0) * levels))]
+                                 : " ";
+    }
+    lines.push_back("  " + pad_right(look.fit(one_line(label), label_width), label_width) + "  " +
+                    styled(look.line_style(l), spark) + "  " +
+                    styled(look.dim, range_of(y, points)));
+  }
+  return lines;
+}
+
+// --- values ---------------------------------------------------------------------------------
+
+Lines value_list(const std::vector<std::pair<std::string, Value>>& values, const Look& look) {
+  int name_width = 1, value_width = 1;
+  for (const auto& [name, value] : values) {
+    name_width = std::max(name_width, text::display_width(one_line(name)));
+    value_width = std::max(value_width, text::display_width(format_value(value)));
+  }
+  name_width = std::min(name_width, std::max(look.width - 6 - value_width, 4));
+  Lines lines;
+  for (const auto& [name, value] : values) {
+    lines.push_back("  " + pad_right(look.fit(one_line(name), name_width), name_width) + "  " +
+                    styled(look.value, pad_left(format_value(value), value_width)));
+  }
+  return lines;
+}
+
+// Values in two columns when they fit, to keep quiz feedback short.
+Lines value_columns(const std::vector<std::pair<std::string, Value>>& values, const Look& look) {
+  int name_width = 1, value_width = 1;
+  for (const auto& [name, value] : values) {
+    name_width = std::max(name_width, text::display_width(one_line(name)));
+    value_width = std::max(value_width, text::display_width(format_value(value)));
+  }
+  const int cell = name_width + 2 + value_width;
+  if (values.size() < 2 || 2 + cell + 4 + cell > look.width) return value_list(values, look);
+  Lines lines;
+  const std::size_t half = (values.size() + 1) / 2;
+  const auto entry = [&](const std::pair<std::string, Value>& item) {
+    return pad_right(one_line(item.first), name_width) + "  " +
+           styled(look.value, pad_left(format_value(item.second), value_width));
+  };
+  for (std::size_t i = 0; i < half; ++i) {
+    std::string line = "  " + entry(values[i]);
+    if (i + half < values.size()) line += "    " + entry(values[i + half]);
+    lines.push_back(line);
+  }
+  return lines;
+}
+
+// --- the two forms --------------------------------------------------------------------------
+
+std::string meta_line(const DemoInfo& info, const DemoResult& result, const Look& look) {
+  std::string meta = one_line(info.name.empty() ? result.demo : info.name);
+  if (!info.section.empty()) meta += " " + look.glyphs.dot + " " + one_line(info.section);
+  return meta;
+}
+
+Lines header_lines(const DemoResult& result, const DemoInfo& info, const Look& look) {
+  const std::string title = one_line(info.title.empty() ? info.name : info.title);
+  const std::string meta = meta_line(info, result, look);
+  Lines lines;
+  if (text::display_width(title) + 4 + text::display_width(meta) <= look.width) {
+    lines.push_back(styled(look.heading, title) +
+                    spaces(look.width - text::display_width(title) - text::display_width(meta)) +
+                    styled(look.dim, meta));
+  } else {
+    append(lines, styled_wrap(look.heading, title, look.width));
+    append(lines, styled_wrap(look.dim, meta, look.width));
+  }
+  return lines;
+}
+
+Lines full_text(const DemoResult& result, const DemoInfo& info, const Look& look) {
+  std::vector<Lines> sections;
+  Lines head = header_lines(result, info, look);
+  if (!info.claim.empty()) {
+    for (const std::string& line : text::wrap(one_line(info.claim), look.width - 2)) {
+      head.push_back(styled(look.dim, look.glyphs.quote) + line);
+    }
+  }
+  if (const auto params = parameters(result); !params.empty()) {
+    std::string text = "parameters:";
+    for (std::size_t i = 0; i < params.size(); ++i) {
+      text += (i == 0 ? " " : " " + look.glyphs.dot + " ") + one_line(params[i].first) + "=" +
+              one_line(params[i].second);
+    }
+    append(head, styled_wrap(look.dim, text, look.width));
+  }
+  sections.push_back(std::move(head));
+
+  std::vector<TableGroup> groups = table_groups(result, look);
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    // The shade legend goes under the last heatmap.
+    const bool last_heatmap =
+        groups[g].heatmap && std::none_of(groups.begin() + static_cast<std::ptrdiff_t>(g) + 1,
+                                          groups.end(), [](const auto& x) { return x.heatmap; });
+    if (last_heatmap) {
+      groups[g].lines.push_back(unit_heatmaps(result)
+                                    ? heatmap_legend(look)
+                                    : spaces(kGridIndent) +
+                                          styled(look.dim, "shades span each table's own range"));
+    }
+    sections.push_back(std::move(groups[g].lines));
+  }
+  for (const Series& series : result.series)
+    sections.push_back(series_bars(series, look));
+  if (!result.values.empty()) {
+    Lines values{styled(look.heading, "Values")};
+    append(values, value_list(result.values, look));
+    sections.push_back(std::move(values));
+  }
+  for (const std::string& paragraph : result.text) {
+    sections.push_back(text::wrap(text::terminal_safe(paragraph), look.width));
+  }
+
+  Lines lines;
+  for (const Lines& section : sections) {
+    if (section.empty()) continue;
+    if (!lines.empty()) lines.emplace_back();
+    append(lines, section);
+  }
+  return lines;
+}
+
+// Quiz feedback: the heatmaps and charts that fit in about a dozen lines, then six values.
+Lines compact_text(const DemoResult& result, const DemoInfo& info, const Look& look) {
+  constexpr std::size_t kMaxLines = 12;
+  constexpr std::size_t kMaxValues = 6;
+  const std::string title = one_line(info.title.empty() ? info.name : info.title);
+  const std::string name = one_line(info.name.empty() ? result.demo : info.name);
+  const std::string suffix = " " + look.glyphs.dot + " " + name;
+  Lines lines{text::display_width(title) + text::display_width(suffix) <= look.width
+                  ? styled(look.heading, title) + styled(look.dim, suffix)
+                  : styled(look.heading, look.fit(title, look.width))};
+
+  // The first figure is the picture the feedback is for: it comes before the values, which keep
+  // at least two lines and give up the rest when the figure needs them.
+  std::vector<std::pair<std::string, Value>> values(
+      result.values.begin(), result.values.begin() + static_cast<std::ptrdiff_t>(std::min(
+                                                         result.values.size(), kMaxValues)));
+  const std::size_t value_reserve = std::min<std::size_t>(value_columns(values, look).size(), 2);
+  std::vector<Lines> candidates;
+  for (TableGroup& group : table_groups(result, look)) {
+    if (group.heatmap) candidates.push_back(std::move(group.lines));
+  }
+  for (const Series& series : result.series)
+    candidates.push_back(series_sparklines(series, look));
+  const std::size_t figures_total =
+      candidates.size() +
+      static_cast<std::size_t>(std::count_if(result.tables.begin(), result.tables.end(),
+                                             [](const Table& table) { return !table.heatmap; }));
+
+  std::size_t budget = kMaxLines - lines.size() - value_reserve;
+  std::size_t shown = 0;
+  for (Lines& figure : candidates) {
+    if (figure.size() > budget) continue;
+    budget -= figure.size();
+    append(lines, figure);
+    ++shown;
+  }
+  Lines value_lines = value_columns(values, look);
+  while (!values.empty() && lines.size() + value_lines.size() > kMaxLines) {
+    values.pop_back();
+    value_lines = value_columns(values, look);
+  }
+  append(lines, value_lines);
+  if (shown < figures_total && lines.size() < kMaxLines) {
+    const std::size_t left_out = figures_total - shown;
+    lines.push_back(
+        styled(look.dim, look.fit(fmt::format("{} more {}: proofdeck demo run {}", left_out,
+                                              left_out == 1 ? "figure" : "figures", name),
+                                  look.width)));
+  }
+  return lines;
+}
+
+}  // namespace
+
+std::string text_chart(const demo::Series& series) {
+  const Look look(Theme::plain(), TextOptions{TextForm::full, 80, true, false});
+  Lines bars = series_bars(series, look);
+  const std::size_t skip = 1 + (series_subtitle(series, look.glyphs.dot).empty() ? 0 : 1);
+  std::string picture;
+  for (std::size_t i = std::min(skip, bars.size()); i < bars.size(); ++i) {
+    std::string line = bars[i];
+    while (!line.empty() && line.back() == ' ')
+      line.pop_back();
+    picture += line + "\n";
+  }
+  return picture;
+}
+
+std::string render_text(const DemoResult& result, const DemoInfo& info, const Theme& theme,
+                        const TextOptions& options) {
+  const Look look(theme, options);
+  const Lines lines = options.form == TextForm::compact ? compact_text(result, info, look)
+                                                        : full_text(result, info, look);
+  std::string text;
+  for (const std::string& line : lines) {
+    std::string fitted = clip(line, look.width);
+    // Padding at the end of a line is invisible in a terminal and noise in a file.
+    while (!fitted.empty() && fitted.back() == ' ')
+      fitted.pop_back();
+    text += fitted + "\n";
+  }
+  return text;
+}
+
+}  // namespace proofdeck::render

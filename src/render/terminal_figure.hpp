@@ -1,0 +1,34 @@
+// A demo result drawn for a terminal: colour (or shaded) heatmaps, bar charts and sparklines,
+// value lists, in full (`demo run`) or compact (quiz feedback) form, never wider than the width
+// it is given, with every string from the result made terminal-safe.
+#pragma once
+
+#include <string>
+
+#include "demo/demo.hpp"
+#include "render/theme.hpp"
+
+namespace proofdeck::render {
+
+using demo::DemoInfo;
+using demo::DemoResult;
+
+enum class TextForm {
+  full,     // `demo run`: title, claim, every table, series and value, the text
+  compact,  // quiz feedback: the key tables and values in a few lines
+};
+
+struct TextOptions {
+  TextForm form = TextForm::full;
+  int width = 80;        // columns available; output never exceeds it
+  bool unicode = true;   // block characters and box drawing; ASCII shades when false
+  bool color256 = true;  // 256-colour backgrounds for heatmaps when the theme has colour
+};
+
+std::string render_text(const DemoResult& result, const DemoInfo& info, const Theme& theme,
+                        const TextOptions& options = {});
+
+// A series' bar chart alone (no title), plain, 80 columns: for a fenced block in Markdown.
+std::string text_chart(const demo::Series& series);
+
+}  // namespace proofdeck::render
