@@ -15,6 +15,7 @@
 #include "cli/check_cmd.hpp"
 #include "cli/demo_cmd.hpp"
 #include "cli/engine_cmd.hpp"
+#include "cli/help_format.hpp"
 #include "cli/print_export_cmds.hpp"
 #include "cli/study_cmds.hpp"
 #include "core/errors.hpp"
@@ -25,15 +26,36 @@ namespace proofdeck::cli {
 
 namespace {
 
+// Help text is wrapped to the terminal (help_format.hpp): a newline ends a paragraph.
 constexpr const char* kDescription =
-    "proofdeck - study the transformer architecture (multi-head attention, positional encoding,\n"
+    "proofdeck - study the transformer architecture (multi-head attention, positional encoding, "
     "layer normalization, residuals, Pre-LN vs Post-LN) with answers proven by live computation.";
 
 constexpr const char* kFooter =
-    "Every answer is justified by an embedded transformer-layer engine whose numbers match\n"
+    "Every answer is justified by an embedded transformer-layer engine whose numbers match "
     "PyTorch. Run 'proofdeck SUBCOMMAND --help' for a command's options.\n"
-    "Exit codes: 0 ok, 1 check failed, 2 usage or invalid input, 3 state or I/O error,\n"
+    "Exit codes: 0 ok, 1 check failed, 2 usage or invalid input, 3 state or I/O error, "
     "130 interrupted.";
+
+// --width as given on the command line, for --help, which CLI11 prints while it parses (perhaps
+// before it reaches --width); 0 when absent or not a number (the parser reports that).
+int width_argument(const std::vector<std::string>& args) {
+  for (std::size_t i = 1; i < args.size(); ++i) {
+    std::string value;
+    if (args[i] == "--width" && i + 1 < args.size()) {
+      value = args[i + 1];
+    } else if (args[i].rfind("--width=", 0) == 0) {
+      value = args[i].substr(8);
+    } else {
+      continue;
+    }
+    char* end = nullptr;
+    const long width = std::strtol(value.c_str(), &end, 10);
+    if (end != value.c_str() && *end == '\0' && width >= 20 && width <= 10000)
+      return static_cast<int>(width);
+  }
+  return 0;
+}
 
 void print_error(Io& io, const Theme& theme, const std::string& message) {
   fmt::print(io.err, "{} {}\n", fmt::styled("error:", theme.error), text::terminal_safe(message));
@@ -92,6 +114,12 @@ int run(const std::vector<std::string>& args, Io& io) {
   Theme theme = Theme::plain();
 
   CLI::App app(kDescription, "proofdeck");
+  {
+    // Every subcommand takes its formatter from the app when it is added: set it first.
+    GlobalOptions for_help;
+    for_help.width = width_argument(args);
+    app.formatter(std::make_shared<HelpFormatter>(text_width(Context{for_help, io, theme})));
+  }
   app.footer(kFooter);
   app.set_version_flag("--version", fmt::format("proofdeck {}", kVersion),
                        "Print the version and exit");

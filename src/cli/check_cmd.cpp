@@ -19,6 +19,7 @@
 #include "core/heap.hpp"
 #include "core/json_input.hpp"
 #include "text/escape.hpp"
+#include "text/width.hpp"
 
 namespace proofdeck::cli {
 
@@ -108,31 +109,46 @@ std::size_t survivors(const Report& report) {
                                                 [](const bank::Mutation& m) { return !m.killed; }));
 }
 
-std::string text_report(const Report& report, const Theme& theme, bool mutate, bool strict) {
+std::string text_report(const Report& report, const Theme& theme, bool mutate, bool strict,
+                        int width) {
   std::string text;
   for (const bank::Mutation& m : report.mutations) {
     if (!m.killed) {
-      text += fmt::format("{} {}: {} was not caught\n", fmt::styled("SURVIVED", theme.bad),
-                          m.question, m.description);
+      text += wrap_labelled("SURVIVED", theme.bad,
+                            fmt::format("{}: {} was not caught", m.question, m.description), width);
     }
   }
   for (const bank::QuestionVerdict& v : report.verdicts) {
     if (v.status == bank::Status::failed) {
-      text += fmt::format("{} {} ({}): {}\n", fmt::styled("FAILED", theme.bad), v.id, v.bank,
-                          text::terminal_safe(v.message));
+      text += wrap_labelled(
+          "FAILED", theme.bad,
+          fmt::format("{} ({}): {}", v.id, v.bank, text::terminal_safe(v.message)), width);
     } else if (v.status == bank::Status::unproven) {
-      text += fmt::format("{} {} ({}): {}\n", fmt::styled("unproven", theme.warning), v.id, v.bank,
-                          text::terminal_safe(v.message));
+      text += wrap_labelled(
+          "unproven", theme.warning,
+          fmt::format("{} ({}): {}", v.id, v.bank, text::terminal_safe(v.message)), width);
     }
   }
   const int total = static_cast<int>(report.verdicts.size());
-  text += fmt::format(
-      "{} questions: {} verified, {} supported, {} unproven, {} failed ({} demo runs)\n", total,
-      fmt::styled(count(report, bank::Status::verified), theme.good),
-      count(report, bank::Status::supported), count(report, bank::Status::unproven),
-      fmt::styled(count(report, bank::Status::failed),
-                  count(report, bank::Status::failed) > 0 ? theme.bad : theme.good),
-      report.coverage.at("demo_runs").get<std::size_t>());
+  const int verified = count(report, bank::Status::verified);
+  const int failed = count(report, bank::Status::failed);
+  std::string summary = text::wrap_block(
+      fmt::format("{} questions: {} verified, {} supported, {} unproven, {} failed ({} demo runs)",
+                  total, verified, count(report, bank::Status::supported),
+                  count(report, bank::Status::unproven), failed,
+                  report.coverage.at("demo_runs").get<std::size_t>()),
+      width, "", "  ");
+  // The two numbers that matter in colour, once the line breaks are decided.
+  const auto paint = [&summary](const std::string& plain, const fmt::text_style& style) {
+    const std::size_t at = summary.find(plain);
+    if (at != std::string::npos) {
+      const std::string number = plain.substr(0, plain.find(' '));
+      summary.replace(at, number.size(), fmt::format(style, "{}", number));
+    }
+  };
+  paint(fmt::format("{} failed", failed), failed > 0 ? theme.bad : theme.good);
+  paint(fmt::format("{} verified", verified), theme.good);
+  text += summary;
   const auto list = [](const nlohmann::ordered_json& object) {
     std::string items;
     for (const auto& [key, value] : object.items()) {
@@ -154,34 +170,40 @@ std::string text_report(const Report& report, const Theme& theme, bool mutate, b
         "mutations: {} of {} wrong keys caught (kill rate {:.1f}%)\n", caught, tried,
         tried == 0 ? 100.0 : 100.0 * static_cast<double>(caught) / static_cast<double>(tried));
   }
-  text += fmt::format("questions per topic: {}\n", list(report.coverage.at("questions_per_topic")));
-  text += fmt::format("questions per trap: {}\n", list(report.coverage.at("questions_per_trap")));
-  text += fmt::format("traps without questions: {}\n",
-                      names(report.coverage.at("traps_without_questions")));
-  text += fmt::format("demos no question uses: {}\n", names(report.coverage.at("demos_unused")));
+  const auto line = [width](const std::string& plain) {
+    return text::wrap_block(plain, width, "", "  ");
+  };
+  text += line("questions per topic: " + list(report.coverage.at("questions_per_topic")));
+  text += line("questions per trap: " + list(report.coverage.at("questions_per_trap")));
+  text += line("traps without questions: " + names(report.coverage.at("traps_without_questions")));
+  text += line("demos no question uses: " + names(report.coverage.at("demos_unused")));
   for (const auto& [bank_id, per_concept] : report.coverage.at("questions_per_concept").items()) {
     if (per_concept.empty()) continue;
-    text +=
-        fmt::format("concepts in {}: {} — {}\n", bank_id, per_concept.size(), list(per_concept));
+    text += line(
+        fmt::format("concepts in {}: {} — {}", bank_id, per_concept.size(), list(per_concept)));
   }
   for (const bank::SourceProblem& problem : report.sources) {
-    text += fmt::format("{} {}: {}\n", fmt::styled("SOURCE", theme.bad), problem.bank,
-                        text::terminal_safe(problem.message));
+    text += wrap_labelled("SOURCE", theme.bad,
+                          fmt::format("{}: {}", problem.bank, text::terminal_safe(problem.message)),
+                          width);
   }
   if (report.lint) {
     const auto place = [](const std::string& bank_id, const std::string& id) {
       return id.empty() ? bank_id : fmt::format("{} ({})", id, bank_id);
     };
     for (const bank::LintFinding& finding : report.lint->findings) {
-      text += fmt::format("{} {} {}: {}\n", fmt::styled("lint", strict ? theme.bad : theme.warning),
-                          finding.rule, place(finding.bank, finding.id),
-                          text::terminal_safe(finding.message));
+      text += wrap_labelled("lint", strict ? theme.bad : theme.warning,
+                            fmt::format("{} {}: {}", finding.rule, place(finding.bank, finding.id),
+                                        text::terminal_safe(finding.message)),
+                            width);
     }
     for (const bank::LintWaiverUse& waiver : report.lint->waivers) {
-      text += fmt::format("{} {} {}: {} ({} finding{} waived)\n", fmt::styled("waived", theme.dim),
-                          waiver.rule, place(waiver.bank, waiver.id),
-                          text::terminal_safe(waiver.reason), waiver.waived,
-                          waiver.waived == 1 ? "" : "s");
+      text += wrap_labelled(
+          "waived", theme.dim,
+          fmt::format("{} {}: {} ({} finding{} waived)", waiver.rule, place(waiver.bank, waiver.id),
+                      text::terminal_safe(waiver.reason), waiver.waived,
+                      waiver.waived == 1 ? "" : "s"),
+          width);
     }
     const std::size_t findings = report.lint->findings.size();
     text += fmt::format("lint: {} finding{}{}, {} waiver{}\n",
@@ -362,7 +384,7 @@ void run_check(const CheckOptions& options, Context& context) {
     rendered = junit_report(report, options.strict);
   } else {
     rendered = text_report(report, options.output_path.empty() ? context.theme : Theme::plain(),
-                           options.mutate, options.strict);
+                           options.mutate, options.strict, text_width(context));
   }
   write_output(options.output_path, rendered, context.io);
 
@@ -427,11 +449,11 @@ void setup_check(CLI::App& app, const std::function<Context()>& context) {
   check->add_flag("--mutate", options->mutate,
                   "Swap each verified key for every wrong alternative; fail if any is not caught");
   check->footer(
-      "Each question gets one status: verified (a wrong key would fail the computation),\n"
-      "supported (the proof holds but would not catch a wrong key), unproven (no proof) or\n"
-      "failed. --lint adds item-writing findings (warnings; --strict fails them); a question\n"
-      "may waive a rule with \"lint_allow\": [{\"rule\", \"reason\"}], listed in every report.\n"
-      "Exit 1 when any question fails (or a --strict, --source or --min-verified rule is\n"
+      "Each question gets one status: verified (a wrong key would fail the computation), "
+      "supported (the proof holds but would not catch a wrong key), unproven (no proof) or "
+      "failed. --lint adds item-writing findings (warnings; --strict fails them); a question "
+      "may waive a rule with \"lint_allow\": [{\"rule\", \"reason\"}], listed in every report. "
+      "Exit 1 when any question fails (or a --strict, --source or --min-verified rule is "
       "broken), 2 when a bank is invalid. Banks: the built-in ones, plus --bank FILE|DIR.");
   check->callback([options, context] {
     Context ctx = context();

@@ -10,6 +10,7 @@
 #include "core/errors.hpp"
 #include "demo/demo.hpp"
 #include "render/figure.hpp"
+#include "text/width.hpp"
 
 namespace proofdeck::cli {
 
@@ -57,22 +58,24 @@ void run_demo_list(const DemoListOptions& options, Context& context) {
     write_output("", list.dump(2) + "\n", context.io);
     return;
   }
+  // Name, then its title and default parameters wrapped beside it (under it when narrow).
+  const int width = text_width(context);
   std::string text;
   for (const demo::DemoInfo& info : demo::catalog()) {
-    text += fmt::format("{}  {}\n",
-                        fmt::styled(fmt::format("{:<26}", info.name), context.theme.emphasis),
-                        info.title);
     std::vector<std::string> params;
     for (const demo::ParamSpec& spec : info.params) {
       params.push_back(fmt::format("{}={}", spec.name, default_text(spec)));
     }
-    if (!params.empty()) {
-      text +=
-          fmt::format("{:<28}{}\n", "",
-                      fmt::styled(fmt::format("{}", fmt::join(params, " ")), context.theme.dim));
-    }
+    std::string entry = text::definition(
+        info.name, fmt::format("{}\n{}", info.title, fmt::join(params, " ")), width, 28, "");
+    if (entry.compare(0, info.name.size(), info.name) == 0)
+      entry.replace(0, info.name.size(), fmt::format(context.theme.emphasis, "{}", info.name));
+    text += entry;
   }
-  text += "\nRun one: proofdeck demo run NAME [--set KEY=VALUE ...] [--format text|md|html|json]\n";
+  text += "\n" + text::wrap_block(
+                     "Run one: proofdeck demo run NAME [--set KEY=VALUE ...] "
+                     "[--format text|md|html|json]",
+                     width, "", "    ");
   write_output("", text, context.io);
 }
 
@@ -113,7 +116,7 @@ void setup_demo(CLI::App& app, const std::function<Context()>& context) {
       "demo", "The micro-demos: live experiments that prove the lesson's claims");
   demo_cmd->require_subcommand(1);
   demo_cmd->footer(
-      "Each demo is a deterministic experiment on the engine (the same --seed gives the same\n"
+      "Each demo is a deterministic experiment on the engine (the same --seed gives the same "
       "numbers, bit for bit). Its named values are what answer keys are proven against.");
 
   auto list_options = std::make_shared<DemoListOptions>();

@@ -28,12 +28,12 @@ void setup_drill(CLI::App& app, const std::function<Context()>& context) {
       ->check(CLI::Range(0.7, 0.99))
       ->capture_default_str();
   drill->footer(
-      "Due cards come first, then up to --new new cards a day. A wrong answer rates Again;\n"
-      "after a right one you rate it h (hard), g or Enter (good), e (easy). New cards step\n"
-      "through 1 and 10 minutes before their first interval in days; a lapse relearns for 10\n"
-      "minutes. Cards still in their steps come back within the session. Every answer is saved\n"
-      "at once (progress.db, one transaction each), so Ctrl-C or a crash loses nothing answered.\n"
-      "A parametric question is one card that draws fresh numbers at each review. Cards missed\n"
+      "Due cards come first, then up to --new new cards a day. A wrong answer rates Again; "
+      "after a right one you rate it h (hard), g or Enter (good), e (easy). New cards step "
+      "through 1 and 10 minutes before their first interval in days; a lapse relearns for 10 "
+      "minutes. Cards still in their steps come back within the session. Every answer is saved "
+      "at once (progress.db, one transaction each), so Ctrl-C or a crash loses nothing answered. "
+      "A parametric question is one card that draws fresh numbers at each review. Cards missed "
       "8 times after learning are flagged as leeches.\n"
       "Example: proofdeck drill --new 10 --limit 30");
   drill->callback([options, context] {

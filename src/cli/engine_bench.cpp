@@ -9,10 +9,10 @@
 
 #include <fmt/format.h>
 
+#include "core/errors.hpp"
 #include "engine/blocking.hpp"
 #include "engine/encoder_layer.hpp"
 #include "engine/rng.hpp"
-#include "core/errors.hpp"
 
 namespace proofdeck {
 
@@ -135,11 +135,12 @@ nlohmann::ordered_json run_engine_bench(const BenchOptions& options) {
   check_range("d-ff", options.d_ff, 1, 32768);
   check_range("threads", options.threads, 1, 256);
   if (options.threads > 1 && !engine::product_threads_available()) {
-    throw InputError("bench.threads",
-                     fmt::format("--threads {}: this build has single-threaded matrix products; "
-                                 "build with -DPROOFDECK_OPENMP=ON (scripts/bench and ./scripts/run "
-                                 "do) or leave --threads at 1",
-                                 options.threads));
+    throw InputError(
+        "bench.threads",
+        fmt::format("--threads {}: this build has single-threaded matrix products; "
+                    "build with -DPROOFDECK_OPENMP=ON (scripts/bench and ./scripts/run "
+                    "do) or leave --threads at 1",
+                    options.threads));
   }
   check_range("iters", options.iters, 1, 100000);
   check_range("warmup", options.warmup, 0, 100000);

@@ -39,7 +39,7 @@ void setup_engine(CLI::App& app, const std::function<Context()>& context) {
       "engine", "Run the transformer-layer engine on explicit weights, or time it");
   engine->require_subcommand(1);
   engine->footer(
-      "The engine is the same code that proves every answer key. Feed it a PyTorch state_dict\n"
+      "The engine is the same code that proves every answer key. Feed it a PyTorch state_dict "
       "and an input to cross-check a result, or time it beside PyTorch with scripts/bench.");
 
   auto run_options = std::make_shared<EngineRunOptions>();
@@ -66,7 +66,7 @@ void setup_engine(CLI::App& app, const std::function<Context()>& context) {
       "  params       the module's state_dict: name -> nested lists, PyTorch layouts\n"
       "  input        (T, E) for one sequence; a list of positions for embedding, sinusoidal\n"
       "  grad_output  optional; when given, gradients for the input and every parameter\n"
-      "Prints {{\"output\", \"grads\": {{\"input\", <param>: ...}}}} (mha and encoder_layer add\n"
+      "Prints {{\"output\", \"grads\": {{\"input\", <param>: ...}}}} (mha and encoder_layer add "
       "\"attn_weights\", per head; batch_norm adds its running statistics as \"state\").\n"
       "Example:\n"
       "  proofdeck engine run spec.json --indent 2\n"

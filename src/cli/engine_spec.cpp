@@ -15,15 +15,15 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "cli/json_tensor.hpp"
+#include "core/errors.hpp"
+#include "core/json_input.hpp"
 #include "engine/activation.hpp"
 #include "engine/attention.hpp"
 #include "engine/encoder_layer.hpp"
 #include "engine/linear.hpp"
 #include "engine/norm.hpp"
 #include "engine/positional.hpp"
-#include "core/errors.hpp"
-#include "core/json_input.hpp"
-#include "cli/json_tensor.hpp"
 
 namespace proofdeck {
 

@@ -25,9 +25,9 @@ void setup_exam(CLI::App& app, const std::function<Context()>& context) {
       ->capture_default_str();
   exam->add_option("--report", options->report_path, "Write the result as JSON to FILE");
   exam->footer(
-      "Each prompt shows the time left and your progress. f flags a question for review (a\n"
-      "review pass of flagged and unanswered questions comes before you submit), s skips, q\n"
-      "submits early. The result: score, pass or fail, per topic, the traps you fell into, and\n"
+      "Each prompt shows the time left and your progress. f flags a question for review (a "
+      "review pass of flagged and unanswered questions comes before you submit), s skips, q "
+      "submits early. The result: score, pass or fail, per topic, the traps you fell into, and "
       "every missed question with its explanation. Kept in the history (`proofdeck stats`).\n"
       "Example: proofdeck exam --count 20 --minutes 25 --pass 75");
   exam->callback([options, context] {

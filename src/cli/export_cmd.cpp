@@ -104,8 +104,8 @@ void setup_export(CLI::App& app, const std::function<Context()>& context) {
                       "Write to FILE instead of standard output (json with several banks: a "
                       "folder, DIR/, one BANK.json each)");
   command->footer(
-      "Templates are drawn from --seed (GIFT and Anki hold one instance of each). GIFT puts each\n"
-      "topic in its own category; order questions become matching questions (step -> place).\n"
+      "Templates are drawn from --seed (GIFT and Anki hold one instance of each). GIFT puts each "
+      "topic in its own category; order questions become matching questions (step -> place). "
       "Anki notes use the question id as GUID, so importing again updates them.\n"
       "Examples:\n"
       "  proofdeck export --to gift --output transformer.gift.txt\n"

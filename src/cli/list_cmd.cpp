@@ -75,49 +75,41 @@ nlohmann::ordered_json list_json(const std::vector<bank::Bank>& banks, const Lis
   return items;
 }
 
-// One line per item, within `width` columns: the id and counts first, then the name, title or
-// prompt in whatever room is left (cut with "…"). When less than 16 columns would be left, the
-// name moves to its own indented line, so nothing is cut to a stub.
+// Each item as a definition: its id (what the filters take, never cut), then its counts and
+// name wrapped beside it; a question's prompt is cut to one line. When ids are too long for the
+// column they sit on their own line with the rest beneath.
 std::string list_text(const nlohmann::ordered_json& items, const ListOptions& o, const Theme& theme,
                       int width) {
-  const bool questions = o.what == "questions";
-  int id_width = 0, topic_width = 0;
-  for (const auto& item : items) {
+  int id_width = 0;
+  for (const auto& item : items)
     id_width =
         std::max(id_width, text::display_width(text::terminal_safe(item["id"].get<std::string>())));
-    if (questions) {
-      topic_width = std::max(topic_width, text::display_width(item["topic"].get<std::string>()));
-    }
-  }
-  id_width = std::min(id_width, std::max(width - 2, 10));
-  topic_width = std::min(topic_width, 14);
+  const int column = std::min(id_width + 2, width / 2);
   std::string out;
   for (const auto& item : items) {
     const std::string id = text::terminal_safe(item["id"].get<std::string>());
-    std::string head =
-        fmt::format(theme.emphasis, "{}", text::pad_right(text::truncate(id, id_width), id_width));
     std::string rest;
     if (o.what == "banks") {
-      head += fmt::format(" {:>4} questions", item["questions"].get<std::size_t>());
-      rest = text::terminal_safe(item["title"].get<std::string>(), text::Newlines::as_spaces);
+      rest = fmt::format(
+          "{:>3} questions · {}", item["questions"].get<std::size_t>(),
+          text::terminal_safe(item["title"].get<std::string>(), text::Newlines::as_spaces));
       if (!item["builtin"].get<bool>())
         rest += " (" + text::terminal_safe(item["file"].get<std::string>()) + ")";
-    } else if (!questions) {
-      head += fmt::format(" {:>3} questions", item["questions"].get<std::size_t>());
-      rest = text::terminal_safe(item["name"].get<std::string>(), text::Newlines::as_spaces);
+    } else if (o.what != "questions") {
+      rest = fmt::format(
+          "{:>3} questions · {}", item["questions"].get<std::size_t>(),
+          text::terminal_safe(item["name"].get<std::string>(), text::Newlines::as_spaces));
     } else {
-      head += " " + text::pad_right(item["type"].get<std::string>(), 9) + " " +
-              text::fit(text::terminal_safe(item["topic"].get<std::string>()), topic_width);
-      rest = text::terminal_safe(item["prompt"].get<std::string>(), text::Newlines::as_spaces);
+      rest = text::truncate(fmt::format("{} · {} · {}", item["type"].get<std::string>(),
+                                        text::terminal_safe(item["topic"].get<std::string>()),
+                                        text::terminal_safe(item["prompt"].get<std::string>(),
+                                                            text::Newlines::as_spaces)),
+                            std::max(width - column, 10));
     }
-    // The head's width without the colour codes.
-    const int head_width = id_width + (o.what == "banks" ? 15 : !questions ? 14 : 11 + topic_width);
-    const int room = width - head_width - 2;
-    if (room >= 16) {
-      out += head + "  " + text::truncate(rest, room) + "\n";
-    } else {
-      out += head + "\n    " + text::truncate(rest, std::max(width - 4, 10)) + "\n";
-    }
+    std::string entry = text::definition(id, rest, width, column, "");
+    if (entry.compare(0, id.size(), id) == 0)
+      entry.replace(0, id.size(), fmt::format(theme.emphasis, "{}", id));
+    out += entry;
   }
   out += fmt::format(theme.dim, "{} {}", items.size(), o.what) + "\n";
   return out;

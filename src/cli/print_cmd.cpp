@@ -110,8 +110,8 @@ void setup_print(CLI::App& app, const std::function<Context()>& context) {
                       "it from the document");
   command->add_option("--title", options->title, "The title (default: the banks' titles)");
   command->footer(
-      "A section per topic; questions numbered 1..N, options lettered and templates drawn from\n"
-      "--seed, so a worksheet and its key printed with the same seed and filters match. HTML is\n"
+      "A section per topic; questions numbered 1..N, options lettered and templates drawn from "
+      "--seed, so a worksheet and its key printed with the same seed and filters match. HTML is "
       "one file with inline CSS and SVG (no scripts, no network), a page per topic in print.\n"
       "Examples:\n"
       "  proofdeck print --format html --output handout.html --topic multi-head\n"

@@ -21,12 +21,12 @@ void setup_quiz(CLI::App& app, const std::function<Context()>& context) {
                    "Write the session as JSON to FILE (each question, answer, right or wrong, "
                    "trap, time)");
   quiz->footer(
-      "Questions and options are shuffled from --seed (same seed, same order). Answer with a\n"
-      "letter (b), letters for select-all (a,c), t/f, a number (1048576, 1,048,576, 2^20,\n"
+      "Questions and options are shuffled from --seed (same seed, same order). Answer with a "
+      "letter (b), letters for select-all (a,c), t/f, a number (1048576, 1,048,576, 2^20, "
       "1.048576e6) or the letters of an order question in sequence (c a b d). Commands:\n"
-      "s skip, d the demo behind the question, ? help, q quit. After each answer: the trap a\n"
-      "wrong answer fell into, the explanation with its source, and the demo run live.\n"
-      "Answers are logged in the progress database (they feed `proofdeck stats`); only drill\n"
+      "s skip, d the demo behind the question, ? help, q quit. After each answer: the trap a "
+      "wrong answer fell into, the explanation with its source, and the demo run live. "
+      "Answers are logged in the progress database (they feed `proofdeck stats`); only drill "
       "changes the review schedule.\n"
       "Example: proofdeck quiz --topic multi-head --count 5 --seed 7");
   quiz->callback([options, count, no_demo, context] {

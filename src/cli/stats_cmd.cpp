@@ -15,9 +15,9 @@ void setup_stats(CLI::App& app, const std::function<Context()>& context) {
       ->check(CLI::IsMember({"text", "json"}))
       ->capture_default_str();
   stats->footer(
-      "True retention is the share of drill reviews, made a day or more after the previous one,\n"
-      "that were right. Recall is FSRS's probability that you remember a card now (new cards\n"
-      "count 0). A trap's miss rate: answers that fell into it over answers to questions that\n"
+      "True retention is the share of drill reviews, made a day or more after the previous one, "
+      "that were right. Recall is FSRS's probability that you remember a card now (new cards "
+      "count 0). A trap's miss rate: answers that fell into it over answers to questions that "
       "test it.");
   stats->callback([format, context] {
     Context ctx = context();

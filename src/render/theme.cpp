@@ -1,6 +1,8 @@
 // Colour decision, themes and terminal-safe text.
 #include "render/theme.hpp"
 
+#include "text/width.hpp"
+
 #include <fmt/format.h>
 
 namespace proofdeck {
@@ -36,6 +38,29 @@ Theme Theme::colored() {
   theme.emphasis = fmt::emphasis::bold;
   theme.dim = fmt::fg(fmt::terminal_color::bright_black);
   return theme;
+}
+
+std::string wrap_styled(const fmt::text_style& style, std::string_view text, int width,
+                        std::string_view indent, std::string_view hanging) {
+  const std::string wrapped = text::wrap_block(text, width, indent, hanging);
+  std::string out;
+  std::size_t at = 0;
+  while (at < wrapped.size()) {
+    const std::size_t end = wrapped.find('\n', at);
+    out += fmt::format(style, "{}", std::string_view(wrapped).substr(at, end - at)) + "\n";
+    at = end + 1;
+  }
+  return out;
+}
+
+std::string wrap_labelled(std::string_view label, const fmt::text_style& style,
+                          std::string_view rest, int width, std::string_view hanging) {
+  const std::string plain = std::string(label) + " " + std::string(rest);
+  const std::string wrapped = text::wrap_block(plain, width, "", hanging);
+  // A label too long for one line is itself wrapped: then the whole entry takes the style.
+  if (wrapped.compare(0, label.size(), label) != 0 || wrapped[label.size()] == '\n')
+    return wrap_styled(style, plain, width, "", hanging);
+  return fmt::format(style, "{}", label) + wrapped.substr(label.size());
 }
 
 }  // namespace proofdeck

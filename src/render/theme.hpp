@@ -33,4 +33,15 @@ struct Theme {
   static Theme plain() { return {}; }
 };
 
+// Text wrapped to `width` columns at word boundaries (text::wrap_block: first line indented by
+// `indent`, the rest by `hanging`), each line styled on its own so a style never spans a line
+// break and escape codes never count as columns.
+std::string wrap_styled(const fmt::text_style& style, std::string_view text, int width,
+                        std::string_view indent = "", std::string_view hanging = {});
+
+// "label rest…" wrapped the same way with only `label` (the first word) styled: report lines
+// such as "unproven id (bank): message" and "proofdeck quiz · 8 questions".
+std::string wrap_labelled(std::string_view label, const fmt::text_style& style,
+                          std::string_view rest, int width, std::string_view hanging = "  ");
+
 }  // namespace proofdeck

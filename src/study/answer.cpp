@@ -51,7 +51,6 @@ std::optional<std::vector<std::size_t>> read_letters(const std::string& text, st
   return positions;
 }
 
-
 }  // namespace
 
 Reply parse_reply(const Instance& instance, std::string_view line, bool allow_flag) {
@@ -236,6 +235,5 @@ Grade grade(const Instance& instance, const Reply& reply) {
   }
   return result;
 }
-
 
 }  // namespace proofdeck::study

@@ -12,6 +12,7 @@
 
 #include "core/errors.hpp"
 #include "text/escape.hpp"
+#include "text/width.hpp"
 
 namespace proofdeck::study {
 
@@ -90,9 +91,10 @@ Outcome run_quiz(Session& s, ProgressStore& store, const QuizOptions& options,
     selected.resize(static_cast<std::size_t>(*options.count));
   const std::int64_t id =
       store.begin_session("quiz", s.now(), settings_json(options.filters, s.seed));
-  s.out << fmt::format(s.theme.emphasis, "proofdeck quiz") << " · " << selected.size()
-        << (selected.size() == 1 ? " question" : " questions") << " · seed " << s.seed
-        << " · ? for help, q to stop\n";
+  s.out << wrap_labelled("proofdeck quiz", s.theme.emphasis,
+                         fmt::format("· {} question{} · seed {} · ? for help, q to stop",
+                                     selected.size(), selected.size() == 1 ? "" : "s", s.seed),
+                         s.width);
   std::vector<Answered> answers;
   Outcome outcome;
   for (std::size_t i = 0; i < selected.size(); ++i) {
@@ -192,10 +194,14 @@ Outcome run_exam(Session& s, ProgressStore& store, const ExamOptions& options,
       settings_json(
           options.filters, s.seed,
           {{"count", drawn.size()}, {"minutes", options.minutes}, {"pass", options.pass}}));
-  s.out << fmt::format(s.theme.emphasis, "proofdeck exam") << " · " << drawn.size()
-        << " questions · " << bank::format_number(options.minutes) << " minutes · pass at "
-        << bank::format_number(options.pass) << "%\n"
-        << "  No feedback until the end. f flags a question for review, s skips it, q submits.\n";
+  s.out << wrap_labelled(
+               "proofdeck exam", s.theme.emphasis,
+               fmt::format("· {} questions · {} minutes · pass at {}%", drawn.size(),
+                           bank::format_number(options.minutes), bank::format_number(options.pass)),
+               s.width)
+        << text::wrap_block(
+               "No feedback until the end. f flags a question for review, s skips it, q submits.",
+               s.width, "  ");
   std::vector<bool> flagged(drawn.size(), false);
   Outcome outcome;
   bool timed_out = false, stop = false;
@@ -216,8 +222,10 @@ Outcome run_exam(Session& s, ProgressStore& store, const ExamOptions& options,
     if (flagged[i]) header += " · flagged";
     s.out << render_question(s, a.instance, header);
     if (reviewing) {
-      s.out << "  Your answer: " << (a.answered ? text::terminal_safe(a.reply.shown) : "none")
-            << " (Enter or s keeps it)\n";
+      s.out << text::wrap_block(
+          fmt::format("Your answer: {} (Enter or s keeps it)",
+                      a.answered ? text::terminal_safe(a.reply.shown) : "none"),
+          s.width, "  ", "    ");
     }
     for (;;) {
       Reply reply;
@@ -232,8 +240,9 @@ Outcome run_exam(Session& s, ProgressStore& store, const ExamOptions& options,
           return true;
         case AskResult::flagged:
           flagged[i] = !flagged[i];
-          s.out << (flagged[i] ? "  Flagged for review: answer now, or s to move on.\n"
-                               : "  Flag removed.\n");
+          s.out << text::wrap_block(
+              flagged[i] ? "Flagged for review: answer now, or s to move on." : "Flag removed.",
+              s.width, "  ");
           continue;
         case AskResult::skipped:
           return true;
@@ -261,15 +270,19 @@ Outcome run_exam(Session& s, ProgressStore& store, const ExamOptions& options,
     }
     if (!review.empty()) {
       s.out << "\n"
-            << fmt::format(s.theme.emphasis, "Review pass") << ": " << review.size()
-            << " flagged or unanswered. Change an answer, or Enter to keep it; q submits.\n";
+            << wrap_labelled("Review pass:", s.theme.emphasis,
+                             fmt::format("{} flagged or unanswered. Change an answer, or Enter to "
+                                         "keep it; q submits.",
+                                         review.size()),
+                             s.width);
       for (const std::size_t i : review) {
         if (!visit(i, true)) break;
       }
     }
   }
   if (timed_out)
-    s.out << fmt::format(s.theme.warning, "Time is up") << ": submitting what was answered.\n";
+    s.out << wrap_labelled("Time is up:", s.theme.warning, "submitting what was answered.",
+                           s.width);
   for (Answered& a : answers) {
     if (a.answered) store.record(record_of(s, a, "exam", id), std::nullopt);
   }
@@ -282,9 +295,15 @@ Outcome run_exam(Session& s, ProgressStore& store, const ExamOptions& options,
                     outcome.interrupted);
   s.out << render_summary(s, answers, outcome.interrupted ? "Exam interrupted" : "Exam submitted",
                           true);
-  s.out << fmt::format("  Result: {} of {} = {:.0f}% → ", correct, answers.size(), percent)
-        << (passed ? fmt::format(s.theme.good, "PASS") : fmt::format(s.theme.bad, "FAIL"))
-        << fmt::format(" (pass mark {}%)\n", bank::format_number(options.pass));
+  // The verdict is styled after wrapping: "PASS"/"FAIL" is a word of its own.
+  std::string result = text::wrap_block(
+      fmt::format("Result: {} of {} = {:.0f}% → {} (pass mark {}%)", correct, answers.size(),
+                  percent, passed ? "PASS" : "FAIL", bank::format_number(options.pass)),
+      s.width, "  ", "    ");
+  const std::size_t verdict = result.find(passed ? "PASS" : "FAIL");
+  result.replace(verdict, 4,
+                 passed ? fmt::format(s.theme.good, "PASS") : fmt::format(s.theme.bad, "FAIL"));
+  s.out << result;
   bool first = true;
   for (const Answered& a : answers) {
     if (a.answered && a.grade.correct) continue;
@@ -292,7 +311,8 @@ Outcome run_exam(Session& s, ProgressStore& store, const ExamOptions& options,
     first = false;
     s.out << render_question(s, a.instance, a.question->id, false);
     if (a.answered) {
-      s.out << "  Your answer: " << text::terminal_safe(a.reply.shown) << "\n";
+      s.out << text::wrap_block("Your answer: " + text::terminal_safe(a.reply.shown), s.width, "  ",
+                                "    ");
       s.out << render_feedback(s, a, false);
     } else {
       Answered unanswered = a;
@@ -369,9 +389,11 @@ Outcome run_drill(Session& s, ProgressStore& store, const DrillOptions& options)
   std::vector<const bank::Question*> queue = due;
   queue.insert(queue.end(), fresh.begin(), fresh.end());
 
-  s.out << fmt::format(s.theme.emphasis, "proofdeck drill") << " · " << due.size() << " due · "
-        << fresh.size() << " new (" << new_today << " of " << options.new_per_day
-        << " new cards introduced today) · ? for help, q to stop\n";
+  s.out << wrap_labelled("proofdeck drill", s.theme.emphasis,
+                         fmt::format("· {} due · {} new ({} of {} new cards introduced today) · ? "
+                                     "for help, q to stop",
+                                     due.size(), fresh.size(), new_today, options.new_per_day),
+                         s.width);
   const std::int64_t id = store.begin_session("drill", now,
                                               settings_json(options.filters, s.seed,
                                                             {{"new", options.new_per_day},
@@ -430,7 +452,10 @@ Outcome run_drill(Session& s, ProgressStore& store, const DrillOptions& options)
     if (a.grade.correct) {
       rating = Rating::good;
       while (!options.auto_rate) {
-        s.out << "  How was it? h hard · g good (Enter) · e easy > " << std::flush;
+        // The prompt waits on its line: the short form where the long one would not fit.
+        s.out << (s.width >= 52 ? "  How was it? h hard · g good (Enter) · e easy > "
+                                : "  h hard · g good · e easy > ")
+              << std::flush;
         std::string line;
         const LineReader::Status read = s.reader.read(line);
         if (read == LineReader::Status::interrupted) {
@@ -461,7 +486,11 @@ Outcome run_drill(Session& s, ProgressStore& store, const DrillOptions& options)
           rating = Rating::easy;
           break;
         }
-        s.out << "  ? type h, g or e (or just Enter for good; q saves it as good and stops)\n";
+        s.out << "  "
+              << wrap_labelled("?", s.theme.warning,
+                               "type h, g or e (or just Enter for good; q saves it as good and "
+                               "stops)",
+                               s.width - 2, "    ");
       }
     }
     const TimePoint at = s.now();
@@ -475,19 +504,21 @@ Outcome run_drill(Session& s, ProgressStore& store, const DrillOptions& options)
     cards[q->id] = reviewed.card;
     ++reviews;
     answers.push_back(std::move(a));
-    s.out << fmt::format(s.theme.dim, "  Rated {} · next review {}",
-                         rating == Rating::again  ? "again"
-                         : rating == Rating::hard ? "hard"
-                         : rating == Rating::good ? "good"
-                                                  : "easy",
-                         when(at, *reviewed.card.due))
-          << "\n";
+    s.out << wrap_styled(s.theme.dim,
+                         fmt::format("Rated {} · next review {}",
+                                     rating == Rating::again  ? "again"
+                                     : rating == Rating::hard ? "hard"
+                                     : rating == Rating::good ? "good"
+                                                              : "easy",
+                                     when(at, *reviewed.card.due)),
+                         s.width, "  ", "    ");
     if (reviewed.card.lapses >= kLeechLapses && rating == Rating::again) {
-      s.out << fmt::format(s.theme.warning,
-                           "  Leech: missed {} times after learning it. Read its explanation and "
-                           "source again, or drill it alone with --question {}",
-                           reviewed.card.lapses, q->id)
-            << "\n";
+      s.out << wrap_styled(s.theme.warning,
+                           fmt::format("Leech: missed {} times after learning it. Read its "
+                                       "explanation and source again, or drill it alone with "
+                                       "--question {}",
+                                       reviewed.card.lapses, q->id),
+                           s.width, "  ", "    ");
     }
     if ((reviewed.card.state == CardState::learning ||
          reviewed.card.state == CardState::relearning) &&
@@ -505,9 +536,11 @@ Outcome run_drill(Session& s, ProgressStore& store, const DrillOptions& options)
       if (it != cards.end() && it->second.due && (!soonest || *it->second.due < *soonest))
         soonest = it->second.due;
     }
-    s.out << "  Nothing to drill now"
-          << (soonest ? fmt::format(": the next card is due {}", when(s.now(), *soonest)) : "")
-          << ". `proofdeck stats` shows the forecast.\n";
+    s.out << text::wrap_block(
+        fmt::format(
+            "Nothing to drill now{}. `proofdeck stats` shows the forecast.",
+            soonest ? fmt::format(": the next card is due {}", when(s.now(), *soonest)) : ""),
+        s.width, "  ", "    ");
     return outcome;
   }
   s.out << render_summary(s, answers, outcome.interrupted ? "Drill interrupted" : "Drill finished");
@@ -517,8 +550,9 @@ Outcome run_drill(Session& s, ProgressStore& store, const DrillOptions& options)
     due_left += it != cards.end() && it->second.state != CardState::fresh && it->second.due &&
                 *it->second.due <= s.now();
   }
-  s.out << fmt::format("  {} review{} saved · {} card{} due now\n", total, total == 1 ? "" : "s",
-                       due_left, due_left == 1 ? "" : "s");
+  s.out << text::wrap_block(fmt::format("{} review{} saved · {} card{} due now", total,
+                                        total == 1 ? "" : "s", due_left, due_left == 1 ? "" : "s"),
+                            s.width, "  ", "    ");
   return outcome;
 }
 

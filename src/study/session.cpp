@@ -126,7 +126,7 @@ const bank::Topic* Session::topic(const std::string& id) const {
 std::string render_question(const Session& session, const Instance& instance,
                             const std::string& header, bool answer_hint) {
   const bank::Question& q = *instance.question;
-  std::string text = "\n" + fmt::format(session.theme.emphasis, "{}", header) + "\n";
+  std::string text = "\n" + wrap_styled(session.theme.emphasis, header, session.width, "", "  ");
   text += text::wrap_block(safe(instance.prompt), session.width, "  ");
   const std::string_view hint = [&]() -> std::string_view {
     switch (q.type) {
@@ -152,7 +152,10 @@ std::string render_question(const Session& session, const Instance& instance,
   }
   if (q.type == bank::QuestionType::numeric && !q.key.unit.empty())
     text += fmt::format("  (in {})\n", safe(q.key.unit));
-  if (answer_hint) text += fmt::format(session.theme.dim, "  [{}; ? for help]", hint) + "\n";
+  if (answer_hint) {
+    text += wrap_styled(session.theme.dim, fmt::format("[{}; ? for help]", hint), session.width,
+                        "  ", "   ");
+  }
   return text;
 }
 
@@ -194,31 +197,50 @@ std::string render_proof(Session& session, const Instance& instance) {
   try {
     const demo::DemoResult& result =
         session.runner.run(*q.proof, instance.bindings, q.file + ": " + q.proof->pointer);
-    std::string values;
+    // "name = value" pairs side by side, separated by " · ", a line breaking only between pairs.
+    std::vector<std::string> pairs;
     for (const std::string& shown : q.proof->show) {
       const std::string name = bank::substitute(shown, instance.bindings);
       if (const demo::Value* v = result.find(name)) {
-        values +=
-            fmt::format("{}{} = {}", values.empty() ? "" : " · ", name,
-                        v->kind == demo::Value::Kind::boolean ? (v->boolean ? "yes" : "no")
-                                                              : bank::format_measured(v->number));
+        pairs.push_back(fmt::format("{} = {}", name,
+                                    v->kind == demo::Value::Kind::boolean
+                                        ? (v->boolean ? "yes" : "no")
+                                        : bank::format_measured(v->number)));
       }
     }
-    std::string text = fmt::format(session.theme.emphasis, "  Proof — {}", q.proof->demo);
-    text += info != nullptr ? fmt::format(": {}\n", info->title) : "\n";
-    if (!values.empty()) text += text::wrap_block(values, session.width, "    ");
+    const int room = session.width - 4;
+    std::string values, line;
+    for (const std::string& pair : pairs) {
+      const int pair_width = text::display_width(pair);
+      if (pair_width > room) {
+        // Too wide even alone: a line of its own, wrapped after the "=".
+        if (!line.empty()) values += "    " + std::exchange(line, {}) + "\n";
+        values += text::wrap_block(pair, session.width, "    ", "      ");
+      } else if (!line.empty() && text::display_width(line) + 3 + pair_width > room) {
+        values += "    " + std::exchange(line, pair) + "\n";
+      } else {
+        line += (line.empty() ? "" : " · ") + pair;
+      }
+    }
+    if (!line.empty()) values += "    " + line + "\n";
+    const std::string heading = info != nullptr
+                                    ? fmt::format("Proof — {}: {}", q.proof->demo, info->title)
+                                    : fmt::format("Proof — {}", q.proof->demo);
+    std::string text = fmt::format(session.theme.emphasis, "{}",
+                                   text::wrap_block(heading, session.width, "  ", "    "));
+    text += values;
     if (info != nullptr) {
       render::TextOptions options;
       options.form = render::TextForm::compact;
-      options.width = std::max(40, session.width - 4);
+      options.width = std::max(20, session.width - 4);
       std::string drawn = render::render_text(result, *info, session.theme, options);
       std::string indented;
       std::size_t at = 0;
       while (at < drawn.size()) {
         const std::size_t end = drawn.find('\n', at);
-        const std::string_view line(drawn.data() + at,
-                                    (end == std::string::npos ? drawn.size() : end) - at);
-        indented += "    " + std::string(line) + "\n";
+        const std::string_view drawn_line(drawn.data() + at,
+                                          (end == std::string::npos ? drawn.size() : end) - at);
+        indented += "    " + std::string(drawn_line) + "\n";
         if (end == std::string::npos) break;
         at = end + 1;
       }
@@ -248,7 +270,7 @@ std::string render_feedback(Session& session, const Answered& a, bool show_demo)
   }
   if (!a.grade.correct && !a.grade.trap.empty()) {
     if (const bank::Trap* trap = session.trap(a.grade.trap)) {
-      text += fmt::format(theme.warning, "  Trap: {}", safe(trap->name)) + "\n";
+      text += wrap_styled(theme.warning, "Trap: " + safe(trap->name), session.width, "  ", "    ");
       text += text::wrap_block(safe(trap->correction), session.width, "    ");
     }
   }
@@ -300,14 +322,18 @@ AskResult ask(Session& session, const Instance& instance, Reply& reply, bool exa
       case Reply::Kind::flag:
         return AskResult::flagged;
       case Reply::Kind::help:
-        session.out << render_help(instance, exam);
+        session.out << text::wrap_block(render_help(instance, exam), session.width, "  ");
         break;
       case Reply::Kind::demo:
-        session.out << (exam ? "  The demos are shown with the results, after the exam.\n"
+        session.out << (exam ? text::wrap_block(
+                                   "The demos are shown with the results, after the exam.",
+                                   session.width, "  ")
                              : render_proof(session, instance));
         break;
       case Reply::Kind::unclear:
-        session.out << fmt::format(session.theme.warning, "  ?") << " " << reply.hint << "\n";
+        session.out << "  "
+                    << wrap_labelled("?", session.theme.warning, reply.hint, session.width - 2,
+                                     "    ");
         break;
     }
   }
@@ -363,12 +389,15 @@ std::string render_summary(const Session& session, const std::vector<Answered>& 
                               skipped > 0 ? fmt::format(" ({} skipped)", skipped) : "",
                               format_duration(elapsed));
   }
-  text += fmt::format(
-      "  Score: {} of {} right ({}%){} · {}\n",
-      fmt::styled(correct, correct == out_of ? theme.good : theme.emphasis), out_of, percent,
-      skipped > 0 ? fmt::format(", {} {}", skipped, unanswered_wrong ? "unanswered" : "skipped")
-                  : std::string(),
-      format_duration(elapsed));
+  text +=
+      "  " + wrap_labelled(
+                 "Score:", theme.emphasis,
+                 fmt::format("{} of {} right ({}%){} · {}", correct, out_of, percent,
+                             skipped > 0 ? fmt::format(", {} {}", skipped,
+                                                       unanswered_wrong ? "unanswered" : "skipped")
+                                         : std::string(),
+                             format_duration(elapsed)),
+                 session.width - 2, "    ");
   if (!topics.empty()) {
     std::string line;
     for (const auto& [id, tally] : topics) {
@@ -386,7 +415,9 @@ std::string render_summary(const Session& session, const std::vector<Answered>& 
     text += fmt::format(theme.warning, "  Traps you fell into:") + "\n";
     for (const auto& [id, count] : traps) {
       const bank::Trap* trap = session.trap(id);
-      text += fmt::format("    {} ×{}\n", trap != nullptr ? safe(trap->name) : id, count);
+      text +=
+          text::wrap_block(fmt::format("{} ×{}", trap != nullptr ? safe(trap->name) : id, count),
+                           session.width, "    ", "      ");
     }
   }
   return text;

@@ -173,35 +173,42 @@ nlohmann::ordered_json compute_stats(ProgressStore& store, const std::vector<ban
 }
 
 std::string render_stats(const nlohmann::ordered_json& stats, const Theme& theme, int width) {
-  std::string text = fmt::format(theme.emphasis, "proofdeck stats") + " · " +
-                     stats["now"].get<std::string>() + "\n";
+  const auto line = [width](const std::string& plain) {
+    return text::wrap_block(plain, width, "", "  ");
+  };
+  std::string text = wrap_labelled("proofdeck stats", theme.emphasis,
+                                   "· " + stats["now"].get<std::string>(), width);
   const auto& reviews = stats["reviews"];
-  text += fmt::format("Reviews: {} today · {} in total (quiz {} · exam {} · drill {})\n",
-                      reviews["today"].get<int>(), reviews["total"].get<int>(),
-                      reviews["by_mode"]["quiz"].get<int>(), reviews["by_mode"]["exam"].get<int>(),
-                      reviews["by_mode"]["drill"].get<int>());
+  text += line(fmt::format(
+      "Reviews: {} today · {} in total (quiz {} · exam {} · drill {})", reviews["today"].get<int>(),
+      reviews["total"].get<int>(), reviews["by_mode"]["quiz"].get<int>(),
+      reviews["by_mode"]["exam"].get<int>(), reviews["by_mode"]["drill"].get<int>()));
   const auto& retention = stats["retention"];
-  text += fmt::format("True retention: {}{}\n", percent(retention["true_retention"]),
-                      retention["reviews"].get<int>() > 0
-                          ? fmt::format(" of {} drill reviews a day or more after the last",
-                                        retention["reviews"].get<int>())
-                          : std::string(" (no drill review a day after another yet)"));
+  text += line(fmt::format("True retention: {}{}", percent(retention["true_retention"]),
+                           retention["reviews"].get<int>() > 0
+                               ? fmt::format(" of {} drill reviews a day or more after the last",
+                                             retention["reviews"].get<int>())
+                               : std::string(" (no drill review a day after another yet)")));
   const auto& cards = stats["cards"];
-  text += fmt::format("Cards: {} new · {} learning · {} review · {} relearning\n",
-                      cards["new"].get<int>(), cards["learning"].get<int>(),
-                      cards["review"].get<int>(), cards["relearning"].get<int>());
+  text += line(fmt::format("Cards: {} new · {} learning · {} review · {} relearning",
+                           cards["new"].get<int>(), cards["learning"].get<int>(),
+                           cards["review"].get<int>(), cards["relearning"].get<int>()));
   const auto& forecast = stats["forecast"];
-  text +=
-      fmt::format("\n{} next 7 days: {} · next 30 days: {}{}\n", fmt::format(theme.emphasis, "Due"),
-                  forecast["next_7"].get<int>(), forecast["next_30"].get<int>(),
-                  forecast["overdue"].get<int>() > 0
-                      ? fmt::format(" ({} overdue, counted today)", forecast["overdue"].get<int>())
-                      : std::string());
+  text += "\n" +
+          wrap_labelled("Due", theme.emphasis,
+                        fmt::format("next 7 days: {} · next 30 days: {}{}",
+                                    forecast["next_7"].get<int>(), forecast["next_30"].get<int>(),
+                                    forecast["overdue"].get<int>() > 0
+                                        ? fmt::format(" ({} overdue, counted today)",
+                                                      forecast["overdue"].get<int>())
+                                        : std::string()),
+                        width);
   int most = 1;
   for (const auto& day : forecast["days"])
     most = std::max(most, day["due"].get<int>());
-  const int bar_width = std::max(10, std::min(40, width - 24));
-  const auto bar = [&](int count, int scale) {
+  // Bars take what the date and the count leave: "  MM-DD  ███ 12" and "  MM-DD…MM-DD  ███ 12".
+  const auto bar = [&](int count, int scale, int label_width) {
+    const int bar_width = std::clamp(width - label_width - 6, 1, 40);
     const int cells = count == 0 ? 0 : std::max(1, count * bar_width / scale);
     std::string b;
     for (int i = 0; i < cells; ++i)
@@ -211,7 +218,7 @@ std::string render_stats(const nlohmann::ordered_json& stats, const Theme& theme
   for (std::size_t d = 0; d < 7; ++d) {
     const auto& day = forecast["days"][d];
     text += fmt::format("  {}  {} {}\n", day["date"].get<std::string>().substr(5),
-                        fmt::format(theme.good, "{}", bar(day["due"].get<int>(), most)),
+                        fmt::format(theme.good, "{}", bar(day["due"].get<int>(), most, 9)),
                         day["due"].get<int>());
   }
   std::vector<int> weeks(5, 0);
@@ -224,37 +231,47 @@ std::string render_stats(const nlohmann::ordered_json& stats, const Theme& theme
     text += fmt::format("  {}…{}  {} {}\n",
                         forecast["days"][first]["date"].get<std::string>().substr(5),
                         forecast["days"][last]["date"].get<std::string>().substr(5),
-                        fmt::format(theme.good, "{}", bar(weeks[w], most_week)), weeks[w]);
+                        fmt::format(theme.good, "{}", bar(weeks[w], most_week, 15)), weeks[w]);
   }
-  text += "\n" + fmt::format(theme.emphasis, "Mastery by topic") + " (seen · right · recall now)\n";
+  // A name and its numbers on one line, the name cut to what the numbers leave (at most
+  // `widest`); below 16 columns for the name, the numbers go on a line of their own.
+  const auto row = [width](const std::string& name, const std::string& numbers, int widest) {
+    const int room = std::min(widest, width - 3 - text::display_width(numbers));
+    if (room >= 16) return "  " + text::fit(name, room) + " " + numbers + "\n";
+    const int indent = std::clamp(width - text::display_width(numbers), 0, 6);
+    return text::wrap_block(name, width, "  ", "    ") +
+           std::string(static_cast<std::size_t>(indent), ' ') + numbers + "\n";
+  };
+  text += "\n" +
+          wrap_labelled("Mastery by topic", theme.emphasis, "(seen · right · recall now)", width);
   for (const auto& topic : stats["topics"]) {
-    text += fmt::format("  {} {:>3}/{:<3} · {:>4} · {:.0f}%\n",
-                        text::fit(text::terminal_safe(topic["name"].get<std::string>()), 46),
-                        topic["seen"].get<int>(), topic["questions"].get<int>(),
-                        percent(topic["accuracy"]), 100.0 * topic["recall"].get<double>());
+    text += row(text::terminal_safe(topic["name"].get<std::string>()),
+                fmt::format("{:>3}/{:<3} · {:>4} · {:.0f}%", topic["seen"].get<int>(),
+                            topic["questions"].get<int>(), percent(topic["accuracy"]),
+                            100.0 * topic["recall"].get<double>()),
+                46);
   }
-  text += "\n" + fmt::format(theme.emphasis, "Traps you keep falling for") + " (worst first)\n";
+  text +=
+      "\n" + wrap_labelled("Traps you keep falling for", theme.emphasis, "(worst first)", width);
   int shown = 0;
   for (const auto& trap : stats["traps"]) {
     if (trap["fell"].get<int>() == 0) continue;
-    text += fmt::format(
-        "  {} {} of {} ({})\n", text::fit(text::terminal_safe(trap["name"].get<std::string>()), 52),
-        trap["fell"].get<int>(), trap["exposed"].get<int>(), percent(trap["miss_rate"]));
+    text += row(text::terminal_safe(trap["name"].get<std::string>()),
+                fmt::format("{} of {} ({})", trap["fell"].get<int>(), trap["exposed"].get<int>(),
+                            percent(trap["miss_rate"])),
+                52);
     ++shown;
   }
   if (shown == 0) text += "  none yet\n";
-  text +=
-      "\n" + fmt::format(theme.emphasis, "Leeches") + fmt::format(" ({}+ lapses): ", kLeechLapses);
-  if (stats["leeches"].empty()) {
-    text += "none\n";
-  } else {
-    std::string list;
-    for (const auto& leech : stats["leeches"])
-      list += fmt::format("{}{} ({})", list.empty() ? "" : ", ",
-                          text::terminal_safe(leech["id"].get<std::string>()),
-                          leech["lapses"].get<int>());
-    text += list + "\n";
-  }
+  std::string list;
+  for (const auto& leech : stats["leeches"])
+    list += fmt::format("{}{} ({})", list.empty() ? "" : ", ",
+                        text::terminal_safe(leech["id"].get<std::string>()),
+                        leech["lapses"].get<int>());
+  text += "\n" + wrap_labelled("Leeches", theme.emphasis,
+                               fmt::format("({}+ lapses): {}", kLeechLapses,
+                                           list.empty() ? std::string("none") : list),
+                               width);
   return text;
 }
 

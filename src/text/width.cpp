@@ -164,4 +164,28 @@ std::string wrap_block(std::string_view text, int width, std::string_view indent
   return out;
 }
 
+std::string definition(std::string_view name, std::string_view description, int width, int column,
+                       std::string_view indent) {
+  // Less than 20 columns beside the name: the description goes under it instead.
+  if (width - column < 20) column = display_width(indent) + 4;
+  const std::string shown = std::string(indent) + std::string(name);
+  // A name that fits the line is never broken (an id must stay whole to be copied).
+  const std::string alone = display_width(shown) <= width
+                                ? shown + "\n"
+                                : wrap_block(name, width, indent, std::string(indent) + "    ");
+  if (description.empty()) return alone;
+  std::vector<std::string> lines = wrap(description, std::max(width - column, 10));
+  std::string out;
+  if (display_width(shown) + 2 > column) {
+    out = alone;
+  } else {
+    out = pad_right(shown, column) + lines.front() + "\n";
+    lines.erase(lines.begin());
+  }
+  const std::string hanging(static_cast<std::size_t>(column), ' ');
+  for (const std::string& line : lines)
+    out += hanging + line + "\n";
+  return out;
+}
+
 }  // namespace proofdeck::text

@@ -40,4 +40,12 @@ std::vector<std::string> wrap(std::string_view text, int width);
 std::string wrap_block(std::string_view text, int width, std::string_view indent,
                        std::string_view hanging = {});
 
+// One entry of a two-column list ("  name      description…"), every line within `width`:
+// `name` after `indent`, the description wrapped in its own column from `column` on. A name that
+// leaves less than two spaces before the column puts the description on the next line; a name is
+// broken only when it is wider than the whole line. When the column would leave the description
+// less than 20 columns, it goes under the name, 4 columns in.
+std::string definition(std::string_view name, std::string_view description, int width, int column,
+                       std::string_view indent = "  ");
+
 }  // namespace proofdeck::text

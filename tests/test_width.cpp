@@ -1,0 +1,181 @@
+// Every text output fits the width it is given: --width 40, 60, 100 and 160 (the terminal's
+// width, $COLUMNS or 80 otherwise, tested in test_cli.cpp). Two rules, checked on real output:
+//  - no line is wider than the width, unless it is one word longer than the whole line;
+//  - wrapping never splits a word: prose reads the same words in the same order at any width.
+#include <catch2/catch.hpp>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cli_test_support.hpp"
+#include "demo/demo.hpp"
+#include "text/width.hpp"
+
+namespace {
+
+using cli_test::Cli;
+using cli_test::TempDir;
+
+constexpr int kWidths[] = {40, 60, 100, 160};
+
+std::string without_escapes(const std::string& text) {
+  static const std::regex escape("\x1b\\[[0-9;]*[A-Za-z]");
+  return std::regex_replace(text, escape, "");
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(without_escapes(text));
+  for (std::string line; std::getline(in, line);)
+    lines.push_back(line);
+  return lines;
+}
+
+std::vector<std::string> words_of(const std::string& text) {
+  std::vector<std::string> words;
+  std::istringstream in(without_escapes(text));
+  for (std::string word; in >> word;)
+    words.push_back(word);
+  return words;
+}
+
+// Lines wider than `width` that are not a single over-long word.
+std::vector<std::string> too_wide(const std::string& output, int width) {
+  std::vector<std::string> wide;
+  for (const std::string& line : lines_of(output)) {
+    if (proofdeck::text::display_width(line) <= width) continue;
+    if (words_of(line).size() == 1) continue;  // the one exception
+    wide.push_back(line);
+  }
+  return wide;
+}
+
+std::string run_at(int width, std::vector<std::string> args, const std::string& input = "",
+                   bool colour = false) {
+  Cli cli;
+  cli.in.str(input);
+  if (colour) cli.env = {{"FORCE_COLOR", "1"}};
+  args.insert(args.begin(), {"--width", std::to_string(width)});
+  cli.run(args);
+  return cli.out.str();
+}
+
+void check_fits(const std::vector<std::string>& args, const std::string& input = "") {
+  for (const int width : kWidths) {
+    for (const bool colour : {false, true}) {
+      INFO("--width " << width << (colour ? " in colour: " : ": ") << args.front() << " "
+                      << (args.size() > 1 ? args[1] : ""));
+      const std::string output = run_at(width, args, input, colour);
+      REQUIRE_FALSE(output.empty());
+      CHECK(too_wide(output, width) == std::vector<std::string>{});
+    }
+  }
+}
+
+// The first word of `wrapped` that differs from `whole`, or "" when they read the same. A word
+// longer than `longest` (no line could hold it) may come in pieces.
+std::string first_split_word(const std::vector<std::string>& wrapped,
+                             const std::vector<std::string>& whole, int longest) {
+  std::size_t w = 0;
+  for (const std::string& word : whole) {
+    if (w < wrapped.size() && wrapped[w] == word) {
+      ++w;
+      continue;
+    }
+    if (proofdeck::text::display_width(word) <= longest) return word;
+    std::string joined;
+    while (w < wrapped.size() && joined.size() < word.size())
+      joined += wrapped[w++];
+    if (joined != word) return word;
+  }
+  return w == wrapped.size() ? "" : wrapped[w];
+}
+
+// Prose: the same words, in the same order, at every width as on an unlimited line.
+void check_never_splits_words(const std::vector<std::string>& args) {
+  const std::vector<std::string> unwrapped = words_of(run_at(10000, args));
+  for (const int width : kWidths) {
+    INFO("--width " << width << ": " << args.front() << " " << (args.size() > 1 ? args[1] : ""));
+    // Continuation lines are indented up to a third of the line: a longer word cannot fit.
+    CHECK(first_split_word(words_of(run_at(width, args)), unwrapped, width - width / 3) == "");
+  }
+}
+
+}  // namespace
+
+TEST_CASE("--help fits every width and never splits a word", "[width][cli]") {
+  for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
+           {"--help"},
+           {"quiz", "--help"},
+           {"exam", "--help"},
+           {"drill", "--help"},
+           {"stats", "--help"},
+           {"check", "--help"},
+           {"print", "--help"},
+           {"export", "--help"},
+           {"list", "--help"},
+           {"demo", "run", "--help"},
+           {"engine", "run", "--help"}}) {
+    check_fits(args);
+    check_never_splits_words(args);
+  }
+}
+
+TEST_CASE("check's report fits every width and never splits a word", "[width][check]") {
+  check_fits({"check", "--lint"});
+  check_never_splits_words({"check", "--lint"});
+}
+
+TEST_CASE("list fits every width and keeps ids whole", "[width][list]") {
+  for (const std::string what : {"banks", "topics", "traps", "questions"}) {
+    check_fits({"list", what});
+    // Every id stays whole on some line, whatever the width.
+    for (const int width : kWidths) {
+      Cli json;
+      REQUIRE(json.run({"list", what, "--format", "json"}) == 0);
+      const std::string text = run_at(width, {"list", what});
+      for (const auto& item : nlohmann::json::parse(json.out.str())) {
+        CHECK(text.find(item["id"].get<std::string>()) != std::string::npos);
+      }
+    }
+  }
+}
+
+TEST_CASE("every demo's figure fits every width", "[width][demo]") {
+  check_fits({"demo", "list"});
+  for (const proofdeck::demo::DemoInfo& info : proofdeck::demo::catalog())
+    check_fits({"demo", "run", info.name});
+}
+
+TEST_CASE("quiz, exam and drill screens fit every width", "[width][study]") {
+  for (const int width : kWidths) {
+    TempDir home;
+    const std::vector<std::string> data = {"--data-dir", home.path().string(), "--seed", "3"};
+    const auto with = [&](std::vector<std::string> args) {
+      args.insert(args.end(), data.begin(), data.end());
+      return args;
+    };
+    for (const bool colour : {false, true}) {
+      INFO("--width " << width << (colour ? " in colour" : ""));
+      // Answers that are right, wrong and unclear, ? for help and d for the demo.
+      const std::string quiz =
+          run_at(width, with({"quiz", "--count", "6"}), "?\nd\nzz\na\nb\n1024\nt\nc\nb\n", colour);
+      CHECK(too_wide(quiz, width) == std::vector<std::string>{});
+      const std::string exam =
+          run_at(width, with({"exam", "--count", "4"}), "a\nf\nb\n\n\n\n\n", colour);
+      CHECK(too_wide(exam, width) == std::vector<std::string>{});
+      const std::string drill =
+          run_at(width, with({"drill", "--new", "3"}), "a\ng\nb\nx\ng\nc\ne\n", colour);
+      CHECK(too_wide(drill, width) == std::vector<std::string>{});
+      const std::string stats = run_at(width, with({"stats"}), "", colour);
+      CHECK(too_wide(stats, width) == std::vector<std::string>{});
+    }
+  }
+}
+
+TEST_CASE("a quiz's prose never splits a word at any width", "[width][study]") {
+  TempDir home;
+  check_never_splits_words(
+      {"quiz", "--count", "5", "--no-demo", "--data-dir", home.path().string(), "--seed", "7"});
+}
