@@ -3,7 +3,7 @@
 # and for the include check (cmake/check_layers.cmake, a CTest). docs/ARCHITECTURE.md explains it.
 #
 #   engine, core, text          depend on nothing of ours
-#   demo    → engine, core
+#   demo    → engine, core, text (its sentences write numbers by the one rule)
 #   render  → demo, text, core
 #   bank    → engine, demo, text, core
 #   study   → bank, render, text, core
@@ -16,7 +16,7 @@ set(PROOFDECK_LAYERS engine core text demo render bank study print cli)
 set(PROOFDECK_LAYER_DEPS_engine "")
 set(PROOFDECK_LAYER_DEPS_core "")
 set(PROOFDECK_LAYER_DEPS_text "")
-set(PROOFDECK_LAYER_DEPS_demo engine core)
+set(PROOFDECK_LAYER_DEPS_demo engine core text)
 set(PROOFDECK_LAYER_DEPS_render demo text core)
 set(PROOFDECK_LAYER_DEPS_bank engine demo text core)
 set(PROOFDECK_LAYER_DEPS_study bank render text core)

@@ -15,6 +15,7 @@
 #include <utility>
 
 #include "core/errors.hpp"
+#include "text/utf8.hpp"
 
 namespace proofdeck::bank {
 namespace {
@@ -122,22 +123,9 @@ struct Utf8Char {
 };
 
 Utf8Char decode_utf8(std::string_view text, std::size_t index) {
-  const auto lead = static_cast<unsigned char>(text[index]);
-  if (lead < 0x80) return {lead, 1};
-  const std::size_t length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 0;
-  if (length == 0 || lead >= 0xF8 || index + length > text.size()) return {};
-  char32_t code_point = lead & (0x7Fu >> length);
-  for (std::size_t k = 1; k < length; ++k) {
-    const auto byte = static_cast<unsigned char>(text[index + k]);
-    if ((byte & 0xC0) != 0x80) return {};
-    code_point = (code_point << 6) | (byte & 0x3Fu);
-  }
-  constexpr std::array<char32_t, 5> kSmallest{0, 0, 0x80, 0x800, 0x10000};
-  if (code_point < kSmallest[length] || code_point > 0x10FFFF ||
-      (code_point >= 0xD800 && code_point <= 0xDFFF)) {
-    return {};
-  }
-  return {code_point, length};
+  std::size_t end = index;
+  const text::CodePoint c = text::decode(text, end);
+  return c.valid ? Utf8Char{static_cast<char32_t>(c.code), end - index} : Utf8Char{};
 }
 
 // Control characters and the invisible ones that reorder or hide text (bidi overrides,

@@ -15,6 +15,7 @@
 #include "bank/precision.hpp"
 #include "bank/proof.hpp"
 #include "core/errors.hpp"
+#include "text/width.hpp"
 
 namespace proofdeck::bank {
 
@@ -29,11 +30,9 @@ constexpr double kNearDuplicateJaccard = 0.6;  // word-trigram overlap of two pr
 constexpr std::size_t kMaxPerConcept = 4;
 constexpr std::int64_t kMaxDraws = 4096;  // template combinations looked at per question
 
-// Characters, not bytes: UTF-8 continuation bytes do not count.
+// Length as a reader sees it: columns, not bytes.
 std::size_t characters(std::string_view text) {
-  return static_cast<std::size_t>(std::count_if(text.begin(), text.end(), [](char c) {
-    return (static_cast<unsigned char>(c) & 0xc0) != 0x80;
-  }));
+  return static_cast<std::size_t>(text::display_width(text));
 }
 
 // Lower-cased words of letters and digits (other bytes, UTF-8 included, separate them).

@@ -74,15 +74,6 @@ inline ParamSpec choice_param(std::string name, std::string fallback,
   return spec;
 }
 
-// 1048576 → "1,048,576", for numbers in explanatory text.
-inline std::string grouped(std::int64_t value) {
-  std::string digits = std::to_string(value < 0 ? -value : value);
-  for (auto i = static_cast<std::ptrdiff_t>(digits.size()) - 3; i > 0; i -= 3) {
-    digits.insert(static_cast<std::size_t>(i), ",");
-  }
-  return value < 0 ? "-" + digits : digits;
-}
-
 // InputError (exit 2): "demo NAME: message".
 [[noreturn]] inline void param_error(const std::string& demo, const std::string& message) {
   throw InputError("demo.param", fmt::format("demo {}: {}", demo, message));

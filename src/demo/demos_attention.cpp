@@ -16,6 +16,7 @@
 #include "engine/param_count.hpp"
 #include "engine/positional.hpp"
 #include "engine/rng.hpp"
+#include "text/number.hpp"
 
 namespace proofdeck::demo {
 
@@ -378,7 +379,8 @@ DemoResult run_pe_extrapolation(const Params& params, std::uint64_t seed) {
       fmt::format("Sinusoidal encoding is a formula, sin and cos of position at fixed "
                   "frequencies: defined at {} and at {} alike, with 0 trainable parameters "
                   "against {} for the table ({} × {}).",
-                  position, 10 * position, grouped(max_len * d_model), max_len, d_model),
+                  position, 10 * position, text::group_digits(std::to_string(max_len * d_model)),
+                  max_len, d_model),
       "That is why the lesson says sinusoidal needs no training and in principle extends past "
       "the lengths seen in training, while a learned table can only represent positions it has "
       "rows for."};
@@ -529,12 +531,14 @@ DemoResult run_head_params(const Params& params, std::uint64_t) {
   result.text = {
       fmt::format("One head projects d_model {0} into Q, K and V of width {0}: 3 × {0} × {0} = "
                   "{1} weights, plus the output projection {0} × {0} = {2}.",
-                  d_model, grouped(3 * d_model * d_model), grouped(d_model * d_model)),
+                  d_model, text::group_digits(std::to_string(3 * d_model * d_model)),
+                  text::group_digits(std::to_string(d_model * d_model))),
       fmt::format("{0} heads of width {1} each need their own W_q, W_k, W_v of {2} × {1}: "
                   "{3} per head, × {0} heads = {4}, the same Q/K/V total, because the per-head "
                   "matrices shrink by exactly the factor the head count grows.",
-                  many, d_model / many, d_model, grouped(3 * d_model * (d_model / many)),
-                  grouped(3 * d_model * d_model)),
+                  many, d_model / many, d_model,
+                  text::group_digits(std::to_string(3 * d_model * (d_model / many))),
+                  text::group_digits(std::to_string(3 * d_model * d_model))),
       "Splitting into heads is not a compression trick: the total is the same for every head "
       "count. What changes is that each head can specialise in its own subspace."};
   return result;

@@ -22,6 +22,7 @@
 #include "engine/norm.hpp"
 #include "engine/rng.hpp"
 #include "engine/stack.hpp"
+#include "text/number.hpp"
 
 namespace proofdeck::demo {
 
@@ -34,17 +35,6 @@ namespace {
 constexpr double layer_norm_eps = 1e-5;  // PyTorch's default
 // The most multiply-adds one run may cost (a second or two on one core); larger sizes are refused.
 constexpr double work_limit = 4e9;
-
-// Three significant digits ("0.532", "7.98e-08", "1.05e+14"), with the integer part in full and
-// grouped from 1,000 up to a billion ("1,048,576").
-std::string readable(double x) {
-  const double magnitude = std::fabs(x);
-  if (magnitude < 1000.0 || magnitude >= 1e9) return fmt::format("{:.3g}", x);
-  std::string digits = fmt::format("{:.0f}", magnitude);
-  for (std::size_t i = digits.size(); i > 3; i -= 3)
-    digits.insert(i - 3, ",");
-  return (x < 0 ? "-" : "") + digits;
-}
 
 double as_double(std::int64_t n) {
   return static_cast<double>(n);
@@ -223,7 +213,7 @@ DemoResult run_variance_drift(const Params& params, std::uint64_t seed) {
       Table{"variance_milestones",
             "output variance: the lesson's idealised drift against the measured one",
             rows,
-            {fmt::format("lesson: {}^n", readable(s.gain)), "no norm", "LayerNorm"},
+            {fmt::format("lesson: {}^n", text::format_short(s.gain)), "no norm", "LayerNorm"},
             table,
             false});
 
@@ -231,11 +221,11 @@ DemoResult run_variance_drift(const Params& params, std::uint64_t seed) {
       orthogonal ? fmt::format(
                        "√{}·Q, with Q a random orthogonal matrix, so it multiplies the "
                        "variance of whatever passes through by exactly {}",
-                       readable(s.gain), readable(s.gain))
+                       text::format_short(s.gain), text::format_short(s.gain))
                  : fmt::format(
                        "a random matrix with N(0, {}/{}) entries, so it multiplies the "
                        "variance by {} only on average",
-                       readable(s.gain), s.d_model, readable(s.gain));
+                       text::format_short(s.gain), s.d_model, text::format_short(s.gain));
   const std::string layernorm_range =
       fmt::format("{:.6f}", ln_min) == fmt::format("{:.6f}", ln_max)
           ? fmt::format("stays at {:.6f}", ln_min)
@@ -243,7 +233,8 @@ DemoResult run_variance_drift(const Params& params, std::uint64_t seed) {
   const auto milestone_text = [&](const std::vector<double>& per_layer) {
     std::vector<std::string> parts;
     for (const std::int64_t layer : milestones)
-      parts.push_back(fmt::format("{} after layer {}", readable(at(per_layer, layer)), layer));
+      parts.push_back(
+          fmt::format("{} after layer {}", text::format_short(at(per_layer, layer)), layer));
     return fmt::format("{}", fmt::join(parts, ", "));
   };
   result.text = {
@@ -253,19 +244,20 @@ DemoResult run_variance_drift(const Params& params, std::uint64_t seed) {
       fmt::format("Without normalization the drift compounds: {}. The lesson's idealised "
                   "1.0 × {}^{} is {}; the measurement is {:.4f} times that, {:.1f} orders of "
                   "magnitude {} where it started.",
-                  milestone_text(plain_variance), readable(s.gain), s.layers, readable(ideal_last),
-                  last / ideal_last, std::fabs(std::log10(last)), last >= 1.0 ? "above" : "below"),
+                  milestone_text(plain_variance), text::format_short(s.gain), s.layers,
+                  text::format_short(ideal_last), last / ideal_last, std::fabs(std::log10(last)),
+                  last >= 1.0 ? "above" : "below"),
       fmt::format("With LayerNorm after each layer, every sublayer still multiplies its input's "
                   "variance (LayerNorm receives {} to {}), but the norm brings each token back to "
                   "mean 0, variance 1: the output variance {} at every layer (just under 1 "
                   "because of LayerNorm's ε = 1e-5) — \"drift never compounds across layers\".",
-                  readable(drift_min), readable(drift_max), layernorm_range),
+                  text::format_short(drift_min), text::format_short(drift_max), layernorm_range),
       fmt::format("Like the lesson's, this is a constructed scenario: a map built to scale the "
                   "variance stands in for real sublayers, whose drift is learned and less "
                   "regular. {}",
                   orthogonal ? fmt::format("--set weights=gaussian draws a random map that "
                                            "multiplies it by {} only on average.",
-                                           readable(s.gain))
+                                           text::format_short(s.gain))
                              : std::string("The default, weights=orthogonal, scales it exactly."))};
   return result;
 }
@@ -405,7 +397,7 @@ DemoResult run_residual_gradient(const Params& params, std::uint64_t seed) {
   result.series.push_back(std::move(gradients));
   result.tables.push_back(Table{
       "gradient_summary",
-      fmt::format("gradient entering the top: {}", readable(output_grad)),
+      fmt::format("gradient entering the top: {}", text::format_short(output_grad)),
       rows,
       {fmt::format("at block {}", s.layers), "at block 1", "block 1 / top", "output variance"},
       table,
@@ -417,7 +409,7 @@ DemoResult run_residual_gradient(const Params& params, std::uint64_t seed) {
                   "fixed random G sends the same gradient (norm {}) into the top of four stacks "
                   "that share every weight and differ only in wiring: with or without residual "
                   "connections, with no normalization or with Pre-LN.",
-                  s.layers, s.d_model, s.heads, s.d_ff, s.seq_len, readable(output_grad)),
+                  s.layers, s.d_model, s.heads, s.d_ff, s.seq_len, text::format_short(output_grad)),
       fmt::format("Without residual connections (and no normalization) the gradient has to pass "
                   "back through every weight matrix and nonlinearity: it shrinks by about ×{:.2f} "
                   "per block and reaches block 1 {}. With output = Layer(x) + x the identity path "
@@ -425,10 +417,10 @@ DemoResult run_residual_gradient(const Params& params, std::uint64_t seed) {
                   shrink_per_layer,
                   plain.input_grad.front() > 0.0
                       ? fmt::format("at {}, {} times less than entered the top",
-                                    readable(plain.input_grad.front()),
-                                    readable(output_grad / plain.input_grad.front()))
+                                    text::format_short(plain.input_grad.front()),
+                                    text::format_short(output_grad / plain.input_grad.front()))
                       : std::string("as exactly 0: it fell below the smallest double"),
-                  readable(residual.input_grad.front())),
+                  text::format_short(residual.input_grad.front())),
       fmt::format("{} With Pre-LN as well, the residual stack delivers {} to block 1 and stays "
                   "within a factor of {:.1f} across all {} blocks — the lesson's \"combined with "
                   "residual connections — keeps very deep stacks trainable\".",
@@ -436,12 +428,12 @@ DemoResult run_residual_gradient(const Params& params, std::uint64_t seed) {
                       ? fmt::format("The residual stack without normalization errs the other "
                                     "way: every block adds its output to the stream, so the "
                                     "activation variance grows to {} and the gradient with it.",
-                                    readable(residual.variance.back()))
+                                    text::format_short(residual.variance.back()))
                       : fmt::format("Without normalization the residual stream's variance still "
                                     "grows, to {} here.",
-                                    readable(residual.variance.back())),
-                  readable(pre_residual.input_grad.front()), max_over_min(pre_residual.input_grad),
-                  s.layers),
+                                    text::format_short(residual.variance.back())),
+                  text::format_short(pre_residual.input_grad.front()),
+                  max_over_min(pre_residual.input_grad), s.layers),
       pre_plain.input_grad.front() > 0.0
           ? fmt::format("LayerNorm without residuals rescales every block's input, so at "
                         "initialization this stack's gradient {} ({} at block 1), but it wanders "
@@ -449,8 +441,8 @@ DemoResult run_residual_gradient(const Params& params, std::uint64_t seed) {
                         "Each fix covers one angle; transformers use both.",
                         pre_plain.input_grad.front() > 0.01 * output_grad ? "does not collapse"
                                                                           : "shrinks too",
-                        readable(pre_plain.input_grad.front()),
-                        readable(max_over_min(pre_plain.input_grad)))
+                        text::format_short(pre_plain.input_grad.front()),
+                        text::format_short(max_over_min(pre_plain.input_grad)))
           : std::string("LayerNorm without residuals does not save this stack: its gradient "
                         "dies out entirely (exactly 0 at block 1) with no direct path around the "
                         "blocks. Each fix covers one angle; transformers use both.")};
@@ -610,7 +602,7 @@ DemoResult run_pre_vs_post_ln(const Params& params, std::uint64_t seed) {
   const auto listed = [](const std::vector<double>& values) {
     std::vector<std::string> parts;
     for (const double value : values)
-      parts.push_back(readable(value));
+      parts.push_back(text::format_short(value));
     return fmt::format("{}", fmt::join(parts, ", "));
   };
   std::vector<double> post_over_pre;
@@ -819,21 +811,25 @@ DemoResult run_sqrt_dk_scaling(const Params& params, std::uint64_t seed) {
                   "deviation grows like √d_k — {} at d_k = {}. Dividing by √d_k brings it back to "
                   "about 1 at every width.",
                   s.seq_len, s.seq_len, s.trials,
-                  readable(result.find("score_std_unscaled_dk" + last)->number), last),
+                  text::format_short(result.find("score_std_unscaled_dk" + last)->number), last),
       fmt::format("Unscaled, the softmax saturates as d_k grows: the largest weight climbs from "
                   "{} at d_k = {} to {} at {}, and the entropy falls from {} to {} nats — each "
                   "query puts almost all its weight on one key, and the softmax stops responding "
                   "to its scores (‖∂softmax/∂scores‖ {} → {}), so little gradient gets through.",
-                  readable(max_unscaled.front()), first, readable(max_unscaled.back()), last,
-                  readable(entropy_unscaled.front()), readable(entropy_unscaled.back()),
-                  readable(jacobian_unscaled.front()), readable(jacobian_unscaled.back())),
-      fmt::format("Scaled, the width hardly matters: the largest weight stays between {} and {} "
-                  "and the entropy between {} and {} nats (uniform attention would be {} = ln {}).",
-                  readable(*std::min_element(max_scaled.begin(), max_scaled.end())),
-                  readable(*std::max_element(max_scaled.begin(), max_scaled.end())),
-                  readable(*std::min_element(entropy_scaled.begin(), entropy_scaled.end())),
-                  readable(*std::max_element(entropy_scaled.begin(), entropy_scaled.end())),
-                  readable(uniform_entropy), s.seq_len),
+                  text::format_short(max_unscaled.front()), first,
+                  text::format_short(max_unscaled.back()), last,
+                  text::format_short(entropy_unscaled.front()),
+                  text::format_short(entropy_unscaled.back()),
+                  text::format_short(jacobian_unscaled.front()),
+                  text::format_short(jacobian_unscaled.back())),
+      fmt::format(
+          "Scaled, the width hardly matters: the largest weight stays between {} and {} "
+          "and the entropy between {} and {} nats (uniform attention would be {} = ln {}).",
+          text::format_short(*std::min_element(max_scaled.begin(), max_scaled.end())),
+          text::format_short(*std::max_element(max_scaled.begin(), max_scaled.end())),
+          text::format_short(*std::min_element(entropy_scaled.begin(), entropy_scaled.end())),
+          text::format_short(*std::max_element(entropy_scaled.begin(), entropy_scaled.end())),
+          text::format_short(uniform_entropy), s.seq_len),
       "That is the 1/√dₖ in softmax(QKᵀ/√dₖ)·V, the scaled dot-product attention each head "
       "runs: it keeps the scores' scale independent of the head width."};
   return result;
