@@ -12,6 +12,7 @@
 #include <fmt/color.h>
 #include <fmt/format.h>
 
+#include "bank/instance.hpp"
 #include "bank/lint.hpp"
 #include "bank/proof.hpp"
 #include "bank/sources.hpp"
@@ -67,14 +68,7 @@ Report prove(const std::vector<bank::Bank>& banks, bank::DemoRunner& runner, boo
           report.mutations.push_back(std::move(m));
       }
       ++per_topic[q.topic];
-      std::set<std::string> traps;
-      for (const bank::Option& option : q.options) {
-        if (!option.trap.empty()) traps.insert(option.trap);
-      }
-      for (const bank::Distractor& d : q.distractors)
-        traps.insert(d.trap);
-      if (!q.trap.empty()) traps.insert(q.trap);
-      for (const std::string& trap : traps)
+      for (const std::string& trap : bank::question_traps(q))
         ++per_trap[trap];
       if (q.proof) demos_used.insert(q.proof->demo);
     }
