@@ -1,4 +1,4 @@
-# shellcheck shell=bash
+# shellcheck shell=bash disable=SC2034  # (variables for the scripts that source this file)
 # The build a learner gets: sourced (not run) by scripts/run, which builds it, scripts/test, which
 # builds the same tree and proves it gives the portable build's `check` verdicts, and scripts/bench,
 # whose engine figures describe it. One place, so the three cannot drift apart.
