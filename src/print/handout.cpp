@@ -50,6 +50,17 @@ std::string title_of(const std::vector<TopicGroup>& groups, const HandoutOptions
   return options.title.empty() ? default_title(groups) : options.title;
 }
 
+// The traps a topic's questions test, each once, in the order the questions first name them.
+std::vector<const bank::Trap*> topic_traps(const TopicGroup& group) {
+  std::vector<const bank::Trap*> traps;
+  for (const Printed& printed : group.questions) {
+    for (const TrapNote& note : facts_of(printed, *printed.bank).traps)
+      if (std::find(traps.begin(), traps.end(), note.trap) == traps.end())
+        traps.push_back(note.trap);
+  }
+  return traps;
+}
+
 // Keeps each figure of a distinct demo run drawn once per scope (a topic on a study sheet, the
 // key of a worksheet): later questions on the same run point back to the first.
 using DrawnRuns = std::map<const demo::DemoResult*, int>;  // run → the question that drew it
@@ -273,12 +284,7 @@ std::string html_document(const std::vector<TopicGroup>& groups, const HandoutOp
     }
     if (options.answers == AnswerPlacement::inline_answers) {
       // The traps this topic's questions test, before the questions.
-      std::vector<const bank::Trap*> traps;
-      for (const Printed& printed : group.questions) {
-        for (const TrapNote& note : facts_of(printed, *printed.bank).traps)
-          if (std::find(traps.begin(), traps.end(), note.trap) == traps.end())
-            traps.push_back(note.trap);
-      }
+      const std::vector<const bank::Trap*> traps = topic_traps(group);
       if (!traps.empty()) {
         html += "<aside class=\"traps\">\n<h3>Traps in this topic</h3>\n<dl>\n";
         for (const bank::Trap* trap : traps) {
@@ -540,12 +546,7 @@ struct MarkdownWriter {
       md += "\n\n";
       const bool answers_here = options.answers == AnswerPlacement::inline_answers;
       if (answers_here) {
-        std::vector<const bank::Trap*> traps;
-        for (const Printed& printed : group.questions) {
-          for (const TrapNote& note : facts_of(printed, *printed.bank).traps)
-            if (std::find(traps.begin(), traps.end(), note.trap) == traps.end())
-              traps.push_back(note.trap);
-        }
+        const std::vector<const bank::Trap*> traps = topic_traps(group);
         if (!traps.empty()) {
           md += "**Traps in this topic:**\n\n";
           for (const bank::Trap* trap : traps) {
