@@ -454,7 +454,8 @@ Lines numeric_table(const Table& table, const Look& look) {
   }
   label_width = std::min(label_width, std::max(look.width / 3, 4));
   // Column widths: the whole header on one line if every column can have it, else its longest
-  // word (the header wraps), else just the numbers (the header wraps inside them).
+  // word (the header wraps between words; a word over 12 columns is cut with "…", never split).
+  // Columns that still do not fit are left out, marked "…" at the end of the header.
   const auto total = [&](const std::vector<int>& w, std::size_t shown) {
     int sum = 2 + label_width;
     for (std::size_t c = 0; c < shown; ++c)
@@ -473,11 +474,7 @@ Lines numeric_table(const Table& table, const Look& look) {
     }
     by_word[c] = std::max(widths[c], std::min(longest_word, 12));
   }
-  if (total(whole, whole.size()) <= look.width) {
-    widths = whole;
-  } else if (total(by_word, by_word.size()) <= look.width) {
-    widths = by_word;
-  }
+  widths = total(whole, whole.size()) <= look.width ? whole : by_word;
   std::size_t shown = widths.size();
   const int ellipsis = 2 + text::display_width(look.glyphs.ellipsis);
   while (shown > 1 && total(widths, shown) + (shown < widths.size() ? ellipsis : 0) > look.width) {
@@ -490,7 +487,14 @@ Lines numeric_table(const Table& table, const Look& look) {
   std::vector<Lines> header_cells;
   std::size_t header_height = 1;
   for (std::size_t c = 0; c < shown; ++c) {
-    Lines cell = text::wrap(headers[c], widths[c]);
+    std::string fitted;
+    std::string_view rest = headers[c];
+    while (!rest.empty()) {
+      const std::size_t space = rest.find(' ');
+      fitted += (fitted.empty() ? "" : " ") + look.fit(rest.substr(0, space), widths[c]);
+      rest.remove_prefix(space == std::string_view::npos ? rest.size() : space + 1);
+    }
+    Lines cell = text::wrap(fitted, widths[c]);
     if (cell.size() > kHeaderLines) {
       cell.resize(kHeaderLines);
       cell.back() = look.fit(cell.back() + " " + look.glyphs.ellipsis, widths[c]);
