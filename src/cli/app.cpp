@@ -20,6 +20,7 @@
 #include "cli/study_cmds.hpp"
 #include "core/errors.hpp"
 #include "text/escape.hpp"
+#include "text/width.hpp"
 #include "version.hpp"
 
 namespace proofdeck::cli {
@@ -74,7 +75,7 @@ int text_width(const Context& context) {
     if (end != columns && *end == '\0' && value >= kNarrowest && value <= 10000)
       return static_cast<int>(value);
   }
-  return 80;
+  return text::kDefaultWidth;
 }
 
 void write_output(const std::string& path, const std::string& text, Io& io) {

@@ -37,8 +37,6 @@ std::filesystem::path data_dir(const Context& context);
 // --bank already loads a bank file.
 void add_filter_options(CLI::App* command, study::Filters& filters);
 
-// Columns for wrapping: $COLUMNS when set, else 80.
-
 // The session's moving parts, built once the command runs.
 struct StudyRun {
   std::vector<bank::Bank> banks;

@@ -79,7 +79,7 @@ bool has_colour(const Theme& theme) {
 
 // Everything the text renderer decides once: glyphs, styles, how heatmap cells are painted.
 struct Look {
-  int width = 80;
+  int width = text::kDefaultWidth;
   Glyphs glyphs;
   fmt::text_style heading;                   // titles
   fmt::text_style dim;                       // secondary lines
@@ -871,7 +871,7 @@ Lines compact_text(const DemoResult& result, const DemoInfo& info, const Look& l
 }  // namespace
 
 std::string text_chart(const demo::Series& series) {
-  const Look look(Theme::plain(), TextOptions{TextForm::full, 80, true, false});
+  const Look look(Theme::plain(), TextOptions{TextForm::full, text::kDefaultWidth, true, false});
   Lines bars = series_bars(series, look);
   const std::size_t skip = 1 + (series_subtitle(series, look.glyphs.dot).empty() ? 0 : 1);
   std::string picture;

@@ -7,6 +7,7 @@
 
 #include "demo/demo.hpp"
 #include "render/theme.hpp"
+#include "text/width.hpp"
 
 namespace proofdeck::render {
 
@@ -20,15 +21,16 @@ enum class TextForm {
 
 struct TextOptions {
   TextForm form = TextForm::full;
-  int width = 80;        // columns available; output never exceeds it
-  bool unicode = true;   // block characters and box drawing; ASCII shades when false
-  bool color256 = true;  // 256-colour backgrounds for heatmaps when the theme has colour
+  int width = text::kDefaultWidth;  // columns available; output never exceeds it
+  bool unicode = true;              // block characters and box drawing; ASCII shades when false
+  bool color256 = true;             // 256-colour backgrounds for heatmaps when the theme has colour
 };
 
 std::string render_text(const DemoResult& result, const DemoInfo& info, const Theme& theme,
                         const TextOptions& options = {});
 
-// A series' bar chart alone (no title), plain, 80 columns: for a fenced block in Markdown.
+// A series' bar chart alone (no title), plain, text::kDefaultWidth columns: for a fenced block
+// in Markdown.
 std::string text_chart(const demo::Series& series);
 
 }  // namespace proofdeck::render

@@ -20,6 +20,7 @@
 #include "study/answer.hpp"
 #include "study/fsrs.hpp"
 #include "study/input.hpp"
+#include "text/width.hpp"
 
 namespace proofdeck::study {
 
@@ -43,7 +44,7 @@ struct Session {
   std::ostream& out;
   LineReader& reader;
   Theme theme;
-  int width = 80;
+  int width = text::kDefaultWidth;
   bool echo_input = false;  // input is not a terminal: echo each line so the transcript reads
   std::uint64_t seed = 0;
   TimePoint start;  // --now, or the system clock

@@ -11,6 +11,10 @@
 
 namespace proofdeck::text {
 
+// The width of text output when nothing says otherwise (no --width, no terminal, no $COLUMNS),
+// and of files written for any reader.
+constexpr int kDefaultWidth = 80;
+
 // Columns a terminal gives the text: one per character, two for East Asian wide and fullwidth
 // characters and emoji, none for combining marks and zero-width characters. Newlines count as
 // nothing; the text is taken as one line.
