@@ -10,6 +10,7 @@
 
 #include "cli_test_support.hpp"
 #include "demo/demo.hpp"
+#include "render/terminal_figure.hpp"
 #include "text/width.hpp"
 
 namespace {
@@ -105,18 +106,18 @@ void check_never_splits_words(const std::vector<std::string>& args) {
 }  // namespace
 
 TEST_CASE("--help fits every width and never splits a word", "[width][cli]") {
-  for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
-           {"--help"},
-           {"quiz", "--help"},
-           {"exam", "--help"},
-           {"drill", "--help"},
-           {"stats", "--help"},
-           {"check", "--help"},
-           {"print", "--help"},
-           {"export", "--help"},
-           {"list", "--help"},
-           {"demo", "run", "--help"},
-           {"engine", "run", "--help"}}) {
+  for (const std::vector<std::string>& args :
+       std::vector<std::vector<std::string>>{{"--help"},
+                                             {"quiz", "--help"},
+                                             {"exam", "--help"},
+                                             {"drill", "--help"},
+                                             {"stats", "--help"},
+                                             {"check", "--help"},
+                                             {"print", "--help"},
+                                             {"export", "--help"},
+                                             {"list", "--help"},
+                                             {"demo", "run", "--help"},
+                                             {"engine", "run", "--help"}}) {
     check_fits(args);
     check_never_splits_words(args);
   }
@@ -144,8 +145,32 @@ TEST_CASE("list fits every width and keeps ids whole", "[width][list]") {
 
 TEST_CASE("every demo's figure fits every width", "[width][demo]") {
   check_fits({"demo", "list"});
-  for (const proofdeck::demo::DemoInfo& info : proofdeck::demo::catalog())
-    check_fits({"demo", "run", info.name});
+  for (const proofdeck::demo::DemoInfo& info : proofdeck::demo::catalog()) {
+    INFO(info.name);
+    // Through the command line at the narrowest and widest width …
+    for (const int width : {kWidths[0], kWidths[3]}) {
+      CHECK(too_wide(run_at(width, {"demo", "run", info.name}), width) ==
+            std::vector<std::string>{});
+    }
+    // … and the same result drawn at every width, plain and in colour, full and compact (quiz
+    // feedback), without running the demo again each time.
+    const proofdeck::demo::DemoResult result =
+        proofdeck::demo::run_demo(info, proofdeck::demo::resolve_params(info, {}), 0);
+    for (const int width : kWidths) {
+      for (const bool colour : {false, true}) {
+        for (const auto form :
+             {proofdeck::render::TextForm::full, proofdeck::render::TextForm::compact}) {
+          proofdeck::render::TextOptions options;
+          options.form = form;
+          options.width = width;
+          const std::string drawn = proofdeck::render::render_text(
+              result, info, colour ? proofdeck::Theme::colored() : proofdeck::Theme::plain(),
+              options);
+          CHECK(too_wide(drawn, width) == std::vector<std::string>{});
+        }
+      }
+    }
+  }
 }
 
 TEST_CASE("quiz, exam and drill screens fit every width", "[width][study]") {
