@@ -200,11 +200,16 @@ std::string text_report(const Report& report, const Theme& theme, bool mutate, b
           width);
     }
     const std::size_t findings = report.lint->findings.size();
-    text += fmt::format("lint: {} finding{}{}, {} waiver{}\n",
-                        fmt::styled(findings, findings > 0 ? theme.warning : theme.good),
-                        findings == 1 ? "" : "s",
-                        findings > 0 && !strict ? " (warnings; --strict fails them)" : "",
-                        report.lint->waivers.size(), report.lint->waivers.size() == 1 ? "" : "s");
+    // "lint:" is one word, so the count right after it is always on the first line.
+    const std::string count_text = std::to_string(findings);
+    std::string lint_line = text::wrap_block(
+        fmt::format("lint: {} finding{}{}, {} waiver{}", count_text, findings == 1 ? "" : "s",
+                    findings > 0 && !strict ? " (warnings; --strict fails them)" : "",
+                    report.lint->waivers.size(), report.lint->waivers.size() == 1 ? "" : "s"),
+        width, "", "  ");
+    lint_line.replace(6, count_text.size(),
+                    fmt::format(findings > 0 ? theme.warning : theme.good, "{}", count_text));
+    text += lint_line;
   }
   return text;
 }
