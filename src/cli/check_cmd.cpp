@@ -208,7 +208,7 @@ std::string text_report(const Report& report, const Theme& theme, bool mutate, b
                     report.lint->waivers.size(), report.lint->waivers.size() == 1 ? "" : "s"),
         width, "", "  ");
     lint_line.replace(6, count_text.size(),
-                    fmt::format(findings > 0 ? theme.warning : theme.good, "{}", count_text));
+                      fmt::format(findings > 0 ? theme.warning : theme.good, "{}", count_text));
     text += lint_line;
   }
   return text;
