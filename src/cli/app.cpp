@@ -131,8 +131,11 @@ int run(const std::vector<std::string>& args, Io& io) {
                  "always, never")
       ->check(CLI::IsMember({"auto", "always", "never"}))
       ->capture_default_str();
-  app.add_option("--seed", global.seed, "Seed for every random draw (same seed, same output)")
-      ->capture_default_str();
+  CLI::Option* seed =
+      app.add_option("--seed", global.seed,
+                     "Seed for every random draw: quiz, exam and drill draw a fresh one each run "
+                     "and show it, so --seed N repeats a session; print, export, demo and check "
+                     "use 0 unless given");
 
   app.add_option("--bank", global.banks,
                  "A question bank file, or a folder of them, to load besides the built-in ones "
@@ -167,6 +170,7 @@ int run(const std::vector<std::string>& args, Io& io) {
   try {
     app.parse_complete_callback([&] {
       global.color = *parse_color_mode(color_text);
+      global.seed_given = seed->count() > 0;
       theme = should_color(global.color, io.out_is_terminal, io.getenv) ? Theme::colored()
                                                                         : Theme::plain();
     });

@@ -15,6 +15,7 @@ namespace proofdeck::cli {
 struct GlobalOptions {
   ColorMode color = ColorMode::automatic;  // --color auto|always|never
   std::uint64_t seed = 0;                  // --seed: fixes every random draw
+  bool seed_given = false;  // --seed was given (quiz, exam and drill draw a fresh one otherwise)
   std::vector<std::string> banks;          // --bank FILE|DIR (repeatable)
   bool no_builtin = false;                 // --no-builtin: leave the built-in banks out
   std::string data_dir;                    // --data-dir (else PROOFDECK_HOME, XDG, ~/.local/share)

@@ -103,7 +103,7 @@ std::unique_ptr<StudyRun> start_study(Context& context) {
   auto run =
       std::unique_ptr<StudyRun>(new StudyRun{std::move(loaded.banks),
                                              std::move(loaded.selected),
-                                             study::LineReader(context.io.in, context.io.in_fd),
+                                             study::LineReader(context.io.in, context.io.in_fd, context.io.out),
                                              nullptr,
                                              {}});
   run->session = std::unique_ptr<study::Session>(new study::Session{

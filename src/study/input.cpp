@@ -4,6 +4,7 @@
 #include <poll.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 
@@ -17,6 +18,33 @@ struct sigaction g_previous_term {};
 
 extern "C" void on_signal(int) {
   g_interrupted = 1;
+}
+
+// Prints the reminders whose time has come (and drops them); true when one was printed.
+bool show_due(std::vector<Reminder>* reminders, std::ostream& out) {
+  if (reminders == nullptr) return false;
+  const auto now = std::chrono::steady_clock::now();
+  bool shown = false;
+  for (auto it = reminders->begin(); it != reminders->end();) {
+    if (it->at > now) {
+      ++it;
+      continue;
+    }
+    out << it->text << "\n";
+    shown = true;
+    it = reminders->erase(it);
+  }
+  return shown;
+}
+
+std::optional<std::chrono::steady_clock::time_point> next_reminder(
+    const std::vector<Reminder>* reminders) {
+  std::optional<std::chrono::steady_clock::time_point> soonest;
+  if (reminders == nullptr) return soonest;
+  for (const Reminder& r : *reminders) {
+    if (!soonest || r.at < *soonest) soonest = r.at;
+  }
+  return soonest;
 }
 
 }  // namespace
@@ -42,9 +70,12 @@ void InterruptGuard::clear() {
   g_interrupted = 0;
 }
 
-LineReader::Status LineReader::read(std::string& line, Deadline deadline) {
+LineReader::Status LineReader::read(std::string& line, const std::string& prompt,
+                                    Deadline deadline, std::vector<Reminder>* reminders) {
   if (InterruptGuard::interrupted()) return Status::interrupted;
-  if (fd_ >= 0) return read_fd(line, deadline);
+  if (fd_ >= 0) return read_fd(line, prompt, deadline, reminders);
+  show_due(reminders, out_);
+  out_ << prompt << std::flush;
   if (!std::getline(in_, line)) {
     return InterruptGuard::interrupted() ? Status::interrupted : Status::end;
   }
@@ -53,7 +84,10 @@ LineReader::Status LineReader::read(std::string& line, Deadline deadline) {
   return Status::line;
 }
 
-LineReader::Status LineReader::read_fd(std::string& line, Deadline deadline) {
+LineReader::Status LineReader::read_fd(std::string& line, const std::string& prompt,
+                                       Deadline deadline, std::vector<Reminder>* reminders) {
+  show_due(reminders, out_);
+  out_ << prompt << std::flush;
   for (;;) {
     if (const std::size_t newline = buffer_.find('\n'); newline != std::string::npos) {
       line = buffer_.substr(0, newline);
@@ -68,12 +102,16 @@ LineReader::Status LineReader::read_fd(std::string& line, Deadline deadline) {
       buffer_.clear();
       return Status::line;
     }
+    const auto now = std::chrono::steady_clock::now();
+    if (deadline && *deadline <= now) return Status::timeout;
+    // Wake at the deadline or the next reminder, whichever comes first.
+    Deadline wake = deadline;
+    if (const auto reminder = next_reminder(reminders); reminder && (!wake || *reminder < *wake))
+      wake = reminder;
     int timeout_ms = -1;
-    if (deadline) {
-      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-          *deadline - std::chrono::steady_clock::now());
-      if (left.count() <= 0) return Status::timeout;
-      timeout_ms = static_cast<int>(std::min<long long>(left.count() + 1, 1 << 30));
+    if (wake) {
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(*wake - now);
+      timeout_ms = static_cast<int>(std::clamp<long long>(left.count() + 1, 0, 1 << 30));
     }
     pollfd poller{fd_, POLLIN, 0};
     const int ready = ::poll(&poller, 1, timeout_ms);
@@ -82,7 +120,17 @@ LineReader::Status LineReader::read_fd(std::string& line, Deadline deadline) {
       if (errno == EINTR) continue;
       return Status::end;
     }
-    if (ready == 0) return Status::timeout;
+    if (ready == 0) {
+      // A reminder fell due while the prompt waits: show it above a fresh prompt (what was
+      // typed so far stays in the terminal's line buffer).
+      if (const auto reminder = next_reminder(reminders);
+          reminder && *reminder <= std::chrono::steady_clock::now()) {
+        out_ << "\n";
+        show_due(reminders, out_);
+        out_ << prompt << std::flush;
+      }
+      continue;
+    }
     char chunk[4096];
     const ssize_t got = ::read(fd_, chunk, sizeof chunk);
     if (got < 0) {

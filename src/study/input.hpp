@@ -6,7 +6,9 @@
 #include <chrono>
 #include <istream>
 #include <optional>
+#include <ostream>
 #include <string>
+#include <vector>
 
 namespace proofdeck::study {
 
@@ -23,22 +25,34 @@ class InterruptGuard {
   static void clear();  // forget an earlier interruption (a new session in the same process)
 };
 
+// A line printed when its time comes while a read waits — an exam's "5 minutes left" — on its
+// own line above the prompt, which is shown again after it.
+struct Reminder {
+  std::chrono::steady_clock::time_point at;
+  std::string text;  // printed as is (styled and wrapped by the caller), without a newline
+};
+
 class LineReader {
  public:
   // fd >= 0: read that file descriptor directly (needed to wait with a deadline and to notice a
-  // signal while blocked); otherwise read the stream (in-process tests).
-  LineReader(std::istream& in, int fd) : in_(in), fd_(fd) {}
+  // signal while blocked); otherwise read the stream (in-process tests). Prompts and reminders
+  // go to `out`.
+  LineReader(std::istream& in, int fd, std::ostream& out) : in_(in), out_(out), fd_(fd) {}
 
   enum class Status { line, end, interrupted, timeout };
   using Deadline = std::optional<std::chrono::steady_clock::time_point>;
 
-  // One line without its newline (a last line without one counts). A line that arrives after
-  // the deadline is not returned: timeout.
-  Status read(std::string& line, Deadline deadline = std::nullopt);
+  // Shows `prompt` and reads one line without its newline (a last line without one counts). A
+  // line that arrives after the deadline is not returned: timeout. Reminders that fall due
+  // before the line arrives are printed when they do and taken out of the list.
+  Status read(std::string& line, const std::string& prompt = "", Deadline deadline = std::nullopt,
+              std::vector<Reminder>* reminders = nullptr);
 
  private:
-  Status read_fd(std::string& line, Deadline deadline);
+  Status read_fd(std::string& line, const std::string& prompt, Deadline deadline,
+                 std::vector<Reminder>* reminders);
   std::istream& in_;
+  std::ostream& out_;
   int fd_ = -1;
   std::string buffer_;
   bool eof_ = false;

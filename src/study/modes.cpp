@@ -453,11 +453,10 @@ Outcome run_drill(Session& s, ProgressStore& store, const DrillOptions& options)
       rating = Rating::good;
       while (!options.auto_rate) {
         // The prompt waits on its line: the short form where the long one would not fit.
-        s.out << (s.width >= 52 ? "  How was it? h hard · g good (Enter) · e easy > "
-                                : "  h hard · g good · e easy > ")
-              << std::flush;
         std::string line;
-        const LineReader::Status read = s.reader.read(line);
+        const LineReader::Status read =
+            s.reader.read(line, s.width >= 52 ? "  How was it? h hard · g good (Enter) · e easy > "
+                                              : "  h hard · g good · e easy > ");
         if (read == LineReader::Status::interrupted) {
           outcome.interrupted = stop_after = true;
           s.out << "\n";

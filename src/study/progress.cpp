@@ -55,6 +55,10 @@ const std::vector<std::vector<std::string>>& migrations() {
           "NULL, ended TEXT, correct INTEGER NOT NULL DEFAULT 0, total INTEGER NOT NULL DEFAULT "
           "0, passed INTEGER, interrupted INTEGER NOT NULL DEFAULT 0, settings TEXT)",
       },
+      {
+          // What a session ended with beyond its score (an exam: per-topic results, minutes).
+          "ALTER TABLE sessions ADD COLUMN result TEXT",
+      },
   };
   return steps;
 }
@@ -265,10 +269,11 @@ void ProgressStore::record(const AnswerRecord& answer, const std::optional<Card>
 }
 
 void ProgressStore::end_session(std::int64_t session, TimePoint ended, int correct, int total,
-                                std::optional<bool> passed, bool interrupted) {
+                                std::optional<bool> passed, bool interrupted,
+                                const std::string& result_json) {
   SQLite::Statement update(*db_,
                            "UPDATE sessions SET ended = ?, correct = ?, total = ?, passed = ?, "
-                           "interrupted = ? WHERE id = ?");
+                           "interrupted = ?, result = ? WHERE id = ?");
   update.bind(1, format_time(ended));
   update.bind(2, correct);
   update.bind(3, total);
@@ -278,7 +283,12 @@ void ProgressStore::end_session(std::int64_t session, TimePoint ended, int corre
     update.bind(4);
   }
   update.bind(5, interrupted ? 1 : 0);
-  update.bind(6, session);
+  if (result_json.empty()) {
+    update.bind(6);
+  } else {
+    update.bind(6, result_json);
+  }
+  update.bind(7, session);
   update.exec();
 }
 
@@ -305,8 +315,8 @@ std::vector<ReviewRow> ProgressStore::reviews() {
 std::vector<SessionRecord> ProgressStore::sessions() {
   std::vector<SessionRecord> all;
   SQLite::Statement query(*db_,
-                          "SELECT id, mode, started, ended, correct, total, passed, interrupted "
-                          "FROM sessions ORDER BY id");
+                          "SELECT id, mode, started, ended, correct, total, passed, interrupted, "
+                          "settings, result FROM sessions ORDER BY id");
   while (query.executeStep()) {
     SessionRecord s;
     s.id = query.getColumn(0).getInt64();
@@ -317,6 +327,8 @@ std::vector<SessionRecord> ProgressStore::sessions() {
     s.total = query.getColumn(5).getInt();
     if (!query.getColumn(6).isNull()) s.passed = query.getColumn(6).getInt() != 0;
     s.interrupted = query.getColumn(7).getInt() != 0;
+    s.settings = query.getColumn(8).isNull() ? "" : query.getColumn(8).getString();
+    s.result = query.getColumn(9).isNull() ? "" : query.getColumn(9).getString();
     all.push_back(s);
   }
   return all;

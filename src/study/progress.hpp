@@ -50,6 +50,8 @@ struct SessionRecord {
   int total = 0;
   std::optional<bool> passed;  // exam
   bool interrupted = false;
+  std::string settings;  // JSON: the options it ran with (seed, filters, an exam's minutes, pass)
+  std::string result;    // JSON or "": an exam's {"minutes", "topics": {id: {"correct", "total"}}}
 };
 
 // A review row read back, for stats.
@@ -66,7 +68,7 @@ struct ReviewRow {
 
 class ProgressStore {
  public:
-  static constexpr int kSchemaVersion = 1;
+  static constexpr int kSchemaVersion = 2;
 
   // Opens dir/progress.db, creating the folder and a fresh database when neither exists, and
   // migrating an older schema. StateError when the folder cannot be created, or the file is not
@@ -83,7 +85,8 @@ class ProgressStore {
   // The answer and (drill) the card's new schedule, in one transaction.
   void record(const AnswerRecord& answer, const std::optional<Card>& schedule);
   void end_session(std::int64_t session, TimePoint ended, int correct, int total,
-                   std::optional<bool> passed, bool interrupted);
+                   std::optional<bool> passed, bool interrupted,
+                   const std::string& result_json = "");
 
   std::vector<ReviewRow> reviews();
   std::vector<SessionRecord> sessions();

@@ -294,8 +294,8 @@ AskResult ask(Session& session, const Instance& instance, Reply& reply, bool exa
               LineReader::Deadline deadline, const std::string& status, bool empty_skips) {
   std::string line;
   for (;;) {
-    session.out << (status.empty() ? "" : status + " ") << "> " << std::flush;
-    switch (session.reader.read(line, deadline)) {
+    switch (session.reader.read(line, (status.empty() ? "" : status + " ") + "> ", deadline,
+                                session.reminders)) {
       case LineReader::Status::end:
         session.out << "\n";
         return AskResult::ended;

@@ -50,6 +50,7 @@ struct Session {
   TimePoint start;  // --now, or the system clock
   std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
   bank::DemoRunner runner{0};
+  std::vector<Reminder>* reminders = nullptr;  // an exam's time warnings, shown while prompts wait
 
   // The session's clock: the start plus the time that has really passed since.
   TimePoint now() const;
