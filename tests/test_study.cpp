@@ -276,19 +276,23 @@ TEST_CASE("a schema-1 database is migrated in place: its sessions are kept and g
                         SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
     db.exec("CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT)");
     db.exec("INSERT INTO meta VALUES('schema_version', '1')");
-    db.exec("CREATE TABLE cards(id TEXT PRIMARY KEY, state TEXT NOT NULL, step INTEGER NOT NULL "
-            "DEFAULT 0, stability REAL, difficulty REAL, due TEXT, last_review TEXT, reps "
-            "INTEGER NOT NULL DEFAULT 0, lapses INTEGER NOT NULL DEFAULT 0)");
-    db.exec("CREATE TABLE reviews(id INTEGER PRIMARY KEY, card TEXT NOT NULL, at TEXT NOT NULL, "
-            "rating INTEGER, elapsed_days INTEGER, mode TEXT NOT NULL, session INTEGER, correct "
-            "INTEGER NOT NULL, answer TEXT, trap TEXT, topic TEXT, bank TEXT, duration_ms "
-            "INTEGER)");
-    db.exec("CREATE TABLE sessions(id INTEGER PRIMARY KEY, mode TEXT NOT NULL, started TEXT NOT "
-            "NULL, ended TEXT, correct INTEGER NOT NULL DEFAULT 0, total INTEGER NOT NULL "
-            "DEFAULT 0, passed INTEGER, interrupted INTEGER NOT NULL DEFAULT 0, settings TEXT)");
-    db.exec("INSERT INTO sessions(mode, started, ended, correct, total, passed, settings) "
-            "VALUES('exam', '2026-01-01T00:00:00Z', '2026-01-01T00:20:00Z', 15, 20, 1, "
-            "'{\"pass\":75}')");
+    db.exec(
+        "CREATE TABLE cards(id TEXT PRIMARY KEY, state TEXT NOT NULL, step INTEGER NOT NULL "
+        "DEFAULT 0, stability REAL, difficulty REAL, due TEXT, last_review TEXT, reps "
+        "INTEGER NOT NULL DEFAULT 0, lapses INTEGER NOT NULL DEFAULT 0)");
+    db.exec(
+        "CREATE TABLE reviews(id INTEGER PRIMARY KEY, card TEXT NOT NULL, at TEXT NOT NULL, "
+        "rating INTEGER, elapsed_days INTEGER, mode TEXT NOT NULL, session INTEGER, correct "
+        "INTEGER NOT NULL, answer TEXT, trap TEXT, topic TEXT, bank TEXT, duration_ms "
+        "INTEGER)");
+    db.exec(
+        "CREATE TABLE sessions(id INTEGER PRIMARY KEY, mode TEXT NOT NULL, started TEXT NOT "
+        "NULL, ended TEXT, correct INTEGER NOT NULL DEFAULT 0, total INTEGER NOT NULL "
+        "DEFAULT 0, passed INTEGER, interrupted INTEGER NOT NULL DEFAULT 0, settings TEXT)");
+    db.exec(
+        "INSERT INTO sessions(mode, started, ended, correct, total, passed, settings) "
+        "VALUES('exam', '2026-01-01T00:00:00Z', '2026-01-01T00:20:00Z', 15, 20, 1, "
+        "'{\"pass\":75}')");
   }
   ProgressStore store = ProgressStore::open(dir.path());
   const std::vector<SessionRecord> sessions = store.sessions();

@@ -16,11 +16,11 @@ struct GlobalOptions {
   ColorMode color = ColorMode::automatic;  // --color auto|always|never
   std::uint64_t seed = 0;                  // --seed: fixes every random draw
   bool seed_given = false;  // --seed was given (quiz, exam and drill draw a fresh one otherwise)
-  std::vector<std::string> banks;          // --bank FILE|DIR (repeatable)
-  bool no_builtin = false;                 // --no-builtin: leave the built-in banks out
-  std::string data_dir;                    // --data-dir (else PROOFDECK_HOME, XDG, ~/.local/share)
-  std::string now;                         // --now ISO-8601 (else PROOFDECK_NOW, else the clock)
-  int width = 0;  // --width N (N >= 20); 0: the terminal's, else $COLUMNS, else 80
+  std::vector<std::string> banks;  // --bank FILE|DIR (repeatable)
+  bool no_builtin = false;         // --no-builtin: leave the built-in banks out
+  std::string data_dir;            // --data-dir (else PROOFDECK_HOME, XDG, ~/.local/share)
+  std::string now;                 // --now ISO-8601 (else PROOFDECK_NOW, else the clock)
+  int width = 0;                   // --width N (N >= 20); 0: the terminal's, else $COLUMNS, else 80
 };
 
 struct Io {

@@ -100,12 +100,12 @@ void add_filter_options(CLI::App* command, study::Filters& filters) {
 
 std::unique_ptr<StudyRun> start_study(Context& context) {
   StudyBanks loaded = load_study_banks(context);
-  auto run =
-      std::unique_ptr<StudyRun>(new StudyRun{std::move(loaded.banks),
-                                             std::move(loaded.selected),
-                                             study::LineReader(context.io.in, context.io.in_fd, context.io.out),
-                                             nullptr,
-                                             {}});
+  auto run = std::unique_ptr<StudyRun>(
+      new StudyRun{std::move(loaded.banks),
+                   std::move(loaded.selected),
+                   study::LineReader(context.io.in, context.io.in_fd, context.io.out),
+                   nullptr,
+                   {}});
   run->session = std::unique_ptr<study::Session>(new study::Session{
       .banks = run->banks,
       .out = context.io.out,

@@ -70,8 +70,8 @@ void InterruptGuard::clear() {
   g_interrupted = 0;
 }
 
-LineReader::Status LineReader::read(std::string& line, const std::string& prompt,
-                                    Deadline deadline, std::vector<Reminder>* reminders) {
+LineReader::Status LineReader::read(std::string& line, const std::string& prompt, Deadline deadline,
+                                    std::vector<Reminder>* reminders) {
   if (InterruptGuard::interrupted()) return Status::interrupted;
   if (fd_ >= 0) return read_fd(line, prompt, deadline, reminders);
   show_due(reminders, out_);
