@@ -30,7 +30,7 @@ trap '' PIPE
 # shellcheck source=tests/e2e_lib.sh
 source "$(dirname "$0")/e2e_lib.sh"
 
-common=(--no-builtin --bank "$banks" --color never --now 2026-03-02T09:00:00Z)
+common=(--no-builtin --bank "$banks" --color never --now 2026-03-02T09:00:00Z --seed 0)
 
 # sql DB QUERY: the first column of the first row.
 sql() {
@@ -105,6 +105,62 @@ exec 3>&-
 check "an exam whose time runs out exits 0" test "$status" -eq 0
 check "an exam whose time runs out says so" grep -qF "Time is up" "$work/out-exam"
 check "an exam whose time runs out still reports" grep -qF "Result: 0 of 2" "$work/out-exam"
+
+# --- an exam's time warnings, printed while a prompt waits ---------------------------------------
+# 1.1 minutes: the 1-minute warning falls due 6 s in, while the first prompt waits for an answer.
+data="$work/exam-warning"
+mkfifo "$work/in-warning"
+"$proofdeck" exam --count 2 --minutes 1.1 --data-dir "$data" "${common[@]}" \
+  <"$work/in-warning" >"$work/out-warning" 2>"$work/err-warning" &
+pid=$!
+exec 3>"$work/in-warning"
+warned=0
+wait_for "$work/out-warning" "1 minute left:" || warned=$?
+wait_for "$work/out-warning" "1 minute left:" || warned=$?  # a slow (sanitizer) build: 20 s
+printf 'submit\nyes\n' >&3
+exec 3>&-
+status=0
+wait "$pid" || status=$?
+check "an exam warns at 1 minute left while the prompt waits" test "$warned" -eq 0
+check "the warning is not a plural" bash -c "! grep -qE '(^|[^.0-9])1 minutes' '$work/out-warning'"
+check "the warning came before the answer that submits" \
+  python3 -c "import sys; t=open(sys.argv[1]).read(); sys.exit(not 0 <= t.find('1 minute left:') < t.find('submit? '))" "$work/out-warning"
+check "an exam submitted after its warning exits 0" test "$status" -eq 0
+
+# --- a read-only data folder -----------------------------------------------------------------
+# Run as an unprivileged user (root may write anywhere), where the system has one.
+if [[ $(id -u) -ne 0 ]]; then as_user=(); elif command -v setpriv >/dev/null; then
+  as_user=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+else as_user=(); fi
+if [[ $(id -u) -ne 0 || ${#as_user[@]} -gt 0 ]]; then
+  ro="$work/readonly"
+  mkdir -p "$ro/empty" "$ro/good"
+  "$proofdeck" stats --data-dir "$ro/good" "${common[@]}" >/dev/null  # a good database
+  chmod -R a+rX "$work"
+  if [[ ${#as_user[@]} -gt 0 ]]; then chown -R 65534:65534 "$ro"; fi
+  chmod 0555 "$ro/empty" "$ro/good"
+  chmod 0444 "$ro/good/progress.db"
+  for case in empty good; do
+    status=0
+    "${as_user[@]}" "$proofdeck" quiz --data-dir "$ro/$case" "${common[@]}" </dev/null \
+      >"$work/out-ro-$case" 2>"$work/err-ro-$case" || status=$?
+    check "a read-only data folder ($case) exits 3" test "$status" -eq 3
+    check "a read-only data folder ($case) says it is not writable" \
+      grep -qF "the data folder is not writable" "$work/err-ro-$case"
+    check "a read-only data folder ($case) is not called unreadable" \
+      bash -c "! grep -qF 'move it away' '$work/err-ro-$case'"
+  done
+  chmod 0755 "$ro/good"
+  status=0
+  "${as_user[@]}" "$proofdeck" quiz --data-dir "$ro/good" "${common[@]}" </dev/null \
+    >"$work/out-ro-file" 2>"$work/err-ro-file" || status=$?
+  check "a read-only database in a writable folder exits 3" test "$status" -eq 3
+  check "a read-only database says how to make it writable" \
+    grep -qF "chmod u+rw" "$work/err-ro-file"
+  chmod -R u+w "$ro"
+else
+  echo "ok - # SKIP read-only data folder: running as root without setpriv"
+fi
 
 # --- SIGKILL at random moments -----------------------------------------------------------------
 # After every kill the next run (stats) must open the database and count every answer the killed

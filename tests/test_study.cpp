@@ -162,14 +162,38 @@ TEST_CASE("commands: one letter where it is not an answer, the word always", "[s
   CHECK(parse_reply(two_options, "?").kind == Reply::Kind::help);
   CHECK(parse_reply(two_options, "d").kind == Reply::Kind::demo);
   CHECK(parse_reply(two_options, "f").kind == Reply::Kind::unclear);  // not an exam
-  CHECK(parse_reply(two_options, "f", true).kind == Reply::Kind::flag);
   const Instance four_options = shown(question(b, "pe-schemes"));
   CHECK(parse_reply(four_options, "d").kind == Reply::Kind::answer);  // option d
   CHECK(parse_reply(four_options, "demo").kind == Reply::Kind::demo);
   const Instance truth = shown(question(b, "order-without-pe"));
   CHECK(parse_reply(truth, "f", true).kind == Reply::Kind::answer);  // false, even in an exam
-  CHECK(parse_reply(truth, "flag", true).kind == Reply::Kind::flag);
   CHECK(parse_reply(truth, "skip").kind == Reply::Kind::skip);
+}
+
+TEST_CASE("exam commands are whole words that no answer can be", "[study][exam]") {
+  const bank::Bank b = study_bank();
+  const Instance four_options = shown(question(b, "pe-schemes"));
+  const Instance truth = shown(question(b, "order-without-pe"));
+  for (const Instance* instance : {&four_options, &truth}) {
+    CHECK(parse_reply(*instance, "flag", true).kind == Reply::Kind::flag);
+    CHECK(parse_reply(*instance, "back", true).kind == Reply::Kind::back);
+    CHECK(parse_reply(*instance, "next", true).kind == Reply::Kind::next);
+    CHECK(parse_reply(*instance, "review", true).kind == Reply::Kind::review);
+    CHECK(parse_reply(*instance, " Submit ", true).kind == Reply::Kind::submit);
+    CHECK(parse_reply(*instance, "?", true).kind == Reply::Kind::help);
+    const Reply go = parse_reply(*instance, "goto 12", true);
+    CHECK(go.kind == Reply::Kind::go);
+    CHECK(go.target == 12);
+    CHECK(parse_reply(*instance, "goto", true).hint == "goto takes a question number: goto 3");
+    CHECK(parse_reply(*instance, "goto x", true).kind == Reply::Kind::unclear);
+    // The quiz's one-letter commands are not exam commands: q, s and d are nothing, f is false.
+    CHECK(parse_reply(*instance, "q", true).kind == Reply::Kind::unclear);
+    CHECK(parse_reply(*instance, "s", true).kind == Reply::Kind::unclear);
+  }
+  CHECK(parse_reply(truth, "f", true).kind == Reply::Kind::answer);
+  CHECK(parse_reply(four_options, "d", true).kind == Reply::Kind::answer);
+  // In a quiz, the exam's words are not commands.
+  CHECK(parse_reply(truth, "submit").kind == Reply::Kind::unclear);
 }
 
 TEST_CASE("true/false reads t, f, true, false, yes, no", "[study]") {

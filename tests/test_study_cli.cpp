@@ -3,11 +3,14 @@
 #include <SQLiteCpp/Database.h>
 #include <SQLiteCpp/Statement.h>
 
+#include <fmt/format.h>
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <set>
 
+#include "bank/instance.hpp"
+#include "bank/sources.hpp"
 #include "bank_test_support.hpp"
 #include "cli_test_support.hpp"
 
@@ -29,6 +32,9 @@ struct Study {
 
   int run(Cli& cli, std::vector<std::string> args, const std::string& input = "") {
     cli.in.str(input);
+    // Sessions draw a fresh seed unless given one: these tests repeat a form with seed 0.
+    if (std::find(args.begin(), args.end(), "--seed") == args.end())
+      args.insert(args.end(), {"--seed", "0"});
     args.insert(args.end(), {"--no-builtin", "--bank", kBanks, "--data-dir", dir.path().string(),
                              "--now", now, "--color", "never"});
     return cli.run(args);
@@ -116,11 +122,121 @@ TEST_CASE("quiz: the same seed asks the same questions in the same order", "[cli
   CHECK(order("11").size() == 3);
 }
 
+TEST_CASE("quiz, exam and drill draw a fresh seed each run, show it, and --seed repeats the form",
+          "[cli][study]") {
+  for (const std::string mode : {"quiz", "exam", "drill"}) {
+    INFO(mode);
+    TempDir dir;
+    const auto run = [&](std::vector<std::string> extra) {
+      Cli cli;
+      std::vector<std::string> args = {mode,         "--no-demo",
+                                       "--data-dir", dir.path().string(),
+                                       "--now",      "2026-03-02T09:00:00Z",
+                                       "--color",    "never"};
+      args.insert(args.end(), extra.begin(), extra.end());
+      cli.in.str("");
+      REQUIRE(cli.run(args) == 0);
+      return cli.out.str();
+    };
+    const std::regex seed_line("seed (\\d+) — --seed (\\d+) repeats this");
+    const auto seed_of = [&](const std::string& out) {
+      std::smatch match;
+      REQUIRE(std::regex_search(out, match, seed_line));
+      CHECK(match[1] == match[2]);
+      return match[1].str();
+    };
+    const std::string first = run({}), second = run({});
+    CHECK(seed_of(first) != seed_of(second));
+    // The same seed, the same form: questions, order and numbers (the summary's time aside).
+    const auto form = [](const std::string& out) { return out.substr(0, out.find(" finished")); };
+    const std::string again = run({"--seed", seed_of(first)});
+    CHECK(form(again).substr(0, form(again).find("seed ")) ==
+          form(first).substr(0, form(first).find("seed ")));
+    if (mode == "quiz") CHECK(form(again) == form(first));
+  }
+}
+
+TEST_CASE("quiz: the report carries the seed", "[cli][study]") {
+  Study study;
+  const std::string report = (study.dir.path() / "quiz.json").string();
+  Cli cli;
+  REQUIRE(study.run(cli, {"quiz", "--seed", "48213", "--report", report}, "") == 0);
+  CHECK(study.report("quiz.json")["seed"] == 48213);
+  CHECK_THAT(cli.out.str(), Contains("seed 48213 — --seed 48213 repeats this"));
+}
+
+TEST_CASE("quiz --missed asks the questions whose latest answer was wrong, in any mode",
+          "[cli][study]") {
+  Study study;
+  const std::string right = study.letter_of({"quiz", "--question", "mha-purpose"}, kPurpose);
+  const std::string wrong = right == "a" ? "b" : "a";
+  Cli nothing;
+  REQUIRE(study.run(nothing, {"quiz", "--missed"}) == 0);
+  CHECK_THAT(nothing.out.str(), Contains("Nothing to review: no question's latest answer is "
+                                         "wrong."));
+  Cli first;  // wrong in a quiz, and a true/false right in an exam
+  REQUIRE(study.run(first, {"quiz", "--question", "mha-purpose", "--no-demo"}, wrong + "\n") == 0);
+  Cli exam;
+  REQUIRE(study.run(exam, {"exam", "--question", "order-without-pe", "--count", "1"}, "f\n") == 0);
+  Cli missed;
+  REQUIRE(study.run(missed, {"quiz", "--missed", "--no-demo"}, right + "\n") == 0);
+  CHECK_THAT(missed.out.str(), Contains("· 1 question you got wrong last time ·") &&
+                                   Contains(kPurpose) && Contains("Score: 1 of 1 right"));
+  Cli fixed;  // answered right since: nothing left
+  REQUIRE(study.run(fixed, {"quiz", "--missed"}) == 0);
+  CHECK_THAT(fixed.out.str(), Contains("Nothing to review"));
+}
+
+TEST_CASE("quiz --weakest N asks the questions of the traps fallen into most", "[cli][study]") {
+  Study study;
+  Cli none;
+  REQUIRE(study.run(none, {"quiz", "--weakest", "2"}) == 0);
+  CHECK_THAT(none.out.str(), Contains("No traps to review"));
+  const std::string right = study.letter_of({"quiz", "--question", "mha-purpose"}, kPurpose);
+  Cli wrong;
+  REQUIRE(study.run(wrong, {"quiz", "--question", "mha-purpose", "--no-demo"},
+                    (right == "a" ? "b" : "a") + std::string("\n")) == 0);
+  Cli weakest;
+  REQUIRE(study.run(weakest, {"quiz", "--weakest", "1", "--no-demo"}, "") == 0);
+  const std::string out = weakest.out.str();
+  CHECK_THAT(out, Contains("on your weakest trap: ") && Contains("(1×)"));
+  // Every question asked tests that trap: the header counts exactly those.
+  const std::vector<proofdeck::bank::Bank> banks =
+      proofdeck::bank::load_banks(proofdeck::bank::BankSources{{kBanks}, false});
+  REQUIRE(banks.size() == 1);
+  int testing = 0;
+  for (const proofdeck::bank::Question& q : banks[0].questions) {
+    const auto traps = proofdeck::bank::question_traps(q);
+    testing += std::find(traps.begin(), traps.end(), "mha-cuts-params") != traps.end();
+  }
+  CHECK_THAT(out, Contains(fmt::format("· {} question{} on your weakest", testing,
+                                       testing == 1 ? "" : "s")));
+}
+
+TEST_CASE("quiz: opening the proof before answering makes a right answer count as not known",
+          "[cli][study]") {
+  Study study;
+  const std::string report = (study.dir.path() / "quiz.json").string();
+  Cli cli;
+  REQUIRE(study.run(cli, {"quiz", "--question", "order-without-pe", "--report", report},
+                    "d\nf\n") == 0);
+  const std::string out = cli.out.str();
+  CHECK_THAT(out, Contains("Proof — ") &&
+                      Contains("You opened the proof before answering: this answer will count "
+                               "as not known.") &&
+                      Contains("– Right, after opening the proof: counted as not known") &&
+                      Contains("Score: 0 of 1 right"));
+  const json r = study.report("quiz.json");
+  CHECK(r["questions"][0]["correct"] == false);
+  CHECK(r["questions"][0]["revealed"] == true);
+  CHECK(study.count("SELECT count(*) FROM reviews WHERE correct = 0") == 1);
+}
+
 TEST_CASE("quiz: unclear input is asked again with a hint, help and the demo on request",
           "[cli][study]") {
   Study study;
   Cli cli;
-  REQUIRE(study.run(cli, {"quiz", "--question", "order-without-pe"}, "maybe\n?\nd\nf\n") == 0);
+  REQUIRE(study.run(cli, {"quiz", "--question", "order-without-pe"}, "maybe\n?\nf\n") == 0);
   const std::string out = cli.out.str();
   CHECK_THAT(out, Contains("> maybe\n  ? type t (true) or f (false)") &&
                       Contains("Commands: s skip · d the demo behind the question") &&
@@ -178,6 +294,7 @@ TEST_CASE("drill: a new card steps through learning, is saved, and comes back wh
   REQUIRE(study.run(first, args, "f\nf\n") == 0);
   CHECK_THAT(first.out.str(), Contains("0 due · 1 new") && Contains("[drill 1] new") &&
                                   Contains("Rated good · next review in 10 min") &&
+                                  Contains("Nothing else is due: reviewing ahead") &&
                                   Contains("[drill 2] learning") &&
                                   Contains("Rated good · next review in 2 days") &&
                                   Contains("2 reviews saved · 0 cards due now"));
@@ -197,6 +314,54 @@ TEST_CASE("drill: a new card steps through learning, is saved, and comes back wh
   CHECK(study.count("SELECT lapses FROM cards WHERE id = 'order-without-pe'") == 1);
   CHECK(study.count("SELECT count(*) FROM cards WHERE state = 'relearning'") == 1);
   CHECK(study.count("SELECT elapsed_days FROM reviews ORDER BY id DESC LIMIT 1") == 3);
+}
+
+TEST_CASE("drill: opening the demo before answering rates the card Again", "[cli][study]") {
+  Study study;
+  Cli cli;
+  REQUIRE(study.run(cli, {"drill", "--question", "order-without-pe", "--limit", "1"}, "d\nf\n") ==
+          0);
+  CHECK_THAT(cli.out.str(), Contains("– Right, after opening the proof") &&
+                                Contains("Rated again · next review in 1 min") &&
+                                !Contains("How was it?"));
+  CHECK(study.count("SELECT rating FROM reviews") == 1);  // Again
+}
+
+TEST_CASE("drill: input that ends before the first answer says so, not 'nothing to drill'",
+          "[cli][study]") {
+  Study study;
+  Cli cli;
+  REQUIRE(study.run(cli, {"drill", "--new", "3"}, "") == 0);
+  CHECK_THAT(cli.out.str(), Contains("No answer read: the input ended before the first one") &&
+                                Contains("so 3 waiting cards") && !Contains("Nothing to drill now"));
+  CHECK(study.count("SELECT count(*) FROM cards") == 0);
+}
+
+TEST_CASE("drill: new cards are dealt round the topics, the lesson's first in its order",
+          "[cli][study]") {
+  TempDir dir;
+  Cli cli;
+  std::string skips;
+  for (int i = 0; i < 16; ++i)
+    skips += "s\n";
+  cli.in.str(skips);
+  REQUIRE(cli.run({"drill", "--new", "16", "--no-demo", "--seed", "0", "--data-dir",
+                   dir.path().string(), "--now", "2026-03-02T09:00:00Z", "--color", "never",
+                   "--width", "200"}) == 0);
+  const std::string out = cli.out.str();
+  std::vector<std::string> topics;
+  const std::regex header("\\[drill \\d+\\] new · ([^\\n]+)\\n");
+  for (auto it = std::sregex_iterator(out.begin(), out.end(), header); it != std::sregex_iterator();
+       ++it)
+    topics.push_back((*it)[1]);
+  REQUIRE(topics.size() == 16);
+  // The lesson bank's seven topics in the lesson's order, then the other banks' seven, then the
+  // second round begins again with the lesson's.
+  const std::vector<std::string> lesson = {topics.begin(), topics.begin() + 7};
+  CHECK(lesson.front() == "Multi-head attention");
+  CHECK(std::set<std::string>(topics.begin(), topics.begin() + 14).size() == 14);
+  CHECK(topics[14] == topics[0]);
+  CHECK(topics[15] == topics[1]);
 }
 
 TEST_CASE("drill: a template is one card that draws fresh numbers at each review", "[cli][study]") {
@@ -232,24 +397,30 @@ TEST_CASE("drill: --new caps the new cards a day", "[cli][study]") {
 
 // --- exam ---------------------------------------------------------------------------------------
 
-TEST_CASE("exam: no feedback until the end, a review pass, unanswered counts against",
-          "[cli][study]") {
+TEST_CASE("exam: commands are words that never answer; every question stays open until submit",
+          "[cli][study][exam]") {
   Study study;
   const std::string report = (study.dir.path() / "exam.json").string();
   Cli cli;
-  // Flag the first question and move on; skip the others; keep everything in the review pass.
   REQUIRE(study.run(cli,
                     {"exam", "--count", "3", "--minutes", "5", "--pass", "60", "--report", report},
-                    "flag\nskip\nskip\nskip\n\n\n\n") == 0);
+                    "flag\nnext\nback\ngoto 3\ngoto 9\nreview\nsubmit\nno\nsubmit\nyes\n") == 0);
   const std::string out = cli.out.str();
-  CHECK_THAT(out, Contains("proofdeck exam · 3 questions · 5 minutes · pass at 60%") &&
-                      Contains("left · 0/3 answered] > flag\n  Flagged for review") &&
-                      Contains("· flagged") && Contains("Review pass: 3 flagged or unanswered") &&
-                      Contains("Your answer: none (Enter or s keeps it)") &&
-                      Contains("Score: 0 of 3 right (0%), 3 unanswered") &&
-                      Contains("Result: 0 of 3 = 0% → FAIL (pass mark 60%)") &&
-                      Contains("Questions to review") && Contains("– Not answered. The answer:"));
+  CHECK_THAT(out,
+             Contains("proofdeck exam · 3 questions · 5 minutes · pass at 60%") &&
+                 Contains("left · 0/3 answered] > flag\n  Question 1 flagged for review.") &&
+                 Contains("[1/3]") && Contains("[2/3]") && Contains("[3/3]") &&
+                 Contains("· flagged") && Contains("No question 9: the questions are 1 to 3.") &&
+                 Contains("unanswered · flagged — ") && Contains("0 of 3 answered, 1 flagged.") &&
+                 Contains("3 of 3 are unanswered (they count as wrong). 1 question flagged. "
+                          "Submit now?") &&
+                 Contains("Not submitted: the exam goes on.") &&
+                 Contains("Score: 0 of 3 right (0%), 3 unanswered") &&
+                 Contains("Result: 0 of 3 = 0% → FAIL (pass mark 60%)") &&
+                 Contains("Questions to review") && Contains("– Not answered. The answer:"));
   CHECK_THAT(out, !Contains("✓ Right.") && !Contains("✗ Wrong."));
+  // Back from question 2 shows question 1 again: it is on screen twice before goto 3.
+  CHECK(std::regex_search(out, std::regex(R"(\[1/3\][\s\S]*\[2/3\][\s\S]*\[1/3\][\s\S]*\[3/3\])")));
   const json result = study.report("exam.json");
   CHECK(result["mode"] == "exam");
   CHECK(result["score"] == json{{"correct", 0}, {"total", 3}});
@@ -257,13 +428,57 @@ TEST_CASE("exam: no feedback until the end, a review pass, unanswered counts aga
   CHECK(study.count("SELECT count(*) FROM sessions WHERE mode = 'exam' AND passed = 0") == 1);
 }
 
-TEST_CASE("exam: a right answer passes, and the answers are kept in the history", "[cli][study]") {
+TEST_CASE("exam: f on a true/false question answers false, and an answer can be changed",
+          "[cli][study][exam]") {
   Study study;
   Cli cli;
-  REQUIRE(study.run(cli, {"exam", "--question", "order-without-pe", "--count", "1"}, "f\n") == 0);
-  CHECK_THAT(cli.out.str(), Contains("Result: 1 of 1 = 100% → PASS"));
+  // Answered true (wrong), then back to it and changed to f (false, right); end of input submits.
+  REQUIRE(study.run(cli, {"exam", "--question", "order-without-pe", "--count", "1"},
+                    "t\ngoto 1\nf\n") == 0);
+  const std::string out = cli.out.str();
+  CHECK_THAT(out, Contains("Your answer: true (type another to change it, next to keep it)"));
+  CHECK_THAT(out, !Contains("· flagged"));
+  CHECK_THAT(out, Contains("proofdeck exam · 1 question · 30 minutes · pass at 75%"));
+  CHECK_THAT(out, Contains("Result: 1 of 1 = 100% → PASS"));
   CHECK(study.count("SELECT count(*) FROM reviews WHERE mode = 'exam' AND correct = 1") == 1);
+  CHECK(study.count("SELECT count(*) FROM reviews WHERE mode = 'exam'") == 1);  // the final one
   CHECK(study.count("SELECT count(*) FROM cards") == 0);
+}
+
+TEST_CASE("exam: the results show each missed question with its answer, trap, why and proof",
+          "[cli][study][exam]") {
+  Study study;
+  const std::string right = study.letter_of(
+      {"exam", "--question", "mha-purpose", "--count", "1", "--minutes", "1"}, kPurpose);
+  Cli cli;
+  REQUIRE(study.run(cli, {"exam", "--question", "mha-purpose", "--count", "1", "--minutes", "1"},
+                    right == "a" ? "b\nsubmit\nyes\n" : "a\nsubmit\nyes\n") == 0);
+  const std::string out = cli.out.str();
+  CHECK_THAT(out, Contains("1 minute · pass at 75%") && !Contains("1 minutes"));
+  const std::string results = out.substr(out.find("Questions to review"));
+  CHECK_THAT(results, Contains("Question 1 · Multi-head attention · single") &&
+                          Contains("Your answer: ") && Contains("✗ Wrong. The answer: ") &&
+                          Contains("Trap: ") && Contains("Why: ") && Contains("Proof — "));
+  CHECK_THAT(results, !Contains("mha-purpose"));  // no internal ids
+  const std::string result_json = [&] {
+    SQLite::Database db((study.dir.path() / "progress.db").string());
+    SQLite::Statement q(db, "SELECT result FROM sessions WHERE mode = 'exam'");
+    q.executeStep();
+    return q.getColumn(0).getString();
+  }();
+  const json kept = json::parse(result_json);
+  CHECK(kept["topics"] == json{{"multi-head", {{"correct", 0}, {"total", 1}}}});
+  CHECK(kept["pass"] == 75);
+  CHECK(kept["allowed_minutes"] == 1);
+  CHECK(kept["minutes"].get<double>() >= 0);
+}
+
+TEST_CASE("exam: --no-demo leaves the proof figures out of the results", "[cli][study][exam]") {
+  Study study;
+  Cli cli;
+  REQUIRE(study.run(cli, {"exam", "--question", "order-without-pe", "--count", "1", "--no-demo"},
+                    "t\n") == 0);
+  CHECK_THAT(cli.out.str(), Contains("✗ Wrong.") && !Contains("Proof — "));
 }
 
 TEST_CASE("exam: questions are drawn across topics in proportion", "[cli][study]") {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "bank/loader.hpp"
@@ -16,6 +17,10 @@ struct BankSources {
 
 // Throws BankErrors (exit 2) with every problem found, or InputError for a path that cannot be
 // read.
+// The lesson the built-in banks are keyed to (../shared/seed/000_ca7851e78539aec3.txt): a bank
+// whose "lesson" names it is the lesson's own bank, which a new learner meets first.
+inline constexpr std::string_view kLessonId = "000_ca7851e78539aec3";
+
 std::vector<Bank> load_banks(const BankSources& sources, const LoadLimits& limits = {});
 
 }  // namespace proofdeck::bank

@@ -18,6 +18,8 @@ void setup_drill(CLI::App& app, const std::function<Context()>& context) {
   drill->add_option("--limit", options->limit, "Reviews in this session")
       ->check(CLI::Range(1, 100000))
       ->capture_default_str();
+  auto no_demo = std::make_shared<bool>(false);
+  drill->add_flag("--no-demo", *no_demo, "Leave the live proof out of the feedback");
   drill->add_flag("--auto-rate", options->auto_rate,
                   "Rate every right answer Good instead of asking Hard / Good / Easy");
   drill->add_flag("--fuzz", options->fuzz,
@@ -28,18 +30,24 @@ void setup_drill(CLI::App& app, const std::function<Context()>& context) {
       ->check(CLI::Range(0.7, 0.99))
       ->capture_default_str();
   drill->footer(
-      "Due cards come first, then up to --new new cards a day. A wrong answer rates Again; "
+      "Due cards come first, then up to --new new cards a day, dealt round the topics (the "
+      "lesson's first, in its order) so the first day spans the lesson. A wrong answer rates "
+      "Again, and so does a right one given after opening the demo (d); "
       "after a right one you rate it h (hard), g or Enter (good), e (easy). New cards step "
       "through 1 and 10 minutes before their first interval in days; a lapse relearns for 10 "
-      "minutes. Cards still in their steps come back within the session. Every answer is saved "
+      "minutes. Cards still in their steps come back within the session (early, when nothing "
+      "else is due: it says so). Intervals keep Hard < Good < Easy, as Anki and ts-fsrs do. "
+      "Each run draws a new seed (template numbers, fuzz); --seed N repeats it. Every answer is "
+      "saved "
       "at once (progress.db, one transaction each), so Ctrl-C or a crash loses nothing answered. "
       "A parametric question is one card that draws fresh numbers at each review. Cards missed "
       "8 times after learning are flagged as leeches.\n"
       "Example: proofdeck drill --new 10 --limit 30");
-  drill->callback([options, context] {
+  drill->callback([options, no_demo, context] {
     Context ctx = context();
     auto run = start_study(ctx);
     auto run_options = *options;
+    run_options.show_demo = !*no_demo;
     run_options.filters.banks.insert(run_options.filters.banks.end(), run->selected.begin(),
                                      run->selected.end());
     const std::filesystem::path dir = data_dir(ctx);

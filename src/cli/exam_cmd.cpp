@@ -23,17 +23,25 @@ void setup_exam(CLI::App& app, const std::function<Context()>& context) {
   exam->add_option("--pass", options->pass, "Pass mark, percent of the questions right")
       ->check(CLI::Range(0.0, 100.0))
       ->capture_default_str();
+  auto no_demo = std::make_shared<bool>(false);
+  exam->add_flag("--no-demo", *no_demo, "Leave the proof figures out of the results");
   exam->add_option("--report", options->report_path, "Write the result as JSON to FILE");
   exam->footer(
-      "Each prompt shows the time left and your progress. f flags a question for review (a "
-      "review pass of flagged and unanswered questions comes before you submit), s skips, q "
-      "submits early. The result: score, pass or fail, per topic, the traps you fell into, and "
-      "every missed question with its explanation. Kept in the history (`proofdeck stats`).\n"
+      "Each run draws a new form and shows its seed; --seed N repeats one. The prompt shows the "
+      "time left and your progress; warnings come at 5 and 1 minutes left. Type an answer, or a "
+      "command (whole words, never an answer): flag marks the question for review, next and "
+      "back move, goto N opens question N, review lists every question's state, submit ends "
+      "the exam after asking (it counts the unanswered). Every question stays open until you "
+      "submit; when time runs out, what is answered is submitted.\n"
+      "The result: score, pass or fail, per topic, the traps you fell into, and every missed "
+      "question with the right answer, its trap, the explanation and the demo that proves it. "
+      "Exams are kept: `proofdeck stats` shows your scores over time and your readiness.\n"
       "Example: proofdeck exam --count 20 --minutes 25 --pass 75");
-  exam->callback([options, context] {
+  exam->callback([options, no_demo, context] {
     Context ctx = context();
     auto run = start_study(ctx);
     auto run_options = *options;
+    run_options.show_demo = !*no_demo;
     run_options.filters.banks.insert(run_options.filters.banks.end(), run->selected.begin(),
                                      run->selected.end());
     study::ProgressStore store = study::ProgressStore::open(data_dir(ctx));

@@ -17,23 +17,36 @@ void setup_quiz(CLI::App& app, const std::function<Context()>& context) {
   quiz->add_option("-n,--count", *count, "Ask at most N questions (default: all that match)")
       ->check(CLI::PositiveNumber);
   quiz->add_flag("--no-demo", *no_demo, "Leave the live proof out of the feedback");
+  quiz->add_flag("--missed", options->missed,
+                 "Only the questions whose latest answer (in any mode) was wrong");
+  auto weakest = std::make_shared<int>(0);
+  quiz->add_option("--weakest", *weakest,
+                   "Only the questions that test the N traps you fell into most (`proofdeck "
+                   "stats` lists them)")
+      ->check(CLI::Range(1, 1000));
   quiz->add_option("--report", options->report_path,
                    "Write the session as JSON to FILE (each question, answer, right or wrong, "
                    "trap, time)");
   quiz->footer(
-      "Questions and options are shuffled from --seed (same seed, same order). Answer with a "
+      "Each run draws a new form (questions, order, options and template numbers) and shows its "
+      "seed; --seed N repeats a form exactly. Answer with a "
       "letter (b), letters for select-all (a,c), t/f, a number (1048576, 1,048,576, 2^20, "
       "1.048576e6) or the letters of an order question in sequence (c a b d). Commands:\n"
-      "s skip, d the demo behind the question, ? help, q quit. After each answer: the trap a "
+      "s skip, d the demo behind the question (opened before you answer, the answer counts as "
+      "not known), ? help, q quit. After each answer: the trap a "
       "wrong answer fell into, the explanation with its source, and the demo run live. "
       "Answers are logged in the progress database (they feed `proofdeck stats`); only drill "
       "changes the review schedule.\n"
-      "Example: proofdeck quiz --topic multi-head --count 5 --seed 7");
-  quiz->callback([options, count, no_demo, context] {
+      "Examples:\n"
+      "  proofdeck quiz --topic multi-head --count 5\n"
+      "  proofdeck quiz --missed\n"
+      "  proofdeck quiz --weakest 3 --count 10");
+  quiz->callback([options, count, no_demo, weakest, context] {
     Context ctx = context();
     study::QuizOptions run_options = *options;
     if (*count > 0) run_options.count = *count;
     run_options.show_demo = !*no_demo;
+    if (*weakest > 0) run_options.weakest = *weakest;
     auto run = start_study(ctx);
     run_options.filters.banks.insert(run_options.filters.banks.end(), run->selected.begin(),
                                      run->selected.end());

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <random>
 
 #include <fmt/format.h>
 
@@ -98,6 +99,16 @@ void add_filter_options(CLI::App* command, study::Filters& filters) {
       ->group("Filters");
 }
 
+namespace {
+
+// A new form each run: five or six digits, short enough to read off the screen and retype.
+std::uint64_t fresh_seed() {
+  std::random_device device;
+  return 10000 + device() % 990000;
+}
+
+}  // namespace
+
 std::unique_ptr<StudyRun> start_study(Context& context) {
   StudyBanks loaded = load_study_banks(context);
   auto run = std::unique_ptr<StudyRun>(
@@ -113,7 +124,7 @@ std::unique_ptr<StudyRun> start_study(Context& context) {
       .theme = context.theme,
       .width = text_width(context),
       .echo_input = context.io.in_fd < 0 || isatty(context.io.in_fd) == 0,
-      .seed = context.global.seed,
+      .seed = context.global.seed_given ? context.global.seed : fresh_seed(),
       .start = resolve_now(context),
       .started = std::chrono::steady_clock::now(),
       // Proofs run as `check` proves them (seed 0), so the numbers an explanation quotes are the

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -53,7 +54,40 @@ std::optional<std::vector<std::size_t>> read_letters(const std::string& text, st
 
 }  // namespace
 
-Reply parse_reply(const Instance& instance, std::string_view line, bool allow_flag) {
+namespace {
+
+// flag, back, next, goto N, review, submit, help — or nothing when the line is not a command.
+std::optional<Reply> exam_command(const std::string& text) {
+  Reply reply;
+  const auto command = [&](Reply::Kind kind) {
+    reply.kind = kind;
+    return reply;
+  };
+  if (text == "?" || text == "help") return command(Reply::Kind::help);
+  if (text == "flag") return command(Reply::Kind::flag);
+  if (text == "back") return command(Reply::Kind::back);
+  if (text == "next") return command(Reply::Kind::next);
+  if (text == "review") return command(Reply::Kind::review);
+  if (text == "submit") return command(Reply::Kind::submit);
+  if (text == "demo") return command(Reply::Kind::demo);
+  if (text.starts_with("goto")) {
+    const std::string number = lowercase_trimmed(std::string_view(text).substr(4));
+    reply.kind = Reply::Kind::go;
+    if (number.empty() || number.size() > 6 ||
+        number.find_first_not_of("0123456789") != std::string::npos) {
+      reply.kind = Reply::Kind::unclear;
+      reply.hint = "goto takes a question number: goto 3";
+      return reply;
+    }
+    reply.target = std::stoul(number);
+    return reply;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+Reply parse_reply(const Instance& instance, std::string_view line, bool exam) {
   const bank::Question& q = *instance.question;
   const std::string text = lowercase_trimmed(line);
   Reply reply;
@@ -61,12 +95,16 @@ Reply parse_reply(const Instance& instance, std::string_view line, bool allow_fl
     reply.kind = kind;
     return reply;
   };
-  // Long command names always work; one-letter ones only where they are not an answer.
-  if (text == "skip") return command(Reply::Kind::skip);
-  if (text == "quit" || text == "exit") return command(Reply::Kind::quit);
-  if (text == "?" || text == "help") return command(Reply::Kind::help);
-  if (text == "demo") return command(Reply::Kind::demo);
-  if (allow_flag && text == "flag") return command(Reply::Kind::flag);
+  if (exam) {
+    // An exam's commands are whole words, so none of them is ever an answer ("f" is false).
+    if (std::optional<Reply> exam_reply = exam_command(text)) return *exam_reply;
+  } else {
+    // Long command names always work; one-letter ones only where they are not an answer.
+    if (text == "skip") return command(Reply::Kind::skip);
+    if (text == "quit" || text == "exit") return command(Reply::Kind::quit);
+    if (text == "?" || text == "help") return command(Reply::Kind::help);
+    if (text == "demo") return command(Reply::Kind::demo);
+  }
   const bool lettered = q.type == bank::QuestionType::single || q.type == bank::QuestionType::multi;
   const auto is_answer_letter = [&](char c) {
     if (lettered) return static_cast<std::size_t>(c - 'a') < choices(instance);
@@ -74,7 +112,7 @@ Reply parse_reply(const Instance& instance, std::string_view line, bool allow_fl
       return c == 't' || c == 'f' || c == 'y' || c == 'n';
     return false;
   };
-  if (text.size() == 1 && !is_answer_letter(text[0])) {
+  if (!exam && text.size() == 1 && !is_answer_letter(text[0])) {
     switch (text[0]) {
       case 's':
         return command(Reply::Kind::skip);
@@ -84,9 +122,6 @@ Reply parse_reply(const Instance& instance, std::string_view line, bool allow_fl
         return command(Reply::Kind::help);
       case 'd':
         return command(Reply::Kind::demo);
-      case 'f':
-        if (allow_flag) return command(Reply::Kind::flag);
-        break;
       default:
         break;
     }
@@ -232,6 +267,10 @@ Grade grade(const Instance& instance, const Reply& reply) {
       result.expected = fmt::format("{}", fmt::join(steps, " → "));
       break;
     }
+  }
+  if (reply.revealed) {  // seen in the proof, not known: never counted right
+    result.revealed_right = result.correct;
+    result.correct = false;
   }
   return result;
 }

@@ -21,25 +21,32 @@ using bank::question_traps;
 
 // What one line of input means.
 struct Reply {
-  enum class Kind { answer, skip, quit, help, demo, flag, unclear };
+  // skip/quit: quiz and drill; flag/back/next/go/review/submit: exams.
+  enum class Kind { answer, skip, quit, help, demo, flag, back, next, go, review, submit, unclear };
   Kind kind = Kind::unclear;
+  std::size_t target = 0;           // go: the question number typed ("goto 3")
   std::string hint;                 // unclear: what to type instead
   std::vector<std::size_t> chosen;  // single/multi: option indices; order: step indices in order
   bool truth = false;               // truefalse
   double number = 0.0;              // numeric
-  std::string text;   // the answer in the bank's ids, for the record ("a,c", "true", "98304")
-  std::string shown;  // the answer as the learner sees it: shown letters ("b,e"), "true", …
+  std::string text;       // the answer in the bank's ids, for the record ("a,c", "true", "98304")
+  std::string shown;      // the answer as the learner sees it: shown letters ("b,e"), "true", …
+  bool revealed = false;  // the proof was opened before this answer: it counts as not known
 };
 
-// Commands: s (skip), q (quit), ? (help), d (the demo again), f (flag, exams only).
-Reply parse_reply(const Instance& instance, std::string_view line, bool allow_flag = false);
+// Commands in quiz and drill: s or skip, q or quit, ? or help, d or demo — a one-letter command
+// only where that letter is not an answer. In an exam (`exam`), whole words that no answer can
+// be: flag, back, next, goto N, review, submit, help (or ?), demo.
+Reply parse_reply(const Instance& instance, std::string_view line, bool exam = false);
 
 struct Grade {
   bool correct = false;
   std::string trap;      // the trap id the answer embodies, "" when none (or correct)
   std::string expected;  // the right answer for people: "b) Let the model …", "98,304", "true"
+  bool revealed_right = false;  // right, but after opening the proof: counted as not known
 };
 
+// A reply given after opening the proof (`revealed`) is never correct: the learner saw it.
 Grade grade(const Instance& instance, const Reply& reply);
 
 }  // namespace proofdeck::study

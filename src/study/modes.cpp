@@ -9,7 +9,10 @@
 
 #include <fmt/color.h>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include "bank/instance.hpp"
+#include "bank/sources.hpp"
 #include "core/errors.hpp"
 #include "text/escape.hpp"
 #include "text/width.hpp"
@@ -82,9 +85,84 @@ std::string settings_json(const Filters& filters, std::uint64_t seed,
 
 // --- quiz ---------------------------------------------------------------------------------------
 
+namespace {
+
+// The seed line every session shows, so a form can be taken again.
+std::string seed_line(const Session& s) {
+  return wrap_styled(s.theme.dim, fmt::format("seed {} — --seed {} repeats this", s.seed, s.seed),
+                     s.width, "  ", "    ");
+}
+
+// --missed: the questions whose latest answer (any mode) was wrong.
+std::set<std::string> missed_questions(ProgressStore& store) {
+  std::map<std::string, bool> latest;
+  for (const ReviewRow& r : store.reviews())
+    latest[r.card] = r.correct;
+  std::set<std::string> missed;
+  for (const auto& [card, correct] : latest) {
+    if (!correct) missed.insert(card);
+  }
+  return missed;
+}
+
+// --weakest N: the N traps fallen into most (ties by id), with their counts.
+std::vector<std::pair<std::string, int>> weakest_traps(ProgressStore& store, int n) {
+  std::map<std::string, int> counts;
+  for (const ReviewRow& r : store.reviews()) {
+    if (!r.correct && !r.trap.empty()) ++counts[r.trap];
+  }
+  std::vector<std::pair<std::string, int>> ranked(counts.begin(), counts.end());
+  std::stable_sort(ranked.begin(), ranked.end(),
+                   [](const auto& a, const auto& b) { return a.second > b.second; });
+  if (ranked.size() > static_cast<std::size_t>(n)) ranked.resize(static_cast<std::size_t>(n));
+  return ranked;
+}
+
+}  // namespace
+
 Outcome run_quiz(Session& s, ProgressStore& store, const QuizOptions& options,
                  const ReportWriter& write) {
   std::vector<const bank::Question*> selected = select_questions(s.banks, options.filters);
+  std::string focus;  // what --missed or --weakest chose, for the header
+  if (options.missed) {
+    const std::set<std::string> missed = missed_questions(store);
+    std::erase_if(selected, [&](const bank::Question* q) { return !missed.contains(q->id); });
+    if (selected.empty()) {
+      s.out << text::wrap_block(
+          missed.empty()
+              ? "Nothing to review: no question's latest answer is wrong. Take a quiz or an exam "
+                "first, or use --weakest N for the traps you fall into most."
+              : "Nothing to review among the questions these filters select: your latest answer "
+                "to each of them is right.",
+          s.width, "  ", "    ");
+      return {};
+    }
+    focus = " you got wrong last time";
+  }
+  if (options.weakest) {
+    const auto traps = weakest_traps(store, *options.weakest);
+    std::erase_if(selected, [&](const bank::Question* q) {
+      const std::vector<std::string> tested = bank::question_traps(*q);
+      return std::none_of(traps.begin(), traps.end(), [&](const auto& t) {
+        return std::find(tested.begin(), tested.end(), t.first) != tested.end();
+      });
+    });
+    if (traps.empty() || selected.empty()) {
+      s.out << text::wrap_block(
+          traps.empty() ? "No traps to review: none of your answers so far fell into one. Take "
+                          "a quiz or an exam first."
+                        : "None of the questions these filters select tests your weakest traps.",
+          s.width, "  ", "    ");
+      return {};
+    }
+    std::vector<std::string> names;
+    for (const auto& [id, count] : traps) {
+      const bank::Trap* trap = s.trap(id);
+      names.push_back(fmt::format("{} ({}×)", trap != nullptr ? trap->name : id, count));
+    }
+    focus = fmt::format(" on your weakest trap{}: {}", traps.size() == 1 ? "" : "s",
+                        fmt::join(names, "; "));
+  }
   engine::Rng rng(s.seed);
   shuffle(selected, rng);
   if (options.count && static_cast<std::size_t>(*options.count) < selected.size())
@@ -92,9 +170,10 @@ Outcome run_quiz(Session& s, ProgressStore& store, const QuizOptions& options,
   const std::int64_t id =
       store.begin_session("quiz", s.now(), settings_json(options.filters, s.seed));
   s.out << wrap_labelled("proofdeck quiz", s.theme.emphasis,
-                         fmt::format("· {} question{} · seed {} · ? for help, q to stop",
-                                     selected.size(), selected.size() == 1 ? "" : "s", s.seed),
-                         s.width);
+                         fmt::format("· {} question{}{} · ? for help, q to stop", selected.size(),
+                                     selected.size() == 1 ? "" : "s", text::terminal_safe(focus)),
+                         s.width)
+        << seed_line(s);
   std::vector<Answered> answers;
   Outcome outcome;
   for (std::size_t i = 0; i < selected.size(); ++i) {
@@ -122,7 +201,8 @@ Outcome run_quiz(Session& s, ProgressStore& store, const QuizOptions& options,
   int total = 0;
   const int correct = score(answers, total);
   store.end_session(id, s.now(), correct, total, std::nullopt, outcome.interrupted);
-  s.out << render_summary(s, answers, outcome.interrupted ? "Quiz interrupted" : "Quiz finished");
+  s.out << render_summary(s, answers, outcome.interrupted ? "Quiz interrupted" : "Quiz finished")
+        << seed_line(s);
   if (!options.report_path.empty()) {
     write(options.report_path, session_report(s, "quiz", answers).dump(2) + "\n");
   }
@@ -174,6 +254,60 @@ std::string clock_text(std::chrono::steady_clock::duration left) {
   return fmt::format("{}:{:02} left", seconds / 60, seconds % 60);
 }
 
+std::string plural(double n, const std::string& one, const std::string& many) {
+  return fmt::format("{} {}", text::format_number(n), n == 1.0 ? one : many);
+}
+
+// One exam in progress: where the learner is, what is answered and flagged.
+struct ExamState {
+  std::vector<Answered> answers;
+  std::vector<bool> flagged;
+  std::size_t current = 0;  // == answers.size(): the end-of-exam review screen
+
+  std::size_t answered() const {
+    return static_cast<std::size_t>(std::count_if(answers.begin(), answers.end(),
+                                                  [](const Answered& a) { return a.answered; }));
+  }
+  std::size_t flags() const {
+    return static_cast<std::size_t>(std::count(flagged.begin(), flagged.end(), true));
+  }
+};
+
+// The review screen: every question's number, state and topic.
+std::string render_review(const Session& s, const ExamState& exam) {
+  std::string out = "\n" + fmt::format(s.theme.emphasis, "Review") + "\n";
+  for (std::size_t i = 0; i < exam.answers.size(); ++i) {
+    const Answered& a = exam.answers[i];
+    const bank::Topic* topic = s.topic(a.question->topic);
+    std::string state = a.answered ? "answered " + text::terminal_safe(a.reply.shown)
+                                   : fmt::format(s.theme.warning, "unanswered");
+    if (exam.flagged[i]) state += " · " + fmt::format(s.theme.warning, "flagged");
+    out += text::wrap_block(fmt::format("{:>3}. {} — {}", i + 1, state,
+                                        topic != nullptr ? topic->name : a.question->topic),
+                            s.width, "  ", "        ");
+  }
+  out += text::wrap_block(
+      fmt::format("{} of {} answered, {} flagged. goto N opens a question; submit ends the exam.",
+                  exam.answered(), exam.answers.size(), exam.flags()),
+      s.width, "  ");
+  return out;
+}
+
+std::string exam_result_json(const ExamState& exam, double minutes_taken, const ExamOptions& o) {
+  nlohmann::ordered_json topics = nlohmann::ordered_json::object();
+  for (const Answered& a : exam.answers) {
+    nlohmann::ordered_json& topic = topics[a.question->topic];
+    if (topic.is_null()) topic = {{"correct", 0}, {"total", 0}};
+    topic["total"] = topic["total"].get<int>() + 1;
+    topic["correct"] = topic["correct"].get<int>() + (a.answered && a.grade.correct ? 1 : 0);
+  }
+  return nlohmann::ordered_json{{"minutes", minutes_taken},
+                                {"allowed_minutes", o.minutes},
+                                {"pass", o.pass},
+                                {"topics", topics}}
+      .dump();
+}
+
 }  // namespace
 
 Outcome run_exam(Session& s, ProgressStore& store, const ExamOptions& options,
@@ -181,154 +315,246 @@ Outcome run_exam(Session& s, ProgressStore& store, const ExamOptions& options,
   engine::Rng rng(s.seed);
   const std::vector<const bank::Question*> drawn = draw_exam(
       select_questions(s.banks, options.filters), static_cast<std::size_t>(options.count), rng);
-  std::vector<Answered> answers(drawn.size());
+  ExamState exam;
+  exam.answers.resize(drawn.size());
+  exam.flagged.assign(drawn.size(), false);
   for (std::size_t i = 0; i < drawn.size(); ++i) {
-    answers[i].question = drawn[i];
-    answers[i].instance = instantiate(*drawn[i], rng);
+    exam.answers[i].question = drawn[i];
+    exam.answers[i].instance = instantiate(*drawn[i], rng);
   }
+  const std::size_t n = drawn.size();
   const auto deadline =
       s.started + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                       std::chrono::duration<double, std::ratio<60>>(options.minutes));
-  const std::int64_t id = store.begin_session(
-      "exam", s.now(),
-      settings_json(
-          options.filters, s.seed,
-          {{"count", drawn.size()}, {"minutes", options.minutes}, {"pass", options.pass}}));
-  s.out << wrap_labelled(
-               "proofdeck exam", s.theme.emphasis,
-               fmt::format("· {} questions · {} minutes · pass at {}%", drawn.size(),
-                           bank::format_number(options.minutes), bank::format_number(options.pass)),
-               s.width)
-        << text::wrap_block(
-               "No feedback until the end. f flags a question for review, s skips it, q submits.",
-               s.width, "  ");
-  std::vector<bool> flagged(drawn.size(), false);
-  Outcome outcome;
-  bool timed_out = false, stop = false;
-  const auto status = [&]() {
-    std::size_t done = 0, marks = 0;
-    for (std::size_t i = 0; i < answers.size(); ++i) {
-      done += answers[i].answered;
-      marks += flagged[i];
-    }
-    return fmt::format("[{} · {}/{} answered{}]",
-                       clock_text(deadline - std::chrono::steady_clock::now()), done,
-                       answers.size(), marks > 0 ? fmt::format(" · {} flagged", marks) : "");
-  };
-  // One visit to question i; returns false when the exam must end now.
-  const auto visit = [&](std::size_t i, bool reviewing) {
-    Answered& a = answers[i];
-    std::string header = header_for(s, *a.question, i + 1, answers.size());
-    if (flagged[i]) header += " · flagged";
-    s.out << render_question(s, a.instance, header);
-    if (reviewing) {
-      s.out << text::wrap_block(
-          fmt::format("Your answer: {} (Enter or s keeps it)",
-                      a.answered ? text::terminal_safe(a.reply.shown) : "none"),
-          s.width, "  ", "    ");
-    }
-    for (;;) {
-      Reply reply;
-      const auto asked = std::chrono::steady_clock::now();
-      const AskResult result = ask(s, a.instance, reply, true, deadline, status(), reviewing);
-      a.time_ms += elapsed_ms(asked);
-      switch (result) {
-        case AskResult::answered:
-          a.answered = true;
-          a.reply = reply;
-          a.grade = grade(a.instance, reply);
-          return true;
-        case AskResult::flagged:
-          flagged[i] = !flagged[i];
-          s.out << text::wrap_block(
-              flagged[i] ? "Flagged for review: answer now, or s to move on." : "Flag removed.",
-              s.width, "  ");
-          continue;
-        case AskResult::skipped:
-          return true;
-        case AskResult::quit:
-        case AskResult::ended:
-          stop = true;
-          return false;
-        case AskResult::interrupted:
-          outcome.interrupted = true;
-          stop = true;
-          return false;
-        case AskResult::timeout:
-          timed_out = true;
-          stop = true;
-          return false;
-      }
-    }
-  };
-  for (std::size_t i = 0; i < answers.size() && !stop; ++i)
-    visit(i, false);
-  if (!stop) {
-    std::vector<std::size_t> review;
-    for (std::size_t i = 0; i < answers.size(); ++i) {
-      if (flagged[i] || !answers[i].answered) review.push_back(i);
-    }
-    if (!review.empty()) {
-      s.out << "\n"
-            << wrap_labelled("Review pass:", s.theme.emphasis,
-                             fmt::format("{} flagged or unanswered. Change an answer, or Enter to "
-                                         "keep it; q submits.",
-                                         review.size()),
-                             s.width);
-      for (const std::size_t i : review) {
-        if (!visit(i, true)) break;
-      }
+  // Warnings at 5 and 1 minutes left, printed when they fall due, even while a prompt waits.
+  std::vector<Reminder> reminders;
+  for (const int left : {5, 1}) {
+    const auto at = deadline - std::chrono::minutes(left);
+    if (at > std::chrono::steady_clock::now()) {
+      std::string warning = wrap_labelled(
+          fmt::format("{} left:", plural(left, "minute", "minutes")), s.theme.warning,
+          "at 0:00 what is answered is submitted; unanswered questions count as wrong.", s.width);
+      if (!warning.empty() && warning.back() == '\n') warning.pop_back();
+      reminders.push_back({at, std::move(warning)});
     }
   }
+  s.reminders = &reminders;
+  const std::int64_t id = store.begin_session(
+      "exam", s.now(),
+      settings_json(options.filters, s.seed,
+                    {{"count", n}, {"minutes", options.minutes}, {"pass", options.pass}}));
+  s.out << wrap_labelled("proofdeck exam", s.theme.emphasis,
+                         fmt::format("· {} · {} · pass at {}%",
+                                     plural(static_cast<double>(n), "question", "questions"),
+                                     plural(options.minutes, "minute", "minutes"),
+                                     text::format_number(options.pass)),
+                         s.width)
+        << seed_line(s)
+        << text::wrap_block(
+               "No feedback until the end. Answer, or type a command: flag, next, back, goto N, "
+               "review, submit (? lists them). Every question stays open until you submit.",
+               s.width, "  ");
+  Outcome outcome;
+  bool timed_out = false;
+  const auto status = [&]() {
+    return fmt::format("[{} · {}/{} answered{}]",
+                       clock_text(deadline - std::chrono::steady_clock::now()), exam.answered(), n,
+                       exam.flags() > 0 ? fmt::format(" · {} flagged", exam.flags()) : "");
+  };
+  const auto note = [&](const std::string& message) {
+    s.out << text::wrap_block(message, s.width, "  ", "    ");
+  };
+  // Moves to question `to` (0-based), or the review screen at n.
+  const auto go = [&](std::size_t to) { exam.current = std::min(to, n); };
+  bool shown = false;  // the current question (or review screen) is on screen
+  bool submitted = false;
+  while (!submitted) {
+    const bool at_end = exam.current >= n;
+    Answered* a = at_end ? nullptr : &exam.answers[exam.current];
+    if (!shown) {
+      if (at_end) {
+        s.out << render_review(s, exam);
+      } else {
+        std::string header = header_for(s, *a->question, exam.current + 1, n);
+        if (exam.flagged[exam.current]) header += " · flagged";
+        s.out << render_question(s, a->instance, header);
+        if (a->answered)
+          note(fmt::format("Your answer: {} (type another to change it, next to keep it)",
+                           text::terminal_safe(a->reply.shown)));
+      }
+      shown = true;
+    }
+    Reply reply;
+    AskResult result;
+    const auto asked = std::chrono::steady_clock::now();
+    if (at_end) {
+      // The review screen takes commands only: answer a question by opening it.
+      const Answered& any = exam.answers.front();
+      result = ask(s, any.instance, reply, true, deadline, status());
+      if (result == AskResult::answered) {
+        note("Open a question first (goto N), then answer it.");
+        continue;
+      }
+    } else {
+      result = ask(s, a->instance, reply, true, deadline, status());
+      a->time_ms += elapsed_ms(asked);
+    }
+    if (result == AskResult::answered) {
+      a->answered = true;
+      a->reply = reply;
+      a->grade = grade(a->instance, reply);
+      go(exam.current + 1);
+      shown = false;
+      continue;
+    }
+    if (result == AskResult::interrupted) {
+      outcome.interrupted = true;
+      break;
+    }
+    if (result == AskResult::timeout) {
+      timed_out = true;
+      break;
+    }
+    if (result != AskResult::command) break;  // end of input: submit what is answered
+    switch (reply.kind) {
+      case Reply::Kind::flag:
+        if (at_end) {
+          note("flag marks the question on screen: goto N first.");
+          break;
+        }
+        exam.flagged[exam.current] = !exam.flagged[exam.current];
+        note(exam.flagged[exam.current]
+                 ? fmt::format("Question {} flagged for review.", exam.current + 1)
+                 : fmt::format("Flag on question {} removed.", exam.current + 1));
+        break;
+      case Reply::Kind::next:
+        go(exam.current + 1);
+        shown = false;
+        break;
+      case Reply::Kind::back:
+        if (exam.current == 0) {
+          note("This is the first question.");
+        } else {
+          go(exam.current - 1);
+          shown = false;
+        }
+        break;
+      case Reply::Kind::go:
+        if (reply.target < 1 || reply.target > n) {
+          note(fmt::format("No question {}: the questions are 1 to {}.", reply.target, n));
+        } else {
+          go(reply.target - 1);
+          shown = false;
+        }
+        break;
+      case Reply::Kind::review:
+        s.out << render_review(s, exam);
+        if (!at_end) note(fmt::format("Still on question {}.", exam.current + 1));
+        break;
+      case Reply::Kind::submit: {
+        const std::size_t open = n - exam.answered();
+        std::string question = open == 0 ? "Every question is answered."
+                                         : fmt::format(
+                                               "{} of {} {} unanswered "
+                                               "(they count as wrong).",
+                                               open, n, open == 1 ? "is" : "are");
+        if (exam.flags() > 0)
+          question += fmt::format(
+              " {} flagged.", plural(static_cast<double>(exam.flags()), "question", "questions"));
+        note(question + " Submit now? Type yes to submit; anything else goes back.");
+        std::string line;
+        const LineReader::Status read =
+            s.reader.read(line, status() + " submit? ", deadline, s.reminders);
+        if (read == LineReader::Status::line && s.echo_input)
+          s.out << text::terminal_safe(line) << "\n";
+        if (read == LineReader::Status::interrupted) {
+          outcome.interrupted = true;
+          submitted = true;
+        } else if (read == LineReader::Status::timeout) {
+          timed_out = true;
+          submitted = true;
+        } else if (read == LineReader::Status::end) {
+          submitted = true;
+        } else {
+          std::string word;
+          for (const char c : line)
+            if (!std::isspace(static_cast<unsigned char>(c)))
+              word += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+          submitted = word == "yes" || word == "y";
+          if (!submitted) note("Not submitted: the exam goes on.");
+        }
+        break;
+      }
+      default:
+        break;
+    }
+    if (outcome.interrupted || timed_out) break;
+  }
+  s.reminders = nullptr;
   if (timed_out)
-    s.out << wrap_labelled("Time is up:", s.theme.warning, "submitting what was answered.",
+    s.out << "\n"
+          << wrap_labelled("Time is up:", s.theme.warning, "submitting what was answered.",
                            s.width);
-  for (Answered& a : answers) {
+  for (Answered& a : exam.answers) {
     if (a.answered) store.record(record_of(s, a, "exam", id), std::nullopt);
   }
   int answered_total = 0;
-  const int correct = score(answers, answered_total);
-  const double percent =
-      answers.empty() ? 0.0 : 100.0 * correct / static_cast<double>(answers.size());
+  const int correct = score(exam.answers, answered_total);
+  const double percent = n == 0 ? 0.0 : 100.0 * correct / static_cast<double>(n);
   const bool passed = percent + 1e-9 >= options.pass;
-  store.end_session(id, s.now(), correct, static_cast<int>(answers.size()), passed,
-                    outcome.interrupted);
-  s.out << render_summary(s, answers, outcome.interrupted ? "Exam interrupted" : "Exam submitted",
-                          true);
+  const double minutes_taken =
+      std::chrono::duration<double, std::ratio<60>>(std::chrono::steady_clock::now() - s.started)
+          .count();
+  store.end_session(id, s.now(), correct, static_cast<int>(n), passed, outcome.interrupted,
+                    exam_result_json(exam, minutes_taken, options));
+  s.out << render_summary(s, exam.answers,
+                          outcome.interrupted ? "Exam interrupted" : "Exam submitted", true);
   // The verdict is styled after wrapping: "PASS"/"FAIL" is a word of its own.
   std::string result = text::wrap_block(
-      fmt::format("Result: {} of {} = {:.0f}% → {} (pass mark {}%)", correct, answers.size(),
-                  percent, passed ? "PASS" : "FAIL", bank::format_number(options.pass)),
+      fmt::format("Result: {} of {} = {:.0f}% → {} (pass mark {}%)", correct, n, percent,
+                  passed ? "PASS" : "FAIL", text::format_number(options.pass)),
       s.width, "  ", "    ");
   const std::size_t verdict = result.find(passed ? "PASS" : "FAIL");
   result.replace(verdict, 4,
                  passed ? fmt::format(s.theme.good, "PASS") : fmt::format(s.theme.bad, "FAIL"));
   s.out << result;
   bool first = true;
-  for (const Answered& a : answers) {
+  for (std::size_t i = 0; i < n; ++i) {
+    const Answered& a = exam.answers[i];
     if (a.answered && a.grade.correct) continue;
-    if (first) s.out << "\n" << fmt::format(s.theme.emphasis, "Questions to review") << "\n";
+    if (first)
+      s.out << "\n"
+            << fmt::format(s.theme.emphasis, "Questions to review") << "\n"
+            << text::wrap_block(
+                   "Each with the right answer, the trap behind a wrong one, why, "
+                   "and the demo that proves it.",
+                   s.width, "  ");
     first = false;
-    s.out << render_question(s, a.instance, a.question->id, false);
+    const bank::Topic* topic = s.topic(a.question->topic);
+    s.out << render_question(s, a.instance,
+                             fmt::format("Question {} · {} · {}", i + 1,
+                                         topic != nullptr ? topic->name : a.question->topic,
+                                         bank::question_type_name(a.question->type)),
+                             false);
+    Answered shown_answer = a;
     if (a.answered) {
-      s.out << text::wrap_block("Your answer: " + text::terminal_safe(a.reply.shown), s.width, "  ",
-                                "    ");
-      s.out << render_feedback(s, a, false);
+      note("Your answer: " + text::terminal_safe(a.reply.shown));
     } else {
-      Answered unanswered = a;
-      unanswered.grade = grade(a.instance, Reply{});
-      unanswered.grade.correct = false;
-      unanswered.grade.trap.clear();
-      s.out << render_feedback(s, unanswered, false);
+      shown_answer.grade = grade(a.instance, Reply{});
+      shown_answer.grade.correct = false;
+      shown_answer.grade.trap.clear();
     }
+    s.out << render_feedback(s, shown_answer, options.show_demo);
   }
+  s.out << seed_line(s);
   if (!options.report_path.empty()) {
-    nlohmann::ordered_json report = session_report(s, "exam", answers);
-    report["score"]["total"] = answers.size();
+    nlohmann::ordered_json report = session_report(s, "exam", exam.answers);
+    report["score"]["total"] = n;
     report["pass_percent"] = options.pass;
     report["percent"] = percent;
     report["passed"] = passed;
     report["timed_out"] = timed_out;
+    report["minutes"] = minutes_taken;
     write(options.report_path, report.dump(2) + "\n");
   }
   return outcome;
@@ -350,6 +576,37 @@ std::string when(TimePoint now, TimePoint due) {
 
 TimePoint day_start(TimePoint t) {
   return std::chrono::floor<std::chrono::days>(t);
+}
+
+// New cards in the order a new learner should meet them: round-robin over topics, the lesson
+// bank's topics first in the lesson's order, then the other banks' — so the first day spans the
+// lesson instead of exhausting one bank. Within a topic, bank order.
+std::vector<const bank::Question*> round_robin(const std::vector<bank::Bank>& banks,
+                                               const std::vector<const bank::Question*>& fresh) {
+  std::vector<const bank::Bank*> ordered;
+  for (const bank::Bank& b : banks)
+    if (b.lesson == bank::kLessonId) ordered.push_back(&b);
+  for (const bank::Bank& b : banks)
+    if (b.lesson != bank::kLessonId) ordered.push_back(&b);
+  std::vector<std::vector<const bank::Question*>> by_topic;
+  for (const bank::Bank* b : ordered) {
+    for (const bank::Topic& topic : b->topics) {
+      std::vector<const bank::Question*> questions;
+      for (const bank::Question* q : fresh)
+        if (q->bank == b->id && q->topic == topic.id) questions.push_back(q);
+      if (!questions.empty()) by_topic.push_back(std::move(questions));
+    }
+  }
+  std::vector<const bank::Question*> dealt;
+  for (std::size_t round = 0; dealt.size() < fresh.size(); ++round) {
+    const std::size_t before = dealt.size();
+    for (const auto& questions : by_topic)
+      if (round < questions.size()) dealt.push_back(questions[round]);
+    if (dealt.size() == before) break;  // a question outside every topic list: keep it last
+  }
+  for (const bank::Question* q : fresh)
+    if (std::find(dealt.begin(), dealt.end(), q) == dealt.end()) dealt.push_back(q);
+  return dealt;
 }
 
 }  // namespace
@@ -385,6 +642,7 @@ Outcome run_drill(Session& s, ProgressStore& store, const DrillOptions& options)
     return *cards[a->id].due < *cards[b->id].due;
   });
   const auto quota = static_cast<std::size_t>(std::max(0, options.new_per_day - new_today));
+  fresh = round_robin(s.banks, fresh);
   if (fresh.size() > quota) fresh.resize(quota);
   std::vector<const bank::Question*> queue = due;
   queue.insert(queue.end(), fresh.begin(), fresh.end());
@@ -393,7 +651,8 @@ Outcome run_drill(Session& s, ProgressStore& store, const DrillOptions& options)
                          fmt::format("· {} due · {} new ({} of {} new cards introduced today) · ? "
                                      "for help, q to stop",
                                      due.size(), fresh.size(), new_today, options.new_per_day),
-                         s.width);
+                         s.width)
+        << seed_line(s);
   const std::int64_t id = store.begin_session("drill", now,
                                               settings_json(options.filters, s.seed,
                                                             {{"new", options.new_per_day},
@@ -424,6 +683,13 @@ Outcome run_drill(Session& s, ProgressStore& store, const DrillOptions& options)
       }
       if (soonest == learning.end()) break;
       q = *soonest;
+      if (const TimePoint due_at = *cards[q->id].due; due_at > s.now()) {
+        s.out << wrap_styled(s.theme.dim,
+                             fmt::format("Nothing else is due: reviewing ahead (this card is due "
+                                         "{}; it is still in its learning steps).",
+                                         when(s.now(), due_at)),
+                             s.width, "  ", "    ");
+      }
     }
     Card card = cards.contains(q->id) ? cards[q->id] : Card{};
     Answered a;
@@ -446,8 +712,8 @@ Outcome run_drill(Session& s, ProgressStore& store, const DrillOptions& options)
     }
     a.answered = true;
     a.grade = grade(a.instance, a.reply);
-    s.out << render_feedback(s, a, true);
-    Rating rating = Rating::again;
+    s.out << render_feedback(s, a, options.show_demo);
+    Rating rating = Rating::again;  // wrong, or right only after opening the proof
     bool stop_after = false;
     if (a.grade.correct) {
       rating = Rating::good;
@@ -528,6 +794,16 @@ Outcome run_drill(Session& s, ProgressStore& store, const DrillOptions& options)
   int total = 0;
   const int correct = score(answers, total);
   store.end_session(id, s.now(), correct, total, std::nullopt, outcome.interrupted);
+  if (answers.empty() && !outcome.interrupted && !queue.empty()) {
+    s.out << text::wrap_block(
+        fmt::format("No answer read: the input ended before the first one, so {} waiting "
+                    "card{} stay{} as {} (drill reads answers from the keyboard or a pipe: "
+                    "`printf 'a\\n' | proofdeck drill`).",
+                    queue.size(), queue.size() == 1 ? "" : "s", queue.size() == 1 ? "s" : "",
+                    queue.size() == 1 ? "it was" : "they were"),
+        s.width, "  ", "    ");
+    return outcome;
+  }
   if (answers.empty() && !outcome.interrupted) {
     std::optional<TimePoint> soonest;
     for (const bank::Question* q : selected) {
@@ -551,7 +827,8 @@ Outcome run_drill(Session& s, ProgressStore& store, const DrillOptions& options)
   }
   s.out << text::wrap_block(fmt::format("{} review{} saved · {} card{} due now", total,
                                         total == 1 ? "" : "s", due_left, due_left == 1 ? "" : "s"),
-                            s.width, "  ", "    ");
+                            s.width, "  ", "    ")
+        << seed_line(s);
   return outcome;
 }
 

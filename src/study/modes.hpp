@@ -17,23 +17,27 @@ namespace proofdeck::study {
 
 struct QuizOptions {
   Filters filters;
-  std::optional<int> count;  // --count N: at most N questions
-  bool show_demo = true;     // --no-demo: skip the live proof in feedback
-  std::string report_path;   // --report FILE
+  std::optional<int> count;    // --count N: at most N questions
+  bool show_demo = true;       // --no-demo: skip the live proof in feedback
+  std::string report_path;     // --report FILE
+  bool missed = false;         // --missed: questions whose latest answer was wrong
+  std::optional<int> weakest;  // --weakest N: questions of the N traps fallen into most
 };
 
 struct ExamOptions {
   Filters filters;
   int count = 20;         // --count N
   double minutes = 30.0;  // --minutes M
-  double pass = 70.0;     // --pass PCT
+  double pass = 75.0;     // --pass PCT
+  bool show_demo = true;  // --no-demo: results without the proof figures
   std::string report_path;
 };
 
 struct DrillOptions {
   Filters filters;
-  int new_per_day = 20;  // --new N
-  int limit = 200;       // --limit N: reviews in this session
+  int new_per_day = 20;   // --new N
+  int limit = 200;        // --limit N: reviews in this session
+  bool show_demo = true;  // --no-demo: feedback without the live proof
   bool auto_rate = false;
   bool fuzz = false;
   double retention = 0.9;  // --retention R

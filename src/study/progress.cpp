@@ -6,6 +6,7 @@
 #include <SQLiteCpp/Statement.h>
 #include <SQLiteCpp/Transaction.h>
 #include <fcntl.h>
+#include <sqlite3.h>
 #include <sys/file.h>
 #include <unistd.h>
 
@@ -106,6 +107,25 @@ ProgressStore ProgressStore::open(const fs::path& dir) {
   }
   const fs::path path = dir / "progress.db";
   const bool exists = fs::exists(path, error);
+  // Permissions first, so a read-only place is reported as that, not as a damaged database.
+  // SQLite writes a -wal and a -shm file beside the database: the folder must be writable too.
+  if (::access(dir.c_str(), W_OK | X_OK) != 0) {
+    throw StateError(
+        "progress.readonly",
+        fmt::format("{}: the data folder is not writable ({}); proofdeck keeps every answer in "
+                    "{} there. Make the folder writable, or choose another one with --data-dir "
+                    "DIR (or PROOFDECK_HOME)",
+                    dir.string(), std::strerror(errno),
+                    exists ? "progress.db and its journal" : "a new progress.db"));
+  }
+  if (exists && ::access(path.c_str(), R_OK | W_OK) != 0) {
+    throw StateError(
+        "progress.readonly",
+        fmt::format("{}: cannot open it for writing ({}); proofdeck records every answer in it. "
+                    "Make it readable and writable (chmod u+rw {}), or choose another folder "
+                    "with --data-dir DIR; the file was left untouched",
+                    path.string(), std::strerror(errno), path.string()));
+  }
   // An empty file holds nothing to lose (a first run killed before its first write); anything
   // else must be a SQLite database before SQLite is allowed to write to it.
   if (exists && fs::file_size(path, error) > 0 && !has_sqlite_header(path)) {
@@ -150,6 +170,14 @@ ProgressStore ProgressStore::open(const fs::path& dir) {
       transaction.commit();
     }
   } catch (const SQLite::Exception& e) {
+    const int code = e.getErrorCode() & 0xff;  // the primary result code
+    if (code == SQLITE_READONLY || code == SQLITE_CANTOPEN || code == SQLITE_PERM) {
+      throw StateError("progress.readonly",
+                       fmt::format("{}: SQLite cannot write there ({}); check the permissions "
+                                   "of the file and its folder, or choose another folder with "
+                                   "--data-dir DIR",
+                                   path.string(), e.what()));
+    }
     refuse(path, fmt::format("SQLite cannot read it ({})", e.what()));
   }
   return ProgressStore(path, std::move(db));

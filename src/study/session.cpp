@@ -179,10 +179,18 @@ std::string render_help(const Instance& instance, bool exam) {
       text += "all the letters in the right order (c a b d).\n";
       break;
   }
-  text += "  Commands: s skip · d the demo behind the question · q quit (the summary follows)";
-  text += exam ? " · f flag for review\n" : "\n";
-  text += "  Where a command letter is also an answer letter, type the word: skip, demo, quit";
-  text += exam ? ", flag.\n" : ".\n";
+  if (exam) {
+    text +=
+        "  Commands (whole words, never an answer): flag marks this question for review · next "
+        "and back move without answering · goto N opens question N · review lists every "
+        "question with its state · submit ends the exam (it asks first, counting the "
+        "unanswered).\n  Any question can be answered again until you submit.\n";
+    return text;
+  }
+  text +=
+      "  Commands: s skip · d the demo behind the question (opening it before you answer "
+      "makes the answer count as not known) · q quit (the summary follows)\n";
+  text += "  Where a command letter is also an answer letter, type the word: skip, demo, quit.\n";
   return text;
 }
 
@@ -263,6 +271,12 @@ std::string render_feedback(Session& session, const Answered& a, bool show_demo)
             plain.substr(std::strlen("– Not answered."));
   } else if (a.grade.correct) {
     text += fmt::format(theme.good, "✓ Right.") + "\n";
+  } else if (a.grade.revealed_right) {
+    const std::string plain = text::wrap_block(
+        "– Right, after opening the proof: counted as not known (answer before you look to "
+        "earn it).",
+        session.width, "", "  ");
+    text += fmt::format(theme.warning, "– Right,") + plain.substr(std::strlen("– Right,"));
   } else {
     const std::string plain =
         text::wrap_block("✗ Wrong. The answer: " + safe(a.grade.expected), session.width, "", "  ");
@@ -291,8 +305,9 @@ std::string render_feedback(Session& session, const Answered& a, bool show_demo)
 }
 
 AskResult ask(Session& session, const Instance& instance, Reply& reply, bool exam,
-              LineReader::Deadline deadline, const std::string& status, bool empty_skips) {
+              LineReader::Deadline deadline, const std::string& status) {
   std::string line;
+  bool revealed = false;
   for (;;) {
     switch (session.reader.read(line, (status.empty() ? "" : status + " ") + "> ", deadline,
                                 session.reminders)) {
@@ -309,26 +324,38 @@ AskResult ask(Session& session, const Instance& instance, Reply& reply, bool exa
         if (session.echo_input) session.out << text::terminal_safe(line) << "\n";
         break;
     }
-    if (empty_skips && line.find_first_not_of(" \t\r") == std::string::npos)
-      return AskResult::skipped;
     reply = parse_reply(instance, line, exam);
     switch (reply.kind) {
       case Reply::Kind::answer:
+        reply.revealed = revealed;
         return AskResult::answered;
       case Reply::Kind::skip:
         return AskResult::skipped;
       case Reply::Kind::quit:
         return AskResult::quit;
       case Reply::Kind::flag:
-        return AskResult::flagged;
+      case Reply::Kind::back:
+      case Reply::Kind::next:
+      case Reply::Kind::go:
+      case Reply::Kind::review:
+      case Reply::Kind::submit:
+        return AskResult::command;
       case Reply::Kind::help:
         session.out << text::wrap_block(render_help(instance, exam), session.width, "  ");
         break;
       case Reply::Kind::demo:
-        session.out << (exam ? text::wrap_block(
-                                   "The demos are shown with the results, after the exam.",
-                                   session.width, "  ")
-                             : render_proof(session, instance));
+        if (exam) {
+          session.out << text::wrap_block("The demos are shown with the results, after the exam.",
+                                          session.width, "  ");
+          break;
+        }
+        session.out << render_proof(session, instance);
+        if (!revealed) {
+          revealed = true;
+          session.out << text::wrap_block(
+              "You opened the proof before answering: this answer will count as not known.",
+              session.width, "  ");
+        }
         break;
       case Reply::Kind::unclear:
         session.out << "  "
@@ -442,6 +469,7 @@ nlohmann::ordered_json session_report(const Session& session, const std::string&
                                                         : nlohmann::ordered_json(a.grade.trap);
     entry["time_ms"] = a.time_ms;
     entry["skipped"] = !a.answered;
+    if (a.answered && a.reply.revealed) entry["revealed"] = true;
     questions.push_back(std::move(entry));
     if (!a.answered) {
       ++skipped;

@@ -83,16 +83,16 @@ std::string render_feedback(Session& session, const Answered& answered, bool sho
 // The question's demo, drawn compactly (the `d` command), or a line saying it has none.
 std::string render_proof(Session& session, const Instance& instance);
 
-// How one ask ended.
-enum class AskResult { answered, skipped, quit, ended, interrupted, timeout, flagged };
+// How one ask ended; `command`: an exam command (flag, back, next, goto, review, submit), which
+// the reply's kind names.
+enum class AskResult { answered, skipped, quit, ended, interrupted, timeout, command };
 
-// Reads lines (after the question was shown) until an answer, a skip, a quit, the end of input,
-// an interruption or the deadline. Help and demo commands are handled here; unclear input is
-// asked again with its hint. `status` prefixes the prompt (an exam's clock); with `empty_skips`
-// an empty line moves on (an exam's review pass keeps the answer).
+// Reads lines (after the question was shown) until an answer, a command the caller handles, the
+// end of input, an interruption or the deadline. Help and the demo are handled here (opening the
+// demo before answering marks the reply `revealed`); unclear input is asked again with its hint.
+// `status` prefixes the prompt (an exam's clock).
 AskResult ask(Session& session, const Instance& instance, Reply& reply, bool exam,
-              LineReader::Deadline deadline = std::nullopt, const std::string& status = "",
-              bool empty_skips = false);
+              LineReader::Deadline deadline = std::nullopt, const std::string& status = "");
 
 // The end-of-session summary: score, per topic, the traps fallen into with counts, time taken.
 // In an exam (`unanswered_wrong`) a question left unanswered counts against the score.
