@@ -333,7 +333,8 @@ TEST_CASE("drill: input that ends before the first answer says so, not 'nothing 
   Cli cli;
   REQUIRE(study.run(cli, {"drill", "--new", "3"}, "") == 0);
   CHECK_THAT(cli.out.str(), Contains("No answer read: the input ended before the first one") &&
-                                Contains("so 3 waiting cards") && !Contains("Nothing to drill now"));
+                                Contains("so 3 waiting cards") &&
+                                !Contains("Nothing to drill now"));
   CHECK(study.count("SELECT count(*) FROM cards") == 0);
 }
 

@@ -279,12 +279,19 @@ std::string render_review(const Session& s, const ExamState& exam) {
   for (std::size_t i = 0; i < exam.answers.size(); ++i) {
     const Answered& a = exam.answers[i];
     const bank::Topic* topic = s.topic(a.question->topic);
-    std::string state = a.answered ? "answered " + text::terminal_safe(a.reply.shown)
-                                   : fmt::format(s.theme.warning, "unanswered");
-    if (exam.flagged[i]) state += " · " + fmt::format(s.theme.warning, "flagged");
-    out += text::wrap_block(fmt::format("{:>3}. {} — {}", i + 1, state,
-                                        topic != nullptr ? topic->name : a.question->topic),
-                            s.width, "  ", "        ");
+    std::string state =
+        a.answered ? "answered " + text::terminal_safe(a.reply.shown) : std::string("unanswered");
+    if (exam.flagged[i]) state += " · flagged";
+    // Styled after wrapping, so the escape codes never count as width.
+    std::string line =
+        text::wrap_block(fmt::format("{:>3}. {} — {}", i + 1, state,
+                                     topic != nullptr ? topic->name : a.question->topic),
+                         s.width, "  ", "        ");
+    for (const std::string word : {"unanswered", "flagged"}) {
+      if (const std::size_t at = line.find(word); at != std::string::npos)
+        line.replace(at, word.size(), fmt::format(s.theme.warning, "{}", word));
+    }
+    out += line;
   }
   out += text::wrap_block(
       fmt::format("{} of {} answered, {} flagged. goto N opens a question; submit ends the exam.",
@@ -459,8 +466,8 @@ Outcome run_exam(Session& s, ProgressStore& store, const ExamOptions& options,
                                                "(they count as wrong).",
                                                open, n, open == 1 ? "is" : "are");
         if (exam.flags() > 0)
-          question += fmt::format(
-              " {} flagged.", plural(static_cast<double>(exam.flags()), "question", "questions"));
+          question +=
+              fmt::format(" {} {} flagged.", exam.flags(), exam.flags() == 1 ? "is" : "are");
         note(question + " Submit now? Type yes to submit; anything else goes back.");
         std::string line;
         const LineReader::Status read =
