@@ -1,15 +1,18 @@
 // The FSRS-6 scheduler against the open-spaced-repetition reference implementations: their
 // published test vectors (py-fsrs tests/test_basic.py, fsrs-rs src/inference.rs, ts-fsrs
 // __tests__/FSRS-6.test.ts) with the tolerances they use, each formula against a hand
-// computation, py-fsrs's learning-step rules, the fuzz, and UTC time stamps.
+// computation, py-fsrs's learning-step rules, ts-fsrs's Hard < Good < Easy order of review
+// intervals (scripts/ts_fsrs_vectors.mjs), the fuzz, and UTC time stamps.
 #include <algorithm>
 #include <array>
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -136,6 +139,62 @@ class PythonRandom {
   std::array<std::uint32_t, kSize> state_{};
   std::size_t index_ = kSize;
 };
+
+using Days3 = std::array<int, 3>;  // Hard, Good, Easy
+
+// The days a Hard, a Good and an Easy review at `now` schedule, each a review on its own (each
+// given the same random source, so with fuzz on pass one that repeats its draw).
+Days3 passing_days(const Scheduler& scheduler, const Card& card, TimePoint now,
+                   const std::function<double()>& uniform = {}) {
+  Days3 days{};
+  const Rating passing[] = {kHard, kGood, kEasy};
+  for (std::size_t i = 0; i < days.size(); ++i) {
+    const ReviewOutcome outcome = scheduler.review(card, passing[i], now, uniform);
+    days[i] = static_cast<int>(outcome.interval / std::chrono::days(1));
+  }
+  return days;
+}
+
+// The days each rating's stability alone would give (fuzz off), before Hard < Good < Easy.
+Days3 unordered_days(const Scheduler& scheduler, const Card& card, TimePoint now) {
+  Days3 days{};
+  const Rating passing[] = {kHard, kGood, kEasy};
+  for (std::size_t i = 0; i < days.size(); ++i) {
+    days[i] = scheduler.next_interval_days(scheduler.review(card, passing[i], now).card.stability);
+  }
+  return days;
+}
+
+// One step of a ts-fsrs history printed by scripts/ts_fsrs_vectors.mjs.
+struct OrderedStep {
+  const char* state;  // before the review
+  Days3 passing;      // Hard/Good/Easy days ts-fsrs previews for a card in review, else zeros
+  Days3 alone;        // each one's own interval before the order rule, else zeros
+  Rating rating;
+  minutes wait;  // from the review to the due time ts-fsrs sets
+};
+
+// Replays `steps` from a new card at kReferenceStart, each review `later[i]` after the previous
+// one when given, else when due.
+void replay_ts_fsrs(const Scheduler& scheduler, const std::vector<OrderedStep>& steps,
+                    const std::vector<std::optional<minutes>>& later = {}) {
+  Card card;
+  TimePoint now = kReferenceStart;
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    const OrderedStep& step = steps[i];
+    if (i < later.size() && later[i]) now = *card.last_review + *later[i];
+    INFO("review " << i + 1 << " at " << format_time(now));
+    REQUIRE(state_name(card.state) == step.state);
+    if (card.state == CardState::review) {
+      CHECK(passing_days(scheduler, card, now) == step.passing);
+      CHECK(unordered_days(scheduler, card, now) == step.alone);
+    }
+    const ReviewOutcome outcome = scheduler.review(card, step.rating, now);
+    CHECK(outcome.interval == step.wait);
+    card = outcome.card;
+    now = *card.due;
+  }
+}
 
 }  // namespace
 
@@ -714,6 +773,126 @@ TEST_CASE("py-fsrs test_one_card_multiple_schedulers a step beyond the steps gra
   CHECK((card.state == CardState::relearning && card.step == 0));
   card = review_at(no_relearning, card, kHard, now);
   CHECK(card.state == CardState::review);
+}
+
+// --- Hard < Good < Easy on a card in review -------------------------------------------------
+
+TEST_CASE("ts-fsrs keeps Hard, Good and Easy apart along a low-stability history", "[fsrs]") {
+  // ts-fsrs 5.4.2, src/impl/basic_scheduler.ts (BasicScheduler.reviewState, next_interval),
+  // default parameters, fuzz off, from 2022-11-29 12:30 UTC each review when due; printed by
+  // scripts/ts_fsrs_vectors.mjs ("low stability, default parameters"). The rule changes nothing
+  // in ts-fsrs's own 'ivl_history' (py-fsrs, without it, publishes the same history); here it
+  // moves Good or Easy in five reviews and so the days of the chosen ones after them.
+  const std::vector<OrderedStep> steps{
+      {"new", {}, {}, kAgain, minutes(1)},
+      {"learning", {}, {}, kAgain, minutes(1)},
+      {"learning", {}, {}, kGood, minutes(10)},
+      {"learning", {}, {}, kGood, minutes(1440)},
+      {"review", {1, 2, 3}, {1, 1, 1}, kHard, minutes(1440)},
+      {"review", {1, 2, 3}, {1, 1, 2}, kHard, minutes(1440)},
+      {"review", {2, 3, 4}, {2, 2, 3}, kGood, minutes(4320)},
+      {"review", {3, 4, 6}, {3, 4, 6}, kAgain, minutes(10)},
+      {"relearning", {}, {}, kGood, minutes(1440)},
+      {"review", {1, 2, 3}, {1, 1, 2}, kHard, minutes(1440)},
+      {"review", {1, 2, 3}, {1, 2, 2}, kGood, minutes(2880)},
+      {"review", {2, 3, 4}, {2, 3, 4}, kEasy, minutes(5760)},
+      {"review", {5, 6, 8}, {5, 6, 8}, kGood, minutes(8640)},
+  };
+  replay_ts_fsrs(Scheduler(), steps);
+}
+
+TEST_CASE("ts-fsrs keeps Hard, Good and Easy apart on a second review the same day", "[fsrs]") {
+  // scripts/ts_fsrs_vectors.mjs "a second review on the same day": the review card from above
+  // read 25 h after graduating, then again an hour later (same-day stability).
+  const std::vector<OrderedStep> steps{
+      {"new", {}, {}, kAgain, minutes(1)},
+      {"learning", {}, {}, kAgain, minutes(1)},
+      {"learning", {}, {}, kGood, minutes(10)},
+      {"learning", {}, {}, kGood, minutes(1440)},
+      {"review", {1, 2, 3}, {1, 1, 1}, kGood, minutes(2880)},
+      {"review", {1, 2, 3}, {1, 1, 1}, kHard, minutes(1440)},
+  };
+  replay_ts_fsrs(Scheduler(), steps, {{}, {}, {}, {}, hours(25), hours(1)});
+}
+
+TEST_CASE("a review whose three intervals would each be one day offers 1, 2 and 3 days", "[fsrs]") {
+  const Scheduler scheduler;
+  const Card card = review_when_due(scheduler, {kAgain, kAgain, kGood, kGood});
+  REQUIRE(card.state == CardState::review);
+  CHECK(card.stability == Approx(0.12584424).margin(5e-9));  // ts-fsrs, as printed
+  CHECK(unordered_days(scheduler, card, *card.due) == Days3{1, 1, 1});
+  CHECK(passing_days(scheduler, card, *card.due) == Days3{1, 2, 3});
+  // Only the interval moves: each rating keeps its own memory state.
+  const ReviewOutcome easy = scheduler.review(card, kEasy, *card.due);
+  CHECK(scheduler.next_interval_days(easy.card.stability) == 1);
+  CHECK(easy.card.state == CardState::review);
+}
+
+TEST_CASE("a learning card graduates without the order, as in ts-fsrs", "[fsrs]") {
+  // ts-fsrs BasicScheduler.learningState schedules each rating by the learning steps alone: on
+  // the last step Good and Easy both graduate to 1 day here (scripts/ts_fsrs_vectors.mjs replays
+  // this card up to that step).
+  const Scheduler scheduler;
+  const Card card = review_when_due(scheduler, {kAgain, kAgain, kGood});
+  REQUIRE((card.state == CardState::learning && card.step == 1));
+  const ReviewOutcome good = scheduler.review(card, kGood, *card.due);
+  const ReviewOutcome easy = scheduler.review(card, kEasy, *card.due);
+  CHECK(good.card.state == CardState::review);
+  CHECK(easy.card.state == CardState::review);
+  CHECK(good.interval == std::chrono::days(1));
+  CHECK(easy.interval == std::chrono::days(1));
+}
+
+TEST_CASE("at maximum_interval the order gives way to the maximum, where ts-fsrs passes it",
+          "[fsrs]") {
+  // scripts/ts_fsrs_vectors.mjs "maximum_interval 100": Easy, then Good when due; ts-fsrs then
+  // previews 100/101/102 days. Anki (constrain_passing_interval) and our option keep 100.
+  const Scheduler capped = scheduler_with([](SchedulerOptions& o) { o.maximum_interval = 100; });
+  const Card easy = review_when_due(capped, {kEasy});
+  CHECK(passing_days(capped, easy, *easy.due) == Days3{27, 39, 66});
+  const Card good = review_at(capped, easy, kGood, *easy.due);
+  CHECK(unordered_days(capped, good, *good.due) == Days3{100, 100, 100});
+  CHECK(passing_days(capped, good, *good.due) == Days3{100, 100, 100});
+}
+
+TEST_CASE("with fuzz one draw serves Hard, Good and Easy and the order holds for every draw",
+          "[fsrs]") {
+  const Scheduler plain;
+  const Scheduler fuzzed = scheduler_with([](SchedulerOptions& o) { o.fuzz = true; });
+  // Hard, Good and Easy would be 2, 2 and 3 days (the history's seventh review); Easy's 3 days
+  // fuzz to [2, 4], so a low draw would make all three 2 days without the rule.
+  const Card card = review_when_due(plain, {kAgain, kAgain, kGood, kGood, kHard, kHard});
+  const TimePoint due = *card.due;
+  REQUIRE(unordered_days(plain, card, due) == Days3{2, 2, 3});
+  CHECK(fuzzed.fuzzed_interval_days(3, 0.0) == 2);
+  CHECK(passing_days(fuzzed, card, due, [] { return 0.0; }) == Days3{2, 3, 4});
+  CHECK(passing_days(fuzzed, card, due, [] { return 0.999; }) == Days3{2, 3, 5});
+
+  // Drawn only when the chosen interval can be fuzzed: Hard and Good (2 days) draw nothing.
+  int draws = 0;
+  const auto counting = [&draws] {
+    ++draws;
+    return 0.0;
+  };
+  CHECK(fuzzed.review(card, kHard, due, counting).interval == std::chrono::days(2));
+  CHECK(fuzzed.review(card, kGood, due, counting).interval == std::chrono::days(3));
+  CHECK(draws == 0);
+  CHECK(fuzzed.review(card, kEasy, due, counting).interval == std::chrono::days(4));
+  CHECK(draws == 1);
+
+  // Along a history of Goods, each card's three intervals strictly increase for every draw.
+  Card review = review_when_due(plain, {kGood, kGood});
+  for (int i = 0; i < 6; ++i) {
+    REQUIRE(review.state == CardState::review);
+    for (int slot = 0; slot < 64; ++slot) {
+      const double draw = slot / 64.0;
+      const Days3 days = passing_days(fuzzed, review, *review.due, [draw] { return draw; });
+      INFO("stability " << review.stability << ", draw " << draw);
+      CHECK(days[0] < days[1]);
+      CHECK(days[1] < days[2]);
+    }
+    review = review_at(plain, review, kGood, *review.due);
+  }
 }
 
 // --- Fuzz ------------------------------------------------------------------------------------

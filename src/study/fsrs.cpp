@@ -1,5 +1,6 @@
 // FSRS-6 scheduling: the formulas, py-fsrs 6's state machine over learning and relearning steps,
-// the interval fuzz, and UTC time stamps for storing due dates.
+// the interval fuzz, ts-fsrs's Hard < Good < Easy order of review intervals, and UTC time stamps
+// for storing due dates.
 #include "study/fsrs.hpp"
 
 #include <algorithm>
@@ -78,6 +79,40 @@ void check_memory_state(const Card& card) {
     throw std::invalid_argument("a card's step cannot be negative, got " +
                                 std::to_string(card.step));
   }
+}
+
+// The days each passing rating would schedule a card in review.
+struct PassingDays {
+  int hard;
+  int good;
+  int easy;
+};
+
+int days_for(const PassingDays& days, Rating rating) {
+  switch (rating) {
+    case Rating::hard:
+      return days.hard;
+    case Rating::good:
+      return days.good;
+    case Rating::easy:
+      return days.easy;
+    case Rating::again:
+      break;
+  }
+  throw std::invalid_argument("only Hard, Good and Easy schedule a passing review");
+}
+
+// ts-fsrs's BasicScheduler.next_interval (Anki does the same): Hard no longer than Good, Good at
+// least a day past Hard, Easy at least a day past Good, so the three buttons never offer the
+// same interval. ts-fsrs then lets Good and Easy pass maximum_interval by a day or two; like
+// Anki, we keep the maximum, so at the cap the intervals may tie.
+PassingDays keep_in_order(PassingDays days, int maximum_interval) {
+  days.hard = std::min(days.hard, days.good);
+  days.good = std::max(days.good, days.hard + 1);
+  days.easy = std::max(days.easy, days.good + 1);
+  days.good = std::min(days.good, maximum_interval);
+  days.easy = std::min(days.easy, maximum_interval);
+  return days;
 }
 
 }  // namespace
@@ -233,14 +268,45 @@ int Scheduler::fuzzed_interval_days(int interval_days, double uniform) const {
       std::min(round_half_even(fuzzed), static_cast<double>(options_.maximum_interval)));
 }
 
+double Scheduler::reviewed_stability(const Card& card, Rating rating, TimePoint now,
+                                     bool same_day) const {
+  if (same_day) return short_term_stability(card.stability, rating);
+  return next_stability(card.difficulty, card.stability, retrievability(card, now), rating);
+}
+
 void Scheduler::update_memory_state(Card& card, Rating rating, TimePoint now, bool same_day) const {
-  if (same_day) {
-    card.stability = short_term_stability(card.stability, rating);
-  } else {
-    card.stability =
-        next_stability(card.difficulty, card.stability, retrievability(card, now), rating);
-  }
+  card.stability = reviewed_stability(card, rating, now, same_day);
   card.difficulty = next_difficulty(card.difficulty, rating);
+}
+
+std::optional<double> Scheduler::fuzz_draw(int interval_days,
+                                           const std::function<double()>& uniform) const {
+  if (!options_.fuzz || static_cast<double>(interval_days) < kFuzzMinimumDays) return std::nullopt;
+  const double draw = uniform();
+  if (!(draw >= 0.0 && draw < 1.0)) {
+    throw std::invalid_argument("the uniform random source must return values in [0, 1), got " +
+                                number_text(draw));
+  }
+  return draw;
+}
+
+int Scheduler::passing_review_days(const Card& card, Rating rating, TimePoint now, bool same_day,
+                                   const std::function<double()>& uniform) const {
+  const auto days_after = [&](Rating passing) {
+    return next_interval_days(reviewed_stability(card, passing, now, same_day));
+  };
+  const PassingDays unfuzzed{days_after(Rating::hard), days_after(Rating::good),
+                             days_after(Rating::easy)};
+  // One draw fuzzes all three, as ts-fsrs fuzzes each rating from the same seed. As in py-fsrs it
+  // is drawn only when the chosen interval can be fuzzed, so seeded sources replay py-fsrs's
+  // draws. Not drawing changes nothing: stability grows with the rating (w15 <= 1 <= w16), so
+  // below a chosen interval under 2.5 days nothing is fuzzed either, and above it every interval,
+  // fuzzed or not, is at least as long (a fuzzed one is at least 2 days).
+  const std::optional<double> draw = fuzz_draw(days_for(unfuzzed, rating), uniform);
+  const auto fuzz = [&](int days) { return draw ? fuzzed_interval_days(days, *draw) : days; };
+  const PassingDays ordered = keep_in_order(
+      {fuzz(unfuzzed.hard), fuzz(unfuzzed.good), fuzz(unfuzzed.easy)}, options_.maximum_interval);
+  return days_for(ordered, rating);
 }
 
 std::chrono::seconds Scheduler::advance_steps(Card& card, Rating rating,
@@ -293,8 +359,9 @@ ReviewOutcome Scheduler::review(const Card& card, Rating rating, TimePoint now,
   Card next = card;
   const int elapsed = card.state == CardState::fresh ? 0 : elapsed_days(*card.last_review, now);
   const bool same_day = elapsed < 1;
-  std::optional<int> interval_days;  // set when the card is scheduled in days
   std::chrono::seconds interval{0};
+  // An interval in days still to be fuzzed: a graduation, or a lapse without relearning steps.
+  std::optional<int> days_to_fuzz;
 
   switch (card.state) {
     case CardState::fresh:
@@ -303,42 +370,39 @@ ReviewOutcome Scheduler::review(const Card& card, Rating rating, TimePoint now,
       next.step = 0;
       next.stability = initial_stability(rating);
       next.difficulty = initial_difficulty(rating);
-      interval = advance_steps(next, rating, options_.learning_steps, interval_days);
+      interval = advance_steps(next, rating, options_.learning_steps, days_to_fuzz);
       break;
     case CardState::learning:
       update_memory_state(next, rating, now, same_day);
-      interval = advance_steps(next, rating, options_.learning_steps, interval_days);
+      interval = advance_steps(next, rating, options_.learning_steps, days_to_fuzz);
       break;
     case CardState::review:
       update_memory_state(next, rating, now, same_day);
       next.step = 0;
-      if (rating == Rating::again) {
-        next.lapses += 1;
-        if (!options_.relearning_steps.empty()) {
-          next.state = CardState::relearning;
-          interval = options_.relearning_steps[0];
-          break;
-        }
+      if (rating != Rating::again) {
+        // Every passing rating's interval first, then the chosen one (ts-fsrs reviewState).
+        interval = kDay * passing_review_days(card, rating, now, same_day, uniform);
+        break;
       }
-      interval_days = next_interval_days(next.stability);
-      interval = kDay * *interval_days;
+      next.lapses += 1;
+      if (!options_.relearning_steps.empty()) {
+        next.state = CardState::relearning;
+        interval = options_.relearning_steps[0];
+        break;
+      }
+      days_to_fuzz = next_interval_days(next.stability);
+      interval = kDay * *days_to_fuzz;
       break;
     case CardState::relearning:
       update_memory_state(next, rating, now, same_day);
-      interval = advance_steps(next, rating, options_.relearning_steps, interval_days);
+      interval = advance_steps(next, rating, options_.relearning_steps, days_to_fuzz);
       break;
   }
 
-  // Like py-fsrs, draw only for an interval the fuzz can change, so a seeded source replays
-  // py-fsrs's sequence of draws.
-  if (options_.fuzz && next.state == CardState::review && interval_days &&
-      static_cast<double>(*interval_days) >= kFuzzMinimumDays) {
-    const double draw = uniform();
-    if (!(draw >= 0.0 && draw < 1.0)) {
-      throw std::invalid_argument("the uniform random source must return values in [0, 1), got " +
-                                  number_text(draw));
+  if (days_to_fuzz) {
+    if (const std::optional<double> draw = fuzz_draw(*days_to_fuzz, uniform)) {
+      interval = kDay * fuzzed_interval_days(*days_to_fuzz, *draw);
     }
-    interval = kDay * fuzzed_interval_days(*interval_days, draw);
   }
 
   next.due = now + interval;

@@ -2,7 +2,8 @@
 // its learning step and a rating, compute the next state and when the card is due. The formulas,
 // the learning-step rules and the interval fuzz follow py-fsrs 6 (fsrs/scheduler.py,
 // Scheduler.review_card) with the 21 FSRS-6 default weights, so tests can replay the reference
-// implementations' published vectors. Pure computation: no I/O, no clock, no global randomness
+// implementations' published vectors; review intervals keep Hard < Good < Easy in days as
+// ts-fsrs and Anki do (py-fsrs does not). Pure computation: no I/O, no clock, no global randomness
 // (fuzz draws from a source the caller passes in).
 #pragma once
 
@@ -109,11 +110,16 @@ class Scheduler {
   double decay() const { return decay_; }    // DECAY = -w20
   double factor() const { return factor_; }  // FACTOR = 0.9^(1/DECAY) - 1
 
-  // The card after `rating` at `now`, as py-fsrs's Scheduler.review_card computes it. `uniform`
-  // (values in [0, 1)) is required when the options enable fuzz and ignored otherwise. Throws
-  // std::invalid_argument for a rating outside 1..4, a reviewed card without a valid memory
-  // state (stability > 0, difficulty in [1, 10], a last review, step >= 0), a missing random
-  // source, or a draw outside [0, 1).
+  // The card after `rating` at `now`, as py-fsrs's Scheduler.review_card computes it, except that
+  // a Hard, Good or Easy on a card in review is scheduled as ts-fsrs's BasicScheduler does: all
+  // three intervals are computed (and fuzzed with one draw), then Hard is kept no longer than
+  // Good, Good at least a day past Hard and Easy at least a day past Good, and the chosen one
+  // applies; unlike ts-fsrs (like Anki) none goes past maximum_interval. Learning and relearning
+  // cards, graduations included, are not ordered (nor are they in ts-fsrs). `uniform` (values in
+  // [0, 1)) is required when the options enable fuzz and ignored otherwise; it is called at most
+  // once a review. Throws std::invalid_argument for a rating outside 1..4, a reviewed card
+  // without a valid memory state (stability > 0, difficulty in [1, 10], a last review,
+  // step >= 0), a missing random source, or a draw outside [0, 1).
   ReviewOutcome review(const Card& card, Rating rating, TimePoint now,
                        std::function<double()> uniform = {}) const;
 
@@ -159,9 +165,17 @@ class Scheduler {
   int fuzzed_interval_days(int interval_days, double uniform) const;
 
  private:
-  // Updates stability and difficulty of a card already reviewed (py-fsrs's same-day or
-  // long-term branch).
+  // Stability after `rating` on a card already reviewed (py-fsrs's same-day or long-term branch).
+  double reviewed_stability(const Card& card, Rating rating, TimePoint now, bool same_day) const;
+  // Updates stability and difficulty of a card already reviewed.
   void update_memory_state(Card& card, Rating rating, TimePoint now, bool same_day) const;
+  // Days until the next review after a Hard, Good or Easy on a card in review: all three
+  // intervals, fuzzed, then kept in order; the one for `rating`.
+  int passing_review_days(const Card& card, Rating rating, TimePoint now, bool same_day,
+                          const std::function<double()>& uniform) const;
+  // One value from `uniform` when fuzz is on and can change an interval of `interval_days`;
+  // nullopt (nothing drawn) otherwise. Throws std::invalid_argument for a value outside [0, 1).
+  std::optional<double> fuzz_draw(int interval_days, const std::function<double()>& uniform) const;
   // Moves a (re)learning card through `steps`; returns the wait, or sets `graduated_days` when
   // the card graduates to review.
   std::chrono::seconds advance_steps(Card& card, Rating rating,
