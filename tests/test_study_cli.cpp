@@ -413,7 +413,7 @@ TEST_CASE("exam: commands are words that never answer; every question stays open
                  Contains("[1/3]") && Contains("[2/3]") && Contains("[3/3]") &&
                  Contains("· flagged") && Contains("No question 9: the questions are 1 to 3.") &&
                  Contains("unanswered · flagged — ") && Contains("0 of 3 answered, 1 flagged.") &&
-                 Contains("3 of 3 are unanswered (they count as wrong). 1 question flagged. "
+                 Contains("3 of 3 are unanswered (they count as wrong). 1 is flagged. "
                           "Submit now?") &&
                  Contains("Not submitted: the exam goes on.") &&
                  Contains("Score: 0 of 3 right (0%), 3 unanswered") &&
