@@ -16,9 +16,9 @@ void setup_stats(CLI::App& app, const std::function<Context()>& context) {
       ->capture_default_str();
   stats->footer(
       "True retention is the share of drill reviews, made a day or more after the previous one, "
-      "that were right. Recall is FSRS's probability that you remember a card now (new cards "
-      "count 0). A trap's miss rate: answers that fell into it over answers to questions that "
-      "test it.");
+      "that were right. Recall is FSRS's probability that you remember a drilled card now. A "
+      "trap's miss rate: answers that fell into it over answers to questions that test it; "
+      "practise one with proofdeck quiz --trap ID.");
   stats->callback([format, context] {
     Context ctx = context();
     const std::vector<bank::Bank> banks = load_study_banks(ctx).banks;

@@ -112,14 +112,17 @@ nlohmann::ordered_json compute_stats(ProgressStore& store, const std::vector<ban
   for (const bank::Bank& b : banks) {
     for (const bank::Topic& topic : b.topics) {
       if (!listed.insert(topic.id).second) continue;
-      int count = 0, seen = 0;
+      int count = 0, seen = 0, drilled = 0;
       double recall = 0.0;
       for (const auto& [id, q] : questions) {
         if (q->topic != topic.id) continue;
         ++count;
         seen += seen_cards.contains(id);
-        if (const auto it = cards.find(id); it != cards.end() && it->second.stability > 0)
+        if (const auto it = cards.find(id);
+            it != cards.end() && it->second.last_review && it->second.stability > 0) {
+          ++drilled;
           recall += scheduler.retrievability(it->second, now);
+        }
       }
       if (count == 0) continue;
       const auto [correct, answered] = answers_by_topic[topic.id];
@@ -130,7 +133,9 @@ nlohmann::ordered_json compute_stats(ProgressStore& store, const std::vector<ban
                         {"answers", answered},
                         {"correct", correct},
                         {"accuracy", share(correct, answered)},
-                        {"recall", recall / count}});
+                        {"drilled", drilled},
+                        {"recall", drilled == 0 ? nlohmann::ordered_json(nullptr)
+                                                : nlohmann::ordered_json(recall / drilled)}});
     }
   }
   stats["topics"] = std::move(topics);
@@ -245,22 +250,41 @@ std::string render_stats(const nlohmann::ordered_json& stats, const Theme& theme
   text += "\n" +
           wrap_labelled("Mastery by topic", theme.emphasis, "(seen · right · recall now)", width);
   for (const auto& topic : stats["topics"]) {
+    // Padded to "not drilled", so every row's numbers are as wide and the names line up.
+    const std::string recall = text::pad_left(
+        topic["recall"].is_null() ? std::string("not drilled") : percent(topic["recall"]), 11);
     text += row(text::terminal_safe(topic["name"].get<std::string>()),
-                fmt::format("{:>3}/{:<3} · {:>4} · {:.0f}%", topic["seen"].get<int>(),
-                            topic["questions"].get<int>(), percent(topic["accuracy"]),
-                            100.0 * topic["recall"].get<double>()),
+                fmt::format("{:>3}/{:<3} · {:>4} · {}", topic["seen"].get<int>(),
+                            topic["questions"].get<int>(), percent(topic["accuracy"]), recall),
                 46);
   }
-  text +=
-      "\n" + wrap_labelled("Traps you keep falling for", theme.emphasis, "(worst first)", width);
-  int shown = 0;
+  text += "\n" + wrap_labelled("Traps you keep falling for", theme.emphasis,
+                               "(worst first · proofdeck quiz --trap ID)", width);
+  // Three columns: the id whole (it is what --trap takes), the name cut to fit, the counts.
+  int id_width = 0, numbers_width = 0;
+  std::vector<std::string> numbers;
   for (const auto& trap : stats["traps"]) {
     if (trap["fell"].get<int>() == 0) continue;
-    text += row(text::terminal_safe(trap["name"].get<std::string>()),
-                fmt::format("{} of {} ({})", trap["fell"].get<int>(), trap["exposed"].get<int>(),
-                            percent(trap["miss_rate"])),
-                52);
-    ++shown;
+    numbers.push_back(fmt::format("{} of {} ({})", trap["fell"].get<int>(),
+                                  trap["exposed"].get<int>(), percent(trap["miss_rate"])));
+    id_width =
+        std::max(id_width, text::display_width(text::terminal_safe(trap["id"].get<std::string>())));
+    numbers_width = std::max(numbers_width, text::display_width(numbers.back()));
+  }
+  const int name_room = std::min(44, width - 2 - id_width - 2 - 2 - numbers_width);
+  std::size_t shown = 0;
+  for (const auto& trap : stats["traps"]) {
+    if (trap["fell"].get<int>() == 0) continue;
+    const std::string id = text::terminal_safe(trap["id"].get<std::string>());
+    const std::string name = text::terminal_safe(trap["name"].get<std::string>());
+    const std::string& counts = numbers[shown++];
+    if (name_room >= 16) {
+      text += "  " + text::pad_right(id, id_width) + "  " + text::fit(name, name_room) + "  " +
+              text::pad_left(counts, numbers_width) + "\n";
+    } else {
+      text += text::wrap_block(id + " · " + counts, width, "  ", "    ") +
+              text::wrap_block(name, width, "    ");
+    }
   }
   if (shown == 0) text += "  none yet\n";
   std::string list;

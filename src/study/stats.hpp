@@ -16,11 +16,11 @@ namespace proofdeck::study {
 // {"now", "reviews": {"today", "total", "by_mode"}, "retention": {"true_retention", "reviews"},
 //  "cards": {"new", "learning", "review", "relearning"}, "forecast": {"overdue", "next_7",
 //  "next_30", "days": [{"date", "due"}] × 30}, "topics": [{"id", "name", "questions", "seen",
-//  "answers", "correct", "accuracy", "recall"}], "traps": [{"id", "name", "exposed", "fell",
-//  "miss_rate"}] worst first, "leeches": [{"id", "lapses"}]}.
+//  "answers", "correct", "accuracy", "drilled", "recall"}], "traps": [{"id", "name", "exposed",
+//  "fell", "miss_rate"}] worst first, "leeches": [{"id", "lapses"}]}.
 // True retention: the share of drill reviews made a day or more after the previous one that
 // were right (as Anki counts it). Recall: the mean FSRS probability of recall now over the
-// topic's cards, new cards counting 0.
+// topic's drilled cards (null when none is: quiz and exam answers leave no FSRS state).
 nlohmann::ordered_json compute_stats(ProgressStore& store, const std::vector<bank::Bank>& banks,
                                      TimePoint now);
 
