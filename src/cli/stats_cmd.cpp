@@ -1,4 +1,5 @@
-// `proofdeck stats`: progress, retention, due forecast, the traps you keep falling for.
+// `proofdeck stats`: progress, retention, due forecast, exams, readiness, the traps you keep
+// falling for.
 #include <memory>
 
 #include "cli/study_cmds.hpp"
@@ -7,24 +8,44 @@
 
 namespace proofdeck::cli {
 
+namespace {
+
+struct StatsCmdOptions {
+  std::string format = "text";  // --format text|json
+  study::StatsOptions stats;    // --pass PCT
+};
+
+}  // namespace
+
 void setup_stats(CLI::App& app, const std::function<Context()>& context) {
-  auto format = std::make_shared<std::string>("text");
+  auto options = std::make_shared<StatsCmdOptions>();
   CLI::App* stats = app.add_subcommand(
-      "stats", "Progress: reviews, retention, due forecast, mastery, the traps you fall for");
-  stats->add_option("--format", *format, "text or json")
+      "stats",
+      "Progress: reviews, retention, due forecast, mastery, exams, readiness, the traps you fall "
+      "for");
+  stats->add_option("--format", options->format, "text or json")
       ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str();
+  stats
+      ->add_option("--pass", options->stats.pass,
+                   "Pass mark readiness is compared with, percent of the questions right")
+      ->check(CLI::Range(0.0, 100.0))
       ->capture_default_str();
   stats->footer(
       "True retention is the share of drill reviews, made a day or more after the previous one, "
-      "that were right. Recall is FSRS's probability that you remember a card now (new cards "
-      "count 0). A trap's miss rate: answers that fell into it over answers to questions that "
-      "test it.");
-  stats->callback([format, context] {
+      "that were right. Recall is FSRS's probability that you remember a drilled card now. "
+      "Readiness is the chance of answering a question right today: FSRS recall of drilled "
+      "questions, updated by your latest quiz and exam answers, and the chance of a blind guess "
+      "for questions never answered (README § How readiness is estimated). A trap's miss rate: "
+      "answers that fell into it over answers to questions that test it; practise one with "
+      "proofdeck quiz --trap ID.");
+  stats->callback([options, context] {
     Context ctx = context();
     const std::vector<bank::Bank> banks = load_study_banks(ctx).banks;
     study::ProgressStore store = study::ProgressStore::open(data_dir(ctx));
-    const nlohmann::ordered_json result = study::compute_stats(store, banks, resolve_now(ctx));
-    if (*format == "json") {
+    const nlohmann::ordered_json result =
+        study::compute_stats(store, banks, resolve_now(ctx), options->stats);
+    if (options->format == "json") {
       ctx.io.out << result.dump(2) << "\n";
     } else {
       ctx.io.out << study::render_stats(result, ctx.theme, text_width(ctx));

@@ -1,20 +1,69 @@
-// Progress statistics.
+// Progress statistics: what compute_stats reads off the progress database, and the text
+// render_stats lays out at a width.
 #include "study/stats.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <deque>
 #include <map>
+#include <optional>
 #include <set>
 
 #include <fmt/color.h>
 #include <fmt/format.h>
 
+#include "bank/instance.hpp"
 #include "study/modes.hpp"
-#include "study/session.hpp"
 #include "text/escape.hpp"
+#include "text/number.hpp"
 #include "text/width.hpp"
 
 namespace proofdeck::study {
+
+using nlohmann::ordered_json;
+
+double guess_chance(const bank::Question& question) {
+  switch (question.type) {
+    case bank::QuestionType::single:
+      return question.options.empty() ? 0.0 : 1.0 / static_cast<double>(question.options.size());
+    case bank::QuestionType::multi:
+      return question.options.empty()
+                 ? 0.0
+                 : 1.0 / (std::pow(2.0, static_cast<double>(question.options.size())) - 1.0);
+    case bank::QuestionType::truefalse:
+      return 0.5;
+    case bank::QuestionType::order: {
+      double orderings = 1.0;
+      for (std::size_t n = 2; n <= question.steps.size(); ++n)
+        orderings *= static_cast<double>(n);
+      return 1.0 / orderings;
+    }
+    case bank::QuestionType::numeric:
+      return 0.0;
+  }
+  return 0.0;
+}
+
+double question_readiness(double prior, int right, int answered) {
+  return (prior + right) / (1.0 + answered);
+}
+
+double chance_of_at_least(const std::vector<double>& probabilities, int needed) {
+  if (needed <= 0) return 1.0;
+  // right[k]: the chance of exactly k right among the events seen so far.
+  std::vector<double> right(probabilities.size() + 1, 0.0);
+  right[0] = 1.0;
+  for (std::size_t i = 0; i < probabilities.size(); ++i) {
+    const double p = probabilities[i];
+    for (std::size_t k = i + 1; k > 0; --k)
+      right[k] = right[k] * (1.0 - p) + right[k - 1] * p;
+    right[0] *= 1.0 - p;
+  }
+  double tail = 0.0;
+  for (std::size_t k = static_cast<std::size_t>(needed); k < right.size(); ++k)
+    tail += right[k];
+  return tail;
+}
 
 namespace {
 
@@ -22,25 +71,261 @@ TimePoint day_of(TimePoint t) {
   return std::chrono::floor<std::chrono::days>(t);
 }
 
-nlohmann::ordered_json share(int part, int whole) {
-  return whole == 0 ? nlohmann::ordered_json(nullptr)
-                    : nlohmann::ordered_json(static_cast<double>(part) / whole);
+ordered_json share(int part, int whole) {
+  return whole == 0 ? ordered_json(nullptr) : ordered_json(static_cast<double>(part) / whole);
 }
 
-std::string percent(const nlohmann::ordered_json& value) {
+std::string percent(const ordered_json& value) {
   return value.is_null() ? "–" : fmt::format("{:.0f}%", 100.0 * value.get<double>());
+}
+
+// A chance as a whole percent that never rounds to a certainty it is not: "under 1%", "over 99%".
+std::string chance_text(double chance) {
+  if (chance > 0.0 && chance < 0.005) return "under 1%";
+  if (chance < 1.0 && chance > 0.995) return "over 99%";
+  return fmt::format("{:.0f}%", 100.0 * chance);
+}
+
+// "12.5", "25": minutes to a tenth, without a trailing ".0".
+std::string minutes_text(double minutes) {
+  std::string number = fmt::format("{:.1f}", minutes);
+  text::strip_trailing_zeros(number);
+  return number;
+}
+
+// A settings or result column as a JSON object; an empty object for "" or anything else.
+nlohmann::json parse_object(const std::string& column) {
+  if (column.empty()) return nlohmann::json::object();
+  nlohmann::json parsed = nlohmann::json::parse(column, nullptr, false);
+  return parsed.is_object() ? parsed : nlohmann::json::object();
+}
+
+std::optional<double> number_at(const nlohmann::json& object, const char* key) {
+  const auto it = object.find(key);
+  if (it == object.end() || !it->is_number()) return std::nullopt;
+  return it->get<double>();
+}
+
+// An exam's number from its result, else from its settings (an exam saved before results).
+std::optional<double> either(std::optional<double> from_result,
+                             std::optional<double> from_settings) {
+  return from_result ? from_result : from_settings;
+}
+
+ordered_json or_null(const std::optional<double>& value) {
+  return value ? ordered_json(*value) : ordered_json(nullptr);
+}
+
+// The questions loaded now, each id once (the first bank that has it wins), in bank order, and
+// the topics that have questions, in bank order.
+struct Loaded {
+  std::vector<const bank::Question*> questions;
+  std::map<std::string, const bank::Question*> by_id;
+  std::vector<const bank::Topic*> topics;
+};
+
+Loaded loaded(const std::vector<bank::Bank>& banks) {
+  Loaded l;
+  std::set<std::string> topics_with_questions;
+  for (const bank::Bank& b : banks) {
+    for (const bank::Question& q : b.questions) {
+      if (!l.by_id.emplace(q.id, &q).second) continue;
+      l.questions.push_back(&q);
+      topics_with_questions.insert(q.topic);
+    }
+  }
+  std::set<std::string> listed;
+  for (const bank::Bank& b : banks) {
+    for (const bank::Topic& topic : b.topics) {
+      if (topics_with_questions.contains(topic.id) && listed.insert(topic.id).second)
+        l.topics.push_back(&topic);
+    }
+  }
+  return l;
+}
+
+bool drilled(const Card& card) {
+  return card.state != CardState::fresh && card.last_review && card.stability > 0.0;
+}
+
+// Each completed exam (ended, not interrupted), oldest first.
+ordered_json exam_history(const std::vector<SessionRecord>& sessions) {
+  ordered_json exams = ordered_json::array();
+  for (const SessionRecord& s : sessions) {
+    if (s.mode != "exam" || s.interrupted || !s.ended) continue;
+    const nlohmann::json settings = parse_object(s.settings);
+    const nlohmann::json result = parse_object(s.result);
+    const std::optional<double> pass =
+        either(number_at(result, "pass"), number_at(settings, "pass"));
+    const std::optional<double> allowed =
+        either(number_at(result, "allowed_minutes"), number_at(settings, "minutes"));
+    const double minutes =
+        number_at(result, "minutes")
+            .value_or(static_cast<double>((*s.ended - s.started).count()) / 60.0);
+    ordered_json topics = ordered_json::object();
+    if (const auto it = result.find("topics"); it != result.end() && it->is_object()) {
+      for (const auto& [id, counts] : it->items()) {
+        if (!counts.is_object()) continue;
+        const std::optional<double> correct = number_at(counts, "correct");
+        const std::optional<double> total = number_at(counts, "total");
+        if (!correct || !total) continue;
+        topics[id] = {{"correct", static_cast<int>(*correct)}, {"total", static_cast<int>(*total)}};
+      }
+    }
+    ordered_json passed = nullptr;
+    if (s.passed) {
+      passed = *s.passed;
+    } else if (pass && s.total > 0) {
+      passed = 100.0 * s.correct / s.total + 1e-9 >= *pass;
+    }
+    exams.push_back({{"at", format_time(s.started)},
+                     {"score", s.correct},
+                     {"total", s.total},
+                     {"passed", passed},
+                     {"minutes", minutes},
+                     {"topics", std::move(topics)},
+                     {"pass", or_null(pass)},
+                     {"allowed_minutes", or_null(allowed)}});
+  }
+  return exams;
+}
+
+// How many of an n-question exam each topic gets, as exam draws them: in proportion to the
+// topic's questions, the rest by largest remainder (modes.cpp, draw_exam).
+std::vector<int> exam_quota(const std::vector<int>& topic_sizes, int n) {
+  int pool = 0;
+  for (int size : topic_sizes)
+    pool += size;
+  std::vector<int> quota(topic_sizes.size(), 0);
+  if (pool == 0) return quota;
+  std::vector<std::pair<double, std::size_t>> remainders;
+  int given = 0;
+  for (std::size_t t = 0; t < topic_sizes.size(); ++t) {
+    const double exact = static_cast<double>(n) * topic_sizes[t] / pool;
+    quota[t] = static_cast<int>(std::floor(exact));
+    given += quota[t];
+    remainders.emplace_back(exact - std::floor(exact), t);
+  }
+  std::stable_sort(remainders.begin(), remainders.end(),
+                   [](const auto& a, const auto& b) { return a.first > b.first; });
+  for (std::size_t k = 0; given < n && k < remainders.size(); ++k, ++given)
+    ++quota[remainders[k].second];
+  return quota;
+}
+
+// The fewest right answers out of n that pass at `pass` percent, by exam's own rule.
+int needed_to_pass(int n, double pass) {
+  for (int right = 0; right <= n; ++right) {
+    if (n == 0 || 100.0 * right / n + 1e-9 >= pass) return right;
+  }
+  return n + 1;  // a pass mark above 100% cannot be reached
+}
+
+// `latest_exam`: the length of the latest exam taken, if any.
+ordered_json readiness(const Loaded& loaded, const std::vector<ReviewRow>& reviews,
+                       const std::map<std::string, Card>& cards, const Scheduler& scheduler,
+                       TimePoint now, const StatsOptions& options, std::optional<int> latest_exam) {
+  // Per question: whether it was ever answered, and its latest quiz and exam answers since its
+  // last drill review (the drill's own answers are in the card's retrievability).
+  std::set<std::string> seen;
+  std::map<std::string, std::deque<bool>> recent;
+  for (const ReviewRow& r : reviews) {
+    seen.insert(r.card);
+    std::deque<bool>& answers = recent[r.card];
+    if (r.mode == "drill") {
+      answers.clear();
+      continue;
+    }
+    answers.push_back(r.correct);
+    if (answers.size() > static_cast<std::size_t>(kRecentAnswers)) answers.pop_front();
+  }
+  std::map<std::string, std::pair<double, int>> by_topic;  // topic → (sum of chances, seen)
+  double sum = 0.0;
+  for (const bank::Question* q : loaded.questions) {
+    const auto card = cards.find(q->id);
+    const double prior = card != cards.end() && drilled(card->second)
+                             ? scheduler.retrievability(card->second, now)
+                             : guess_chance(*q);
+    const std::deque<bool>& answers = recent[q->id];
+    const int right = static_cast<int>(std::count(answers.begin(), answers.end(), true));
+    const double chance = question_readiness(prior, right, static_cast<int>(answers.size()));
+    sum += chance;
+    by_topic[q->topic].first += chance;
+    by_topic[q->topic].second += seen.contains(q->id);
+  }
+
+  ordered_json topics = ordered_json::array();
+  std::vector<int> topic_sizes;
+  std::vector<double> topic_chances;
+  const bank::Topic* weakest = nullptr;
+  double weakest_chance = 2.0;
+  for (const bank::Topic* topic : loaded.topics) {
+    const int count = static_cast<int>(
+        std::count_if(loaded.questions.begin(), loaded.questions.end(),
+                      [&](const bank::Question* q) { return q->topic == topic->id; }));
+    const double chance = by_topic[topic->id].first / count;
+    topics.push_back({{"id", topic->id},
+                      {"name", topic->name},
+                      {"readiness", chance},
+                      {"seen", by_topic[topic->id].second},
+                      {"questions", count}});
+    topic_sizes.push_back(count);
+    topic_chances.push_back(chance);
+    if (chance < weakest_chance) {
+      weakest = topic;
+      weakest_chance = chance;
+    }
+  }
+
+  // The exam's questions, each right with its topic's readiness. Exam takes topics in the order
+  // their first question comes (which breaks ties between equal remainders).
+  const int questions = std::min(latest_exam.value_or(options.default_exam_length),
+                                 static_cast<int>(loaded.questions.size()));
+  const int needed = needed_to_pass(questions, options.pass);
+  std::vector<std::size_t> draw_order;  // indexes into loaded.topics
+  for (const bank::Question* q : loaded.questions) {
+    for (std::size_t t = 0; t < loaded.topics.size(); ++t) {
+      if (loaded.topics[t]->id == q->topic &&
+          std::find(draw_order.begin(), draw_order.end(), t) == draw_order.end())
+        draw_order.push_back(t);
+    }
+  }
+  std::vector<int> drawn_sizes;
+  for (std::size_t t : draw_order)
+    drawn_sizes.push_back(topic_sizes[t]);
+  const std::vector<int> quota = exam_quota(drawn_sizes, questions);
+  std::vector<double> exam_chances;
+  for (std::size_t k = 0; k < quota.size(); ++k) {
+    exam_chances.insert(exam_chances.end(), static_cast<std::size_t>(quota[k]),
+                        topic_chances[draw_order[k]]);
+  }
+
+  const ordered_json overall =
+      loaded.questions.empty() ? ordered_json(nullptr)
+                               : ordered_json(sum / static_cast<double>(loaded.questions.size()));
+  return {
+      {"pass", options.pass},
+      {"overall", overall},
+      {"reaches_pass", !overall.is_null() && 100.0 * overall.get<double>() + 1e-9 >= options.pass},
+      {"weakest", weakest ? ordered_json(weakest->id) : ordered_json(nullptr)},
+      {"topics", std::move(topics)},
+      {"exam",
+       {{"questions", questions},
+        {"needed", needed},
+        {"pass_chance", chance_of_at_least(exam_chances, needed)},
+        {"like_latest", latest_exam.has_value()}}}};
 }
 
 }  // namespace
 
-nlohmann::ordered_json compute_stats(ProgressStore& store, const std::vector<bank::Bank>& banks,
-                                     TimePoint now) {
+ordered_json compute_stats(ProgressStore& store, const std::vector<bank::Bank>& banks,
+                           TimePoint now, const StatsOptions& options) {
   const std::vector<ReviewRow> reviews = store.reviews();
   const std::map<std::string, Card> cards = store.cards();
   const Scheduler scheduler;
   const TimePoint today = day_of(now);
 
-  nlohmann::ordered_json stats;
+  ordered_json stats;
   stats["now"] = format_time(now);
 
   int today_count = 0;
@@ -59,16 +344,12 @@ nlohmann::ordered_json compute_stats(ProgressStore& store, const std::vector<ban
                         {"reviews", retention_reviews}};
 
   // Questions loaded now: their cards (history of removed questions stays in the database).
-  std::map<std::string, const bank::Question*> questions;
-  for (const bank::Bank& b : banks) {
-    for (const bank::Question& q : b.questions)
-      questions.emplace(q.id, &q);
-  }
+  const Loaded questions = loaded(banks);
   std::map<std::string, int> states{{"new", 0}, {"learning", 0}, {"review", 0}, {"relearning", 0}};
   std::vector<int> days(30, 0);
   int overdue = 0;
-  nlohmann::ordered_json leeches = nlohmann::ordered_json::array();
-  for (const auto& [id, q] : questions) {
+  ordered_json leeches = ordered_json::array();
+  for (const auto& [id, q] : questions.by_id) {
     const auto it = cards.find(id);
     if (it == cards.end() || it->second.state == CardState::fresh) {
       ++states["new"];
@@ -85,7 +366,7 @@ nlohmann::ordered_json compute_stats(ProgressStore& store, const std::vector<ban
     if (card.lapses >= kLeechLapses) leeches.push_back({{"id", id}, {"lapses", card.lapses}});
   }
   stats["cards"] = states;
-  nlohmann::ordered_json forecast_days = nlohmann::ordered_json::array();
+  ordered_json forecast_days = ordered_json::array();
   int next_7 = 0, next_30 = 0;
   for (std::size_t d = 0; d < days.size(); ++d) {
     forecast_days.push_back(
@@ -96,51 +377,55 @@ nlohmann::ordered_json compute_stats(ProgressStore& store, const std::vector<ban
   stats["forecast"] = {
       {"overdue", overdue}, {"next_7", next_7}, {"next_30", next_30}, {"days", forecast_days}};
 
-  // Mastery per topic.
-  nlohmann::ordered_json topics = nlohmann::ordered_json::array();
+  // Mastery per topic: answers of every mode, and recall over the cards drill has scheduled.
+  ordered_json topics = ordered_json::array();
   std::map<std::string, std::pair<int, int>> answers_by_topic;  // topic → (correct, answers)
+  std::set<std::string> seen_cards;
   for (const ReviewRow& r : reviews) {
-    const auto it = questions.find(r.card);
-    const std::string topic = it != questions.end() ? it->second->topic : r.topic;
+    const auto it = questions.by_id.find(r.card);
+    const std::string topic = it != questions.by_id.end() ? it->second->topic : r.topic;
     answers_by_topic[topic].first += r.correct;
     ++answers_by_topic[topic].second;
-  }
-  std::set<std::string> seen_cards;
-  for (const ReviewRow& r : reviews)
     seen_cards.insert(r.card);
-  std::set<std::string> listed;
-  for (const bank::Bank& b : banks) {
-    for (const bank::Topic& topic : b.topics) {
-      if (!listed.insert(topic.id).second) continue;
-      int count = 0, seen = 0;
-      double recall = 0.0;
-      for (const auto& [id, q] : questions) {
-        if (q->topic != topic.id) continue;
-        ++count;
-        seen += seen_cards.contains(id);
-        if (const auto it = cards.find(id); it != cards.end() && it->second.stability > 0)
-          recall += scheduler.retrievability(it->second, now);
+  }
+  for (const bank::Topic* topic : questions.topics) {
+    int count = 0, seen = 0, drilled_cards = 0;
+    double recall = 0.0;
+    for (const bank::Question* q : questions.questions) {
+      if (q->topic != topic->id) continue;
+      ++count;
+      seen += seen_cards.contains(q->id);
+      if (const auto it = cards.find(q->id); it != cards.end() && drilled(it->second)) {
+        ++drilled_cards;
+        recall += scheduler.retrievability(it->second, now);
       }
-      if (count == 0) continue;
-      const auto [correct, answered] = answers_by_topic[topic.id];
-      topics.push_back({{"id", topic.id},
-                        {"name", topic.name},
-                        {"questions", count},
-                        {"seen", seen},
-                        {"answers", answered},
-                        {"correct", correct},
-                        {"accuracy", share(correct, answered)},
-                        {"recall", recall / count}});
     }
+    const auto [correct, answered] = answers_by_topic[topic->id];
+    topics.push_back({{"id", topic->id},
+                      {"name", topic->name},
+                      {"questions", count},
+                      {"seen", seen},
+                      {"answers", answered},
+                      {"correct", correct},
+                      {"accuracy", share(correct, answered)},
+                      {"drilled", drilled_cards},
+                      {"recall", drilled_cards == 0 ? ordered_json(nullptr)
+                                                    : ordered_json(recall / drilled_cards)}});
   }
   stats["topics"] = std::move(topics);
+
+  stats["exams"] = exam_history(store.sessions());
+  std::optional<int> latest_exam;
+  if (!stats["exams"].empty() && stats["exams"].back()["total"].get<int>() > 0)
+    latest_exam = stats["exams"].back()["total"].get<int>();
+  stats["readiness"] = readiness(questions, reviews, cards, scheduler, now, options, latest_exam);
 
   // Traps: how often a question that could catch the learner in it was answered, and how often
   // it did.
   std::map<std::string, std::pair<int, int>> trap_counts;  // trap → (fell, exposed)
   for (const ReviewRow& r : reviews) {
-    if (const auto it = questions.find(r.card); it != questions.end()) {
-      for (const std::string& trap : question_traps(*it->second))
+    if (const auto it = questions.by_id.find(r.card); it != questions.by_id.end()) {
+      for (const std::string& trap : bank::question_traps(*it->second))
         ++trap_counts[trap].second;
     }
     if (!r.trap.empty()) ++trap_counts[r.trap].first;
@@ -155,7 +440,7 @@ nlohmann::ordered_json compute_stats(ProgressStore& store, const std::vector<ban
     if (a.second.first != b.second.first) return a.second.first > b.second.first;
     return ra > rb;
   });
-  nlohmann::ordered_json traps = nlohmann::ordered_json::array();
+  ordered_json traps = ordered_json::array();
   for (const auto& [id, counts] : ordered) {
     std::string name = id;
     for (const bank::Bank& b : banks) {
@@ -172,37 +457,45 @@ nlohmann::ordered_json compute_stats(ProgressStore& store, const std::vector<ban
   return stats;
 }
 
-std::string render_stats(const nlohmann::ordered_json& stats, const Theme& theme, int width) {
-  const auto line = [width](const std::string& plain) {
-    return text::wrap_block(plain, width, "", "  ");
-  };
-  std::string text = wrap_labelled("proofdeck stats", theme.emphasis,
-                                   "· " + stats["now"].get<std::string>(), width);
-  const auto& reviews = stats["reviews"];
-  text += line(fmt::format(
-      "Reviews: {} today · {} in total (quiz {} · exam {} · drill {})", reviews["today"].get<int>(),
-      reviews["total"].get<int>(), reviews["by_mode"]["quiz"].get<int>(),
-      reviews["by_mode"]["exam"].get<int>(), reviews["by_mode"]["drill"].get<int>()));
-  const auto& retention = stats["retention"];
-  text += line(fmt::format("True retention: {}{}", percent(retention["true_retention"]),
-                           retention["reviews"].get<int>() > 0
-                               ? fmt::format(" of {} drill reviews a day or more after the last",
-                                             retention["reviews"].get<int>())
-                               : std::string(" (no drill review a day after another yet)")));
-  const auto& cards = stats["cards"];
-  text += line(fmt::format("Cards: {} new · {} learning · {} review · {} relearning",
-                           cards["new"].get<int>(), cards["learning"].get<int>(),
-                           cards["review"].get<int>(), cards["relearning"].get<int>()));
-  const auto& forecast = stats["forecast"];
-  text += "\n" +
-          wrap_labelled("Due", theme.emphasis,
-                        fmt::format("next 7 days: {} · next 30 days: {}{}",
-                                    forecast["next_7"].get<int>(), forecast["next_30"].get<int>(),
-                                    forecast["overdue"].get<int>() > 0
-                                        ? fmt::format(" ({} overdue, counted today)",
-                                                      forecast["overdue"].get<int>())
-                                        : std::string()),
-                        width);
+// --- text
+// -----------------------------------------------------------------------------------------
+
+namespace {
+
+// A name and its numbers on one line, the name cut to what the numbers leave (at most
+// `widest`); below 16 columns for the name, the numbers go on a line of their own.
+std::string row(const std::string& name, const std::string& numbers, int widest, int width) {
+  const int room = std::min(widest, width - 3 - text::display_width(numbers));
+  if (room >= 16) return "  " + text::fit(name, room) + " " + numbers + "\n";
+  const int indent = std::clamp(width - text::display_width(numbers), 0, 6);
+  return text::wrap_block(name, width, "  ", "    ") +
+         std::string(static_cast<std::size_t>(indent), ' ') + numbers + "\n";
+}
+
+// The first "PASS" or "FAIL" in already wrapped text, styled (a word of its own, so styling it
+// after the line breaks cannot move them).
+std::string style_verdict(std::string lines, const Theme& theme) {
+  for (const auto& [word, style] :
+       {std::pair{std::string("PASS"), theme.good}, std::pair{std::string("FAIL"), theme.bad}}) {
+    if (const std::size_t at = lines.find(word); at != std::string::npos) {
+      lines.replace(at, word.size(), fmt::format(style, "{}", word));
+      break;
+    }
+  }
+  return lines;
+}
+
+std::string render_due(const ordered_json& forecast, const Theme& theme, int width) {
+  std::string out =
+      "\n" +
+      wrap_labelled("Due", theme.emphasis,
+                    fmt::format("next 7 days: {} · next 30 days: {}{}",
+                                forecast["next_7"].get<int>(), forecast["next_30"].get<int>(),
+                                forecast["overdue"].get<int>() > 0
+                                    ? fmt::format(" ({} overdue, counted today)",
+                                                  forecast["overdue"].get<int>())
+                                    : std::string()),
+                    width);
   int most = 1;
   for (const auto& day : forecast["days"])
     most = std::max(most, day["due"].get<int>());
@@ -217,62 +510,242 @@ std::string render_stats(const nlohmann::ordered_json& stats, const Theme& theme
   };
   for (std::size_t d = 0; d < 7; ++d) {
     const auto& day = forecast["days"][d];
-    text += fmt::format("  {}  {} {}\n", day["date"].get<std::string>().substr(5),
-                        fmt::format(theme.good, "{}", bar(day["due"].get<int>(), most, 9)),
-                        day["due"].get<int>());
+    out += fmt::format("  {}  {} {}\n", day["date"].get<std::string>().substr(5),
+                       fmt::format(theme.good, "{}", bar(day["due"].get<int>(), most, 9)),
+                       day["due"].get<int>());
   }
   std::vector<int> weeks(5, 0);
   for (std::size_t d = 0; d < 30; ++d)
     weeks[d / 7] += forecast["days"][d]["due"].get<int>();
   const int most_week = std::max(1, *std::max_element(weeks.begin(), weeks.end()));
-  text += "  by week:\n";
+  out += "  by week:\n";
   for (std::size_t w = 0; w < weeks.size(); ++w) {
     const std::size_t first = w * 7, last = std::min<std::size_t>(29, first + 6);
-    text += fmt::format("  {}…{}  {} {}\n",
-                        forecast["days"][first]["date"].get<std::string>().substr(5),
-                        forecast["days"][last]["date"].get<std::string>().substr(5),
-                        fmt::format(theme.good, "{}", bar(weeks[w], most_week, 15)), weeks[w]);
+    out += fmt::format("  {}…{}  {} {}\n",
+                       forecast["days"][first]["date"].get<std::string>().substr(5),
+                       forecast["days"][last]["date"].get<std::string>().substr(5),
+                       fmt::format(theme.good, "{}", bar(weeks[w], most_week, 15)), weeks[w]);
   }
-  // A name and its numbers on one line, the name cut to what the numbers leave (at most
-  // `widest`); below 16 columns for the name, the numbers go on a line of their own.
-  const auto row = [width](const std::string& name, const std::string& numbers, int widest) {
-    const int room = std::min(widest, width - 3 - text::display_width(numbers));
-    if (room >= 16) return "  " + text::fit(name, room) + " " + numbers + "\n";
-    const int indent = std::clamp(width - text::display_width(numbers), 0, 6);
-    return text::wrap_block(name, width, "  ", "    ") +
-           std::string(static_cast<std::size_t>(indent), ' ') + numbers + "\n";
-  };
-  text += "\n" +
-          wrap_labelled("Mastery by topic", theme.emphasis, "(seen · right · recall now)", width);
+  return out;
+}
+
+std::string render_mastery(const ordered_json& topics, const Theme& theme, int width) {
+  std::string out = "\n" + wrap_labelled("Mastery by topic", theme.emphasis,
+                                         "(seen · right · recall now)", width);
+  for (const auto& topic : topics) {
+    // Padded to "not drilled", so every row's numbers are as wide and the names line up.
+    const std::string recall = text::pad_left(
+        topic["recall"].is_null() ? std::string("not drilled") : percent(topic["recall"]), 11);
+    out += row(text::terminal_safe(topic["name"].get<std::string>()),
+               fmt::format("{:>3}/{:<3} · {:>4} · {}", topic["seen"].get<int>(),
+                           topic["questions"].get<int>(), percent(topic["accuracy"]), recall),
+               46, width);
+  }
+  return out;
+}
+
+// The name a topic id has in the loaded banks (the id itself for a topic no longer loaded).
+std::string topic_name(const ordered_json& stats, const std::string& id) {
   for (const auto& topic : stats["topics"]) {
-    text += row(text::terminal_safe(topic["name"].get<std::string>()),
-                fmt::format("{:>3}/{:<3} · {:>4} · {:.0f}%", topic["seen"].get<int>(),
-                            topic["questions"].get<int>(), percent(topic["accuracy"]),
-                            100.0 * topic["recall"].get<double>()),
-                46);
+    if (topic["id"] == id) return topic["name"].get<std::string>();
   }
-  text +=
-      "\n" + wrap_labelled("Traps you keep falling for", theme.emphasis, "(worst first)", width);
-  int shown = 0;
-  for (const auto& trap : stats["traps"]) {
+  return id;
+}
+
+constexpr std::size_t kExamsShown = 10;  // the latest exams in the text; json has them all
+constexpr std::size_t kTrendExams = 5;   // a topic's trend: its latest exams
+
+std::string render_exams(const ordered_json& stats, double pass, const Theme& theme, int width) {
+  const ordered_json& exams = stats["exams"];
+  if (exams.empty()) {
+    return "\n" + wrap_labelled("Exams:", theme.emphasis,
+                                fmt::format("none yet — take one with proofdeck exam (e.g. "
+                                            "proofdeck exam --count 20 --minutes 25 --pass {})",
+                                            text::format_number(pass)),
+                                width);
+  }
+  std::string out =
+      "\n" + wrap_labelled("Exams", theme.emphasis,
+                           "(score · pass or fail at its own pass mark · minutes)", width);
+  const std::size_t first = exams.size() > kExamsShown ? exams.size() - kExamsShown : 0;
+  int score_width = 0;
+  for (std::size_t e = first; e < exams.size(); ++e) {
+    score_width =
+        std::max(score_width, text::display_width(fmt::format("{}/{}", exams[e]["score"].get<int>(),
+                                                              exams[e]["total"].get<int>())));
+  }
+  if (first > 0)
+    out += text::wrap_block(fmt::format("({} earlier exams: stats --format json)", first), width,
+                            "  ", "    ");
+  for (std::size_t e = first; e < exams.size(); ++e) {
+    const ordered_json& exam = exams[e];
+    const int score = exam["score"].get<int>(), total = exam["total"].get<int>();
+    std::string verdict = "–";
+    if (!exam["passed"].is_null()) verdict = exam["passed"].get<bool>() ? "PASS" : "FAIL";
+    if (!exam["pass"].is_null())
+      verdict += fmt::format(" at {}%", text::format_number(exam["pass"].get<double>()));
+    std::string minutes = minutes_text(exam["minutes"].get<double>());
+    if (!exam["allowed_minutes"].is_null())
+      minutes += " of " + minutes_text(exam["allowed_minutes"].get<double>());
+    const std::string date = exam["at"].get<std::string>().substr(0, 10);
+    const std::string share =
+        total == 0 ? std::string("–") : fmt::format("{:.0f}%", 100.0 * score / total);
+    // In columns when the line fits, else wrapped with the columns' gaps made separators.
+    const std::string columns = fmt::format(
+        "  {}  {}  {:>4}  {}  {} min\n", date,
+        text::pad_left(fmt::format("{}/{}", score, total), score_width), share, verdict, minutes);
+    out += style_verdict(text::display_width(columns) <= width
+                             ? columns
+                             : text::wrap_block(fmt::format("{} {}/{} = {} · {} · {} min", date,
+                                                            score, total, share, verdict, minutes),
+                                                width, "  ", "    "),
+                         theme);
+  }
+
+  // Each topic's percent right in its latest exams (those that kept per-topic results).
+  std::vector<std::string> ids;
+  for (const auto& topic : stats["topics"])
+    ids.push_back(topic["id"].get<std::string>());
+  std::set<std::string> other;
+  for (const auto& exam : exams) {
+    for (const auto& [id, counts] : exam["topics"].items()) {
+      if (std::find(ids.begin(), ids.end(), id) == ids.end()) other.insert(id);
+    }
+  }
+  ids.insert(ids.end(), other.begin(), other.end());
+  std::string trend;
+  for (const std::string& id : ids) {
+    std::vector<std::string> percents;
+    for (const auto& exam : exams) {
+      const auto it = exam["topics"].find(id);
+      if (it == exam["topics"].end() || (*it)["total"].get<int>() == 0) continue;
+      percents.push_back(
+          fmt::format("{:.0f}%", 100.0 * (*it)["correct"].get<int>() / (*it)["total"].get<int>()));
+    }
+    if (percents.empty()) continue;
+    if (percents.size() > kTrendExams)
+      percents.erase(percents.begin(), percents.end() - static_cast<std::ptrdiff_t>(kTrendExams));
+    std::string numbers;
+    for (const std::string& p : percents)
+      numbers += (numbers.empty() ? "" : " → ") + p;
+    trend += row(text::terminal_safe(topic_name(stats, id)), numbers, 46, width);
+  }
+  if (!trend.empty()) {
+    out +=
+        wrap_labelled(
+            "By topic", theme.emphasis,
+            fmt::format("(percent right, oldest → latest, at most {} exams)", kTrendExams), width) +
+        trend;
+  }
+  return out;
+}
+
+std::string render_readiness(const ordered_json& readiness, const Theme& theme, int width) {
+  const double pass = readiness["pass"].get<double>();
+  if (readiness["overall"].is_null())
+    return "\n" + wrap_labelled("Readiness:", theme.emphasis, "no questions loaded", width);
+  std::string headline = fmt::format(
+      "{} — {} the {}% pass mark", percent(readiness["overall"]),
+      readiness["reaches_pass"].get<bool>() ? "at or above" : "below", text::format_number(pass));
+  for (const auto& topic : readiness["topics"]) {
+    if (topic["id"] == readiness["weakest"] && readiness["topics"].size() > 1) {
+      headline +=
+          fmt::format("; weakest: {} {}", text::terminal_safe(topic["name"].get<std::string>()),
+                      percent(topic["readiness"]));
+    }
+  }
+  std::string out = "\n" + wrap_labelled("Readiness", theme.emphasis, headline, width);
+  out +=
+      text::wrap_block("(your chance of a right answer today — README: How readiness is estimated)",
+                       width, "  ", "  ");
+  for (const auto& topic : readiness["topics"]) {
+    out += row(text::terminal_safe(topic["name"].get<std::string>()),
+               fmt::format("{:>4} · {:>3}/{:<3} seen", percent(topic["readiness"]),
+                           topic["seen"].get<int>(), topic["questions"].get<int>()),
+               46, width);
+  }
+  const ordered_json& exam = readiness["exam"];
+  out +=
+      text::wrap_block(fmt::format("A {}-question exam{} at {}% ({} right): {} chance of passing",
+                                   exam["questions"].get<int>(),
+                                   exam["like_latest"].get<bool>() ? " like your latest," : "",
+                                   text::format_number(pass), exam["needed"].get<int>(),
+                                   chance_text(exam["pass_chance"].get<double>())),
+                       width, "  ", "    ");
+  return out;
+}
+
+std::string render_traps(const ordered_json& traps, const Theme& theme, int width) {
+  std::string out = "\n" + wrap_labelled("Traps you keep falling for", theme.emphasis,
+                                         "(worst first · proofdeck quiz --trap ID)", width);
+  // Three columns: the id whole (it is what --trap takes), the name cut to fit, the counts.
+  int id_width = 0, numbers_width = 0;
+  std::vector<std::string> numbers;
+  for (const auto& trap : traps) {
     if (trap["fell"].get<int>() == 0) continue;
-    text += row(text::terminal_safe(trap["name"].get<std::string>()),
-                fmt::format("{} of {} ({})", trap["fell"].get<int>(), trap["exposed"].get<int>(),
-                            percent(trap["miss_rate"])),
-                52);
-    ++shown;
+    numbers.push_back(fmt::format("{} of {} ({})", trap["fell"].get<int>(),
+                                  trap["exposed"].get<int>(), percent(trap["miss_rate"])));
+    id_width =
+        std::max(id_width, text::display_width(text::terminal_safe(trap["id"].get<std::string>())));
+    numbers_width = std::max(numbers_width, text::display_width(numbers.back()));
   }
-  if (shown == 0) text += "  none yet\n";
+  if (numbers.empty()) return out + "  none yet\n";
+  const int name_room = std::min(44, width - 2 - id_width - 2 - 2 - numbers_width);
+  std::size_t shown = 0;
+  for (const auto& trap : traps) {
+    if (trap["fell"].get<int>() == 0) continue;
+    const std::string id = text::terminal_safe(trap["id"].get<std::string>());
+    const std::string name = text::terminal_safe(trap["name"].get<std::string>());
+    const std::string& counts = numbers[shown++];
+    if (name_room >= 16) {
+      out += "  " + text::pad_right(id, id_width) + "  " + text::fit(name, name_room) + "  " +
+             text::pad_left(counts, numbers_width) + "\n";
+    } else {
+      out += text::wrap_block(id + " · " + counts, width, "  ", "    ") +
+             text::wrap_block(name, width, "    ");
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string render_stats(const ordered_json& stats, const Theme& theme, int width) {
+  const auto line = [width](const std::string& plain) {
+    return text::wrap_block(plain, width, "", "  ");
+  };
+  std::string out = wrap_labelled("proofdeck stats", theme.emphasis,
+                                  "· " + stats["now"].get<std::string>(), width);
+  const auto& reviews = stats["reviews"];
+  out += line(fmt::format(
+      "Reviews: {} today · {} in total (quiz {} · exam {} · drill {})", reviews["today"].get<int>(),
+      reviews["total"].get<int>(), reviews["by_mode"]["quiz"].get<int>(),
+      reviews["by_mode"]["exam"].get<int>(), reviews["by_mode"]["drill"].get<int>()));
+  const auto& retention = stats["retention"];
+  out += line(fmt::format("True retention: {}{}", percent(retention["true_retention"]),
+                          retention["reviews"].get<int>() > 0
+                              ? fmt::format(" of {} drill reviews a day or more after the last",
+                                            retention["reviews"].get<int>())
+                              : std::string(" (no drill review a day after another yet)")));
+  const auto& cards = stats["cards"];
+  out += line(fmt::format("Cards: {} new · {} learning · {} review · {} relearning",
+                          cards["new"].get<int>(), cards["learning"].get<int>(),
+                          cards["review"].get<int>(), cards["relearning"].get<int>()));
+  out += render_due(stats["forecast"], theme, width);
+  out += render_mastery(stats["topics"], theme, width);
+  out += render_exams(stats, stats["readiness"]["pass"].get<double>(), theme, width);
+  out += render_readiness(stats["readiness"], theme, width);
+  out += render_traps(stats["traps"], theme, width);
   std::string list;
   for (const auto& leech : stats["leeches"])
     list += fmt::format("{}{} ({})", list.empty() ? "" : ", ",
                         text::terminal_safe(leech["id"].get<std::string>()),
                         leech["lapses"].get<int>());
-  text += "\n" + wrap_labelled("Leeches", theme.emphasis,
-                               fmt::format("({}+ lapses): {}", kLeechLapses,
-                                           list.empty() ? std::string("none") : list),
-                               width);
-  return text;
+  out += "\n" + wrap_labelled("Leeches", theme.emphasis,
+                              fmt::format("({}+ lapses): {}", kLeechLapses,
+                                          list.empty() ? std::string("none") : list),
+                              width);
+  return out;
 }
 
 }  // namespace proofdeck::study

@@ -1,5 +1,6 @@
 // What the progress database says about the learner: reviews today and in total, true retention,
-// cards by state, the due forecast, mastery per topic, the traps they keep falling for, leeches.
+// cards by state, the due forecast, mastery per topic, the exams taken, readiness for the exam
+// (README § How readiness is estimated), the traps they keep falling for, leeches.
 #pragma once
 
 #include <string>
@@ -13,17 +14,46 @@
 
 namespace proofdeck::study {
 
+struct StatsOptions {
+  double pass = 75.0;            // --pass PCT: the pass mark readiness is compared with
+  int default_exam_length = 20;  // questions in the exam whose pass chance is given, when none
+                                 // was taken yet (else the latest exam's length)
+};
+
+// A question's readiness reads its latest answers of quiz and exam, at most this many.
+inline constexpr int kRecentAnswers = 3;
+
 // {"now", "reviews": {"today", "total", "by_mode"}, "retention": {"true_retention", "reviews"},
 //  "cards": {"new", "learning", "review", "relearning"}, "forecast": {"overdue", "next_7",
 //  "next_30", "days": [{"date", "due"}] × 30}, "topics": [{"id", "name", "questions", "seen",
-//  "answers", "correct", "accuracy", "recall"}], "traps": [{"id", "name", "exposed", "fell",
-//  "miss_rate"}] worst first, "leeches": [{"id", "lapses"}]}.
+//  "answers", "correct", "accuracy", "drilled", "recall"}], "exams": [{"at", "score", "total",
+//  "passed", "minutes", "topics", "pass", "allowed_minutes"}] oldest first, "readiness":
+//  {"pass", "overall", "reaches_pass", "weakest", "topics": [{"id", "name", "readiness",
+//  "seen", "questions"}], "exam": {"questions", "needed", "pass_chance", "like_latest"}}, "traps":
+//  [{"id", "name", "exposed", "fell", "miss_rate"}] worst first, "leeches": [{"id", "lapses"}]}.
 // True retention: the share of drill reviews made a day or more after the previous one that
 // were right (as Anki counts it). Recall: the mean FSRS probability of recall now over the
-// topic's cards, new cards counting 0.
+// topic's drilled cards (null when none is). An exam is listed once it ended without being
+// interrupted; one saved before exams kept a result has "topics": {} and minutes from its start
+// and end. Readiness: see question_readiness and the README.
 nlohmann::ordered_json compute_stats(ProgressStore& store, const std::vector<bank::Bank>& banks,
-                                     TimePoint now);
+                                     TimePoint now, const StatsOptions& options = {});
 
 std::string render_stats(const nlohmann::ordered_json& stats, const Theme& theme, int width);
+
+// The chance of answering a question right by a blind guess: 1/n for single choice with n
+// options, 1/(2^n − 1) for select-all with n options (any non-empty choice), 1/2 for true or
+// false, 1/n! for n steps to order, 0 for a number to type.
+double guess_chance(const bank::Question& question);
+
+// A question's chance of a right answer today: (prior + right) / (1 + answered), where the prior
+// is its card's FSRS retrievability now when it was drilled, else guess_chance, and right of
+// answered count its latest kRecentAnswers quiz and exam answers given after its last drill
+// review (after none when never drilled). A question never answered is worth its prior.
+double question_readiness(double prior, int right, int answered);
+
+// The chance that at least `needed` of independent events with these probabilities happen (the
+// upper tail of the Poisson-binomial distribution); 1 when needed ≤ 0.
+double chance_of_at_least(const std::vector<double>& probabilities, int needed);
 
 }  // namespace proofdeck::study

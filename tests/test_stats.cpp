@@ -1,0 +1,493 @@
+// stats: the exams kept, readiness for the exam (README § How readiness is estimated) checked
+// against a history computed by hand, recall over drilled cards only, and the trap ids — through
+// compute_stats and through the command line.
+#include <fmt/format.h>
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "bank/loader.hpp"
+#include "cli_test_support.hpp"
+#include "study/progress.hpp"
+#include "study/stats.hpp"
+
+using namespace proofdeck;
+using namespace proofdeck::study;
+using Catch::Matchers::Contains;
+using nlohmann::json;
+
+namespace {
+
+// Three topics, seven questions: every kind of blind guess, one trap.
+const std::string kBank = R"({
+  "format": 1,
+  "bank": {"id": "stats", "title": "Stats fixture", "lesson": "000_ca7851e78539aec3"},
+  "topics": [{"id": "alpha", "name": "Alpha"}, {"id": "beta", "name": "Beta"},
+             {"id": "gamma", "name": "Gamma"}],
+  "traps": [{"id": "alpha-trap", "name": "The alpha misconception", "misconception": "m",
+             "correction": "c", "source": {"section": "s"}}],
+  "questions": [
+    {"id": "a-single", "type": "single", "topic": "alpha", "prompt": "Pick one.",
+     "options": [{"id": "a", "text": "one", "correct": true},
+                 {"id": "b", "text": "two", "trap": "alpha-trap"},
+                 {"id": "c", "text": "three"}, {"id": "d", "text": "four"}],
+     "explanation": "One.", "source": {"section": "s"}},
+    {"id": "a-tf", "type": "truefalse", "topic": "alpha", "prompt": "True?", "answer": true,
+     "explanation": "Yes.", "source": {"section": "s"}},
+    {"id": "a-unseen", "type": "single", "topic": "alpha", "prompt": "Pick another.",
+     "options": [{"id": "a", "text": "one"}, {"id": "b", "text": "two", "correct": true},
+                 {"id": "c", "text": "three"}, {"id": "d", "text": "four"}],
+     "explanation": "Two.", "source": {"section": "s"}},
+    {"id": "b-number", "type": "numeric", "topic": "beta", "prompt": "How many?",
+     "answer": {"value": 3, "tolerance": 0}, "explanation": "Three.", "source": {"section": "s"}},
+    {"id": "b-order", "type": "order", "topic": "beta", "prompt": "Order them.",
+     "steps": [{"id": "s1", "text": "first"}, {"id": "s2", "text": "second"},
+               {"id": "s3", "text": "third"}],
+     "explanation": "In order.", "source": {"section": "s"}},
+    {"id": "g-tf", "type": "truefalse", "topic": "gamma", "prompt": "False?", "answer": false,
+     "explanation": "No.", "source": {"section": "s"}},
+    {"id": "g-multi", "type": "multi", "topic": "gamma", "prompt": "Select all.",
+     "options": [{"id": "a", "text": "one", "correct": true}, {"id": "b", "text": "two"},
+                 {"id": "c", "text": "three", "correct": true}],
+     "explanation": "One and three.", "source": {"section": "s"}}
+  ]
+})";
+
+const std::string kNow = "2026-03-01T09:00:00Z";
+
+TimePoint at(const std::string& time) {
+  return parse_time(time).value();
+}
+
+const bank::Question& question(const bank::Bank& b, const std::string& id) {
+  for (const bank::Question& q : b.questions) {
+    if (q.id == id) return q;
+  }
+  FAIL("no question " << id);
+  throw;
+}
+
+// A data folder and a bank file, and the progress written through ProgressStore.
+struct History {
+  cli_test::TempDir dir;
+  std::string bank_path = dir.write("stats.json", kBank);
+  std::vector<bank::Bank> banks{bank::load_bank(kBank, "stats.json")};
+
+  ProgressStore store() const { return ProgressStore::open(dir.path() / "data"); }
+
+  json stats(const StatsOptions& options = {}) const {
+    ProgressStore s = store();
+    return json::parse(compute_stats(s, banks, at(kNow), options).dump());
+  }
+
+  // `proofdeck ARGS` on this bank and data, at kNow.
+  int run(cli_test::Cli& cli, std::vector<std::string> args) const {
+    args.insert(args.end(), {"--no-builtin", "--bank", bank_path, "--data-dir",
+                             (dir.path() / "data").string(), "--now", kNow, "--color", "never"});
+    return cli.run(args);
+  }
+};
+
+// One answer; `schedule` is the card a drill answer leaves.
+void answer(ProgressStore& store, std::int64_t session, const std::string& card,
+            const std::string& topic, const std::string& time, const std::string& mode,
+            bool correct, const std::string& trap = "", std::optional<Card> schedule = {}) {
+  AnswerRecord record;
+  record.card = card;
+  record.bank = "stats";
+  record.topic = topic;
+  record.at = at(time);
+  record.mode = mode;
+  record.session = session;
+  record.correct = correct;
+  record.trap = trap;
+  if (mode == "drill") {
+    record.rating = correct ? Rating::good : Rating::again;
+    record.elapsed_days = 0;
+  }
+  store.record(record, schedule);
+}
+
+// A card in review after a drill at `last_review` with `stability` days.
+Card reviewed(const std::string& last_review, double stability) {
+  Card card;
+  card.state = CardState::review;
+  card.stability = stability;
+  card.difficulty = 5.0;
+  card.last_review = at(last_review);
+  card.due = at(last_review) + std::chrono::days(static_cast<int>(stability));
+  card.reps = 1;
+  return card;
+}
+
+std::string exam_settings(double minutes, double pass) {
+  return json{{"seed", 1},
+              {"topics", json::array()},
+              {"traps", json::array()},
+              {"banks", json::array({"stats"})},
+              {"types", json::array()},
+              {"questions", json::array()},
+              {"count", 4},
+              {"minutes", minutes},
+              {"pass", pass}}
+      .dump();
+}
+
+// The history every hand computation below reads, in the order it was recorded:
+//   1  02-19 drill a-single right → card: stability 10 days, last review 02-19 09:00
+//   2  02-20 quiz  a-tf right
+//   3  02-21 quiz  a-tf wrong
+//      02-22 exam 1 (pass 75, 10 minutes allowed, took 8.5; b-number left unanswered):
+//   4        a-single wrong, into alpha-trap
+//   5        a-tf right
+//   6        g-tf right
+//   7  02-24 drill b-order right → card: stability 5 days, last review 02-24 09:00
+//      02-26 exam 2, saved before exams kept a result (pass 50, 20 minutes allowed, 12.5 taken):
+//   8        b-order right
+//   9        a-tf right
+//  10        g-tf right
+//      02-28 exam 3, interrupted; 02-28 exam 4, never ended (killed): neither is listed.
+void write_history(ProgressStore& store) {
+  const std::int64_t drill1 = store.begin_session("drill", at("2026-02-19T09:00:00Z"), "{}");
+  answer(store, drill1, "a-single", "alpha", "2026-02-19T09:00:00Z", "drill", true, "",
+         reviewed("2026-02-19T09:00:00Z", 10.0));
+  store.end_session(drill1, at("2026-02-19T09:01:00Z"), 1, 1, std::nullopt, false);
+  const std::int64_t quiz = store.begin_session("quiz", at("2026-02-20T09:00:00Z"), "{}");
+  answer(store, quiz, "a-tf", "alpha", "2026-02-20T09:00:00Z", "quiz", true);
+  answer(store, quiz, "a-tf", "alpha", "2026-02-21T09:00:00Z", "quiz", false);
+  store.end_session(quiz, at("2026-02-21T09:01:00Z"), 1, 2, std::nullopt, false);
+
+  const std::int64_t exam1 =
+      store.begin_session("exam", at("2026-02-22T10:00:00Z"), exam_settings(10, 75));
+  answer(store, exam1, "a-single", "alpha", "2026-02-22T10:01:00Z", "exam", false, "alpha-trap");
+  answer(store, exam1, "a-tf", "alpha", "2026-02-22T10:02:00Z", "exam", true);
+  answer(store, exam1, "g-tf", "gamma", "2026-02-22T10:03:00Z", "exam", true);
+  const json result1 = {{"minutes", 8.5},
+                        {"allowed_minutes", 10},
+                        {"pass", 75},
+                        {"topics",
+                         {{"alpha", {{"correct", 1}, {"total", 2}}},
+                          {"beta", {{"correct", 0}, {"total", 1}}},
+                          {"gamma", {{"correct", 1}, {"total", 1}}}}}};
+  store.end_session(exam1, at("2026-02-22T10:08:30Z"), 2, 4, false, false, result1.dump());
+
+  const std::int64_t drill2 = store.begin_session("drill", at("2026-02-24T09:00:00Z"), "{}");
+  answer(store, drill2, "b-order", "beta", "2026-02-24T09:00:00Z", "drill", true, "",
+         reviewed("2026-02-24T09:00:00Z", 5.0));
+  store.end_session(drill2, at("2026-02-24T09:01:00Z"), 1, 1, std::nullopt, false);
+
+  const std::int64_t exam2 =
+      store.begin_session("exam", at("2026-02-26T10:00:00Z"), exam_settings(20, 50));
+  answer(store, exam2, "b-order", "beta", "2026-02-26T10:01:00Z", "exam", true);
+  answer(store, exam2, "a-tf", "alpha", "2026-02-26T10:02:00Z", "exam", true);
+  answer(store, exam2, "g-tf", "gamma", "2026-02-26T10:03:00Z", "exam", true);
+  store.end_session(exam2, at("2026-02-26T10:12:30Z"), 3, 4, true, false);
+
+  const std::int64_t exam3 =
+      store.begin_session("exam", at("2026-02-28T10:00:00Z"), exam_settings(10, 75));
+  store.end_session(exam3, at("2026-02-28T10:02:00Z"), 0, 4, false, true);
+  store.begin_session("exam", at("2026-02-28T11:00:00Z"), exam_settings(10, 75));
+}
+
+// The data folder with that history written.
+struct RecordedHistory : History {
+  RecordedHistory() {
+    ProgressStore s = store();
+    write_history(s);
+  }
+};
+
+}  // namespace
+
+// --- the pieces ---------------------------------------------------------------------------------
+
+TEST_CASE(
+    "a blind guess: 1/n of n options, any non-empty choice of a select-all, 1/2 for true or "
+    "false, 1/n! orders, never a typed number",
+    "[stats]") {
+  const bank::Bank b = bank::load_bank(kBank, "stats.json");
+  CHECK(guess_chance(question(b, "a-single")) == Approx(1.0 / 4));
+  CHECK(guess_chance(question(b, "g-multi")) == Approx(1.0 / 7));  // 2^3 − 1 answers
+  CHECK(guess_chance(question(b, "a-tf")) == Approx(1.0 / 2));
+  CHECK(guess_chance(question(b, "b-order")) == Approx(1.0 / 6));  // 3! orders
+  CHECK(guess_chance(question(b, "b-number")) == 0.0);
+}
+
+TEST_CASE("a question's readiness is its prior counted as one answer among its latest answers",
+          "[stats]") {
+  CHECK(question_readiness(0.25, 0, 0) == Approx(0.25));   // never answered: the prior
+  CHECK(question_readiness(0.25, 1, 1) == Approx(0.625));  // (0.25 + 1) / 2
+  CHECK(question_readiness(0.9, 0, 1) == Approx(0.45));    // (0.9 + 0) / 2
+  CHECK(question_readiness(0.5, 2, 3) == Approx(0.625));   // (0.5 + 2) / 4
+  CHECK(question_readiness(0.0, 3, 3) == Approx(0.75));    // (0 + 3) / 4: never certain
+}
+
+TEST_CASE("the chance of at least k right is the Poisson-binomial tail", "[stats]") {
+  // Three fair coins: P(≥ 2) = (3 + 1) / 8.
+  CHECK(chance_of_at_least({0.5, 0.5, 0.5}, 2) == Approx(0.5));
+  // 0.9 and 0.2: P(both) = 0.18; P(≥ 1) = 1 − 0.1 · 0.8 = 0.92.
+  CHECK(chance_of_at_least({0.9, 0.2}, 2) == Approx(0.18));
+  CHECK(chance_of_at_least({0.9, 0.2}, 1) == Approx(0.92));
+  CHECK(chance_of_at_least({0.9, 0.2}, 0) == 1.0);
+  CHECK(chance_of_at_least({0.9, 0.2}, 3) == 0.0);
+  CHECK(chance_of_at_least({}, 1) == 0.0);
+}
+
+// --- a history computed by hand -----------------------------------------------------------------
+
+TEST_CASE("readiness of a history computed by hand", "[stats]") {
+  const RecordedHistory h;
+  const json r = h.stats()["readiness"];
+  // FSRS: R(t, S) = (1 + FACTOR·t/S)^DECAY with FACTOR = 0.9^(1/DECAY) − 1, so a card reviewed
+  // S days ago has R = 0.9 exactly: a-single (S 10, 10 days ago) and b-order (S 5, 5 days ago).
+  // Each question: (prior + right) / (1 + answered) over its latest 3 quiz and exam answers
+  // after its last drill review.
+  //   a-single  prior 0.9 (drilled); after the drill: exam wrong    (0.9 + 0) / 2 = 0.45
+  //   a-tf      prior 1/2; answers ✓ ✗ ✓ ✓, the latest 3 ✗ ✓ ✓     (0.5 + 2) / 4 = 0.625
+  //   a-unseen  prior 1/4 (4 options), never answered                           = 0.25
+  //   b-number  prior 0 (typed), never answered (left blank in exam 1)          = 0
+  //   b-order   prior 0.9 (drilled); after the drill: exam right  (0.9 + 1) / 2 = 0.95
+  //   g-tf      prior 1/2; answers ✓ ✓                             (0.5 + 2) / 3 = 0.8333
+  //   g-multi   prior 1/7 (3 options, 2^3 − 1 choices), never answered          = 0.1429
+  // Alpha (0.45 + 0.625 + 0.25) / 3 = 0.441667 · Beta (0 + 0.95) / 2 = 0.475 ·
+  // Gamma (0.833333 + 0.142857) / 2 = 0.488095.
+  REQUIRE(r["topics"].size() == 3);
+  CHECK(r["topics"][0]["id"] == "alpha");
+  CHECK(r["topics"][0]["readiness"].get<double>() == Approx(0.441667).epsilon(1e-5));
+  CHECK(r["topics"][0]["seen"] == 2);
+  CHECK(r["topics"][0]["questions"] == 3);
+  CHECK(r["topics"][1]["readiness"].get<double>() == Approx(0.475));
+  CHECK(r["topics"][1]["seen"] == 1);
+  CHECK(r["topics"][2]["readiness"].get<double>() == Approx(0.488095).epsilon(1e-5));
+  CHECK(r["topics"][2]["name"] == "Gamma");
+  // Overall, the mean over the 7 questions:
+  // (0.45 + 0.625 + 0.25 + 0 + 0.95 + 0.833333 + 0.142857) / 7 = 3.251190 / 7 = 0.464456.
+  CHECK(r["overall"].get<double>() == Approx(0.464456).epsilon(1e-5));
+  CHECK(r["pass"] == 75.0);
+  CHECK(r["reaches_pass"] == false);
+  CHECK(r["weakest"] == "alpha");
+}
+
+TEST_CASE("the chance of passing an exam as long as the latest, computed by hand", "[stats]") {
+  const RecordedHistory h;
+  // The latest exam had 4 questions. Exam draws 4 of 7 in proportion to the topics' sizes
+  // (3, 2, 2): 4·3/7 = 1.714, 4·2/7 = 1.143 twice → 1, 1, 1 and the one left to the largest
+  // remainder, Alpha's → Alpha 2, Beta 1, Gamma 1. Each drawn question is right with its topic's
+  // readiness: a = 0.441667 (twice), b = 0.475, c = 0.488095.
+  const double a = 1.325 / 3, b = 0.475, c = (2.5 / 3 + 1.0 / 7) / 2;
+  SECTION("at 75%, 3 of 4 are needed") {
+    // P(4) = a²·b·c; P(3) = 2a(1−a)·b·c + a²(1−b)·c + a²·b(1−c).
+    //   a² = 0.195069; P(4) = 0.195069 · 0.475 · 0.488095 = 0.045226
+    //   P(3) = 2 · 0.441667 · 0.558333 · 0.475 · 0.488095 + 0.195069 · 0.525 · 0.488095
+    //          + 0.195069 · 0.475 · 0.511905 = 0.114345 + 0.049987 + 0.047432 = 0.211763
+    //   P(≥ 3) = 0.256989
+    const double p4 = a * a * b * c;
+    const double p3 = 2 * a * (1 - a) * b * c + a * a * (1 - b) * c + a * a * b * (1 - c);
+    const json exam = h.stats()["readiness"]["exam"];
+    CHECK(exam["questions"] == 4);
+    CHECK(exam["needed"] == 3);
+    CHECK(exam["like_latest"] == true);
+    CHECK(exam["pass_chance"].get<double>() == Approx(p3 + p4));
+    CHECK(exam["pass_chance"].get<double>() == Approx(0.256989).epsilon(1e-5));
+  }
+  SECTION("at 50%, 2 of 4 are needed") {
+    // P(≥ 2) = 1 − P(0) − P(1):
+    //   P(0) = (1−a)²(1−b)(1−c) = 0.311736 · 0.525 · 0.511905 = 0.083779
+    //   P(1) = 2a(1−a)(1−b)(1−c) + (1−a)²·b·(1−c) + (1−a)²(1−b)·c
+    //        = 0.493194 · 0.268750 + 0.311736 · 0.243155 + 0.311736 · 0.256250
+    //        = 0.132546 + 0.075800 + 0.079882 = 0.288228
+    //   P(≥ 2) = 1 − 0.083779 − 0.288228 = 0.627992
+    StatsOptions fifty;
+    fifty.pass = 50;
+    const json exam = h.stats(fifty)["readiness"]["exam"];
+    CHECK(exam["needed"] == 2);
+    CHECK(exam["pass_chance"].get<double>() == Approx(0.627992).epsilon(1e-5));
+  }
+}
+
+TEST_CASE(
+    "with no exam taken, the pass chance is for a 20-question exam, or all the questions "
+    "when fewer",
+    "[stats]") {
+  const History h;
+  const json exam = h.stats()["readiness"]["exam"];
+  CHECK(exam["questions"] == 7);
+  CHECK(exam["like_latest"] == false);
+  // Nothing answered: every question is worth its blind guess, and 6 of 7 are needed at 75%.
+  CHECK(exam["needed"] == 6);
+  CHECK(exam["pass_chance"].get<double>() < 0.01);
+}
+
+TEST_CASE("unseen questions count as a blind guess, neither left out nor counted as 0 or 1",
+          "[stats]") {
+  const History h;
+  const json r = h.stats()["readiness"];
+  // Alpha: 1/4, 1/2, 1/4 → 1/3; Beta: 0 and 1/6 → 1/12; Gamma: 1/2 and 1/7 → 9/28.
+  CHECK(r["topics"][0]["readiness"].get<double>() == Approx(1.0 / 3));
+  CHECK(r["topics"][1]["readiness"].get<double>() == Approx(1.0 / 12));
+  CHECK(r["topics"][2]["readiness"].get<double>() == Approx(9.0 / 28));
+  CHECK(r["topics"][0]["seen"] == 0);
+  CHECK(r["weakest"] == "beta");
+}
+
+TEST_CASE(
+    "recall covers drilled cards only; a topic answered only in quizzes and exams is not "
+    "drilled",
+    "[stats]") {
+  const RecordedHistory h;
+  const json topics = h.stats()["topics"];
+  // Alpha: one drilled card (a-single, R = 0.9) of three; a-tf's quiz answers do not count 0.
+  CHECK(topics[0]["drilled"] == 1);
+  CHECK(topics[0]["recall"].get<double>() == Approx(0.9));
+  // Alpha's answers of every mode: 1 ✓, 2 ✓, 3 ✗, 4 ✗, 5 ✓, 9 ✓ → 4 of 6.
+  CHECK(topics[0]["answers"] == 6);
+  CHECK(topics[0]["correct"] == 4);
+  // Gamma: g-tf right twice, never drilled.
+  CHECK(topics[2]["accuracy"].get<double>() == Approx(1.0));
+  CHECK(topics[2]["drilled"] == 0);
+  CHECK(topics[2]["recall"].is_null());
+}
+
+TEST_CASE("exams are kept: each completed one with its score, verdict, minutes and topics",
+          "[stats]") {
+  const RecordedHistory h;
+  const json exams = h.stats()["exams"];
+  // Exam 3 was interrupted and exam 4 never ended: only exams 1 and 2, oldest first.
+  REQUIRE(exams.size() == 2);
+  CHECK(exams[0] == json{{"at", "2026-02-22T10:00:00Z"},
+                         {"score", 2},
+                         {"total", 4},
+                         {"passed", false},
+                         {"minutes", 8.5},
+                         {"topics",
+                          {{"alpha", {{"correct", 1}, {"total", 2}}},
+                           {"beta", {{"correct", 0}, {"total", 1}}},
+                           {"gamma", {{"correct", 1}, {"total", 1}}}}},
+                         {"pass", 75.0},
+                         {"allowed_minutes", 10.0}});
+  // Saved without a result: no topics, minutes from its start (10:00:00) to its end (10:12:30).
+  CHECK(exams[1]["topics"] == json::object());
+  CHECK(exams[1]["minutes"] == 12.5);
+  CHECK(exams[1]["passed"] == true);
+  CHECK(exams[1]["pass"] == 50.0);
+  CHECK(exams[1]["allowed_minutes"] == 20.0);
+}
+
+TEST_CASE("an exam whose result is not JSON is listed as one saved without a result", "[stats]") {
+  const History h;
+  {
+    ProgressStore store = h.store();
+    const std::int64_t exam = store.begin_session("exam", at("2026-02-27T10:00:00Z"), "not json");
+    store.end_session(exam, at("2026-02-27T10:06:00Z"), 1, 2, std::nullopt, false, "[1, 2");
+  }
+  const json exams = h.stats()["exams"];
+  REQUIRE(exams.size() == 1);
+  CHECK(exams[0]["minutes"] == 6.0);
+  CHECK(exams[0]["topics"] == json::object());
+  CHECK(exams[0]["pass"].is_null());
+  CHECK(exams[0]["passed"].is_null());
+}
+
+// --- through the command line -------------------------------------------------------------------
+
+TEST_CASE("stats --format json has the exams and the readiness", "[stats][cli]") {
+  const RecordedHistory h;
+  cli_test::Cli cli;
+  REQUIRE(h.run(cli, {"stats", "--format", "json", "--pass", "50"}) == 0);
+  const json s = json::parse(cli.out.str());
+  CHECK(s["exams"].size() == 2);
+  CHECK(s["readiness"]["pass"] == 50.0);
+  CHECK(s["readiness"]["overall"].get<double>() == Approx(0.464456).epsilon(1e-5));
+  CHECK(s["readiness"]["reaches_pass"] == false);
+  CHECK(s["readiness"]["exam"]["pass_chance"].get<double>() == Approx(0.627992).epsilon(1e-5));
+  CHECK(s["traps"][0]["id"] == "alpha-trap");
+}
+
+TEST_CASE("stats text: the exam history, the trend by topic, readiness against the pass mark",
+          "[stats][cli]") {
+  const RecordedHistory h;
+  cli_test::Cli cli;
+  REQUIRE(h.run(cli, {"stats", "--width", "100"}) == 0);
+  const std::string out = cli.out.str();
+  CHECK_THAT(out, Contains("\n  2026-02-22  2/4   50%  FAIL at 75%  8.5 of 10 min\n"));
+  CHECK_THAT(out, Contains("\n  2026-02-26  3/4   75%  PASS at 50%  12.5 of 20 min\n"));
+  CHECK_THAT(out, Contains("By topic (percent right, oldest → latest, at most 5 exams)"));
+  CHECK_THAT(out, Contains("\nReadiness 46% — below the 75% pass mark; weakest: Alpha 44%\n"));
+  CHECK_THAT(out, Contains("\n  A 4-question exam like your latest, at 75% (3 right): 26% chance "
+                           "of passing\n"));
+}
+
+TEST_CASE("stats text lists the latest 10 exams and each topic's trend over its latest 5",
+          "[stats][cli]") {
+  const History h;
+  {
+    ProgressStore store = h.store();
+    // Twelve exams, 02-10 to 02-21; in exam i Alpha gets i % 5 of 4 right. Only the first has a
+    // topic no bank has any more.
+    for (int i = 0; i < 12; ++i) {
+      const std::string day = fmt::format("2026-02-{}T10:00:00Z", 10 + i);
+      const std::int64_t exam = store.begin_session("exam", at(day), exam_settings(10, 75));
+      json result = {{"minutes", 5},
+                     {"allowed_minutes", 10},
+                     {"pass", 75},
+                     {"topics", {{"alpha", {{"correct", i % 5}, {"total", 4}}}}}};
+      if (i == 0) result["topics"]["retired"] = {{"correct", 1}, {"total", 2}};
+      store.end_session(exam, at(day) + std::chrono::minutes(5), i % 5, 4, i % 5 >= 3, false,
+                        result.dump());
+    }
+  }
+  cli_test::Cli cli;
+  REQUIRE(h.run(cli, {"stats", "--width", "100"}) == 0);
+  const std::string out = cli.out.str();
+  CHECK_THAT(out, Contains("\n  (2 earlier exams: stats --format json)\n  2026-02-12  2/4   50%  "
+                           "FAIL at 75%  5 of 10 min\n"));
+  CHECK_THAT(out, Contains("  2026-02-21  1/4   25%  FAIL at 75%  5 of 10 min\nBy topic"));
+  // Exams 8 to 12 (i = 7 … 11): 2, 3, 4, 0, 1 of 4.
+  CHECK_THAT(out, Contains("\n  Alpha ") && Contains(" 50% → 75% → 100% → 0% → 25%\n"));
+  CHECK_THAT(out, Contains("\n  retired ") && Contains(" 50%\n"));
+}
+
+TEST_CASE("stats text names each trap by the id --trap takes", "[stats][cli]") {
+  const RecordedHistory h;
+  cli_test::Cli cli;
+  REQUIRE(h.run(cli, {"stats", "--width", "100"}) == 0);
+  CHECK_THAT(cli.out.str(), Contains("(worst first · proofdeck quiz --trap ID)") &&
+                                Contains("\n  alpha-trap  The alpha misconception") &&
+                                Contains("1 of 2 (50%)"));
+}
+
+TEST_CASE("stats text says not drilled where no card of a topic was drilled", "[stats][cli]") {
+  const RecordedHistory h;
+  cli_test::Cli cli;
+  REQUIRE(h.run(cli, {"stats", "--width", "100"}) == 0);
+  const std::string out = cli.out.str();
+  const std::size_t gamma = out.find("\n  Gamma ");
+  REQUIRE(gamma != std::string::npos);
+  CHECK(out.substr(gamma + 1, out.find('\n', gamma + 1) - gamma - 1).ends_with("not drilled"));
+}
+
+TEST_CASE("stats with no exam says how to take one", "[stats][cli]") {
+  const History h;
+  cli_test::Cli cli;
+  REQUIRE(h.run(cli, {"stats", "--pass", "80", "--width", "160"}) == 0);
+  CHECK_THAT(cli.out.str(), Contains("Exams: none yet — take one with proofdeck exam (e.g. "
+                                     "proofdeck exam --count 20 --minutes 25 --pass 80)") &&
+                                Contains("A 7-question exam at 80% (6 right): under 1% chance of "
+                                         "passing"));
+  const json s = [&] {
+    cli_test::Cli j;
+    REQUIRE(h.run(j, {"stats", "--format", "json"}) == 0);
+    return json::parse(j.out.str());
+  }();
+  CHECK(s["exams"] == json::array());
+}
+
+TEST_CASE("stats refuses a pass mark outside 0 to 100 as a usage error", "[stats][cli]") {
+  const History h;
+  for (const std::string pass : {"101", "-1", "lots"}) {
+    INFO("--pass " << pass);
+    cli_test::Cli cli;
+    CHECK(h.run(cli, {"stats", "--pass", pass}) == 2);
+    CHECK_THAT(cli.err.str(), Contains("--pass"));
+    CHECK(cli.out.str().empty());
+  }
+}
