@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <chrono>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -18,6 +19,7 @@
 #include "cli/engine_bench.hpp"
 #include "cli_test_support.hpp"
 #include "render/theme.hpp"
+#include "study/input.hpp"
 #include "version.hpp"
 
 namespace {
@@ -276,6 +278,21 @@ TEST_CASE("a fractional option names the value given and the range allowed", "[c
              StartsWith("error: --min-verified 101: expected a number from 0 to 100\n"));
   CHECK_THAT(usage_error({"check", "--min-verified", "nan"}),
              StartsWith("error: --min-verified nan: expected a number from 0 to 100\n"));
+}
+
+TEST_CASE("a study session ended by Ctrl-C exits 130 with a notice, not an error", "[cli][usage]") {
+  TempDir data;
+  // The session's own guard is installed while it runs; this one catches the signal raised
+  // before it starts, so the session's first read finds the learner's Ctrl-C waiting.
+  proofdeck::study::InterruptGuard ctrl_c;
+  struct Forget {
+    ~Forget() { proofdeck::study::InterruptGuard::clear(); }
+  } forget;
+  std::raise(SIGINT);
+  REQUIRE(proofdeck::study::InterruptGuard::interrupted());
+  Cli cli;
+  CHECK(cli.run({"quiz", "--data-dir", data.path().string(), "--color", "never"}) == 130);
+  CHECK(cli.err.str() == "Interrupted: every answer given was saved.\n");
 }
 
 // --- engine run -------------------------------------------------------------------------------

@@ -64,6 +64,16 @@ void print_error(Io& io, const Theme& theme, const std::string& message) {
   fmt::print(io.err, "{} {}\n", fmt::styled("error:", theme.error), text::terminal_safe(message));
 }
 
+// A message that is news, not a failure, as a sentence: "interrupted: every answer given was
+// saved" → "Interrupted: every answer given was saved."
+void print_notice(Io& io, const Theme& theme, std::string message) {
+  if (!message.empty() && message.front() >= 'a' && message.front() <= 'z')
+    message.front() = static_cast<char>(message.front() - 'a' + 'A');
+  if (!message.empty() && message.back() != '.' && message.back() != '!' && message.back() != '?')
+    message += '.';
+  fmt::print(io.err, "{}\n", fmt::styled(text::terminal_safe(message), theme.warning));
+}
+
 }  // namespace
 
 int text_width(const Context& context) {
@@ -196,7 +206,11 @@ int run(const std::vector<std::string>& args, Io& io) {
     io.err << "Run with --help for more information.\n";
     return static_cast<int>(ExitCode::invalid_input);
   } catch (const Error& e) {
-    print_error(io, theme, e.message());
+    if (e.exit_code() == ExitCode::interrupted) {
+      print_notice(io, theme, e.message());  // the learner's Ctrl-C: no error of theirs or ours
+    } else {
+      print_error(io, theme, e.message());
+    }
     return static_cast<int>(e.exit_code());
   } catch (const std::bad_alloc&) {
     print_error(io, theme, "out of memory; try smaller sizes");
