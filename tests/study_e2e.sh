@@ -87,7 +87,7 @@ for signal in TERM INT; do
   check "SIG$signal during a drill exits 130" test "$status" -eq 130
   check "SIG$signal during a drill prints the summary" grep -qF "Drill interrupted" "$work/out-$signal"
   check "SIG$signal during a drill says progress is saved" \
-    grep -qF "interrupted: every answer given was saved" "$work/err-$signal"
+    grep -qxF "Interrupted: every answer given was saved." "$work/err-$signal"
   check "SIG$signal during a drill keeps the answer given" \
     test "$(sql "$data/progress.db" "SELECT count(*) FROM reviews WHERE mode = 'drill'")" = 1
 done

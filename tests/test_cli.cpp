@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <chrono>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -18,6 +19,7 @@
 #include "cli/engine_bench.hpp"
 #include "cli_test_support.hpp"
 #include "render/theme.hpp"
+#include "study/input.hpp"
 #include "version.hpp"
 
 namespace {
@@ -109,7 +111,7 @@ TEST_CASE("an unknown subcommand is a usage error", "[cli]") {
 TEST_CASE("the color option takes only auto, always or never", "[cli]") {
   Cli cli;
   CHECK(cli.run({"--color", "bogus"}) == 2);
-  CHECK_THAT(cli.err.str(), StartsWith("error: --color: bogus"));
+  CHECK_THAT(cli.err.str(), StartsWith("error: --color bogus: expected auto, always or never\n"));
 }
 
 TEST_CASE("global options are accepted after the subcommand", "[cli]") {
@@ -118,6 +120,179 @@ TEST_CASE("global options are accepted after the subcommand", "[cli]") {
   args.insert(args.end(), {"--seed", "3", "--color", "never"});
   CHECK(cli.run(args) == 0);
   CHECK(cli.err.str().empty());
+}
+
+// --- usage errors -----------------------------------------------------------------------------
+// What a mistyped command line is told: the word or value given, what is allowed, and "did you
+// mean" for a slip of the fingers; always exit 2 and a pointer to --help.
+
+namespace {
+
+constexpr const char* kRunWithHelp = "Run with --help for more information.\n";
+
+// stderr of a command line that must be a usage error.
+std::string usage_error(const std::vector<std::string>& args) {
+  Cli cli;
+  CHECK(cli.run(args) == 2);
+  CHECK(cli.out.str().empty());
+  return cli.err.str();
+}
+
+}  // namespace
+
+TEST_CASE("a misspelt command is answered with the command meant", "[cli][usage]") {
+  CHECK(usage_error({"qiuz"}) ==
+        std::string("error: unknown command 'qiuz'; did you mean 'quiz'? (the commands: quiz, "
+                    "exam, drill, stats, demo, check, print, export, engine, list)\n") +
+            kRunWithHelp);
+  CHECK_THAT(usage_error({"Exma"}), StartsWith("error: unknown command 'Exma'; did you mean "
+                                               "'exam'? (the commands: quiz, "));
+}
+
+TEST_CASE("a word that is no command lists the commands", "[cli][usage]") {
+  CHECK(usage_error({"xyzzy"}) ==
+        std::string("error: unknown command 'xyzzy' (the commands: quiz, exam, drill, stats, "
+                    "demo, check, print, export, engine, list)\n") +
+            kRunWithHelp);
+}
+
+TEST_CASE("a misspelt subcommand of engine is answered with the one meant", "[cli][usage]") {
+  CHECK_THAT(usage_error({"engine", "rnu", "spec.json"}),
+             StartsWith("error: unknown command 'rnu' for engine; did you mean 'run'? (its "
+                        "commands: run, bench)\n"));
+}
+
+TEST_CASE("a command without its subcommand names the ones it has", "[cli][usage]") {
+  CHECK(usage_error({"engine"}) ==
+        std::string("error: engine needs a command: run or bench\n") + kRunWithHelp);
+  CHECK_THAT(usage_error({"demo"}), StartsWith("error: demo needs a command: list or run\n"));
+}
+
+TEST_CASE("a misspelt option of a subcommand is answered with the option meant", "[cli][usage]") {
+  CHECK(usage_error({"quiz", "--cuont", "3"}) ==
+        std::string("error: unknown option --cuont for quiz; did you mean --count?\n") +
+            kRunWithHelp);
+  CHECK_THAT(usage_error({"check", "--strcit"}),
+             StartsWith("error: unknown option --strcit for check; did you mean --strict?\n"));
+  CHECK_THAT(usage_error({"check", "--strcit=1"}),
+             StartsWith("error: unknown option --strcit for check; did you mean --strict?\n"));
+}
+
+TEST_CASE("a misspelt global option is answered with the option meant, anywhere on the line",
+          "[cli][usage]") {
+  CHECK_THAT(usage_error({"--widht", "60"}),
+             StartsWith("error: unknown option --widht; did you mean --width?\n"));
+  CHECK_THAT(usage_error({"list", "topics", "--widht", "60"}),
+             StartsWith("error: unknown option --widht for list; did you mean --width?\n"));
+}
+
+TEST_CASE("an option with no close match lists the command's options and the global ones",
+          "[cli][usage]") {
+  CHECK(usage_error({"check", "--xyzzy"}) ==
+        std::string("error: unknown option --xyzzy for check; its options: --format, --output, "
+                    "--min-verified, --strict, --lint, --source, --mutate; the global options: "
+                    "--color, --seed, --bank, --no-builtin, --data-dir, --width, --now\n") +
+            kRunWithHelp);
+  CHECK_THAT(usage_error({"--xyzzy"}),
+             StartsWith("error: unknown option --xyzzy; the options: --color, --seed, --bank, "
+                        "--no-builtin, --data-dir, --width, --now\n"));
+}
+
+TEST_CASE("an argument a command does not take is named, and an option without dashes found",
+          "[cli][usage]") {
+  CHECK_THAT(usage_error({"demo", "run", "head-params", "extra"}),
+             StartsWith("error: unexpected argument 'extra' for demo run\n"));
+  CHECK_THAT(usage_error({"list", "topics", "format", "json"}),
+             StartsWith("error: unexpected argument 'format' for list; did you mean --format?\n"));
+}
+
+TEST_CASE("a word outside an option's choices lists them and suggests the one meant",
+          "[cli][usage]") {
+  CHECK_THAT(usage_error({"--color", "alwyas"}),
+             StartsWith("error: --color alwyas: expected auto, always or never; did you mean "
+                        "always?\n"));
+  CHECK_THAT(usage_error({"list", "qustions"}),
+             StartsWith("error: list qustions: expected banks, topics, traps or questions; did "
+                        "you mean questions?\n"));
+  CHECK_THAT(usage_error({"stats", "--format", "jsn"}),
+             StartsWith("error: --format jsn: expected text or json; did you mean json?\n"));
+}
+
+TEST_CASE("a whole-number option names the value given and the range allowed", "[cli][usage]") {
+  CHECK(usage_error({"--width", "5", "list", "topics"}) ==
+        std::string("error: --width 5: expected a whole number from 20 to 10000\n") + kRunWithHelp);
+  CHECK_THAT(usage_error({"--width", "abc"}),
+             StartsWith("error: --width abc: expected a whole number from 20 to 10000\n"));
+  CHECK_THAT(usage_error({"--width", "60.5"}),
+             StartsWith("error: --width 60.5: expected a whole number from 20 to 10000\n"));
+  CHECK_THAT(usage_error({"engine", "run", "spec.json", "--indent", "9"}),
+             StartsWith("error: --indent 9: expected a whole number from 0 to 8\n"));
+  CHECK_THAT(usage_error({"engine", "bench", "--seq", "abc"}),
+             StartsWith("error: --seq abc: expected a whole number from 1 to 4096\n"));
+}
+
+TEST_CASE("whole numbers are plain decimals, never read as octal or hexadecimal", "[cli][usage]") {
+  // CLI11 alone reads 020 as octal 16 (too narrow a width, so silently 80) and 0x20 as 32.
+  CHECK_THAT(usage_error({"--width", "020", "list", "topics"}),
+             StartsWith("error: --width 020: expected a whole number from 20 to 10000, without "
+                        "leading zeros\n"));
+  CHECK_THAT(usage_error({"--width", "0x20", "list", "topics"}),
+             StartsWith("error: --width 0x20: expected a whole number from 20 to 10000\n"));
+  Cli zero;  // a zero on its own is no leading zero
+  zero.in.str(kSinusoidalSpec);
+  CHECK(zero.run({"engine", "run", "-", "--indent", "0"}) == 0);
+}
+
+TEST_CASE("a seed is a whole number from 0, never a negative one wrapped round", "[cli][usage]") {
+  CHECK_THAT(usage_error({"--seed", "-1", "list", "topics"}),
+             StartsWith("error: --seed -1: expected a whole number from 0 to "
+                        "18446744073709551615\n"));
+  CHECK_THAT(usage_error({"--seed", "x1"}),
+             StartsWith("error: --seed x1: expected a whole number from 0 to "
+                        "18446744073709551615\n"));
+  Cli largest;
+  CHECK(largest.run({"--seed", "18446744073709551615", "list", "topics"}) == 0);
+}
+
+TEST_CASE("the study commands' counts name the value given and the range allowed", "[cli][usage]") {
+  CHECK(usage_error({"quiz", "--count", "0"}) ==
+        std::string("error: --count 0: expected a whole number, at least 1\n") + kRunWithHelp);
+  CHECK_THAT(usage_error({"quiz", "--count", "abc"}),
+             StartsWith("error: --count abc: expected a whole number, at least 1\n"));
+  CHECK_THAT(usage_error({"quiz", "--count", "1.5"}),
+             StartsWith("error: --count 1.5: expected a whole number, at least 1\n"));
+  CHECK_THAT(usage_error({"exam", "--count", "1001"}),
+             StartsWith("error: --count 1001: expected a whole number from 1 to 1000\n"));
+  CHECK_THAT(usage_error({"drill", "--limit", "0"}),
+             StartsWith("error: --limit 0: expected a whole number from 1 to 100000\n"));
+}
+
+TEST_CASE("a fractional option names the value given and the range allowed", "[cli][usage]") {
+  CHECK(usage_error({"exam", "--minutes", "0"}) ==
+        std::string("error: --minutes 0: expected a number from 0.01 to 1440\n") + kRunWithHelp);
+  CHECK_THAT(usage_error({"exam", "--pass", "much"}),
+             StartsWith("error: --pass much: expected a number from 0 to 100\n"));
+  CHECK_THAT(usage_error({"drill", "--retention", "2"}),
+             StartsWith("error: --retention 2: expected a number from 0.7 to 0.99\n"));
+  CHECK_THAT(usage_error({"check", "--min-verified", "101"}),
+             StartsWith("error: --min-verified 101: expected a number from 0 to 100\n"));
+  CHECK_THAT(usage_error({"check", "--min-verified", "nan"}),
+             StartsWith("error: --min-verified nan: expected a number from 0 to 100\n"));
+}
+
+TEST_CASE("a study session ended by Ctrl-C exits 130 with a notice, not an error", "[cli][usage]") {
+  TempDir data;
+  // The session's own guard is installed while it runs; this one catches the signal raised
+  // before it starts, so the session's first read finds the learner's Ctrl-C waiting.
+  proofdeck::study::InterruptGuard ctrl_c;
+  struct Forget {
+    ~Forget() { proofdeck::study::InterruptGuard::clear(); }
+  } forget;
+  std::raise(SIGINT);
+  REQUIRE(proofdeck::study::InterruptGuard::interrupted());
+  Cli cli;
+  CHECK(cli.run({"quiz", "--data-dir", data.path().string(), "--color", "never"}) == 130);
+  CHECK(cli.err.str() == "Interrupted: every answer given was saved.\n");
 }
 
 // --- engine run -------------------------------------------------------------------------------
@@ -223,7 +398,13 @@ TEST_CASE("engine bench refuses heads that do not divide d-model", "[cli]") {
 TEST_CASE("engine bench refuses sizes out of range with the range", "[cli]") {
   Cli cli;
   CHECK(cli.run(tiny_bench({{"--seq", "0"}})) == 2);
-  CHECK(cli.err.str() == "error: --seq 0 is out of range: expected 1 to 4096\n");
+  CHECK_THAT(cli.err.str(), StartsWith("error: --seq 0: expected a whole number from 1 to 4096\n"));
+}
+
+TEST_CASE("engine bench refuses more heads than the width has columns", "[cli]") {
+  Cli cli;
+  CHECK(cli.run(tiny_bench({{"--heads", "16"}})) == 2);
+  CHECK(cli.err.str() == "error: --heads 16: expected a whole number from 1 to 8\n");
 }
 
 TEST_CASE("engine bench refuses a shape that would take gigabytes, naming the limit", "[cli]") {

@@ -1,12 +1,13 @@
 // The text layer: how wide text is on a terminal, fitting and wrapping it at word boundaries,
-// the one rule for numbers, and escaping for terminals, markup and Markdown. Every output path
-// of proofdeck goes through these, so each rule is pinned here once.
+// the one rule for numbers, escaping for terminals, markup and Markdown, and "did you mean". Every
+// output path of proofdeck goes through these, so each rule is pinned here once.
 #include <catch2/catch.hpp>
 #include <string>
 #include <vector>
 
 #include "text/escape.hpp"
 #include "text/number.hpp"
+#include "text/suggest.hpp"
 #include "text/utf8.hpp"
 #include "text/width.hpp"
 
@@ -150,4 +151,35 @@ TEST_CASE("slugs and URL paths", "[text][escape]") {
   CHECK(text::slug("Scaled Dot-Product Attention!", "x") == "scaled-dot-product-attention");
   CHECK(text::slug("—", "demo") == "demo");
   CHECK(text::url_path("figures/a b.svg") == "figures/a%20b.svg");
+}
+
+TEST_CASE("edit distance counts insertions, deletions, replacements and swaps", "[text][suggest]") {
+  CHECK(text::edit_distance("quiz", "quiz") == 0);
+  CHECK(text::edit_distance("", "exam") == 4);
+  CHECK(text::edit_distance("exam", "") == 4);
+  CHECK(text::edit_distance("qiuz", "quiz") == 1);   // two neighbours swapped
+  CHECK(text::edit_distance("drll", "drill") == 1);  // one left out
+  CHECK(text::edit_distance("stats", "stat") == 1);  // one too many
+  CHECK(text::edit_distance("demo", "demi") == 1);   // one replaced
+  CHECK(text::edit_distance("ca", "abc") == 3);      // optimal string alignment, not 2
+  CHECK(text::edit_distance("QUIZ", "quiz") == 0);   // letters regardless of case
+}
+
+TEST_CASE("the closest candidate is suggested only when it is a likely typo", "[text][suggest]") {
+  const std::vector<std::string> commands = {"quiz",  "exam",  "drill",  "stats",  "demo",
+                                             "check", "print", "export", "engine", "list"};
+  CHECK(text::closest("qiuz", commands) == "quiz");
+  CHECK(text::closest("exma", commands) == "exam");
+  CHECK(text::closest("Drill", commands) == "drill");
+  CHECK(text::closest("egnine", commands) == "engine");
+  CHECK(text::closest("xyzzy", commands) == std::nullopt);
+  CHECK(text::closest("qz", commands) == std::nullopt);              // two edits from quiz: too far
+  CHECK(text::closest("strcit", {"strict", "source"}) == "strict");  // six letters allow two
+  CHECK(text::closest("cuont", {"count", "topic", "report"}) == "count");
+  CHECK(text::closest("anything", {}) == std::nullopt);
+}
+
+TEST_CASE("a tie between candidates goes to the earliest", "[text][suggest]") {
+  CHECK(text::closest("dat", {"bat", "cat"}) == "bat");
+  CHECK(text::closest("dat", {"cat", "bat"}) == "cat");
 }

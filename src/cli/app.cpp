@@ -18,6 +18,8 @@
 #include "cli/help_format.hpp"
 #include "cli/print_export_cmds.hpp"
 #include "cli/study_cmds.hpp"
+#include "cli/usage_error.hpp"
+#include "cli/validators.hpp"
 #include "core/errors.hpp"
 #include "text/escape.hpp"
 #include "text/width.hpp"
@@ -60,6 +62,16 @@ int width_argument(const std::vector<std::string>& args) {
 
 void print_error(Io& io, const Theme& theme, const std::string& message) {
   fmt::print(io.err, "{} {}\n", fmt::styled("error:", theme.error), text::terminal_safe(message));
+}
+
+// A message that is news, not a failure, as a sentence: "interrupted: every answer given was
+// saved" → "Interrupted: every answer given was saved."
+void print_notice(Io& io, const Theme& theme, std::string message) {
+  if (!message.empty() && message.front() >= 'a' && message.front() <= 'z')
+    message.front() = static_cast<char>(message.front() - 'a' + 'A');
+  if (!message.empty() && message.back() != '.' && message.back() != '!' && message.back() != '?')
+    message += '.';
+  fmt::print(io.err, "{}\n", fmt::styled(text::terminal_safe(message), theme.warning));
 }
 
 }  // namespace
@@ -129,13 +141,14 @@ int run(const std::vector<std::string>& args, Io& io) {
   app.add_option("--color", color_text,
                  "Colour: auto (a terminal, unless NO_COLOR or TERM=dumb; FORCE_COLOR forces), "
                  "always, never")
-      ->check(CLI::IsMember({"auto", "always", "never"}))
+      ->check(one_of({"auto", "always", "never"}))
       ->capture_default_str();
   CLI::Option* seed =
       app.add_option("--seed", global.seed,
                      "Seed for every random draw: quiz, exam and drill draw a fresh one each run "
                      "and show it, so --seed N repeats a session; print, export, demo and check "
-                     "use 0 unless given");
+                     "use 0 unless given")
+          ->check(whole_number<std::uint64_t>());
 
   app.add_option("--bank", global.banks,
                  "A question bank file, or a folder of them, to load besides the built-in ones "
@@ -147,7 +160,7 @@ int run(const std::vector<std::string>& args, Io& io) {
   app.add_option("--width", global.width,
                  "Text width in columns, 20 or more (default: the terminal's, else $COLUMNS, "
                  "else 80)")
-      ->check(CLI::Range(20, 10000));
+      ->check(whole_number(20, 10000));
   app.add_option("--now", global.now,
                  "The clock, as ISO-8601 (2026-01-01T09:00:00Z or 2026-01-01), for tests and "
                  "back-filling (default: $PROOFDECK_NOW, else the system clock)");
@@ -189,11 +202,15 @@ int run(const std::vector<std::string>& args, Io& io) {
     io.out << e.what() << "\n";
     return static_cast<int>(ExitCode::ok);
   } catch (const CLI::ParseError& e) {
-    print_error(io, theme, e.what());
+    print_error(io, theme, usage_message(app, e));
     io.err << "Run with --help for more information.\n";
     return static_cast<int>(ExitCode::invalid_input);
   } catch (const Error& e) {
-    print_error(io, theme, e.message());
+    if (e.exit_code() == ExitCode::interrupted) {
+      print_notice(io, theme, e.message());  // the learner's Ctrl-C: no error of theirs or ours
+    } else {
+      print_error(io, theme, e.message());
+    }
     return static_cast<int>(e.exit_code());
   } catch (const std::bad_alloc&) {
     print_error(io, theme, "out of memory; try smaller sizes");

@@ -16,6 +16,7 @@
 #include "bank/lint.hpp"
 #include "bank/proof.hpp"
 #include "bank/sources.hpp"
+#include "cli/validators.hpp"
 #include "core/errors.hpp"
 #include "core/heap.hpp"
 #include "core/json_input.hpp"
@@ -426,14 +427,14 @@ void setup_check(CLI::App& app, const std::function<Context()>& context) {
   CLI::App* check = app.add_subcommand(
       "check", "Validate the question banks and prove every answer key by computation (CI)");
   check->add_option("--format", options->format, "text, json or junit (JUnit XML for CI)")
-      ->check(CLI::IsMember({"text", "json", "junit"}))
+      ->check(one_of({"text", "json", "junit"}))
       ->capture_default_str();
   check->add_option("-o,--output", options->output_path,
                     "Write the report to FILE instead of standard output");
   check
       ->add_option("--min-verified", options->min_verified,
                    "Fail when fewer than PCT percent of the keys are verified")
-      ->check(CLI::Range(0.0, 100.0));
+      ->check(number(0, 100));
   check->add_flag("--strict", options->strict,
                   "Fail on lint findings and on questions with no proof and no `unprovable` "
                   "reason");

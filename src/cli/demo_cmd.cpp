@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "cli/validators.hpp"
 #include "core/errors.hpp"
 #include "demo/demo.hpp"
 #include "render/figure.hpp"
@@ -122,7 +123,7 @@ void setup_demo(CLI::App& app, const std::function<Context()>& context) {
   auto list_options = std::make_shared<DemoListOptions>();
   CLI::App* list_cmd = demo_cmd->add_subcommand("list", "List the demos and their parameters");
   list_cmd->add_option("--format", list_options->format, "text or json")
-      ->check(CLI::IsMember({"text", "json"}))
+      ->check(one_of({"text", "json"}))
       ->capture_default_str();
   list_cmd->callback([list_options, context] {
     Context ctx = context();
@@ -138,7 +139,7 @@ void setup_demo(CLI::App& app, const std::function<Context()>& context) {
   run_cmd
       ->add_option("--format", run_options->format,
                    "text (terminal pictures), md, html (one self-contained file) or json")
-      ->check(CLI::IsMember({"text", "md", "html", "json"}))
+      ->check(one_of({"text", "md", "html", "json"}))
       ->capture_default_str();
   run_cmd->add_option("-o,--output", run_options->output_path,
                       "Write to FILE instead of standard output");

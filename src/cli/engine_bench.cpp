@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "cli/validators.hpp"
 #include "core/errors.hpp"
 #include "engine/blocking.hpp"
 #include "engine/encoder_layer.hpp"
@@ -40,11 +41,16 @@ double median_ms(int warmup, int iters, Body&& body) {
   return median(std::move(samples));
 }
 
-void check_range(const char* name, std::int64_t value, std::int64_t low, std::int64_t high) {
-  if (value < low || value > high) {
-    throw InputError("bench.range", fmt::format("--{} {} is out of range: expected {} to {}", name,
-                                                value, low, high));
+// "--seq 0: expected a whole number from 1 to 4096", as the option's own check says it.
+void check_range(const BenchLimit& limit, std::int64_t value, std::int64_t highest) {
+  if (value < limit.lowest || value > highest) {
+    throw InputError("bench.range", fmt::format("{} {}: expected {}", limit.option, value,
+                                                cli::whole_number_words(limit.lowest, highest)));
   }
+}
+
+void check_range(const BenchLimit& limit, std::int64_t value) {
+  check_range(limit, value, limit.highest);
 }
 
 template <typename T>
@@ -129,11 +135,11 @@ nlohmann::ordered_json run_engine_bench(const BenchOptions& options) {
   if (options.op != "encoder_layer" && options.op != "mha") {
     throw InputError("bench.op", fmt::format("--op {}: expected encoder_layer or mha", options.op));
   }
-  check_range("seq", options.seq, 1, 4096);
-  check_range("d-model", options.d_model, 1, 8192);
-  check_range("heads", options.heads, 1, options.d_model);
-  check_range("d-ff", options.d_ff, 1, 32768);
-  check_range("threads", options.threads, 1, 256);
+  check_range(kBenchSeq, options.seq);
+  check_range(kBenchDModel, options.d_model);
+  check_range(kBenchHeads, options.heads, options.d_model);
+  check_range(kBenchDFf, options.d_ff);
+  check_range(kBenchThreads, options.threads);
   if (options.threads > 1 && !engine::product_threads_available()) {
     throw InputError(
         "bench.threads",
@@ -142,8 +148,8 @@ nlohmann::ordered_json run_engine_bench(const BenchOptions& options) {
                     "do) or leave --threads at 1",
                     options.threads));
   }
-  check_range("iters", options.iters, 1, 100000);
-  check_range("warmup", options.warmup, 0, 100000);
+  check_range(kBenchIters, options.iters);
+  check_range(kBenchWarmup, options.warmup);
   if (options.d_model % options.heads != 0) {
     throw InputError("bench.heads", fmt::format("--d-model {} is not divisible by --heads {}",
                                                 options.d_model, options.heads));

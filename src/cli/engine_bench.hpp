@@ -22,6 +22,21 @@ struct BenchOptions {
   std::uint64_t seed = 0;            // weights and input
 };
 
+// What each size may be: bench's options check these, and run_engine_bench refuses anything
+// else (and --heads above --d-model or not dividing it).
+struct BenchLimit {
+  const char* option;    // "--seq"
+  std::int64_t lowest;   // inclusive
+  std::int64_t highest;  // inclusive
+};
+inline constexpr BenchLimit kBenchSeq{"--seq", 1, 4096};
+inline constexpr BenchLimit kBenchDModel{"--d-model", 1, 8192};
+inline constexpr BenchLimit kBenchHeads{"--heads", 1, 8192};
+inline constexpr BenchLimit kBenchDFf{"--d-ff", 1, 32768};
+inline constexpr BenchLimit kBenchThreads{"--threads", 1, 256};
+inline constexpr BenchLimit kBenchIters{"--iters", 1, 100000};
+inline constexpr BenchLimit kBenchWarmup{"--warmup", 0, 100000};
+
 // Throws InputError for sizes past the limits (named in the message).
 nlohmann::ordered_json run_engine_bench(const BenchOptions& options);
 

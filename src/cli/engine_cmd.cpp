@@ -7,6 +7,7 @@
 
 #include "cli/engine_bench.hpp"
 #include "cli/engine_spec.hpp"
+#include "cli/validators.hpp"
 #include "core/json_input.hpp"
 
 namespace proofdeck::cli {
@@ -52,7 +53,7 @@ void setup_engine(CLI::App& app, const std::function<Context()>& context) {
   run_cmd
       ->add_option("--indent", run_options->indent,
                    "Pretty-print with N spaces (default: one line)")
-      ->check(CLI::Range(0, 8));
+      ->check(whole_number(0, 8));
   std::string ops;
   for (const auto op : engine_op_names())
     ops += (ops.empty() ? "" : ", ") + std::string(op);
@@ -82,25 +83,38 @@ void setup_engine(CLI::App& app, const std::function<Context()>& context) {
   CLI::App* bench_cmd =
       engine->add_subcommand("bench", "Time forward and forward+backward; prints medians as JSON");
   bench_cmd->add_option("--op", bench_options->op, "encoder_layer or mha")
-      ->check(CLI::IsMember({"encoder_layer", "mha"}))
+      ->check(one_of({"encoder_layer", "mha"}))
       ->capture_default_str();
-  bench_cmd->add_option("--seq", bench_options->seq, "Tokens T")->capture_default_str();
-  bench_cmd->add_option("--d-model", bench_options->d_model, "Width E")->capture_default_str();
+  // Each size checked against the limits run_engine_bench enforces.
+  const auto size = [](const BenchLimit& limit) {
+    return whole_number(limit.lowest, limit.highest);
+  };
+  bench_cmd->add_option("--seq", bench_options->seq, "Tokens T")
+      ->check(size(kBenchSeq))
+      ->capture_default_str();
+  bench_cmd->add_option("--d-model", bench_options->d_model, "Width E")
+      ->check(size(kBenchDModel))
+      ->capture_default_str();
   bench_cmd->add_option("--heads", bench_options->heads, "Attention heads H (must divide E)")
+      ->check(size(kBenchHeads))
       ->capture_default_str();
   bench_cmd->add_option("--d-ff", bench_options->d_ff, "Feed-forward width F")
+      ->check(size(kBenchDFf))
       ->capture_default_str();
   bench_cmd->add_option("--norm", bench_options->norm, "post (original) or pre (norm_first)")
-      ->check(CLI::IsMember({"post", "pre"}))
+      ->check(one_of({"post", "pre"}))
       ->capture_default_str();
   bench_cmd->add_option("--dtype", bench_options->dtype, "float32 or float64")
-      ->check(CLI::IsMember({"float32", "float64"}))
+      ->check(one_of({"float32", "float64"}))
       ->capture_default_str();
   bench_cmd->add_option("--threads", bench_options->threads, "Threads for matrix products")
+      ->check(size(kBenchThreads))
       ->capture_default_str();
   bench_cmd->add_option("--iters", bench_options->iters, "Timed iterations (medians reported)")
+      ->check(size(kBenchIters))
       ->capture_default_str();
   bench_cmd->add_option("--warmup", bench_options->warmup, "Untimed iterations first")
+      ->check(size(kBenchWarmup))
       ->capture_default_str();
   bench_cmd->footer(
       "For a fair comparison build Release tuned for this CPU and run PyTorch beside it:\n"

@@ -9,6 +9,7 @@
 #include "bank/proof.hpp"
 #include "cli/print_export_cmds.hpp"
 #include "cli/study_support.hpp"
+#include "cli/validators.hpp"
 #include "core/errors.hpp"
 #include "print/bank_json.hpp"
 #include "print/export.hpp"
@@ -99,7 +100,7 @@ void setup_export(CLI::App& app, const std::function<Context()>& context) {
                    "gift: Moodle GIFT; anki: Anki's tab-separated text import; json: the banks "
                    "normalized (defaults filled in), loadable with --bank")
       ->required()
-      ->check(CLI::IsMember({"gift", "anki", "json"}));
+      ->check(one_of({"gift", "anki", "json"}));
   command->add_option("-o,--output", options->output_path,
                       "Write to FILE instead of standard output (json with several banks: a "
                       "folder, DIR/, one BANK.json each)");

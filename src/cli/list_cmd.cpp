@@ -8,6 +8,7 @@
 
 #include "cli/study_cmds.hpp"
 #include "cli/study_support.hpp"
+#include "cli/validators.hpp"
 #include "text/escape.hpp"
 #include "text/width.hpp"
 
@@ -121,10 +122,10 @@ void setup_list(CLI::App& app, const std::function<Context()>& context) {
   auto options = std::make_shared<ListOptions>();
   CLI::App* list = app.add_subcommand("list", "List the loaded banks, topics, traps or questions");
   list->add_option("what", options->what, "banks, topics, traps or questions")
-      ->check(CLI::IsMember({"banks", "topics", "traps", "questions"}))
+      ->check(one_of({"banks", "topics", "traps", "questions"}))
       ->capture_default_str();
   list->add_option("--format", options->format, "text or json")
-      ->check(CLI::IsMember({"text", "json"}))
+      ->check(one_of({"text", "json"}))
       ->capture_default_str();
   add_filter_options(list, options->filters);
   list->footer(

@@ -8,6 +8,7 @@
 #include "bank/proof.hpp"
 #include "cli/print_export_cmds.hpp"
 #include "cli/study_support.hpp"
+#include "cli/validators.hpp"
 #include "core/errors.hpp"
 #include "print/handout.hpp"
 #include "print/printable.hpp"
@@ -95,7 +96,7 @@ void setup_print(CLI::App& app, const std::function<Context()>& context) {
   command
       ->add_option("--format", options->format,
                    "md or html (default: from --output's extension, else md)")
-      ->check(CLI::IsMember({"md", "html"}));
+      ->check(one_of({"md", "html"}));
   command->add_option("-o,--output", options->output_path,
                       "Write to FILE instead of standard output");
   command
@@ -103,7 +104,7 @@ void setup_print(CLI::App& app, const std::function<Context()>& context) {
                    "inline: a study sheet (answer, traps, explanation and proof after each "
                    "question); appendix: a worksheet with the answer key at the end; none: a "
                    "blank worksheet")
-      ->check(CLI::IsMember({"inline", "appendix", "none"}))
+      ->check(one_of({"inline", "appendix", "none"}))
       ->capture_default_str();
   command->add_option("--assets", options->assets_dir,
                       "Markdown: also write each proof figure as an SVG file into DIR and link "

@@ -1,0 +1,54 @@
+// "Did you mean …?" (see suggest.hpp).
+#include "text/suggest.hpp"
+
+#include <algorithm>
+
+namespace proofdeck::text {
+
+namespace {
+
+char folded(char c) {
+  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+}
+
+}  // namespace
+
+std::size_t edit_distance(std::string_view from, std::string_view to) {
+  // distance[i][j]: edits from from[0, i) to to[0, j); rows of to.size() + 1.
+  const std::size_t columns = to.size() + 1;
+  std::vector<std::size_t> distance((from.size() + 1) * columns);
+  const auto at = [&](std::size_t i, std::size_t j) -> std::size_t& {
+    return distance[i * columns + j];
+  };
+  for (std::size_t i = 0; i <= from.size(); ++i)
+    at(i, 0) = i;
+  for (std::size_t j = 0; j <= to.size(); ++j)
+    at(0, j) = j;
+  for (std::size_t i = 1; i <= from.size(); ++i) {
+    for (std::size_t j = 1; j <= to.size(); ++j) {
+      const std::size_t replace = folded(from[i - 1]) == folded(to[j - 1]) ? 0 : 1;
+      at(i, j) = std::min({at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + replace});
+      const bool swapped = i > 1 && j > 1 && folded(from[i - 1]) == folded(to[j - 2]) &&
+                           folded(from[i - 2]) == folded(to[j - 1]);
+      if (swapped) at(i, j) = std::min(at(i, j), at(i - 2, j - 2) + 1);
+    }
+  }
+  return at(from.size(), to.size());
+}
+
+std::optional<std::string> closest(std::string_view word,
+                                   const std::vector<std::string>& candidates) {
+  const std::size_t allowed = std::max<std::size_t>(word.size() / 3, 1);
+  std::optional<std::string> best;
+  std::size_t best_distance = allowed + 1;
+  for (const std::string& candidate : candidates) {
+    const std::size_t distance = edit_distance(word, candidate);
+    if (distance < best_distance) {
+      best = candidate;
+      best_distance = distance;
+    }
+  }
+  return best;
+}
+
+}  // namespace proofdeck::text
