@@ -256,11 +256,11 @@ TEST_CASE("a seed is a whole number from 0, never a negative one wrapped round",
 
 TEST_CASE("the study commands' counts name the value given and the range allowed", "[cli][usage]") {
   CHECK(usage_error({"quiz", "--count", "0"}) ==
-        std::string("error: --count 0: expected a whole number, at least 1\n") + kRunWithHelp);
+        std::string("error: --count 0: expected a whole number from 1 to 100000\n") + kRunWithHelp);
   CHECK_THAT(usage_error({"quiz", "--count", "abc"}),
-             StartsWith("error: --count abc: expected a whole number, at least 1\n"));
+             StartsWith("error: --count abc: expected a whole number from 1 to 100000\n"));
   CHECK_THAT(usage_error({"quiz", "--count", "1.5"}),
-             StartsWith("error: --count 1.5: expected a whole number, at least 1\n"));
+             StartsWith("error: --count 1.5: expected a whole number from 1 to 100000\n"));
   CHECK_THAT(usage_error({"exam", "--count", "1001"}),
              StartsWith("error: --count 1001: expected a whole number from 1 to 1000\n"));
   CHECK_THAT(usage_error({"drill", "--limit", "0"}),

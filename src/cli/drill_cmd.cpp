@@ -3,6 +3,7 @@
 
 #include "cli/study_cmds.hpp"
 #include "cli/study_support.hpp"
+#include "cli/validators.hpp"
 #include "study/input.hpp"
 
 namespace proofdeck::cli {
@@ -13,10 +14,10 @@ void setup_drill(CLI::App& app, const std::function<Context()>& context) {
       "drill", "Spaced repetition (FSRS-6) over the banks, progress kept across days");
   add_filter_options(drill, options->filters);
   drill->add_option("--new", options->new_per_day, "New cards a day")
-      ->check(CLI::Range(0, 10000))
+      ->check(whole_number(0, 10000))
       ->capture_default_str();
   drill->add_option("--limit", options->limit, "Reviews in this session")
-      ->check(CLI::Range(1, 100000))
+      ->check(whole_number(1, 100000))
       ->capture_default_str();
   auto no_demo = std::make_shared<bool>(false);
   drill->add_flag("--no-demo", *no_demo, "Leave the live proof out of the feedback");
@@ -27,7 +28,7 @@ void setup_drill(CLI::App& app, const std::function<Context()>& context) {
   drill
       ->add_option("--retention", options->retention,
                    "Desired retention: the recall probability intervals aim at")
-      ->check(CLI::Range(0.7, 0.99))
+      ->check(number(0.7, 0.99))
       ->capture_default_str();
   drill->footer(
       "Due cards come first, then up to --new new cards a day, dealt round the topics (the "

@@ -3,6 +3,7 @@
 
 #include "cli/study_cmds.hpp"
 #include "cli/study_support.hpp"
+#include "cli/validators.hpp"
 #include "study/input.hpp"
 
 namespace proofdeck::cli {
@@ -13,15 +14,15 @@ void setup_exam(CLI::App& app, const std::function<Context()>& context) {
       "exam", "Timed exam simulation: no feedback until the end, then pass/fail");
   add_filter_options(exam, options->filters);
   exam->add_option("-n,--count", options->count, "Questions, drawn across topics in proportion")
-      ->check(CLI::Range(1, 1000))
+      ->check(whole_number(1, 1000))
       ->capture_default_str();
   exam->add_option("--minutes", options->minutes,
                    "Time allowed; when it runs out, what was "
                    "answered is submitted")
-      ->check(CLI::Range(0.01, 1440.0))
+      ->check(number(0.01, 1440.0))
       ->capture_default_str();
   exam->add_option("--pass", options->pass, "Pass mark, percent of the questions right")
-      ->check(CLI::Range(0.0, 100.0))
+      ->check(number(0.0, 100.0))
       ->capture_default_str();
   auto no_demo = std::make_shared<bool>(false);
   exam->add_flag("--no-demo", *no_demo, "Leave the proof figures out of the results");

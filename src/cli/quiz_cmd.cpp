@@ -3,6 +3,7 @@
 
 #include "cli/study_cmds.hpp"
 #include "cli/study_support.hpp"
+#include "cli/validators.hpp"
 #include "study/input.hpp"
 
 namespace proofdeck::cli {
@@ -15,7 +16,7 @@ void setup_quiz(CLI::App& app, const std::function<Context()>& context) {
       "quiz", "Practice with immediate feedback, trap call-outs and live proofs");
   add_filter_options(quiz, options->filters);
   quiz->add_option("-n,--count", *count, "Ask at most N questions (default: all that match)")
-      ->check(CLI::PositiveNumber);
+      ->check(whole_number(1, 100000));
   quiz->add_flag("--no-demo", *no_demo, "Leave the live proof out of the feedback");
   quiz->add_flag("--missed", options->missed,
                  "Only the questions whose latest answer (in any mode) was wrong");
@@ -23,7 +24,7 @@ void setup_quiz(CLI::App& app, const std::function<Context()>& context) {
   quiz->add_option("--weakest", *weakest,
                    "Only the questions that test the N traps you fell into most (`proofdeck "
                    "stats` lists them)")
-      ->check(CLI::Range(1, 1000));
+      ->check(whole_number(1, 1000));
   quiz->add_option("--report", options->report_path,
                    "Write the session as JSON to FILE (each question, answer, right or wrong, "
                    "trap, time)");

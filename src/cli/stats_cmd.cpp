@@ -4,6 +4,7 @@
 
 #include "cli/study_cmds.hpp"
 #include "cli/study_support.hpp"
+#include "cli/validators.hpp"
 #include "study/stats.hpp"
 
 namespace proofdeck::cli {
@@ -24,12 +25,12 @@ void setup_stats(CLI::App& app, const std::function<Context()>& context) {
       "Progress: reviews, retention, due forecast, mastery, exams, readiness, the traps you fall "
       "for");
   stats->add_option("--format", options->format, "text or json")
-      ->check(CLI::IsMember({"text", "json"}))
+      ->check(one_of({"text", "json"}))
       ->capture_default_str();
   stats
       ->add_option("--pass", options->stats.pass,
                    "Pass mark readiness is compared with, percent of the questions right")
-      ->check(CLI::Range(0.0, 100.0))
+      ->check(number(0.0, 100.0))
       ->capture_default_str();
   stats->footer(
       "True retention is the share of drill reviews, made a day or more after the previous one, "

@@ -1,6 +1,8 @@
 // Shared wiring of the study subcommands.
 #include "cli/study_support.hpp"
 
+#include "cli/validators.hpp"
+
 #include <unistd.h>
 
 #include <algorithm>
@@ -93,7 +95,7 @@ void add_filter_options(CLI::App* command, study::Filters& filters) {
       ->add_option("--type", filters.types,
                    "Only questions of this type: single, multi, truefalse, numeric, order "
                    "(repeatable)")
-      ->check(CLI::IsMember({"single", "multi", "truefalse", "numeric", "order"}))
+      ->check(one_of({"single", "multi", "truefalse", "numeric", "order"}))
       ->group("Filters");
   command->add_option("--question", filters.questions, "Only this question id (repeatable)")
       ->group("Filters");

@@ -223,20 +223,10 @@ std::vector<const bank::Question*> draw_exam(std::vector<const bank::Question*> 
     by_topic[q->topic].push_back(q);
   }
   n = std::min(n, pool.size());
-  std::vector<std::size_t> quota(topics.size());
-  std::vector<std::pair<double, std::size_t>> remainders;
-  std::size_t given = 0;
-  for (std::size_t t = 0; t < topics.size(); ++t) {
-    const double exact = static_cast<double>(n) * static_cast<double>(by_topic[topics[t]].size()) /
-                         static_cast<double>(pool.size());
-    quota[t] = static_cast<std::size_t>(std::floor(exact));
-    given += quota[t];
-    remainders.emplace_back(exact - std::floor(exact), t);
-  }
-  std::stable_sort(remainders.begin(), remainders.end(),
-                   [](const auto& a, const auto& b) { return a.first > b.first; });
-  for (std::size_t k = 0; given < n && k < remainders.size(); ++k, ++given)
-    ++quota[remainders[k].second];
+  std::vector<int> sizes;
+  for (const std::string& topic : topics)
+    sizes.push_back(static_cast<int>(by_topic[topic].size()));
+  const std::vector<int> quota = exam_quota(sizes, static_cast<int>(n));
   std::vector<const bank::Question*> drawn;
   for (std::size_t t = 0; t < topics.size(); ++t) {
     std::vector<const bank::Question*>& questions = by_topic[topics[t]];

@@ -105,6 +105,11 @@ std::string render_summary(const Session& session, const std::vector<Answered>& 
 nlohmann::ordered_json session_report(const Session& session, const std::string& mode,
                                       const std::vector<Answered>& answers);
 
+// How many of an n-question exam each topic gets (topic_sizes: its questions in the pool): in
+// proportion, the rest by largest remainder, ties to the earlier topic. exam draws with it and
+// stats predicts a pass with it.
+std::vector<int> exam_quota(const std::vector<int>& topic_sizes, int n);
+
 // "3 min 12 s", "48 s".
 std::string format_duration(std::chrono::milliseconds duration);
 
