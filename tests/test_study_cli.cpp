@@ -496,6 +496,54 @@ TEST_CASE("exam: questions are drawn across topics in proportion", "[cli][study]
 
 // --- stats and list -----------------------------------------------------------------------------
 
+TEST_CASE("an exam taken through the CLI is kept: stats shows its score, verdict and topics",
+          "[cli][study][exam]") {
+  Study study;
+  Cli exam;
+  REQUIRE(study.run(exam,
+                    {"exam", "--question", "order-without-pe", "--count", "1", "--pass", "60"},
+                    "f\nsubmit\nyes\n") == 0);
+  Cli stats;
+  REQUIRE(study.run(stats, {"stats", "--format", "json"}) == 0);
+  const json s = json::parse(stats.out.str());
+  REQUIRE(s["exams"].size() == 1);
+  const json& kept = s["exams"][0];
+  CHECK(kept["at"] == "2026-03-02T09:00:00Z");
+  CHECK(kept["score"] == 1);
+  CHECK(kept["total"] == 1);
+  CHECK(kept["passed"] == true);
+  CHECK(kept["minutes"].get<double>() >= 0.0);
+  CHECK(kept["topics"] == json{{"positional", {{"correct", 1}, {"total", 1}}}});
+  CHECK(s.contains("readiness"));
+  Cli text_stats;
+  REQUIRE(study.run(text_stats, {"stats"}) == 0);
+  CHECK_THAT(text_stats.out.str(), Contains("PASS at 60%") && Contains("Readiness "));
+}
+
+TEST_CASE("drill: on a card in review, Hard, Good and Easy schedule increasing intervals",
+          "[cli][study]") {
+  // The same history three times: learned on day 1 (Good, Good: review in 2 days), then reviewed
+  // when due and rated h, g or e.
+  std::vector<std::string> intervals;
+  for (const std::string rating : {"h", "g", "e"}) {
+    Study study;
+    Cli learn;
+    REQUIRE(study.run(learn, {"drill", "--question", "order-without-pe", "--auto-rate"},
+                      "f\nf\n") == 0);
+    study.now = "2026-03-04T09:00:00Z";
+    Cli review;
+    REQUIRE(study.run(review, {"drill", "--question", "order-without-pe"}, "f\n" + rating + "\n") ==
+            0);
+    std::smatch match;
+    const std::string out = review.out.str();
+    REQUIRE(std::regex_search(out, match, std::regex("next review in (\\d+) days")));
+    intervals.push_back(match[1]);
+  }
+  INFO(intervals[0] << " / " << intervals[1] << " / " << intervals[2]);
+  CHECK(std::stoi(intervals[0]) < std::stoi(intervals[1]));
+  CHECK(std::stoi(intervals[1]) < std::stoi(intervals[2]));
+}
+
 TEST_CASE("stats: reviews, retention, states, forecast and the traps fallen into", "[cli][study]") {
   Study study;
   const std::string right = study.letter_of({"quiz", "--question", "mha-purpose"}, kPurpose);
