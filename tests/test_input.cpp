@@ -6,6 +6,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <pty.h>
+#include <sys/ioctl.h>
 #include <termios.h>
 #include <unistd.h>
 
@@ -127,6 +128,12 @@ class Terminal {
       screen_.append(chunk, static_cast<std::size_t>(got));
     }
   }
+  // The terminal's window resized (from the typing thread), as by the user's mouse.
+  bool resize(unsigned short columns) {
+    winsize size{24, columns, 0, 0};
+    return ::ioctl(master_, TIOCSWINSZ, &size) == 0;
+  }
+
   // Waits (from the typing thread) for the prompt, and then the terminal must be in raw mode:
   // keys typed at the prompt go to the editor, not to the terminal's own echo and line editing.
   bool prompt_shown(std::string_view prompt) {
@@ -268,6 +275,21 @@ TEST_CASE(
   REQUIRE(typist.get());
   REQUIRE(line == "42");
   REQUIRE(reminders.empty());
+}
+
+TEST_CASE("on a terminal, a resize mid-line draws the line again below, at the new width",
+          "[input]") {
+  Terminal terminal;
+  auto typist = typing([&] {
+    if (!terminal.prompt_shown("> ") || !terminal.type("ab")) return false;
+    const std::size_t typed = terminal.wait_for("ab");
+    return typed != kNever && terminal.resize(40) && terminal.type("c") &&
+           terminal.wait_for("\r\n> abc", typed) != kNever && terminal.type("\r");
+  });
+  std::string line;
+  REQUIRE(terminal.read(line, "> ") == Status::line);
+  REQUIRE(typist.get());
+  REQUIRE(line == "abc");
 }
 
 TEST_CASE(

@@ -5,6 +5,7 @@
 #include <langinfo.h>
 #include <locale.h>
 #include <poll.h>
+#include <sys/ioctl.h>
 #include <termios.h>
 #include <unistd.h>
 #include <ext/stdio_filebuf.h>
@@ -145,6 +146,9 @@ class TerminalEditor {
  public:
   using Status = LineReader::Status;
   using Deadline = LineReader::Deadline;
+  // What the input callback does once the cursor is after the text: a reminder or a resize
+  // (print, then draw the line again below), or a stop (end the line).
+  enum class Pending { nothing, reminder, resize, stop };
 
   // nullptr when the terminal cannot be edited (no UTF-8 locale, libedit refuses).
   static std::unique_ptr<TerminalEditor> open(int fd, int out_fd, std::ostream& out) {
@@ -178,6 +182,7 @@ class TerminalEditor {
     pending_ = Pending::nothing;
     at_end_ = false;
     stop_.reset();
+    if (::ioctl(fd_, TIOCGWINSZ, &size_) != 0) size_ = winsize{};  // el_gets starts at this size
     error_ = nullptr;
     int count = 0;
     const char* got = nullptr;
@@ -218,10 +223,11 @@ class TerminalEditor {
           }
           at_end_ = false;
           if (pending_ == Pending::stop) return -1;
-          pending_ = Pending::nothing;
           out_ << "\n";
-          show_due(reminders_, out_);
+          if (pending_ == Pending::reminder) show_due(reminders_, out_);
           out_ << std::flush;
+          if (pending_ == Pending::resize) el_resize(el);
+          pending_ = Pending::nothing;
           el_cursor(el, cursor_ - el_cursor(el, 0));  // back where the user left it
           el_set(el, EL_REFRESH);  // the prompt and the text so far, on the fresh line
           continue;
@@ -236,9 +242,15 @@ class TerminalEditor {
           continue;
         }
         if (const auto reminder = next_reminder(reminders_); reminder && *reminder <= now) {
-          pending_ = Pending::reminder;
-          wake_attempts_ = 0;
-          cursor_ = el_cursor(el, 0);
+          redraw(el, Pending::reminder);
+          continue;
+        }
+        // A terminal resized mid-line has wrapped (or cut) what it shows its own way: the line
+        // is drawn again below, at the new width, before the next key.
+        if (winsize size{}; ::ioctl(fd_, TIOCGWINSZ, &size) == 0 &&
+                            (size.ws_col != size_.ws_col || size.ws_row != size_.ws_row)) {
+          size_ = size;
+          redraw(el, Pending::resize);
           continue;
         }
         if (take_char(ch)) return 1;
@@ -303,6 +315,12 @@ class TerminalEditor {
            el_wset(el_, EL_BIND, wake_key, L"proofdeck-wake", static_cast<wchar_t*>(nullptr)) == 0;
   }
 
+  void redraw(EditLine* el, Pending why) {
+    pending_ = why;
+    wake_attempts_ = 0;
+    cursor_ = el_cursor(el, 0);
+  }
+
   void stop(Status why) {
     stop_ = why;
     pending_ = Pending::stop;
@@ -352,8 +370,6 @@ class TerminalEditor {
     return ready;
   }
 
-  enum class Pending { nothing, reminder, stop };
-
   int fd_;
   std::ostream& out_;
   locale_t locale_{};
@@ -367,7 +383,8 @@ class TerminalEditor {
   Pending pending_ = Pending::nothing;
   bool at_end_ = false;  // editor_wake has run for what is pending
   int wake_attempts_ = 0;
-  int cursor_ = 0;  // where the cursor was when a reminder fell due
+  int cursor_ = 0;  // where the cursor was when a redraw fell due
+  winsize size_{};  // the terminal's size as libedit last measured it
   std::optional<Status> stop_;
   std::exception_ptr error_;
   std::string bytes_;  // read from the terminal, not yet handed to libedit
