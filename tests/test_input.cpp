@@ -134,12 +134,19 @@ class Terminal {
     return ::ioctl(master_, TIOCSWINSZ, &size) == 0;
   }
 
-  // Waits (from the typing thread) for the prompt, and then the terminal must be in raw mode:
-  // keys typed at the prompt go to the editor, not to the terminal's own echo and line editing.
-  bool prompt_shown(std::string_view prompt) {
+  // The terminal in the mode it was found in (from the typing thread), as a shell puts it back
+  // when a job is stopped with Ctrl-Z.
+  bool cooked() { return ::tcsetattr(slave_, TCSANOW, &found_) == 0; }
+
+  // Whether keys typed now go to the editor, not to the terminal's own echo and line editing.
+  bool raw() const {
     termios now{};
-    return wait_for(prompt) != std::string::npos && ::tcgetattr(slave_, &now) == 0 &&
-           (now.c_lflag & (ICANON | ECHO)) == 0;
+    return ::tcgetattr(slave_, &now) == 0 && (now.c_lflag & (ICANON | ECHO)) == 0;
+  }
+
+  // Waits (from the typing thread) for the prompt, and then the terminal must be raw.
+  bool prompt_shown(std::string_view prompt) {
+    return wait_for(prompt) != std::string::npos && raw();
   }
 
  private:
@@ -290,6 +297,26 @@ TEST_CASE("on a terminal, a resize mid-line draws the line again below, at the n
   REQUIRE(terminal.read(line, "> ") == Status::line);
   REQUIRE(typist.get());
   REQUIRE(line == "abc");
+}
+
+TEST_CASE(
+    "on a terminal, a line being edited survives a stop and continue (the shell's fg), the "
+    "terminal raw again and the line drawn again below",
+    "[input]") {
+  Terminal terminal;
+  const pthread_t reader = ::pthread_self();
+  auto typist = typing([&] {
+    if (!terminal.prompt_shown("> ") || !terminal.type("ab")) return false;
+    const std::size_t typed = terminal.wait_for("ab");
+    return typed != kNever && terminal.cooked() && ::pthread_kill(reader, SIGCONT) == 0 &&
+           terminal.wait_for("\r\n> ab", typed) != kNever && terminal.raw() &&
+           terminal.type("\x1b[DX\r");
+  });
+  std::string line;
+  REQUIRE(terminal.read(line, "> ") == Status::line);
+  REQUIRE(typist.get());
+  REQUIRE(line == "aXb");
+  REQUIRE(same_attributes(terminal.attributes(), terminal.found()));
 }
 
 TEST_CASE(

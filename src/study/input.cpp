@@ -16,7 +16,6 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <cwchar>
 #include <exception>
 #include <string_view>
@@ -31,6 +30,14 @@ struct sigaction g_previous_term {};
 
 extern "C" void on_signal(int) {
   g_interrupted = 1;
+}
+
+// Set when the process is continued (fg after Ctrl-Z) while a line is edited: the shell has put
+// the terminal back in its own mode meanwhile.
+volatile std::sig_atomic_t g_continued = 0;
+
+extern "C" void on_continue(int) {
+  g_continued = 1;
 }
 
 // Prints the reminders whose time has come (and drops them); true when one was printed.
@@ -113,8 +120,31 @@ class TerminalScope {
   bool saved_;
 };
 
+// Notices SIGCONT for its lifetime (restoring the previous handler after); no SA_RESTART, so a
+// wait for a key returns when the process is continued.
+class ContinueScope {
+ public:
+  ContinueScope() {
+    g_continued = 0;
+    struct sigaction action {};
+    action.sa_handler = on_continue;
+    sigemptyset(&action.sa_mask);
+    installed_ = ::sigaction(SIGCONT, &action, &previous_) == 0;
+  }
+  ~ContinueScope() {
+    if (installed_) ::sigaction(SIGCONT, &previous_, nullptr);
+  }
+  ContinueScope(const ContinueScope&) = delete;
+  ContinueScope& operator=(const ContinueScope&) = delete;
+
+ private:
+  struct sigaction previous_ {};
+  bool installed_ = false;
+};
+
 // A UTF-8 character locale for the editor, whatever the process's own: proofdeck writes UTF-8
-// everywhere ("·" in the exam's prompt). C.UTF-8 is built into glibc; else the user's, if UTF-8.
+// everywhere ("·" in the exam's prompt). Debian's glibc always has C.UTF-8; else the user's
+// locale, if it is UTF-8.
 locale_t utf8_locale() {
   if (locale_t c_utf8 = ::newlocale(LC_CTYPE_MASK, "C.UTF-8", locale_t{})) return c_utf8;
   locale_t user = ::newlocale(LC_CTYPE_MASK, "", locale_t{});
@@ -146,9 +176,9 @@ class TerminalEditor {
  public:
   using Status = LineReader::Status;
   using Deadline = LineReader::Deadline;
-  // What the input callback does once the cursor is after the text: a reminder or a resize
-  // (print, then draw the line again below), or a stop (end the line).
-  enum class Pending { nothing, reminder, resize, stop };
+  // What the input callback does once the cursor is after the text: a reminder (print it, then
+  // draw the line again below), a redraw (below, after a resize or a continue), or a stop.
+  enum class Pending { nothing, reminder, redraw, stop };
 
   // nullptr when the terminal cannot be edited (no UTF-8 locale, libedit refuses).
   static std::unique_ptr<TerminalEditor> open(int fd, int out_fd, std::ostream& out) {
@@ -189,6 +219,7 @@ class TerminalEditor {
     {
       TerminalScope terminal(fd_);
       LocaleScope locale(locale_);
+      ContinueScope continued;
       // Raw mode before the prompt shows (el_gets would flush the prompt first): keys typed at
       // the prompt reach the editor, not the terminal's own echo and line editing.
       el_set(el_, EL_PREP_TERM, 1);
@@ -226,7 +257,7 @@ class TerminalEditor {
           out_ << "\n";
           if (pending_ == Pending::reminder) show_due(reminders_, out_);
           out_ << std::flush;
-          if (pending_ == Pending::resize) el_resize(el);
+          el_resize(el);
           pending_ = Pending::nothing;
           el_cursor(el, cursor_ - el_cursor(el, 0));  // back where the user left it
           el_set(el, EL_REFRESH);  // the prompt and the text so far, on the fresh line
@@ -245,12 +276,19 @@ class TerminalEditor {
           redraw(el, Pending::reminder);
           continue;
         }
+        if (g_continued != 0) {  // stopped and continued: raw mode again, and the line below
+          g_continued = 0;
+          el_set(el, EL_PREP_TERM, 0);  // libedit believes it is still in raw mode
+          el_set(el, EL_PREP_TERM, 1);
+          redraw(el, Pending::redraw);
+          continue;
+        }
         // A terminal resized mid-line has wrapped (or cut) what it shows its own way: the line
         // is drawn again below, at the new width, before the next key.
         if (winsize size{}; ::ioctl(fd_, TIOCGWINSZ, &size) == 0 &&
                             (size.ws_col != size_.ws_col || size.ws_row != size_.ws_row)) {
           size_ = size;
-          redraw(el, Pending::resize);
+          redraw(el, Pending::redraw);
           continue;
         }
         if (take_char(ch)) return 1;
@@ -348,18 +386,19 @@ class TerminalEditor {
   }
 
   // Waits until the terminal has input (1), the time is up (0) or a signal arrives (-1, EINTR);
-  // -1 with another errno when the terminal cannot be waited on. SIGINT and SIGTERM are blocked
-  // between looking at the flag and waiting, and ppoll unblocks them atomically, so a signal in
-  // between is not slept through.
+  // -1 with another errno when the terminal cannot be waited on. SIGINT, SIGTERM and SIGCONT
+  // are blocked between looking at the flags and waiting, and ppoll unblocks them atomically,
+  // so a signal in between is not slept through.
   int wait_for_input(int timeout_ms) {
     sigset_t stops;
     sigset_t previous;
     sigemptyset(&stops);
     sigaddset(&stops, SIGINT);
     sigaddset(&stops, SIGTERM);
+    sigaddset(&stops, SIGCONT);
     pthread_sigmask(SIG_BLOCK, &stops, &previous);
     int ready = 0;
-    if (!InterruptGuard::interrupted()) {
+    if (!InterruptGuard::interrupted() && g_continued == 0) {
       timespec timeout{timeout_ms / 1000, static_cast<long>(timeout_ms % 1000) * 1'000'000};
       pollfd poller{fd_, POLLIN, 0};
       ready = ::ppoll(&poller, 1, timeout_ms < 0 ? nullptr : &timeout, &previous);
