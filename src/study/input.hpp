@@ -1,10 +1,12 @@
 // Reading answers line by line — the same from a terminal or a pipe — where Ctrl-C or SIGTERM
 // ends a session gracefully (progress saved, summary printed, exit 130) and an exam's deadline
-// stops the wait for an answer that never comes.
+// stops the wait for an answer that never comes. On a terminal the line can be edited (arrows,
+// Home/End, Ctrl-L) and earlier answers recalled (up/down), through libedit.
 #pragma once
 
 #include <chrono>
 #include <istream>
+#include <memory>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -32,12 +34,18 @@ struct Reminder {
   std::string text;  // printed as is (styled and wrapped by the caller), without a newline
 };
 
+class TerminalEditor;  // libedit over a terminal (input.cpp)
+
 class LineReader {
  public:
   // fd >= 0: read that file descriptor directly (needed to wait with a deadline and to notice a
   // signal while blocked); otherwise read the stream (in-process tests). Prompts and reminders
-  // go to `out`.
-  LineReader(std::istream& in, int fd, std::ostream& out) : in_(in), out_(out), fd_(fd) {}
+  // go to `out`. When fd is a terminal, `out` writes to a terminal too and $TERM is not "dumb",
+  // lines are read through a line editor (docs/ARCHITECTURE.md, "Reading answers");
+  // anything else is read as it comes.
+  LineReader(std::istream& in, int fd, std::ostream& out);
+  LineReader(LineReader&&) noexcept;
+  ~LineReader();  // puts the terminal back as it was found
 
   enum class Status { line, end, interrupted, timeout };
   using Deadline = std::optional<std::chrono::steady_clock::time_point>;
@@ -56,6 +64,8 @@ class LineReader {
   int fd_ = -1;
   std::string buffer_;
   bool eof_ = false;
+  bool editor_decided_ = false;  // whether to edit was decided (at the first read)
+  std::unique_ptr<TerminalEditor> editor_;
 };
 
 }  // namespace proofdeck::study
