@@ -99,8 +99,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string_view line(reinterpret_cast<const char*>(data), size);
   check_numeric_answer(line);
   for (const bank::Instance& instance : fixture().instances) {
-    for (const bool allow_flag : {false, true}) {
-      const study::Reply reply = study::parse_reply(instance, line, allow_flag);
+    for (const bool exam : {false, true}) {
+      const study::Reply reply = study::parse_reply(instance, line, exam);
       if (reply.kind != study::Reply::Kind::answer) continue;
       try {
         study::grade(instance, reply);

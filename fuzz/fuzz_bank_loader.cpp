@@ -124,7 +124,7 @@ void study_phase(const bank::Bank& loaded, std::string_view text) {
   const std::vector<bank::Bank> banks{loaded};
   std::ostringstream out;
   std::istringstream no_input;
-  study::LineReader reader(no_input, -1);
+  study::LineReader reader(no_input, -1, out);
   study::Session session{banks, out, reader, Theme::plain(), 80, false, 0, {}};
   engine::Rng rng(text.size());
   for (const bank::Question& q : banks.front().questions) {
