@@ -489,13 +489,13 @@ TEST_CASE("numbers read the way people write them", "[render]") {
   CHECK(value_text(-1024) == "-1,024");
   CHECK(value_text(0.0) == "0");
   CHECK(value_text(-0.0) == "0");
-  CHECK(value_text(1e-12) == "1e-12");
-  CHECK(value_text(3.4e-17) == "3.4e-17");
+  CHECK(value_text(1e-12) == "1×10⁻¹²");
+  CHECK(value_text(3.4e-17) == "3.4×10⁻¹⁷");
   CHECK(value_text(0.08341) == "0.0834");
   CHECK(value_text(32.14) == "32.1");
   CHECK(value_text(2.0) == "2");
   CHECK(value_text(1052871.3) == "1,052,871");
-  CHECK(value_text(2.5e15) == "2.5e15");
+  CHECK(value_text(2.5e15) == "2.5×10¹⁵");
   DemoResult booleans;
   booleans.set("refused", true);
   booleans.set("defined", false);
@@ -508,7 +508,7 @@ TEST_CASE("a log-scale series is drawn as bars and says so", "[render]") {
   const std::string text = text_of(sample_result(), 80);
   CHECK_THAT(text, Contains("variance by layer · log scale"));
   CHECK_THAT(text, Contains("1,052,871"));  // the value at the end of the longest bar
-  CHECK_THAT(text, Contains("1e6"));        // a decade on the axis
+  CHECK_THAT(text, Contains("10⁶"));        // a decade on the axis
   const auto lines = lines_of(text);
   const auto bar_of_layer = [&](const std::string& layer) {
     const auto line = std::find_if(lines.begin(), lines.end(), [&](const std::string& line_text) {
@@ -551,10 +551,51 @@ TEST_CASE("markdown has a heading, the claim quoted and GFM tables", "[render]")
   CHECK_THAT(markdown, Contains("\n> Without positional information"));
   CHECK_THAT(markdown, Contains("|  | cat | bit | dog |\n| --- | ---: | ---: | ---: |\n"));
   CHECK_THAT(markdown, Contains("| **cat** | 0.620 | 0.210 | 0.170 |"));
-  CHECK_THAT(markdown, Contains("| layer | no normalization | LayerNorm after each layer |"));
   CHECK_THAT(markdown, Contains("| `total_h8` | 1,048,576 |"));
   CHECK_THAT(markdown, Contains("| `learned_refuses_600` | yes |"));
+}
+
+TEST_CASE("markdown draws each figure once: a series as its text chart, not also as a table",
+          "[render][markdown]") {
+  const std::string markdown = proofdeck::render::render_markdown(sample_result(), sample_info());
   CHECK_THAT(markdown, Contains("```text\n"));
+  CHECK_THAT(markdown, !Contains("| layer | no normalization | LayerNorm after each layer |"));
+}
+
+TEST_CASE("markdown with figure files links each heatmap and series once instead of drawing it",
+          "[render][markdown]") {
+  proofdeck::render::MarkdownOptions options;
+  std::vector<std::string> linked;
+  options.link_figure = [&](const proofdeck::render::SvgFigure& figure) {
+    linked.push_back(figure.name);
+    CHECK_THAT(figure.svg, StartsWith("<?xml"));
+    return "![" + figure.title + "](figures/" + figure.name + ".svg)";
+  };
+  const DemoResult result = sample_result();
+  const std::string markdown = proofdeck::render::render_markdown(result, sample_info(), options);
+  std::vector<std::string> expected;
+  for (const auto& table : result.tables)
+    if (table.heatmap) expected.push_back(table.name);
+  for (const auto& series : result.series)
+    expected.push_back(series.name);
+  CHECK(linked == expected);
+  CHECK_THAT(markdown, !Contains("```text"));                      // no text chart beside the file
+  CHECK_THAT(markdown, !Contains("| **cat** | 0.620 | 0.210 |"));  // no heatmap table either
+  for (const std::string& name : expected)
+    CHECK_THAT(markdown, Contains("](figures/" + name + ".svg)"));
+}
+
+TEST_CASE("markdown can sit under a question's heading and leave its values out",
+          "[render][markdown]") {
+  proofdeck::render::MarkdownOptions options;
+  options.heading_level = 4;
+  options.values = false;
+  const std::string markdown =
+      proofdeck::render::render_markdown(sample_result(), sample_info(), options);
+  CHECK_THAT(markdown, StartsWith("#### Attention is blind to word order\n"));
+  CHECK_THAT(markdown, Contains("\n##### "));
+  CHECK_THAT(markdown, !Contains("Values"));
+  CHECK_THAT(markdown, !Contains("`total_h8`"));
 }
 
 TEST_CASE("markdown escapes what it would otherwise act on", "[render]") {

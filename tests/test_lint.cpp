@@ -341,7 +341,7 @@ TEST_CASE("precision: a fractional key needs the precision asked and a tolerance
   const auto strict = findings(bank, "precision");
   REQUIRE(strict.size() == 1);
   CHECK_THAT(strict[0].message,
-             StartsWith("the prompt asks for 2 decimals, but the tolerance 1e-09 "
+             StartsWith("the prompt asks for 2 decimals, but the tolerance 1×10⁻⁹ "
                         "marks that answer (0.33) wrong"));
   bank["questions"][3]["answer"]["tolerance"] = 0.005;
   CHECK(findings(bank, "precision").empty());
@@ -541,10 +541,33 @@ TEST_CASE("the built-in banks have no lint finding, no waiver, and cite the less
 }
 
 TEST_CASE("a numeric key is shown at the precision its prompt asks for", "[lint][precision]") {
-  CHECK(key_text(5.656854249, "Give it to 3 significant figures.") == "5.66");
-  CHECK(key_text(0.00390625, "To four decimal places, what is 1/256?") == "0.0039");
-  CHECK(key_text(9.03089987, "Give log10 to one decimal.") == "9.0");
-  CHECK(key_text(81, "Give it exactly or to 3 significant figures.") == "81");
-  CHECK(key_text(0.25, "What share, to the nearest 0.01?") == "0.25");
-  CHECK(key_text(0.123456789, "What share?") == "0.123456789");
+  CHECK(key_text(5.656854249, "Give it to 3 significant figures.", 0.01) == "5.66");
+  CHECK(key_text(0.00390625, "To four decimal places, what is 1/256?", 0) == "0.0039");
+  CHECK(key_text(9.03089987, "Give log10 to one decimal.", 0.05) == "9.0");
+  CHECK(key_text(81, "Give it exactly or to 3 significant figures.", 0) == "81");
+  CHECK(key_text(0.25, "What share, to the nearest 0.01?", 0.005) == "0.25");
+  CHECK(key_text(0.123456789, "What share?", 0) == "0.123456789");
+}
+
+TEST_CASE("a key the prompt gives no precision for has the digits its tolerance needs",
+          "[lint][precision]") {
+  // 1% of 15.05: four digits are well inside it, and no exponent or ten-digit tail shows.
+  CHECK(key_text(15.051499783199059, "In decibels?", 0.15) == "15.05");
+  CHECK(key_text(1.0 / 65536, "What weight?", 0.005 / 65536) == "0.00001526");
+  CHECK(key_text(0.00390625, "What weight?", 0) == "0.00390625");  // exact: every digit
+  CHECK(key_text(1048576, "How many?", 0) == "1,048,576");
+}
+
+TEST_CASE("a tolerance reads in plain words, and only when it says something",
+          "[lint][precision]") {
+  CHECK(tolerance_text(0.0039, "Share?", 0.0001, false) == " (±0.0001)");
+  CHECK(tolerance_text(32, "Std?", 0.05, true) == " (±5%)");
+  CHECK(tolerance_text(0.00390625, "Weight?", 0.005, true) == " (±0.5%)");
+  // Finer than a hundredth of a percent: the absolute amount.
+  CHECK(tolerance_text(15.051499783199059, "Decibels?", 5e-5, true) == " (±0.0007526)");
+  // Finer than the digits the key is shown with: "15.0515" already says all it allows.
+  CHECK(tolerance_text(15.051499783199059, "Decibels?", 1e-6, true).empty());
+  // A whole-number key with a tolerance below its last digit is exact as written.
+  CHECK(tolerance_text(1048576, "How many?", 1e-9, false).empty());
+  CHECK(tolerance_text(2.5, "Ratio?", 0, false).empty());
 }

@@ -267,6 +267,63 @@ TEST_CASE("print: every built-in question prints, a section per topic", "[print]
   CHECK(count(md.out.str(), "\n### Question ") == builtin.questions);
 }
 
+TEST_CASE("print: nothing a learner receives carries a question's or a trap's id", "[print][ids]") {
+  // Ids name what a question tests ("sdpa-scaled-not-uniform" under a "nearly uniform?" item):
+  // neither the text nor the HTML source of a worksheet or a study sheet may show one. Only the
+  // answer key, for the instructor, maps numbers to ids.
+  std::vector<std::string> ids, topic_ids;
+  for (const auto& bank : proofdeck::bank::load_banks(proofdeck::bank::BankSources{{}, true})) {
+    for (const auto& q : bank.questions)
+      ids.push_back(q.id);
+    for (const auto& trap : bank.traps)
+      ids.push_back(trap.id);
+    for (const auto& topic : bank.topics)
+      topic_ids.push_back(topic.id);
+  }
+  for (const std::string format : {"html", "md"}) {
+    for (const std::string answers : {"none", "inline", "appendix"}) {
+      Cli cli;
+      REQUIRE(cli.run({"print", "--format", format, "--answers", answers}) == 0);
+      std::string sheet = cli.out.str();
+      if (answers == "appendix") sheet = sheet.substr(0, sheet.find("nswer key"));
+      INFO(format << " --answers " << answers);
+      for (const std::string& id : ids) {
+        INFO(id);
+        CHECK(sheet.find(id) == std::string::npos);
+      }
+      // Topic ids are ordinary words ("residual"): only in the attributes that address things.
+      for (const std::string& id : topic_ids) {
+        INFO(id);
+        CHECK(!std::regex_search(
+            sheet, std::regex("(id|href|class|name|data-[a-z-]+)=\"[^\"]*\\b" + id + "\\b")));
+      }
+    }
+  }
+}
+
+TEST_CASE("print: the key may name each question, so an instructor can find it in its bank",
+          "[print][ids]") {
+  const std::string html = print_worked({"--format", "html", "--answers", "appendix"});
+  const std::string key = html.substr(html.find("<section class=\"answer-key\""));
+  CHECK_THAT(key, Contains("<code>mha-purpose</code>"));
+}
+
+TEST_CASE("print: a Markdown handout draws each figure once", "[print][markdown]") {
+  // Without --assets a heatmap is its shaded table and a series its text chart; with --assets
+  // each is an SVG link instead, never both, and never a table of the series' points as well.
+  const std::string plain = print_worked({"--format", "md", "--seed", "1"});
+  TempDir dir;
+  const std::string output = (dir.path() / "sheet.md").string();
+  print_worked({"--format", "md", "--seed", "1", "--output", output, "--assets",
+                (dir.path() / "figures").string()});
+  const std::string linked = read_file(output);
+  CHECK(count(plain, "![") == 0);
+  CHECK(count(linked, "```text") == 0);
+  CHECK(count(linked, "![") >= 2);
+  // The heatmaps' shaded cells are in the plain sheet only.
+  CHECK(count(plain, "| **") > count(linked, "| **"));
+}
+
 // --- errors -----------------------------------------------------------------------------------
 
 TEST_CASE("print: unknown formats and answer placements are usage errors", "[print]") {

@@ -2,6 +2,8 @@
 // the one rule for numbers, escaping for terminals, markup and Markdown, and "did you mean". Every
 // output path of proofdeck goes through these, so each rule is pinned here once.
 #include <catch2/catch.hpp>
+
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -106,15 +108,41 @@ TEST_CASE("one grouping rule: four or more integer digits", "[text][number]") {
   CHECK(text::format_number(1048576) == "1,048,576");
   CHECK(text::format_number(0.5) == "0.5");
   CHECK(text::format_number(2.50) == "2.5");
-  CHECK(text::format_number(1e-5) == "1e-05");
+  CHECK(text::format_number(1e-5) == "0.00001");
   CHECK(text::format_number(1.0 / 3) == "0.3333333333");
-  CHECK(text::format_number(-1048575.99998) == "-1,048,576");           // rounded to 10 digits
-  CHECK(text::format_number(9007199254740992.0) == "9.007199255e+15");  // 2^53: not exact
+  CHECK(text::format_number(-1048575.99998) == "-1,048,576");            // rounded to 10 digits
+  CHECK(text::format_number(9007199254740992.0) == "9.007199255×10¹⁵");  // 2^53: not exact
   CHECK(text::format_short(1024) == "1,024");
   CHECK(text::format_short(0.08342) == "0.0834");
   CHECK(text::format_short(32.14) == "32.1");
-  CHECK(text::format_short(1.05e16) == "1.05e16");
-  CHECK(text::format_short(3.4e-17) == "3.4e-17");
+  CHECK(text::format_short(1.05e16) == "1.05×10¹⁶");
+  CHECK(text::format_short(3.4e-17) == "3.4×10⁻¹⁷");
+  CHECK(text::format_short(0.000244) == "0.000244");  // no exponent the value does not need
+}
+
+TEST_CASE("numbers in prose are plain decimals unless their size needs an exponent",
+          "[text][number]") {
+  CHECK(text::format_readable(1048576) == "1,048,576");
+  CHECK(text::format_readable(0.40113) == "0.4011");
+  CHECK(text::format_readable(15.051499783199059) == "15.05");
+  CHECK(text::format_readable(1.0 / 65536) == "0.00001526");
+  CHECK(text::format_readable(0.000099996) == "0.0001");  // rounded before it is written
+  CHECK(text::format_readable(-2.5e-3) == "-0.0025");
+  CHECK(text::format_readable(12345.678) == "12,346");  // no invented zeros
+  CHECK(text::format_readable(3.3671e-9) == "3.367×10⁻⁹");
+  CHECK(text::format_readable(1.11e-16) == "1.11×10⁻¹⁶");
+  CHECK(text::format_readable(2.5e20) == "2.5×10²⁰");
+  CHECK(text::format_readable(0.1234567, 2) == "0.12");
+  CHECK(text::format_readable(-0.0) == "0");
+  CHECK(text::format_readable(std::nan("")) == "nan");
+}
+
+TEST_CASE("a number needs the digits that keep it within what is allowed", "[text][number]") {
+  CHECK(text::digits_within(15.051499783199059, 0.015) == 4);
+  CHECK(text::digits_within(15.051499783199059, 0.0001) == 6);
+  CHECK(text::digits_within(0.00390625, 0) == 6);  // exact in six
+  CHECK(text::digits_within(0.1, 0) == 4);         // never fewer than asked
+  CHECK(text::digits_within(1.0 / 3, 0) == 16);    // the shortest form that reads back
 }
 
 TEST_CASE("terminal text never carries a control character", "[text][escape]") {

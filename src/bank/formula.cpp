@@ -15,6 +15,7 @@
 #include <utility>
 
 #include "core/errors.hpp"
+#include "text/number.hpp"
 #include "text/utf8.hpp"
 
 namespace proofdeck::bank {
@@ -874,9 +875,7 @@ std::string Formula::worked(const Variables& variables) const {
 }
 
 std::string format_measured(double value) {
-  if (std::isfinite(value) && value == std::trunc(value) && std::fabs(value) < 1e15)
-    return format_number(value);
-  return fmt::format("{:.4g}", value);
+  return text::format_readable(value, 4);
 }
 
 }  // namespace proofdeck::bank

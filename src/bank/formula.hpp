@@ -89,8 +89,8 @@ class Formula {
 // text/number.hpp; other values to 10 significant digits).
 using text::format_number;
 
-// A demo's measured value for people, in feedback and handouts: integers as format_number prints
-// them ("1,048,576"), other values to 4 significant digits ("0.2887", "1.5e-05").
+// A demo's measured value for people, in feedback and handouts: text::format_readable to 4
+// significant digits ("1,048,576", "0.2887", "0.000015", "1.11×10⁻¹⁶").
 std::string format_measured(double value);
 
 }  // namespace proofdeck::bank

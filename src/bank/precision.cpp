@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "bank/formula.hpp"
+#include "text/number.hpp"
 
 namespace proofdeck::bank {
 
@@ -79,13 +80,37 @@ double rounded(double value, const Precision& precision) {
   return std::round(value * scale) / scale;
 }
 
-std::string key_text(double key, const std::string& prompt) {
+namespace {
+
+// How a key is shown: rounded to a number of decimals (negative: to tens, hundreds, …).
+int shown_decimals(double key, const std::string& prompt, double allowed) {
+  if (key == std::trunc(key)) return 0;
+  if (const std::optional<Precision> asked = asked_precision(prompt))
+    return std::max(0, decimals_of(key, *asked));
+  const int digits = text::digits_within(key, allowed / 10);
+  return digits - 1 - static_cast<int>(std::floor(std::log10(std::fabs(key))));
+}
+
+}  // namespace
+
+std::string key_text(double key, const std::string& prompt, double allowed) {
+  if (!std::isfinite(key) || key == std::trunc(key)) return format_number(key);
   const std::optional<Precision> asked = asked_precision(prompt);
+  if (!asked) return text::format_readable(key, text::digits_within(key, allowed / 10));
   // A whole number is shown whole: the exact answer is right at any precision.
-  if (!asked || !std::isfinite(key) || key == std::trunc(key)) return format_number(key);
   const int decimals = decimals_of(key, *asked);
   if (decimals <= 0) return format_number(rounded(key, *asked));
   return fmt::format("{:.{}f}", rounded(key, *asked), std::min(decimals, 15));
+}
+
+std::string tolerance_text(double key, const std::string& prompt, double tolerance, bool relative) {
+  if (!(tolerance > 0) || !std::isfinite(key)) return "";
+  const double allowed = relative ? tolerance * std::fabs(key) : tolerance;
+  // A tolerance under half a unit of the shown key's last digit adds nothing to it.
+  if (allowed < 0.5 * std::pow(10.0, -shown_decimals(key, prompt, allowed))) return "";
+  // Percentages read well down to a hundredth of a percent; finer ones as the absolute amount.
+  if (relative && tolerance >= 1e-4) return " (±" + text::format_readable(tolerance * 100) + "%)";
+  return " (±" + text::format_readable(allowed) + ")";
 }
 
 }  // namespace proofdeck::bank

@@ -20,7 +20,13 @@ std::optional<Precision> asked_precision(const std::string& prompt);
 double rounded(double value, const Precision& precision);
 
 // A numeric key as a learner should read it: at the precision the prompt asks for ("0.33",
-// "5.66"), else (and when it is a whole number) as format_number writes it.
-std::string key_text(double key, const std::string& prompt);
+// "5.66"); a whole number in full; else with the digits its tolerance needs (`allowed`, the
+// absolute tolerance: the shown key lies within a tenth of it), at least four, in
+// text::format_readable's plain decimals ("15.05", "0.00001526").
+std::string key_text(double key, const std::string& prompt, double allowed);
+
+// A tolerance in plain words for a key as key_text shows it: " (±0.0001)", " (±0.5%)"; empty when
+// the tolerance is finer than the shown key's last digit (the key is exact as written).
+std::string tolerance_text(double key, const std::string& prompt, double tolerance, bool relative);
 
 }  // namespace proofdeck::bank

@@ -84,8 +84,8 @@ void html_stem(std::string& html, const Printed& printed, const Facts& facts, bo
                  "<div class=\"stem\">\n<h3><span class=\"qnum\">{}.</span> <span "
                  "class=\"prompt\">{}</span></h3>\n",
                  printed.number, text::html_text(printed.instance.prompt));
-  fmt::format_to(out, "<p class=\"qmeta\">{} · <code>{}</code>", text::html_text(facts.kind),
-                 text::html_text(q.id));
+  // No id: ids name what a question tests ("sdpa-scaled-not-uniform") and give answers away.
+  fmt::format_to(out, "<p class=\"qmeta\">{}", text::html_text(facts.kind));
   if (q.difficulty > 0) fmt::format_to(out, " · difficulty {}/3", q.difficulty);
   html += "</p>\n";
   const auto trap_at = [&](const std::string& answer) -> const bank::Trap* {
@@ -187,20 +187,13 @@ void html_proof(std::string& html, const Printed& printed, DrawnRuns& drawn,
   }
   html += "</p>\n";
   if (fresh && run->info != nullptr) {
-    std::string section = render::render_html_section(*run->result, *run->info);
+    // The same demo can be drawn for several questions: its id carries the question's number.
     // The key numbers above say what the question needs; the full list of values stays only
     // when it is all the demo draws.
-    if (!run->result->tables.empty() || !run->result->series.empty()) {
-      const std::size_t values = section.find("<table class=\"values\">");
-      const std::string close = "</table>\n";
-      if (values != std::string::npos)
-        section.erase(values, section.find(close, values) + close.size() - values);
-    }
-    // The same demo can be drawn for several questions: its ids carry the question's number.
-    const std::string id_attribute = "id=\"demo-";
-    if (const std::size_t at = section.find(id_attribute); at != std::string::npos)
-      section.replace(at, id_attribute.size(), fmt::format("id=\"q{}-demo-", printed.number));
-    html += section;
+    render::HtmlSectionOptions section;
+    section.id = fmt::format("q{}-demo", printed.number);
+    section.values = run->result->tables.empty() && run->result->series.empty();
+    html += render::render_html_section(*run->result, *run->info, section);
   }
   html += "</div>\n";
 }
@@ -259,12 +252,12 @@ std::string html_document(const std::vector<TopicGroup>& groups, const HandoutOp
         "<span>Date <span class=\"blank short\"></span></span></p>\n";
   }
   html += "</header>\n<nav class=\"contents\" aria-label=\"Topics\">\n<ol>\n";
-  for (const TopicGroup& group : groups) {
+  // Anchors by position, not by the topic's id: nothing a learner receives carries an id.
+  for (std::size_t t = 0; t < groups.size(); ++t) {
+    const TopicGroup& group = groups[t];
     const int first = group.questions.front().number, last = group.questions.back().number;
-    fmt::format_to(out,
-                   "<li><a href=\"#topic-{}-{}\">{}</a> <span class=\"range\">{}</span></li>\n",
-                   text::slug(group.bank->id, "x"), text::slug(group.topic->id, "x"),
-                   text::html_text(group.topic->name),
+    fmt::format_to(out, "<li><a href=\"#topic-{}\">{}</a> <span class=\"range\">{}</span></li>\n",
+                   t + 1, text::html_text(group.topic->name),
                    first == last ? fmt::format("question {}", first)
                                  : fmt::format("questions {}–{}", first, last));
   }
@@ -272,12 +265,12 @@ std::string html_document(const std::vector<TopicGroup>& groups, const HandoutOp
     html += "<li><a href=\"#answer-key\">Answer key</a></li>\n";
   html += "</ol>\n</nav>\n<main>\n";
 
-  for (const TopicGroup& group : groups) {
+  for (std::size_t t = 0; t < groups.size(); ++t) {
+    const TopicGroup& group = groups[t];
     fmt::format_to(out,
-                   "<section class=\"topic\" id=\"topic-{}-{}\">\n<h2><span "
+                   "<section class=\"topic\" id=\"topic-{}\">\n<h2><span "
                    "class=\"topic-bank\">{}</span> {}</h2>\n",
-                   text::slug(group.bank->id, "x"), text::slug(group.topic->id, "x"),
-                   text::html_text(group.bank->title), text::html_text(group.topic->name));
+                   t + 1, text::html_text(group.bank->title), text::html_text(group.topic->name));
     if (!group.topic->description.empty()) {
       fmt::format_to(out, "<p class=\"topic-description\">{}</p>\n",
                      text::html_text(group.topic->description));
@@ -329,10 +322,13 @@ std::string html_document(const std::vector<TopicGroup>& groups, const HandoutOp
     for (const TopicGroup& group : groups) {
       for (const Printed& printed : group.questions) {
         const Facts facts = facts_of(printed, *printed.bank);
+        // The key may name the question, so an instructor can find it in its bank.
         fmt::format_to(out,
                        "<article class=\"key-entry\" id=\"key-{0}\">\n<h4><a href=\"#q{0}\" "
-                       "class=\"qnum\">{0}.</a> {1}</h4>\n",
-                       printed.number, text::html_text(printed.instance.prompt));
+                       "class=\"qnum\">{0}.</a> {1}</h4>\n<p class=\"qmeta\">{2} · "
+                       "<code>{3}</code></p>\n",
+                       printed.number, text::html_text(printed.instance.prompt),
+                       text::html_text(printed.bank->id), text::html_text(printed.question().id));
         html_answer(html, printed, facts, true, drawn, runner);
         html += "</article>\n";
       }
@@ -351,34 +347,6 @@ std::string blanks(int count) {
   std::string out;
   for (int i = 0; i < count; ++i)
     out += "\\_";
-  return out;
-}
-
-// The demo's Markdown with its headings moved under the question's (## → ####), and without its
-// list of values when it draws something else (the key numbers say what the question needs).
-std::string demoted(const std::string& markdown, bool drop_values) {
-  std::string out;
-  bool fenced = false, in_values = false;
-  std::size_t at = 0;
-  while (at < markdown.size()) {
-    std::size_t end = markdown.find('\n', at);
-    if (end == std::string::npos) end = markdown.size();
-    const std::string_view line(markdown.data() + at, end - at);
-    at = end + 1;
-    if (drop_values && !fenced && line == "### Values") {
-      in_values = true;
-      continue;
-    }
-    if (in_values) {
-      // The table and the blank lines around it (the one before the heading stays).
-      if (line.empty() || line.starts_with("|")) continue;
-      in_values = false;
-    }
-    if (line.starts_with("```")) fenced = !fenced;
-    if (!fenced && line.starts_with("#")) out += "##";
-    out += line;
-    out += '\n';
-  }
   return out;
 }
 
@@ -401,9 +369,9 @@ struct MarkdownWriter {
   void stem(const Printed& printed, const Facts& facts, bool answers_here) {
     const bank::Question& q = printed.question();
     Out out(md);
-    fmt::format_to(out, "### Question {}\n\n{}\n\n*{} · {}", printed.number,
+    fmt::format_to(out, "### Question {}\n\n{}\n\n*{}", printed.number,
                    text::markdown_escape(printed.instance.prompt),
-                   text::markdown_escape(facts.kind), text::markdown_code(q.id));
+                   text::markdown_escape(facts.kind));
     if (q.difficulty > 0) fmt::format_to(out, " · difficulty {}/3", q.difficulty);
     md += "*\n\n";
     const auto trap_at = [&](const std::string& answer) -> const bank::Trap* {
@@ -485,20 +453,23 @@ struct MarkdownWriter {
     }
     md += "\n\n";
     if (!fresh || run->info == nullptr) return;
-    md += demoted(render::render_markdown(*run->result, *run->info),
-                  !run->result->tables.empty() || !run->result->series.empty()) +
-          "\n";
-    if (options.assets_href.empty()) return;
-    std::string links;
-    for (const render::SvgFigure& figure : render::render_svg_figures(*run->result)) {
-      Asset asset{asset_name(printed.number, run->result->demo, figure.name), figure.svg};
-      std::string href = options.assets_href;
-      if (!href.empty() && href.back() != '/') href += '/';
-      links += fmt::format("![{}]({})\n", text::markdown_escape(figure.title),
-                           text::url_path(href + asset.name));
-      assets.push_back(std::move(asset));
+    // Under the question's heading; the key numbers above stand for the list of values unless
+    // it is all the demo draws; each figure once, as an SVG file when there is an assets folder.
+    render::MarkdownOptions figure;
+    figure.heading_level = 4;
+    figure.values = run->result->tables.empty() && run->result->series.empty();
+    if (!options.assets_href.empty()) {
+      figure.link_figure = [&](const render::SvgFigure& svg) {
+        Asset asset{asset_name(printed.number, run->result->demo, svg.name), svg.svg};
+        std::string href = options.assets_href;
+        if (href.back() != '/') href += '/';
+        const std::string link = fmt::format("![{}]({})", text::markdown_escape(svg.title),
+                                             text::url_path(href + asset.name));
+        assets.push_back(std::move(asset));
+        return link;
+      };
     }
-    if (!links.empty()) md += links + "\n";
+    md += render::render_markdown(*run->result, *run->info, figure) + "\n";
   }
 
   void answer(const Printed& printed, const Facts& facts, bool in_key, DrawnRuns& drawn) {
@@ -601,8 +572,10 @@ struct MarkdownWriter {
       DrawnRuns drawn;
       for (const TopicGroup& group : groups) {
         for (const Printed& printed : group.questions) {
-          fmt::format_to(out, "#### {}. {}\n\n", printed.number,
-                         text::markdown_cell(printed.instance.prompt));
+          fmt::format_to(out, "#### {}. {}\n\n*{} · {}*\n\n", printed.number,
+                         text::markdown_cell(printed.instance.prompt),
+                         text::markdown_escape(printed.bank->id),
+                         text::markdown_code(printed.question().id));
           answer(printed, facts_of(printed, *printed.bank), true, drawn);
         }
       }

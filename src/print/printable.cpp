@@ -93,22 +93,20 @@ Facts facts_of(const Printed& printed, const bank::Bank& bank) {
       }
       break;
     case bank::QuestionType::numeric: {
-      const std::string key = with_unit(bank::key_text(instance.key, instance.prompt), q.key);
-      std::string tolerance;
-      if (q.key.tolerance > 0) {
-        tolerance = q.key.relative
-                        ? fmt::format(" (± {}%)", bank::format_measured(q.key.tolerance * 100))
-                        : fmt::format(" (± {})", bank::format_measured(q.key.tolerance));
-      }
+      const double allowed =
+          q.key.relative ? q.key.tolerance * std::fabs(instance.key) : q.key.tolerance;
+      const std::string key =
+          with_unit(bank::key_text(instance.key, instance.prompt, allowed), q.key);
       facts.answer_letters = key;
-      facts.answer_words = key + tolerance;
+      facts.answer_words = key + bank::tolerance_text(instance.key, instance.prompt,
+                                                      q.key.tolerance, q.key.relative);
       for (const bank::Distractor& d : q.distractors) {
         const bank::Trap* trap = trap_of(d.trap);
         if (trap == nullptr) continue;
         try {
           const double value =
               d.formula ? d.formula->evaluate(instance.bindings) : d.value.value_or(0.0);
-          facts.traps.push_back({with_unit(bank::format_number(value), q.key), trap});
+          facts.traps.push_back({with_unit(bank::format_measured(value), q.key), trap});
         } catch (const std::exception&) {
           // A distractor formula undefined for these parameters is no wrong answer to print.
         }

@@ -33,7 +33,9 @@ using Out = std::back_insert_iterator<std::string>;
 std::string html_matrix(const Table& table) {
   std::string html;
   Out out(html);
-  fmt::format_to(out, "<table class=\"matrix\">\n<caption>{}</caption>\n<thead><tr><th></th>",
+  fmt::format_to(out,
+                 "<div class=\"table-scroll\">\n<table class=\"matrix\">\n<caption>{}</caption>\n"
+                 "<thead><tr><th></th>",
                  text::markup_escape(table_title(table)));
   for (Eigen::Index c = 0; c < table.cells.cols(); ++c) {
     fmt::format_to(out, "<th scope=\"col\">{}</th>", text::markup_escape(column_label(table, c)));
@@ -47,7 +49,29 @@ std::string html_matrix(const Table& table) {
     }
     html += "</tr>\n";
   }
-  html += "</tbody>\n</table>\n";
+  html += "</tbody>\n</table>\n</div>\n";
+  return html;
+}
+
+// Every value, last: collapsed when the demo draws something else to look at first.
+std::string html_values(const DemoResult& result) {
+  std::string html;
+  Out out(html);
+  const bool drawn = !result.tables.empty() || !result.series.empty();
+  if (drawn) {
+    fmt::format_to(out, "<details class=\"values\">\n<summary>All {} values</summary>\n",
+                   result.values.size());
+  }
+  html +=
+      "<div class=\"table-scroll\">\n<table class=\"values\">\n<caption>Values</caption>\n"
+      "<thead><tr><th scope=\"col\">value</th><th scope=\"col\">result</th></tr></thead>\n"
+      "<tbody>\n";
+  for (const auto& [value_name, value] : result.values) {
+    fmt::format_to(out, "<tr><td><code>{}</code></td><td>{}</td></tr>\n",
+                   text::markup_escape(value_name), text::markup_escape(format_value(value)));
+  }
+  html += "</tbody>\n</table>\n</div>\n";
+  if (drawn) html += "</details>\n";
   return html;
 }
 
@@ -82,7 +106,11 @@ figcaption { margin: 0 0 .35rem; font-size: .9rem; font-weight: 600; }
 figure.legend { margin: -.25rem 0 1.5rem; display: flex; align-items: center; gap: .6rem; }
 figure.legend figcaption { margin: 0; font-size: .8rem; font-weight: 400; color: #59636e; }
 svg { max-width: 100%; height: auto; overflow: visible; }
-table { border-collapse: collapse; margin: .5rem 0 1.5rem; font-variant-numeric: tabular-nums; }
+.table-scroll { max-width: 100%; overflow-x: auto; margin: .5rem 0 1.5rem; }
+table { border-collapse: collapse; font-variant-numeric: tabular-nums; }
+details.values { margin: 1rem 0 1.5rem; }
+details.values > summary { cursor: pointer; color: #424a53; font-weight: 600; }
+details.values .table-scroll { margin-top: .5rem; }
 caption { text-align: left; font-weight: 600; padding-bottom: .35rem; }
 th, td { padding: .25rem .8rem; border-bottom: 1px solid #d8dee4; }
 thead th { border-bottom: 2px solid #afb8c1; text-align: right; }
@@ -98,18 +126,22 @@ section.demo { overflow-wrap: anywhere; }
   body { margin: 0; max-width: none; padding: 0; font-size: 11pt; }
   section.demo { margin-bottom: 2rem; }
   figure, .heatmap-pair, table, blockquote, svg { break-inside: avoid; page-break-inside: avoid; }
+  .table-scroll { overflow: visible; }
+  table.matrix { font-size: 8.5pt; }
+  th, td { padding: .15rem .45rem; }
   h2, h3, .pair-title, caption { break-after: avoid; page-break-after: avoid; }
 }
 )";
   return css;
 }
 
-std::string render_html_section(const DemoResult& result, const DemoInfo& info) {
+std::string render_html_section(const DemoResult& result, const DemoInfo& info,
+                                const HtmlSectionOptions& options) {
   const std::string name = info.name.empty() ? result.demo : info.name;
   std::string html;
   Out out(html);
-  fmt::format_to(out, "<section class=\"demo\" id=\"demo-{}\">\n<header>\n<h2>{}</h2>\n",
-                 text::slug(name, "demo"),
+  fmt::format_to(out, "<section class=\"demo\" id=\"{}\">\n<header>\n<h2>{}</h2>\n",
+                 options.id.empty() ? "demo-" + text::slug(name, "demo") : options.id,
                  text::markup_escape(info.title.empty() ? name : info.title));
   fmt::format_to(out, "<p class=\"meta\"><code>{}</code>", text::markup_escape(name));
   if (!info.section.empty()) fmt::format_to(out, " · {}", text::markup_escape(info.section));
@@ -173,23 +205,13 @@ std::string render_html_section(const DemoResult& result, const DemoInfo& info) 
     fmt::format_to(out, "<figure class=\"chart\">\n<figcaption>{}</figcaption>\n{}\n</figure>\n",
                    text::markup_escape(series_title(series)), svg_chart(series));
   }
-  if (!result.values.empty()) {
-    html +=
-        "<table class=\"values\">\n<caption>Values</caption>\n"
-        "<thead><tr><th scope=\"col\">value</th><th scope=\"col\">result</th></tr></thead>\n"
-        "<tbody>\n";
-    for (const auto& [value_name, value] : result.values) {
-      fmt::format_to(out, "<tr><td><code>{}</code></td><td>{}</td></tr>\n",
-                     text::markup_escape(value_name), text::markup_escape(format_value(value)));
-    }
-    html += "</tbody>\n</table>\n";
-  }
   if (!result.text.empty()) {
     html += "<div class=\"notes\">\n";
     for (const std::string& paragraph : result.text)
       html += "<p>" + text::html_text(paragraph) + "</p>\n";
     html += "</div>\n";
   }
+  if (options.values && !result.values.empty()) html += html_values(result);
   html += "</section>\n";
   return html;
 }

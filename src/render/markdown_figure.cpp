@@ -42,10 +42,21 @@ std::string md_rule(std::size_t count, bool first_left) {
   return row + "\n";
 }
 
-// A table under its own heading, or under a caption when a pair shares the heading.
-void md_table(std::string& out, const Table& table, const std::string& caption = {}) {
-  out += caption.empty() ? "### " + text::markdown_cell(table_title(table)) + "\n\n"
+std::string heading(int level, const std::string& title) {
+  return std::string(static_cast<std::size_t>(std::clamp(level, 1, 6)), '#') + " " +
+         text::markdown_cell(title) + "\n\n";
+}
+
+// A table under its own heading, or under a caption when a pair shares the heading; a heatmap
+// as the caller's figure link when it keeps figures as files.
+void md_table(std::string& out, const Table& table, const MarkdownOptions& options, int level,
+              const std::string& caption = {}) {
+  out += caption.empty() ? heading(level, table_title(table))
                          : "*" + text::markdown_cell(caption) + "*\n\n";
+  if (table.heatmap && options.link_figure) {
+    out += options.link_figure(svg_figure_file(table)) + "\n\n";
+    return;
+  }
   std::vector<std::string> header{""};
   for (Eigen::Index c = 0; c < table.cells.cols(); ++c)
     header.push_back(text::markdown_cell(column_label(table, c)));
@@ -61,23 +72,17 @@ void md_table(std::string& out, const Table& table, const std::string& caption =
   out += "\n";
 }
 
-void md_series(std::string& out, const Series& series) {
-  out += "### " + text::markdown_cell(series_title(series)) + "\n\n";
+// A series once: the caller's figure link, or the terminal's text chart in a fence (its bars
+// carry their values, so no table of points repeats them).
+void md_series(std::string& out, const Series& series, const MarkdownOptions& options, int level) {
+  out += heading(level, series_title(series));
   if (const std::string subtitle = series_subtitle(series, "·"); !subtitle.empty()) {
     out += "*" + text::markdown_cell(subtitle) + "*\n\n";
   }
-  std::vector<std::string> header{series.x_label.empty() ? "x"
-                                                         : text::markdown_cell(series.x_label)};
-  for (const auto& [label, y] : series.lines)
-    header.push_back(text::markdown_cell(label));
-  out += md_row(header) + md_rule(header.size(), false);
-  for (std::size_t i = 0; i < series.x.size(); ++i) {
-    std::vector<std::string> row{text::format_short(series.x[i])};
-    for (const auto& [label, y] : series.lines)
-      row.push_back(i < y.size() ? text::format_short(y[i]) : "");
-    out += md_row(row);
+  if (options.link_figure) {
+    out += options.link_figure(svg_figure_file(series)) + "\n\n";
+    return;
   }
-  // The picture too: a fenced copy of the terminal bar chart, without its title.
   const std::string picture = text_chart(series);
   // The fence is longer than any run of backticks a label could bring into the picture.
   std::size_t run = 0, longest = 0;
@@ -86,14 +91,15 @@ void md_series(std::string& out, const Series& series) {
     longest = std::max(longest, run);
   }
   const std::string fence(std::max<std::size_t>(3, longest + 1), '`');
-  out += "\n" + fence + "text\n" + picture + fence + "\n\n";
+  out += fence + "text\n" + picture + fence + "\n\n";
 }
 
 }  // namespace
 
-std::string render_markdown(const DemoResult& result, const DemoInfo& info) {
-  std::string out;
-  out += "## " + text::markdown_cell(info.title.empty() ? info.name : info.title) + "\n\n";
+std::string render_markdown(const DemoResult& result, const DemoInfo& info,
+                            const MarkdownOptions& options) {
+  const int level = options.heading_level, part = options.heading_level + 1;
+  std::string out = heading(level, info.title.empty() ? info.name : info.title);
   if (!info.claim.empty()) out += "> " + text::markdown_cell(info.claim) + "\n\n";
   std::string meta = text::markdown_code(info.name.empty() ? result.demo : info.name);
   if (!info.section.empty()) meta += " · " + text::markdown_cell(info.section);
@@ -108,27 +114,28 @@ std::string render_markdown(const DemoResult& result, const DemoInfo& info) {
   for (std::size_t i = 0; i < tables.size(); ++i) {
     const bool pair = tables[i].heatmap && i + 1 < tables.size() && tables[i + 1].heatmap &&
                       same_shape(tables[i], tables[i + 1]);
-    const std::string heading =
+    const std::string shared =
         pair ? shared_heading(table_title(tables[i]), table_title(tables[i + 1])) : "";
-    if (heading.empty()) {
-      md_table(out, tables[i]);
+    if (shared.empty()) {
+      md_table(out, tables[i], options, part);
       continue;
     }
-    out += "### " + text::markdown_cell(heading) + "\n\n";
-    md_table(out, tables[i], table_title(tables[i]).substr(heading.size() + 2));
-    md_table(out, tables[i + 1], table_title(tables[i + 1]).substr(heading.size() + 2));
+    out += heading(part, shared);
+    md_table(out, tables[i], options, part, table_title(tables[i]).substr(shared.size() + 2));
+    md_table(out, tables[i + 1], options, part,
+             table_title(tables[i + 1]).substr(shared.size() + 2));
     ++i;
   }
   for (const Series& series : result.series)
-    md_series(out, series);
-  if (!result.values.empty()) {
-    out += "### Values\n\n" + md_row({"value", "result"}) + md_rule(2, true);
+    md_series(out, series, options, part);
+  for (const std::string& paragraph : result.text)
+    out += text::markdown_escape(paragraph) + "\n\n";
+  if (options.values && !result.values.empty()) {
+    out += heading(part, "Values") + md_row({"value", "result"}) + md_rule(2, true);
     for (const auto& [name, value] : result.values)
       out += md_row({text::markdown_code(name), format_value(value)});
     out += "\n";
   }
-  for (const std::string& paragraph : result.text)
-    out += text::markdown_escape(paragraph) + "\n\n";
   while (out.size() > 1 && out[out.size() - 1] == '\n' && out[out.size() - 2] == '\n')
     out.pop_back();
   return out;

@@ -71,7 +71,7 @@ Scale make_scale(const std::vector<double>& values, bool log, int target_ticks, 
 
 std::string decade_label(int exponent) {
   if (exponent >= -2 && exponent <= 2) return text::format_short(std::pow(10.0, exponent));
-  return fmt::format("1e{}", exponent);
+  return "10" + text::superscript(exponent);  // as format_short writes a power of ten
 }
 
 }  // namespace proofdeck::render

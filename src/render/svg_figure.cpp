@@ -386,26 +386,38 @@ std::string svg_chart(const Series& series) {
   return svg;
 }
 
+namespace {
+
+// The inline drawing, given the SVG namespace and a white ground (a file viewer may show it on a
+// dark background, where the dark labels would vanish).
+std::string standalone(const std::string& inline_svg) {
+  const std::size_t open_end = inline_svg.find('>');
+  return R"(<?xml version="1.0" encoding="UTF-8"?>)"
+         "\n"
+         R"(<svg xmlns="http://www.w3.org/2000/svg" )" +
+         inline_svg.substr(5, open_end - 4) +
+         "\n"
+         R"(<rect width="100%" height="100%" fill="#ffffff"/>)" +
+         inline_svg.substr(open_end + 1) + "\n";
+}
+
+}  // namespace
+
+SvgFigure svg_figure_file(const demo::Table& heatmap) {
+  return {heatmap.name, table_title(heatmap), standalone(svg_heatmap(heatmap))};
+}
+
+SvgFigure svg_figure_file(const demo::Series& series) {
+  return {series.name, series_title(series), standalone(svg_chart(series))};
+}
+
 std::vector<SvgFigure> render_svg_figures(const DemoResult& result) {
-  // The inline drawing, given the SVG namespace and a white ground (a file viewer may show it on
-  // a dark background, where the dark labels would vanish).
-  const auto standalone = [](const std::string& inline_svg) {
-    const std::size_t open_end = inline_svg.find('>');
-    return R"(<?xml version="1.0" encoding="UTF-8"?>)"
-           "\n"
-           R"(<svg xmlns="http://www.w3.org/2000/svg" )" +
-           inline_svg.substr(5, open_end - 4) +
-           "\n"
-           R"(<rect width="100%" height="100%" fill="#ffffff"/>)" +
-           inline_svg.substr(open_end + 1) + "\n";
-  };
   std::vector<SvgFigure> figures;
   for (const Table& table : result.tables) {
-    if (table.heatmap)
-      figures.push_back({table.name, table_title(table), standalone(svg_heatmap(table))});
+    if (table.heatmap) figures.push_back(svg_figure_file(table));
   }
   for (const Series& series : result.series)
-    figures.push_back({series.name, series_title(series), standalone(svg_chart(series))});
+    figures.push_back(svg_figure_file(series));
   return figures;
 }
 

@@ -20,6 +20,8 @@ struct SvgFigure {
 // Every heatmap and every series of a result, in order, each drawn as the HTML renderings draw it
 // but as a standalone SVG document (for Markdown handouts that link their figures as files).
 std::vector<SvgFigure> render_svg_figures(const DemoResult& result);
+SvgFigure svg_figure_file(const demo::Table& heatmap);
+SvgFigure svg_figure_file(const demo::Series& series);
 
 // The drawings themselves, as inline <svg> elements (for HTML pages).
 std::string svg_heatmap(const demo::Table& table);

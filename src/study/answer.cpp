@@ -239,7 +239,9 @@ Grade grade(const Instance& instance, const Reply& reply) {
     case bank::QuestionType::numeric: {
       result.correct =
           bank::numeric_matches(reply.number, instance.key, q.key.tolerance, q.key.relative);
-      result.expected = bank::key_text(instance.key, instance.prompt) +
+      const double allowed =
+          q.key.relative ? q.key.tolerance * std::abs(instance.key) : q.key.tolerance;
+      result.expected = bank::key_text(instance.key, instance.prompt, allowed) +
                         (q.key.unit.empty() ? "" : " " + q.key.unit);
       if (!result.correct) {
         for (const bank::Distractor& d : q.distractors) {

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
+#include <string>
 
 namespace proofdeck::text {
 
@@ -36,40 +38,56 @@ void strip_trailing_zeros(std::string& number) {
 }
 
 std::string format_number(double value) {
-  if (std::isnan(value)) return "nan";
-  if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
-  if (value == 0) return "0";  // also -0
-  // Integers in full while every integer is exact in a double (below 2^53).
-  const bool integer = value == std::trunc(value) && std::fabs(value) < 9007199254740992.0;
-  const std::string digits = integer ? std::to_string(static_cast<std::int64_t>(std::fabs(value)))
-                                     : fmt::format("{:.10g}", std::fabs(value));
-  return (std::signbit(value) ? "-" : "") + group_digits(digits);
+  return format_readable(value, 10);
 }
-
-namespace {
-
-// 3 significant digits, exponent without padding: 1.05e6, 3.4e-17, 1e-12.
-std::string scientific(double x) {
-  std::string text = fmt::format("{:.2e}", x);
-  const std::size_t e = text.find('e');
-  std::string mantissa = text.substr(0, e);
-  strip_trailing_zeros(mantissa);
-  return fmt::format("{}e{}", mantissa, std::stoi(text.substr(e + 1)));
-}
-
-}  // namespace
 
 std::string format_short(double x) {
-  if (std::isnan(x)) return "nan";
-  if (std::isinf(x)) return x > 0 ? "inf" : "-inf";
-  if (x == 0.0) return "0";
-  const double magnitude = std::fabs(x);
-  if (magnitude >= 1e15 || magnitude < 1e-3) return scientific(x);
-  if (x == std::trunc(x)) return group_digits(fmt::format("{:.0f}", x));
-  const int exponent = static_cast<int>(std::floor(std::log10(magnitude)));
-  std::string text = fmt::format("{:.{}f}", x, std::max(0, 2 - exponent));
-  strip_trailing_zeros(text);
-  return group_digits(text);
+  return format_readable(x, 3);
+}
+
+std::string superscript(int exponent) {
+  static const char* const digits[] = {"⁰", "¹", "²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹"};
+  std::string out = exponent < 0 ? "⁻" : "";
+  for (const char c : std::to_string(std::abs(exponent)))
+    out += digits[c - '0'];
+  return out;
+}
+
+std::string format_readable(double value, int significant) {
+  if (std::isnan(value)) return "nan";
+  if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
+  if (value == 0) return "0";
+  // Integers in full below 10^15 (every one of them is exact in a double).
+  if (value == std::trunc(value) && std::fabs(value) < 1e15) {
+    return (std::signbit(value) ? "-" : "") +
+           group_digits(std::to_string(static_cast<std::int64_t>(std::fabs(value))));
+  }
+  significant = std::clamp(significant, 1, 17);
+  // Rounded first, so 0.000099996 becomes 0.0001 and is written as one.
+  const std::string scientific_text = fmt::format("{:.{}e}", std::fabs(value), significant - 1);
+  const std::size_t e = scientific_text.find('e');
+  const int exponent = std::stoi(scientific_text.substr(e + 1));
+  const std::string sign = std::signbit(value) ? "-" : "";
+  if (exponent < -5 || exponent >= 15) {
+    std::string mantissa = scientific_text.substr(0, e);
+    strip_trailing_zeros(mantissa);
+    // No spaces: a number never breaks across lines, in prose or in a figure's label.
+    return sign + mantissa + "×10" + superscript(exponent);
+  }
+  std::string fixed =
+      fmt::format("{:.{}f}", std::fabs(value), std::max(0, significant - 1 - exponent));
+  strip_trailing_zeros(fixed);
+  return sign + group_digits(fixed);
+}
+
+int digits_within(double value, double allowed, int at_least) {
+  if (!std::isfinite(value) || value == 0) return at_least;
+  int digits = std::clamp(at_least, 1, 17);
+  for (; digits < 17; ++digits) {
+    const double shown = std::stod(fmt::format("{:.{}e}", value, digits - 1));
+    if (shown == value || std::fabs(shown - value) <= allowed) break;
+  }
+  return digits;
 }
 
 }  // namespace proofdeck::text

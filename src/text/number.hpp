@@ -12,14 +12,29 @@ namespace proofdeck::text {
 // "1048576" → "1,048,576", "-1234.5" → "-1,234.5"; "512", "1.5e-07", "nan" unchanged.
 std::string group_digits(std::string_view number);
 
-// Exactly, for keys, prompts and messages: integers below 2^53 in full, other values to 10
-// significant digits ("0.3333333333", "1.5e-05", "9.007199255e+15"); -0 as 0.
+// Exactly, for keys, prompts and messages: format_readable to 10 significant digits
+// ("1,048,576", "0.3333333333", "0.000015", "9.007199255×10¹⁵"); -0 as 0.
 std::string format_number(double value);
 
-// Compactly, for figures and tables: integers in full, exact zero as 0, other values to three
-// significant digits (0.0834, 32.1); very small or very large ones in scientific notation with
-// three significant digits (1.05e6, 3.4e-17); nan and ±inf as such.
+// Compactly, for figures and tables: format_readable to three significant digits (0.0834, 32.1,
+// 1,024, "3.4×10⁻¹⁷"), so a figure and the prose beside it write a number the same way.
 std::string format_short(double value);
+
+// For people reading a computed number in prose — printouts, feedback, key numbers, answer keys:
+// one rule on paper and on screen. Integers below 10^15 in full ("1,048,576"); other values
+// rounded to `significant` digits but never inside their integer part ("12,346", not "12,350"),
+// trailing zeros dropped, as plain decimals from 0.00001 up to 10^15 ("0.4011", "0.00001526",
+// "15.05"); only smaller or larger ones need an exponent, written as a person would and without
+// spaces, so it never breaks across lines ("3.367×10⁻⁹"). nan and ±inf as such; -0 as 0.
+std::string format_readable(double value, int significant = 4);
+
+// An exponent in superscript digits: "⁻⁹", "¹⁶" (for 10⁻⁹ on an axis or in prose).
+std::string superscript(int exponent);
+
+// The fewest significant digits (from `at_least` up to 17) at which `value` rounds to within
+// `allowed` of itself — how many digits a key with a tolerance needs. With `allowed` 0, the
+// shortest form that reads back as the same double.
+int digits_within(double value, double allowed, int at_least = 4);
 
 // Trailing zeros of a fraction removed ("2.50" → "2.5", "3.000" → "3").
 void strip_trailing_zeros(std::string& number);
