@@ -35,10 +35,34 @@ std::string key_numbers_text(const ProofRun& run, const std::string& demo_name) 
 // GIFT
 // ============================================================================================
 
-// A number as GIFT (and PHP's is_numeric) reads it: the shortest exact form, no grouping.
+// A number as every GIFT reader takes it: plain decimal digits, no grouping and no exponent
+// (Moodle's importer reads "3.9e-12", gift-pegjs rejects the whole file), and the shortest such
+// form that reads back as the same double.
 std::string gift_number(double value) {
-  if (value == std::trunc(value) && std::fabs(value) < 1e15) return fmt::format("{:.0f}", value);
-  return fmt::format("{}", value);
+  if (!std::isfinite(value)) return "0";  // never a key or tolerance: the loader rejects them
+  const std::string shortest = fmt::format("{}", std::fabs(value));  // may carry an exponent
+  const std::size_t e = shortest.find('e');
+  const std::string mantissa = shortest.substr(0, e);
+  const int exponent = e == std::string::npos ? 0 : std::stoi(shortest.substr(e + 1));
+  std::string digits = mantissa;
+  const std::size_t point = mantissa.find('.');
+  int integer_digits = static_cast<int>(point == std::string::npos ? mantissa.size() : point);
+  if (point != std::string::npos) digits.erase(point, 1);
+  integer_digits += exponent;
+  std::string plain;
+  if (integer_digits <= 0) {
+    plain = "0." + std::string(static_cast<std::size_t>(-integer_digits), '0') + digits;
+  } else if (static_cast<std::size_t>(integer_digits) >= digits.size()) {
+    plain = digits + std::string(static_cast<std::size_t>(integer_digits) - digits.size(), '0');
+  } else {
+    const auto split = static_cast<std::size_t>(integer_digits);
+    plain = digits.substr(0, split) + "." + digits.substr(split);
+  }
+  // Leading zeros of the integer part ("0.5" stays, "00.5" cannot arise) and a bare "-0".
+  const std::size_t first = plain.find_first_not_of('0');
+  if (first == std::string::npos) return "0";
+  if (first > 0 && plain[first] != '.') plain.erase(0, first);
+  return (std::signbit(value) && plain != "0" ? "-" : "") + plain;
 }
 
 // Moodle accepts only the grades of its list (100, 50, 33.33333, 25, 20, 16.66667, 14.28571,
