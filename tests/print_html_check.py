@@ -3,13 +3,21 @@
 Chromium (Debian's `chromium`), reads back the DOM it built and checks its structure — one
 section per topic, questions numbered 1..N, an inline <svg> for every proof figure, the answer
 key, no <script>, nothing fetched from a network — then prints it to PDF and checks that it
-paginates (a page per topic, the key on pages of its own). Prints "skipped" and exits 0 when
-Chromium is not installed.
+paginates (a page per topic, the key on pages of its own). Then the layout, as a reader on a
+768-pixel-wide window sees it, of the handouts and of every demo's page: nothing sticks out of the
+page (a table too wide for it scrolls in its own box), and a demo page's table of every value is
+collapsed below its figures. The layout is measured in a copy of the page with a script added
+(proofdeck's pages carry none), which writes what it measured into the DOM that Chromium dumps.
+
+Without Chromium it prints "skipped" and exits 0 on a developer's machine; under CI=true (as
+.ci/run sets) a missing or broken Chromium is a failure: scripts/setup installs Debian's chromium.
 
 usage: print_html_check.py PROOFDECK_BINARY
 """
 
+import html as html_lib
 import html.parser
+import json
 import os
 import re
 import shutil
@@ -57,6 +65,15 @@ class Dom(html.parser.HTMLParser):
 
 def classes(attrs):
     return (attrs.get("class") or "").split()
+
+
+def unavailable(reason):
+    """No browser: a skip on a developer's machine, a failure in CI."""
+    if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+        print(f"FAIL: {reason}; CI=true, so the HTML cannot go unchecked")
+        return 1
+    print(f"skipped: {reason}")
+    return 0
 
 
 def run(args, **kwargs):
@@ -112,6 +129,85 @@ def check_dom(dom_text, expected_topics, appendix, problems, label):
         problems.append(f"{label}: the stylesheet loads something")
 
 
+# Added to a copy of a page: measures the layout once the page is laid out at the window's width
+# and writes the findings into <pre id="layout-report"> as JSON.
+MEASURE = """<script>
+(function () {
+  var width = document.documentElement.clientWidth, found = [];
+  function scroller(el) {
+    for (var e = el.parentElement; e; e = e.parentElement)
+      if (e.classList && e.classList.contains("table-scroll")) return e;
+    return null;
+  }
+  var all = document.body.querySelectorAll("*");
+  for (var i = 0; i < all.length; i++) {
+    var el = all[i], box = el.getBoundingClientRect();
+    if (!box.width || el.closest("details:not([open])")) continue;
+    var held = scroller(el);
+    if (held) continue;  // inside a box that scrolls on its own
+    if (box.right > width + 1)
+      found.push(el.tagName.toLowerCase() + (el.className && el.className.baseVal === undefined
+          ? "." + String(el.className).split(" ")[0] : "") + " ends at " + Math.round(box.right));
+  }
+  var scrolls = document.querySelectorAll(".table-scroll"), boxes = [];
+  for (var j = 0; j < scrolls.length; j++) {
+    var s = scrolls[j];
+    boxes.push({overflows: s.scrollWidth > s.clientWidth + 1,
+                scrollable: getComputedStyle(s).overflowX === "auto"});
+  }
+  var values = document.querySelectorAll("table.values"), collapsed = 0, open = 0;
+  for (var k = 0; k < values.length; k++) {
+    var d = values[k].closest("details");
+    if (d && !d.open) collapsed++; else open++;
+  }
+  var report = {page: document.documentElement.scrollWidth, width: width,
+                outside: found.slice(0, 5), outside_count: found.length, boxes: boxes,
+                values_collapsed: collapsed, values_open: open,
+                drawn: document.querySelectorAll("svg.heatmap, svg.chart").length};
+  var pre = document.createElement("pre");
+  pre.id = "layout-report";
+  pre.textContent = JSON.stringify(report);
+  document.body.appendChild(pre);
+})();
+</script>"""
+
+
+def check_layout(chromium, page, base, label, problems, demo_page=False):
+    with open(page, encoding="utf-8") as f:
+        html = f.read()
+    measured = page.replace(".html", ".measured.html")
+    with open(measured, "w", encoding="utf-8") as f:
+        f.write(html.replace("</body>", MEASURE + "\n</body>"))
+    dumped = run(base + ["--window-size=768,1024", "--dump-dom", "file://" + measured])
+    match = re.search(r'<pre id="layout-report">(.*?)</pre>', dumped.stdout, re.S)
+    if dumped.returncode != 0 or not match:
+        problems.append(f"{label}: the layout could not be measured: {dumped.stderr.strip()[:200]}")
+        return
+    report = json.loads(html_lib.unescape(match.group(1)))
+    if report["page"] > report["width"] + 1:
+        problems.append(f"{label}: the page is {report['page']} pixels wide in a "
+                        f"{report['width']}-pixel window")
+    if report["outside_count"]:
+        problems.append(f"{label}: {report['outside_count']} elements stick out of a "
+                        f"{report['width']}-pixel window: {report['outside']}")
+    for box in report["boxes"]:
+        if box["overflows"] and not box["scrollable"]:
+            problems.append(f"{label}: a table wider than its box does not scroll")
+    if demo_page and report["drawn"] and report["values_open"]:
+        problems.append(f"{label}: the table of every value is open above or beside the figures "
+                        "(it belongs collapsed in a <details>)")
+
+
+def demo_names(proofdeck):
+    listed = run([proofdeck, "demo", "list", "--format", "json"])
+    if listed.returncode == 0:
+        try:
+            return [d["name"] for d in json.loads(listed.stdout)]
+        except (ValueError, KeyError, TypeError):
+            pass
+    return []
+
+
 def pdf_pages(pdf_path):
     data = open(pdf_path, "rb").read()
     return len(re.findall(rb"/Type\s*/Page(?![a-zA-Z])", data))
@@ -124,8 +220,7 @@ def main():
     proofdeck = sys.argv[1]
     chromium = find_chromium()
     if chromium is None:
-        print("skipped: chromium is not installed")
-        return 0
+        return unavailable("chromium is not installed (scripts/setup installs Debian's chromium)")
     problems = []
     with tempfile.TemporaryDirectory(prefix="proofdeck-html-") as tmp:
         cases = [
@@ -145,9 +240,8 @@ def main():
                     "--no-first-run", "--disable-extensions", f"--user-data-dir={profile}"]
             dumped = run(base + ["--dump-dom", "file://" + page])
             if dumped.returncode != 0 or "<html" not in dumped.stdout:
-                print(f"skipped: chromium could not render ({dumped.returncode}): "
-                      f"{dumped.stderr.strip()[:300]}")
-                return 0
+                return unavailable(f"chromium could not render ({dumped.returncode}): "
+                                   f"{dumped.stderr.strip()[:300]}")
             check_dom(dumped.stdout, topics, answers == "appendix", problems, label)
             pdf = os.path.join(tmp, f"{answers}.pdf")
             printed = run(base + ["--no-pdf-header-footer", f"--print-to-pdf={pdf}",
@@ -161,6 +255,21 @@ def main():
             if pages < least:
                 problems.append(f"{label}: {pages} PDF pages, expected at least {least}")
             print(f"ok: {label}: {topics} topic sections, {pages} pages")
+            check_layout(chromium, page, base, label, problems)
+        names = demo_names(proofdeck)
+        if not names:
+            problems.append("proofdeck demo list --format json listed no demos")
+        for name in names:
+            page = os.path.join(tmp, f"demo-{name}.html")
+            made = run([proofdeck, "demo", "run", name, "--format", "html", "--output", page])
+            if made.returncode != 0:
+                problems.append(f"demo {name}: proofdeck demo run failed: {made.stderr.strip()}")
+                continue
+            base = [chromium, "--headless", "--disable-gpu", "--no-sandbox", "--no-first-run",
+                    "--disable-extensions", f"--user-data-dir={os.path.join(tmp, 'profile-demo')}"]
+            check_layout(chromium, page, base, f"demo {name}", problems, demo_page=True)
+        print("ok: layout measured at 768 pixels for the handouts and every demo page"
+              if not problems else "layout: see the failures below")
     for problem in problems:
         print("FAIL:", problem)
     return 1 if problems else 0
