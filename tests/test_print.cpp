@@ -32,6 +32,17 @@ std::string print_worked(const std::vector<std::string>& args, int expected_exit
   return cli.out.str();
 }
 
+// `proofdeck export ARGS` on the worked example only.
+std::string export_text(const std::vector<std::string>& args) {
+  Cli cli;
+  std::vector<std::string> all{"export", "--no-builtin", "--bank", kWorkedBanks};
+  all.insert(all.end(), args.begin(), args.end());
+  const int exit_code = cli.run(all);
+  INFO(cli.err.str());
+  REQUIRE(exit_code == 0);
+  return cli.out.str();
+}
+
 // The worksheet part of a document: from the first topic to the key (or the end).
 std::string questions_part(const std::string& html) {
   const std::size_t begin = html.find("<section class=\"topic\"");
@@ -306,6 +317,18 @@ TEST_CASE("print: the key may name each question, so an instructor can find it i
   const std::string html = print_worked({"--format", "html", "--answers", "appendix"});
   const std::string key = html.substr(html.find("<section class=\"answer-key\""));
   CHECK_THAT(key, Contains("<code>mha-purpose</code>"));
+}
+
+TEST_CASE("print: the proofs are the computations check proves, whatever --seed draws", "[print]") {
+  // An explanation quotes the numbers its demo computes at seed 0 ("a difference below 1e-16");
+  // a sheet printed with another seed must print those same numbers beside it.
+  for (const std::string seed : {"0", "7", "12345"}) {
+    INFO("--seed " << seed);
+    CHECK_THAT(print_worked({"--format", "md", "--seed", seed}),
+               Contains("`max_diff_sinusoidal` = 0.1521"));
+    CHECK_THAT(export_text({"--to", "anki", "--seed", seed}),
+               Contains("max_diff_sinusoidal = 0.1521"));
+  }
 }
 
 TEST_CASE("print: a Markdown handout draws each figure once", "[print][markdown]") {

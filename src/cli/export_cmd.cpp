@@ -81,7 +81,9 @@ void run_export(const ExportOptions& options, Context& context) {
     return;
   }
   const auto groups = print::arrange(loaded.banks, selected, context.global.seed);
-  bank::DemoRunner runner(context.global.seed);
+  // Proofs run as `check` proves them (seed 0), as in quiz feedback: the numbers an explanation
+  // quotes are the numbers printed beside it; --seed draws and shuffles, not the demos' weights.
+  bank::DemoRunner runner(0);
   write_output(options.output_path,
                options.to == "gift" ? print::export_gift(groups, runner)
                                     : print::export_anki(groups, runner),
@@ -105,7 +107,8 @@ void setup_export(CLI::App& app, const std::function<Context()>& context) {
                       "Write to FILE instead of standard output (json with several banks: a "
                       "folder, DIR/, one BANK.json each)");
   command->footer(
-      "Templates are drawn from --seed (GIFT and Anki hold one instance of each). GIFT puts each "
+      "Templates are drawn from --seed (GIFT and Anki hold one instance of each); proofs run as "
+      "check proves them. GIFT puts each "
       "topic in its own category; order questions become matching questions (step -> place). "
       "Anki notes use the question id as GUID, so importing again updates them.\n"
       "Examples:\n"

@@ -80,7 +80,9 @@ void run_print(const PrintOptions& options, Context& context) {
   handout_options.seed = context.global.seed;
   handout_options.title = options.title;
   if (!options.assets_dir.empty()) handout_options.assets_href = assets_href(options);
-  bank::DemoRunner runner(context.global.seed);
+  // Proofs run as `check` proves them (seed 0), as in quiz feedback: the numbers an explanation
+  // quotes are the numbers printed beside it; --seed draws and shuffles, not the demos' weights.
+  bank::DemoRunner runner(0);
   const print::Handout handout = print::render_handout(groups, handout_options, runner);
   if (!options.assets_dir.empty()) write_assets(options.assets_dir, handout.assets, context.io);
   write_output(options.output_path, handout.document, context.io);
@@ -112,7 +114,8 @@ void setup_print(CLI::App& app, const std::function<Context()>& context) {
   command->add_option("--title", options->title, "The title (default: the banks' titles)");
   command->footer(
       "A section per topic; questions numbered 1..N, options lettered and templates drawn from "
-      "--seed, so a worksheet and its key printed with the same seed and filters match. HTML is "
+      "--seed, so a worksheet and its key printed with the same seed and filters match; proofs run "
+      "as check proves them, so the numbers beside an explanation are the ones it quotes. HTML is "
       "one file with inline CSS and SVG (no scripts, no network), a page per topic in print.\n"
       "Examples:\n"
       "  proofdeck print --format html --output handout.html --topic multi-head\n"
