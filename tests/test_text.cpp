@@ -169,6 +169,8 @@ TEST_CASE("Markdown escaping leaves nothing for a renderer to act on", "[text][e
   CHECK(text::markdown_escape("_emphasis_") == "\\_emphasis\\_");
   CHECK(text::markdown_escape("# not a heading") == "\\# not a heading");
   CHECK(text::markdown_escape("1. not a list") == "1\\. not a list");
+  CHECK(text::markdown_escape("0.0039 (±0.0001)") == "0.0039 (±0.0001)");  // a number, not a list
+  CHECK(text::markdown_escape("2)") == "2\\)");
   CHECK(text::markdown_escape("line\nbreak", "   ") == "line  \n   break");
   CHECK(text::markdown_cell("line\nbreak") == "line break");
   CHECK(text::markdown_code("head_dim") == "`head_dim`");

@@ -106,10 +106,14 @@ std::string markdown_escape(std::string_view raw, std::string_view break_indent)
         (line_start && std::string_view("#+-=!").find(c) != std::string_view::npos)) {
       out += '\\';
     }
-    // "1. " at the start of a line would begin a list.
+    // "1. " at the start of a line would begin a list ("0.0039" would not: a marker needs a
+    // space or the end of the line after it).
     if (line_start && c >= '0' && c <= '9') {
       const std::size_t digits_end = text.find_first_not_of("0123456789", i);
-      if (digits_end != std::string::npos && (text[digits_end] == '.' || text[digits_end] == ')')) {
+      const bool marker_ends = digits_end != std::string::npos &&
+                               (digits_end + 1 == text.size() || text[digits_end + 1] == ' ' ||
+                                text[digits_end + 1] == '\t' || text[digits_end + 1] == '\n');
+      if (marker_ends && (text[digits_end] == '.' || text[digits_end] == ')')) {
         out.append(text, i, digits_end - i);
         out += '\\';
         i = digits_end - 1;
