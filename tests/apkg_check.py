@@ -266,7 +266,7 @@ def main():
         check_collection(db, names, media, infos, banks)
         db.close()
         os.remove(db_path)
-        print(f"ok: {sum(len(b['questions']) for b in banks)} questions of {len(banks)} banks "
+        print(f"read: {sum(len(b['questions']) for b in banks)} questions of {len(banks)} banks "
               f"checked as notes")
 
         # SOURCE_DATE_EPOCH dates every note.
@@ -305,7 +305,7 @@ def main():
                   f"the changed note's mod {new['mod']} is not newer than {old['mod']}")
             check(strip_html(new["flds"].split("\x1f")[0]).startswith("Changed: "),
                   "the changed prompt is not in the new package")
-            print(f"ok: {guid} changed: mod {old['mod']} -> {new['mod']}, same GUID and id")
+            print(f"checked: {guid} changed: mod {old['mod']} -> {new['mod']}, same GUID and id")
     return report()
 
 
@@ -314,6 +314,8 @@ def report():
         print("FAIL:", problem)
     if len(problems) > 50:
         print(f"FAIL: … and {len(problems) - 50} more")
+    if not problems:
+        print("ok: the package reads as Anki reads it")
     return 1 if problems else 0
 
 
