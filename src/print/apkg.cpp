@@ -122,7 +122,8 @@ constexpr const char* kCss = R"(.card {
 .proofdeck .options b { color: var(--pd-accent); }
 hr#answer { border: none; border-top: 1px solid var(--pd-rule); margin: 1em auto; max-width: 40em; }
 .proofdeck .answer { color: var(--pd-right); font-size: 1.05em; margin-bottom: 0.6em; }
-.proofdeck .traps { color: var(--pd-trap); margin-bottom: 0.6em; }
+.proofdeck .traps { margin-bottom: 0.6em; }
+.proofdeck .traps b, .proofdeck .traps i { color: var(--pd-trap); }
 .proofdeck .why, .proofdeck .worked { margin-bottom: 0.6em; }
 .proofdeck .proof {
   font-family: ui-monospace, Menlo, Consolas, "DejaVu Sans Mono", monospace;
