@@ -12,7 +12,6 @@
 #include <algorithm>
 #include <chrono>
 #include <map>
-#include <memory>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -45,8 +44,9 @@ constexpr std::int64_t kCollectionCreated = 1577836800;  // 2020-01-01T00:00:00Z
 constexpr std::int64_t kIdBase = 1577836800000;
 constexpr std::int64_t kIdSpan = 157766400000;
 
-// Field names are the note type's schema: Anki matches a re-imported note type by them, so
-// they never change (add new ones at the end, and bump kNoteTypeRevised).
+// Field names are the note type's schema: Anki updates its copy of the note type only when the
+// imported one has the same fields and templates (otherwise it adds a second note type, and the
+// notes it holds stay as they were), so they never change.
 struct FieldSpec {
   const char* name;
   const char* description;  // shown by Anki's editor
@@ -142,9 +142,10 @@ constexpr const char* kLatexPre =
     "\\usepackage[utf8]{inputenc}\n\\usepackage{amssymb,amsmath}\n\\pagestyle{empty}\n"
     "\\setlength{\\parindent}{0in}\n\\begin{document}\n";
 
-// Hands out ids derived from a key, each unique in its table: a clash (two keys hashing to the
-// same millisecond, about one chance in 10^5 for a thousand notes) takes the next free id, in
-// the order the questions are arranged, so the same export always gives the same ids.
+// Hands out ids derived from a key, each unique in its table. A clash (two keys hashing to the
+// same millisecond: a few chances in a million for a thousand notes) takes the next free id, in
+// the order the questions are arranged, so the same export always gives the same ids; the GUID,
+// not the id, is what Anki matches a re-import by, so a shifted id costs nothing.
 class IdAllocator {
  public:
   std::int64_t id_for(std::string_view key) {
@@ -153,13 +154,8 @@ class IdAllocator {
     for (std::size_t i = 0; i < 8; ++i)
       value = (value << 8) | digest[i];
     std::int64_t id = kIdBase + static_cast<std::int64_t>(value % kIdSpan);
-    for (std::int64_t probe = 0; !used_.insert(id).second; ++probe) {
-      if (probe == kIdSpan) {
-        throw InputError("export.apkg.ids",
-                         fmt::format("no free Anki id left for '{}'", std::string(key)));
-      }
+    while (!used_.insert(id).second)
       id = id + 1 == kIdBase + kIdSpan ? kIdBase : id + 1;
-    }
     return id;
   }
 

@@ -40,8 +40,7 @@ struct Apkg {
   std::vector<std::string> undated_banks;  // ids of banks dated kUndatedNoteTime (no `revised`)
 };
 
-// InputError when two questions would need the same note id after every probe (never in
-// practice: ids are spread over five years of milliseconds).
+// The package of the arranged questions, one note each; StateError when SQLite or libzip fail.
 Apkg export_apkg(const std::vector<TopicGroup>& groups, bank::DemoRunner& runner,
                  const ApkgOptions& options = {});
 
