@@ -1,5 +1,6 @@
 // Loading banks: the worked example loads into the model; every broken variant is reported with
 // its file and JSON pointer, what was expected and what was found, all problems at once.
+#include <fmt/format.h>
 #include <catch2/catch.hpp>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -65,6 +66,28 @@ TEST_CASE("every problem of a bank is reported at once, each with its pointer", 
             "answer)",
             "bank.json: /questions/1/topic: unknown topic 'attention'; the bank's topics: "
             "multi-head, positional"});
+}
+
+TEST_CASE("a bank's revised date is a date or a UTC date-time, kept as written", "[bank]") {
+  json bank = worked_example();
+  CHECK_FALSE(load_bank(bank.dump(), "bank.json").revised_at.has_value());
+  bank["bank"]["revised"] = "2026-12-01";
+  const Bank dated = load_bank(bank.dump(), "bank.json");
+  CHECK(dated.revised == "2026-12-01");
+  CHECK(format_time(*dated.revised_at) == "2026-12-01T00:00:00Z");
+  bank["bank"]["revised"] = "2026-12-01T09:30:00Z";
+  CHECK(format_time(*load_bank(bank.dump(), "bank.json").revised_at) == "2026-12-01T09:30:00Z");
+  for (const char* wrong : {"2026-02-30", "2026-12-01T09:30:00+02:00", "1 December 2026", "2026"}) {
+    bank["bank"]["revised"] = wrong;
+    CHECK(problems_of(bank) ==
+          std::vector<std::string>{fmt::format(
+              "bank.json: /bank/revised: '{}' is not a date; expected an ISO-8601 date such as "
+              "2026-12-01 or a UTC date-time such as 2026-12-01T09:00:00Z",
+              wrong)});
+  }
+  bank["bank"]["revised"] = 20261201;
+  CHECK(problems_of(bank) == std::vector<std::string>{"bank.json: /bank/revised: expected "
+                                                      "non-empty text, found number 20261201"});
 }
 
 TEST_CASE("unknown keys are named with the keys that are allowed", "[bank]") {

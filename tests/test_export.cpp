@@ -1,14 +1,18 @@
 // `proofdeck export`: GIFT, Anki and JSON pinned by golden files; every special character of each
 // target escaped; every built-in bank exports; the JSON loads back to the same bank and the same
-// `check` verdicts; usage and I/O errors with their exit codes.
+// `check` verdicts; usage and I/O errors with their exit codes; the Anki package's failure paths,
+// determinism and checksums, and the pins that make a changed built-in bank re-import as newer.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <regex>
 
+#include "bank/builtin.hpp"
 #include "bank/loader.hpp"
 #include "bank/sources.hpp"
 #include "cli_test_support.hpp"
+#include "print/apkg.hpp"
 #include "print/bank_json.hpp"
 #include "print/export.hpp"
 #include "print_test_support.hpp"
@@ -299,4 +303,180 @@ TEST_CASE("export: an output that cannot be written is exit 3", "[export]") {
   CHECK(cli.run({"export", "--no-builtin", "--bank", kWorkedBanks, "--to", "gift", "--output",
                  (dir.path() / "missing" / "out.txt").string()}) == 3);
   CHECK_THAT(cli.err.str(), Contains("cannot write"));
+}
+
+// --- Anki package (tests/apkg_check.py opens it as Anki does and checks every note) ----------
+
+namespace {
+
+// `export --to apkg` of the worked example with `args`; the Cli for its exit code and streams.
+Cli export_apkg_worked(const std::vector<std::string>& args, Environment env = {}) {
+  Cli cli;
+  cli.env = std::move(env);
+  std::vector<std::string> all{"export", "--no-builtin", "--bank", kWorkedBanks, "--to", "apkg"};
+  all.insert(all.end(), args.begin(), args.end());
+  cli.run(all);
+  return cli;
+}
+
+const std::string kNoRevisedWarning =
+    "warning: bank example declares no \"revised\" date, so its notes are dated "
+    "2026-01-01T00:00:00Z and Anki will not see a changed note as newer on re-import; add "
+    "\"revised\" to the bank's metadata (or set SOURCE_DATE_EPOCH)\n";
+
+}  // namespace
+
+TEST_CASE("export: a package needs --output FILE, never standard output", "[export][apkg]") {
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{}, std::vector<std::string>{"--output", "-"}}) {
+    Cli cli;
+    std::vector<std::string> all{"export", "--no-builtin", "--bank", kWorkedBanks, "--to", "apkg"};
+    all.insert(all.end(), args.begin(), args.end());
+    CHECK(cli.run(all) == 2);
+    CHECK(cli.out.str().empty());
+    CHECK(cli.err.str() ==
+          "error: --to apkg writes a binary Anki package, never to standard output: give "
+          "--output FILE.apkg\n");
+  }
+}
+
+TEST_CASE("export: a package that cannot be written is exit 3 and leaves nothing behind",
+          "[export][apkg]") {
+  TempDir dir;
+  const std::string missing = (dir.path() / "missing" / "deck.apkg").string();
+  Cli cli;
+  CHECK(cli.run({"export", "--no-builtin", "--bank", kWorkedBanks, "--to", "apkg", "--output",
+                 missing}) == 3);
+  CHECK_THAT(cli.err.str(), Contains("error: " + missing + ": cannot write: No such file"));
+  fs::create_directory(dir.path() / "taken.apkg");  // a folder where the file should go
+  Cli taken;
+  CHECK(taken.run({"export", "--no-builtin", "--bank", kWorkedBanks, "--to", "apkg", "--output",
+                   (dir.path() / "taken.apkg").string()}) == 3);
+  CHECK_THAT(taken.err.str(), Contains("taken.apkg: cannot write"));
+  CHECK(dir.entries() == std::vector<std::string>{"taken.apkg"});  // no partial file
+}
+
+TEST_CASE("export: a bank whose revised is not a date is refused where it says so",
+          "[export][apkg]") {
+  TempDir dir;
+  nlohmann::json bank = bank_test::worked_example();
+  bank["bank"]["revised"] = "01/12/2026";
+  const std::string path = dir.write("dated.json", bank.dump());
+  Cli cli;
+  CHECK(cli.run({"export", "--no-builtin", "--bank", path, "--to", "apkg", "--output",
+                 (dir.path() / "deck.apkg").string()}) == 2);
+  CHECK_THAT(cli.err.str(), Contains(path + ": /bank/revised: '01/12/2026' is not a date; "
+                                            "expected an ISO-8601 date such as 2026-12-01 or a "
+                                            "UTC date-time such as 2026-12-01T09:00:00Z"));
+  CHECK(dir.entries() == std::vector<std::string>{"dated.json"});
+}
+
+TEST_CASE("export: a package of a bank without revised warns that Anki will not see changes",
+          "[export][apkg]") {
+  TempDir dir;
+  const std::string output = (dir.path() / "deck.apkg").string();
+  const Cli undated = export_apkg_worked({"--output", output});
+  CHECK(undated.err.str() == kNoRevisedWarning);
+  CHECK(undated.out.str() == output + ": 3 notes (one card each) in 1 deck for Anki\n");
+  CHECK(fs::file_size(output) > 0);
+
+  nlohmann::json bank = bank_test::worked_example();
+  bank["bank"]["revised"] = "2026-12-01";
+  const std::string dated = dir.write("dated.json", bank.dump());
+  Cli with_revised;
+  CHECK(with_revised.run(
+            {"export", "--no-builtin", "--bank", dated, "--to", "apkg", "--output", output}) == 0);
+  CHECK(with_revised.err.str().empty());
+
+  const Cli with_epoch = export_apkg_worked({"--output", output}, {{"SOURCE_DATE_EPOCH", "1"}});
+  CHECK(with_epoch.err.str().empty());
+  const Cli bad_epoch = export_apkg_worked({"--output", output}, {{"SOURCE_DATE_EPOCH", "soon"}});
+  CHECK(bad_epoch.err.str() ==
+        "warning: SOURCE_DATE_EPOCH 'soon' is not a whole number of seconds since 1970 (at most "
+        "year 9999): ignored, the banks' \"revised\" dates the notes\n" +
+            kNoRevisedWarning);
+}
+
+TEST_CASE("export: a package is the same bytes for the same banks and seed", "[export][apkg]") {
+  TempDir dir;
+  const auto bytes_for = [&](const std::string& seed, Environment env = {}) {
+    const std::string output = (dir.path() / ("seed" + seed + ".apkg")).string();
+    const Cli cli = export_apkg_worked({"--seed", seed, "--output", output}, std::move(env));
+    REQUIRE(fs::exists(output));
+    return read_file(output);
+  };
+  const std::string first = bytes_for("3");
+  CHECK(first.rfind("PK\x03\x04", 0) == 0);  // a zip
+  CHECK(bytes_for("3") == first);
+  CHECK(bytes_for("4") != first);  // the template question is drawn again
+  CHECK(bytes_for("3", {{"SOURCE_DATE_EPOCH", "1800000000"}}) != first);  // dated otherwise
+}
+
+TEST_CASE("export: notes' checksums are Anki's: SHA-1 of the stripped first field",
+          "[export][apkg]") {
+  using proofdeck::print::field_checksum;
+  using proofdeck::print::strip_html;
+  // The values of Anki's own test (rslib/src/notes/mod.rs, test_field_checksum).
+  CHECK(field_checksum("test") == 2840236005u);
+  CHECK(field_checksum("今日") == 1464653051u);
+  CHECK(field_checksum("<b>te</b>st") == 2840236005u);
+  CHECK(strip_html("a &lt;b&gt; &amp; &quot;c&quot; &#39;d&#39;<br>e") == "a <b> & \"c\" 'd'e");
+  CHECK(proofdeck::print::sha1_hex("abc") == "a9993e364706816aba3e25717850c26c9cd0d89d");
+}
+
+TEST_CASE("export: SOURCE_DATE_EPOCH is whole seconds since 1970, or nothing", "[export][apkg]") {
+  using proofdeck::print::parse_source_date_epoch;
+  CHECK(parse_source_date_epoch("0") == 0);
+  CHECK(parse_source_date_epoch("1796083200") == 1796083200);
+  CHECK_FALSE(parse_source_date_epoch(""));
+  CHECK_FALSE(parse_source_date_epoch("-1"));
+  CHECK_FALSE(parse_source_date_epoch("17e8"));
+  CHECK_FALSE(parse_source_date_epoch(" 1"));
+  CHECK_FALSE(parse_source_date_epoch("253402300800"));  // year 10000
+  CHECK_FALSE(parse_source_date_epoch("99999999999999999999"));
+}
+
+// A package dates a bank's notes by its "revised", and Anki re-imports a note only when that
+// date is newer: a built-in bank that changes without a later "revised" would leave every
+// learner's Anki with the old note. The hash of each file is pinned here with its "revised".
+TEST_CASE("export: a built-in bank that changed has a later revised date", "[export][apkg]") {
+  struct Pin {
+    const char* file;
+    const char* revised;
+    const char* sha1;
+  };
+  const std::vector<Pin> pins = {
+      {"questions/scaled-dot-product-attention.json", "2026-12-01T22:00:00Z",
+       "81f31417dde7a1900dd3aad9465d6263d44111a8"},
+      {"questions/transformer-architectures.json", "2026-12-01",
+       "94fe823df7a415f4abc9dbf053db4647ca8a1901"},
+      {"questions/transformer-layer.json", "2026-12-01T22:00:00Z",
+       "a6a2ad35acd57b5d30777958091bbd69bc177b4f"},
+  };
+  const auto& builtin = proofdeck::bank::builtin_banks();
+  CHECK(builtin.size() == pins.size());
+  for (const auto& bank : builtin) {
+    const std::string file(bank.name);
+    const auto pin =
+        std::find_if(pins.begin(), pins.end(), [&](const Pin& p) { return file == p.file; });
+    const std::string hash = proofdeck::print::sha1_hex(bank.text);
+    const std::string revised =
+        json::parse(bank.text).at("bank").value("revised", std::string("(none)"));
+    if (pin == pins.end()) {
+      FAIL_CHECK(file << " is a new built-in bank: give it \"revised\" and pin it in "
+                      << "tests/test_export.cpp as {\"" << file << "\", \"" << revised << "\", \""
+                      << hash << "\"}");
+      continue;
+    }
+    if (hash == pin->sha1) continue;
+    if (revised <= std::string(pin->revised)) {
+      FAIL_CHECK(file << " changed, but its \"revised\" is still " << revised
+                      << ": bump \"revised\" in its \"bank\" metadata to today's date (Anki "
+                      << "re-imports a note only when it is newer), then pin the new hash here");
+    } else {
+      FAIL_CHECK(file << " changed and is revised " << revised << ": pin it in "
+                      << "tests/test_export.cpp as {\"" << file << "\", \"" << revised << "\", \""
+                      << hash << "\"}");
+    }
+  }
 }

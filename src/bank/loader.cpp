@@ -154,6 +154,23 @@ class Reader {
     return value;
   }
 
+  // A date or a UTC date-time ("2026-12-01", "2026-12-01T09:00:00Z"); nullopt (reported) for
+  // anything else, an offset included: a bank says when it changed in one time zone.
+  std::optional<TimePoint> utc_time(const json& parent, std::string_view key,
+                                    const std::string& pointer) {
+    const std::string value = text(parent, key, pointer);
+    if (value.empty()) return std::nullopt;
+    const std::optional<TimePoint> parsed = parse_time(value);
+    if (!parsed || (value.size() != 10 && value.back() != 'Z')) {
+      problem(pointer + "/" + std::string(key),
+              fmt::format("'{}' is not a date; expected an ISO-8601 date such as 2026-12-01 or a "
+                          "UTC date-time such as 2026-12-01T09:00:00Z",
+                          value));
+      return std::nullopt;
+    }
+    return parsed;
+  }
+
   std::optional<double> number(const json& parent, std::string_view key,
                                const std::string& pointer) {
     const auto it = parent.find(key);
@@ -894,13 +911,16 @@ Bank load_bank(std::string_view text, const std::string& file, const LoadLimits&
                                             json_preview(root.at("format"))));
     }
     const json& meta = root.at("bank");
-    if (reader.object(meta, "/bank", {"id", "title", "lesson", "description", "lint_allow"},
+    if (reader.object(meta, "/bank",
+                      {"id", "title", "lesson", "description", "revised", "lint_allow"},
                       {"id", "title", "lesson"})) {
       bank.lint_allow = reader.waivers(meta, "/bank");
       bank.id = reader.id(meta, "id", "/bank");
       bank.title = reader.text(meta, "title", "/bank");
       bank.lesson = reader.text(meta, "lesson", "/bank");
       bank.description = reader.text(meta, "description", "/bank");
+      bank.revised_at = reader.utc_time(meta, "revised", "/bank");
+      if (bank.revised_at) bank.revised = meta.at("revised").get<std::string>();
     }
     const json& topics = reader.array(root, "topics", "");
     for (std::size_t i = 0; i < topics.size(); ++i) {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "bank/formula.hpp"
+#include "core/time.hpp"
 
 namespace proofdeck::bank {
 
@@ -149,6 +150,11 @@ struct Bank {
   std::string title;
   std::string lesson;
   std::string description;
+  // When the bank's content last changed, as written ("2026-12-01" or "2026-12-01T09:00:00Z";
+  // empty when not given) and as a time. An Anki package dates its notes by it, so a note that
+  // changed imports as newer (print/apkg.hpp).
+  std::string revised;
+  std::optional<TimePoint> revised_at;
   std::vector<LintWaiver> lint_allow;  // bank-level rules (tf-balance, length-cue) waived
   std::vector<Topic> topics;
   std::vector<Trap> traps;

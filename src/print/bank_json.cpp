@@ -191,6 +191,7 @@ json bank_json(const bank::Bank& b, const std::vector<const bank::Question*>* qu
   meta["title"] = b.title;
   meta["lesson"] = b.lesson;
   put_text(meta, "description", b.description);
+  put_text(meta, "revised", b.revised);  // as written: a date stays a date
   if (!b.lint_allow.empty()) meta["lint_allow"] = waivers_json(b.lint_allow);
   json topics = json::array();
   for (const bank::Topic& topic : b.topics) {

@@ -186,55 +186,24 @@ std::string plain_cell(std::string_view text, char space) {
   return out;
 }
 
-std::string anki_note(const Printed& printed, bank::DemoRunner& runner) {
-  const bank::Question& q = printed.question();
-  const bank::Bank& b = *printed.bank;
-  const Facts facts = facts_of(printed, b);
-  std::string front = "<div class=\"prompt\">" + anki_field(printed.instance.prompt) + "</div>";
-  std::string kind = facts.kind;
-  if (q.type == bank::QuestionType::numeric && !q.key.unit.empty()) kind += " (" + q.key.unit + ")";
-  front += "<div class=\"kind\"><i>" + anki_field(kind) + "</i></div>";
-  if (!facts.labels.empty()) {
-    front += "<div class=\"options\">";
-    for (std::size_t i = 0; i < facts.labels.size(); ++i) {
-      front += (i == 0 ? "" : "<br>") + std::string("<b>") + bank::letter(i) + ")</b> " +
-               anki_field(facts.labels[i]);
-    }
-    front += "</div>";
-  }
+// A text-import row: the note's fields laid out as the Basic note type's front and back.
+std::string anki_row(const AnkiNote& note) {
+  std::string front = "<div class=\"prompt\">" + note.question + "</div>";
+  front += "<div class=\"kind\"><i>" + note.kind + "</i></div>";
+  if (!note.options.empty()) front += "<div class=\"options\">" + note.options + "</div>";
 
-  std::string back =
-      "<div class=\"answer\"><b>Answer:</b> " + anki_field(facts.answer_words) + "</div>";
-  if (!facts.traps.empty()) {
-    const bool lettered =
-        q.type == bank::QuestionType::single || q.type == bank::QuestionType::multi;
-    back += "<div class=\"traps\"><b>Traps:</b>";
-    for (const TrapNote& note : facts.traps) {
-      back += "<br>✗ " + anki_field(note.answer) + (lettered ? ")" : "") + " <i>" +
-              anki_field(note.trap->name) + "</i> — " + anki_field(note.trap->correction);
-    }
-    back += "</div>";
-  }
-  back += "<div class=\"why\"><b>Why:</b> " + anki_field(printed.instance.explanation) + "</div>";
-  if (!facts.worked.empty())
-    back += "<div class=\"worked\"><b>Worked:</b> " + anki_field(facts.worked) + "</div>";
-  if (const std::optional<ProofRun> run = run_proof(printed, runner)) {
-    if (const std::string numbers = key_numbers_text(*run, q.proof->demo); !numbers.empty())
-      back += "<div class=\"proof\">" + anki_field(numbers) + "</div>";
-  }
-  back += "<div class=\"source\"><small>Source: " + anki_field(facts.source) + "</small></div>";
+  std::string back = "<div class=\"answer\"><b>Answer:</b> " + note.answer + "</div>";
+  if (!note.traps.empty()) back += "<div class=\"traps\"><b>Traps:</b><br>" + note.traps + "</div>";
+  back += "<div class=\"why\"><b>Why:</b> " + note.explanation + "</div>";
+  if (!note.worked.empty())
+    back += "<div class=\"worked\"><b>Worked:</b> " + note.worked + "</div>";
+  if (!note.proof.empty()) back += "<div class=\"proof\">" + note.proof + "</div>";
+  back += "<div class=\"source\"><small>Source: " + note.source + "</small></div>";
 
-  std::vector<std::string> tags{"topic::" + q.topic,
-                                "type::" + std::string(bank::question_type_name(q.type)),
-                                "bank::" + b.id};
-  for (const std::string& trap : bank::question_traps(q))
-    tags.push_back("trap::" + trap);
   std::string tag_text;
-  for (const std::string& tag : tags)
-    tag_text += (tag_text.empty() ? "" : " ") + plain_cell(tag, '_');
-
-  return fmt::format("proofdeck-{}\tproofdeck::{}\t{}\t{}\t{}\n", plain_cell(q.id, '_'),
-                     plain_cell(b.title, ' '), front, back, tag_text);
+  for (const std::string& tag : note.tags)
+    tag_text += (tag_text.empty() ? "" : " ") + tag;
+  return fmt::format("{}\t{}\t{}\t{}\t{}\n", note.guid, note.deck, front, back, tag_text);
 }
 
 }  // namespace
@@ -290,13 +259,54 @@ std::string export_gift(const std::vector<TopicGroup>& groups, bank::DemoRunner&
   return gift;
 }
 
+std::string anki_deck_name(const bank::Bank& bank) {
+  return "proofdeck::" + plain_cell(bank.title, ' ');
+}
+
+AnkiNote anki_note(const Printed& printed, bank::DemoRunner& runner) {
+  const bank::Question& q = printed.question();
+  const bank::Bank& b = *printed.bank;
+  const Facts facts = facts_of(printed, b);
+  AnkiNote note;
+  note.guid = "proofdeck-" + plain_cell(q.id, '_');
+  note.deck = anki_deck_name(b);
+  note.question = anki_field(printed.instance.prompt);
+  std::string kind = facts.kind;
+  if (q.type == bank::QuestionType::numeric && !q.key.unit.empty()) kind += " (" + q.key.unit + ")";
+  note.kind = anki_field(kind);
+  for (std::size_t i = 0; i < facts.labels.size(); ++i) {
+    note.options += (i == 0 ? "" : "<br>") + std::string("<b>") + bank::letter(i) + ")</b> " +
+                    anki_field(facts.labels[i]);
+  }
+  note.answer = anki_field(facts.answer_words);
+  const bool lettered = q.type == bank::QuestionType::single || q.type == bank::QuestionType::multi;
+  for (const TrapNote& trap : facts.traps) {
+    note.traps += (note.traps.empty() ? "" : "<br>") + std::string("✗ ") + anki_field(trap.answer) +
+                  (lettered ? ")" : "") + " <i>" + anki_field(trap.trap->name) + "</i> — " +
+                  anki_field(trap.trap->correction);
+  }
+  note.explanation = anki_field(printed.instance.explanation);
+  note.worked = anki_field(facts.worked);
+  if (const std::optional<ProofRun> run = run_proof(printed, runner))
+    note.proof = anki_field(key_numbers_text(*run, q.proof->demo));
+  note.source = anki_field(facts.source);
+
+  note.tags = {"topic::" + q.topic, "type::" + std::string(bank::question_type_name(q.type)),
+               "bank::" + b.id};
+  for (const std::string& trap : bank::question_traps(q))
+    note.tags.push_back("trap::" + trap);
+  for (std::string& tag : note.tags)
+    tag = plain_cell(tag, '_');
+  return note;
+}
+
 std::string export_anki(const std::vector<TopicGroup>& groups, bank::DemoRunner& runner) {
   std::string anki =
       "#separator:tab\n#html:true\n#notetype:Basic\n#deck:proofdeck\n#tags:proofdeck\n"
       "#guid column:1\n#deck column:2\n#tags column:5\n#columns:GUID\tDeck\tFront\tBack\tTags\n";
   for (const TopicGroup& group : groups) {
     for (const Printed& printed : group.questions)
-      anki += anki_note(printed, runner);
+      anki += anki_row(anki_note(printed, runner));
   }
   return anki;
 }

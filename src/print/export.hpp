@@ -33,6 +33,29 @@ std::string export_gift(const std::vector<TopicGroup>& groups, bank::DemoRunner&
 
 std::string export_anki(const std::vector<TopicGroup>& groups, bank::DemoRunner& runner);
 
+// One question as an Anki note, the same in the text import and the package (print/apkg.hpp), so
+// both address one note: its GUID, its deck, its fields as HTML (anki_field-escaped; "" when the
+// question has none) and its tags.
+struct AnkiNote {
+  std::string guid;         // "proofdeck-<question id>": a re-import updates, never duplicates
+  std::string deck;         // "proofdeck::<bank title>"
+  std::string question;     // the prompt as drawn
+  std::string kind;         // "Single answer", "Numeric (parameters)", …
+  std::string options;      // "<b>a)</b> …<br><b>b)</b> …": options or steps as shown
+  std::string answer;       // "b) Let the model …"
+  std::string traps;        // "✗ a) <i>trap name</i> — correction", one a line
+  std::string explanation;  // why the answer holds
+  std::string worked;       // a template's formula with its values
+  std::string proof;        // "Proof (demo): name = 1,024 · …", the proof's key numbers
+  std::string source;       // the lesson's section and quote, or the reference
+  std::vector<std::string> tags;  // topic::…, type::…, bank::…, trap::… (no spaces)
+};
+
+AnkiNote anki_note(const Printed& printed, bank::DemoRunner& runner);
+
+// "proofdeck::<bank title>", the deck both Anki exports file a bank's notes in.
+std::string anki_deck_name(const bank::Bank& bank);
+
 // GIFT text: `~ = # { } :` and backslash escaped with a backslash, line breaks as \n, carriage
 // returns dropped.
 std::string gift_escape(std::string_view text);

@@ -17,6 +17,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/time.hpp"
+
 namespace proofdeck::study {
 
 // FSRS-6 default weights w0..w20 (py-fsrs DEFAULT_PARAMETERS, fsrs-rs DEFAULT_PARAMETERS).
@@ -60,7 +62,7 @@ std::string_view state_name(CardState state);
 std::optional<CardState> parse_state(std::string_view name);
 
 using Clock = std::chrono::system_clock;
-using TimePoint = std::chrono::sys_seconds;  // whole seconds, UTC
+using TimePoint = proofdeck::TimePoint;  // whole seconds, UTC
 
 struct Card {
   CardState state = CardState::fresh;
@@ -200,10 +202,8 @@ class SplitMix64 {
   std::uint64_t state_;
 };
 
-// "2026-01-01T00:00:00Z".
-std::string format_time(TimePoint time);
-// Accepts "2026-01-01T00:00:00Z", "2026-01-01T00:00:00+02:00" (converted to UTC) and
-// "2026-01-01" (midnight UTC); nullopt for anything else, impossible dates included.
-std::optional<TimePoint> parse_time(std::string_view text);
+// Due dates are stored as ISO-8601 UTC (core/time.hpp).
+using proofdeck::format_time;
+using proofdeck::parse_time;
 
 }  // namespace proofdeck::study
