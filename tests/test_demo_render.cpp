@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "render/figure.hpp"
+#include "render/parts.hpp"
 #include "render/theme.hpp"
 
 #ifndef PROOFDECK_GOLDEN_DIR
@@ -341,6 +342,71 @@ TEST_CASE("empty and degenerate results render in every format", "[render]") {
     CHECK_NOTHROW(proofdeck::render::render_markdown(result, DemoInfo{}));
     CHECK(tag_problems(proofdeck::render::render_html(result, DemoInfo{})).empty());
   }
+}
+
+// d_k = 16 alone: what sqrt-dk-scaling draws when it is given one width.
+DemoResult one_width_result() {
+  Series weights;
+  weights.name = "max_weight";
+  weights.title = "largest attention weight of a query (mean)";
+  weights.x_label = "d_k";
+  weights.y_label = "max weight";
+  weights.x = {16};
+  weights.lines = {{"÷√d_k", {0.334}}, {"unscaled", {0.483}}};
+  DemoResult result;
+  result.demo = "sqrt-dk-scaling";
+  result.series = {weights};
+  result.set("max_weight_unscaled_dk16", 0.483);
+  return result;
+}
+
+TEST_CASE("one point is a sentence in every format, never a chart", "[render][degenerate]") {
+  const DemoResult result = one_width_result();
+  const std::string sentence =
+      "largest attention weight of a query (mean) at d_k = 16: ÷√d_k 0.334, unscaled 0.483.";
+  CHECK(proofdeck::render::one_point_sentence(result.series.front()) == sentence);
+  CHECK_FALSE(proofdeck::render::charted(result.series.front()));
+  CHECK_FALSE(proofdeck::render::draws_figures(result));
+  CHECK(proofdeck::render::figure_count(result) == 0);
+
+  const std::string text = proofdeck::render::render_text(
+      result, DemoInfo{}, Theme::plain(), TextOptions{TextForm::full, 160, true, false});
+  CHECK_THAT(text, Contains(sentence));
+  CHECK_THAT(text, !Contains("█"));       // no bar
+  CHECK_THAT(text, !Contains("by d_k"));  // no chart subtitle
+  const std::string compact = proofdeck::render::render_text(
+      result, DemoInfo{}, Theme::plain(), TextOptions{TextForm::compact, 80, true, false});
+  CHECK_THAT(compact, !Contains("more figure"));
+
+  const std::string markdown = proofdeck::render::render_markdown(result, DemoInfo{});
+  CHECK_THAT(markdown, Contains(sentence));
+  CHECK_THAT(markdown, !Contains("```text"));
+  proofdeck::render::MarkdownOptions linking;
+  int links = 0;
+  linking.link_figure = [&](const proofdeck::render::SvgFigure&) {
+    ++links;
+    return std::string("![figure](f.svg)");
+  };
+  CHECK_THAT(proofdeck::render::render_markdown(result, DemoInfo{}, linking), Contains(sentence));
+  CHECK(links == 0);
+
+  const std::string html = proofdeck::render::render_html(result, DemoInfo{});
+  CHECK_THAT(html, Contains("<p class=\"one-point\">largest attention weight"));
+  CHECK_THAT(html, !Contains("<svg"));
+  CHECK_THAT(html, !Contains("<details"));  // the values are all there is to look at
+  CHECK(proofdeck::render::render_svg_figures(result).empty());
+}
+
+TEST_CASE("two points are a chart again", "[render][degenerate]") {
+  DemoResult result = one_width_result();
+  result.series.front().x = {16, 256};
+  result.series.front().lines = {{"÷√d_k", {0.334, 0.335}}, {"unscaled", {0.483, 0.97}}};
+  CHECK(proofdeck::render::charted(result.series.front()));
+  CHECK(proofdeck::render::one_point_sentence(result.series.front()).empty());
+  CHECK(proofdeck::render::figure_count(result) == 1);
+  CHECK_THAT(proofdeck::render::render_html(result, DemoInfo{}), Contains("<svg"));
+  CHECK_THAT(proofdeck::render::render_markdown(result, DemoInfo{}), Contains("```text"));
+  CHECK(proofdeck::render::render_svg_figures(result).size() == 1);
 }
 
 TEST_CASE("the plain theme writes no escape codes", "[render]") {

@@ -4,12 +4,18 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <regex>
 #include <sstream>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "core/errors.hpp"
 #include "demo/demo.hpp"
 #include "demo_test_support.hpp"
 #include "render/figure.hpp"
+#include "render/parts.hpp"
 
 using namespace proofdeck;
 using namespace proofdeck::demo;
@@ -248,4 +254,134 @@ TEST_CASE("demo outputs match their goldens", "[demo][golden]") {
       CHECK(text == expected.str());
     }
   }
+}
+
+// --- degenerate settings ------------------------------------------------------------------------
+// A demo's prose is written for its defaults, which compare several widths, depths or draws. Run
+// at the edges of its parameters — one list entry, every count at its minimum, a sentence paired
+// with itself — it must still say only true, non-degenerate things.
+
+namespace {
+
+// What a demo run at its edges can be asked: each list at one entry, each integer at its minimum,
+// both together, and settings that leave a comparison with nothing to compare.
+std::vector<std::vector<std::string>> edge_settings(const DemoInfo& info) {
+  std::vector<std::string> lists, minimums;
+  std::vector<std::vector<std::string>> settings;
+  for (const ParamSpec& spec : info.params) {
+    if (spec.type == ParamSpec::Type::integer_list) {
+      lists.push_back(
+          fmt::format("{}={}", spec.name, spec.default_value.at(0).get<std::int64_t>()));
+    }
+    if (spec.type == ParamSpec::Type::integer) {
+      const std::string minimum =
+          fmt::format("{}={}", spec.name, static_cast<std::int64_t>(spec.min));
+      minimums.push_back(minimum);
+      settings.push_back({minimum});
+    }
+  }
+  if (!lists.empty()) settings.push_back(lists);
+  std::vector<std::string> all = lists;
+  all.insert(all.end(), minimums.begin(), minimums.end());
+  settings.push_back(all);
+  const std::map<std::string, std::vector<std::vector<std::string>>> extra{
+      {"order-blindness", {{"b=cat bit dog"}, {"a=cat", "b=cat", "focus=cat"}}},
+      {"causal-mask", {{"changed=0"}, {"seq=1"}}},
+      {"pe-extrapolation", {{"position=0"}, {"position=3"}}},
+      {"rope-relative", {{"positions=5"}, {"positions=4,4"}, {"offset=0"}}},
+      {"head-params", {{"heads=8"}, {"heads=1"}}},
+      {"head-width", {{"heads=8"}}},
+      {"pre-vs-post-ln", {{"depths=6", "trials=1"}}},
+      {"sqrt-dk-scaling", {{"d_k=64", "trials=1"}}},
+      {"variance-drift", {{"gain=1"}}}};
+  if (const auto found = extra.find(info.name); found != extra.end()) {
+    settings.insert(settings.end(), found->second.begin(), found->second.end());
+  }
+  return settings;
+}
+
+// A number as the prose writes it: 0.483, 1,048,576, 3.4×10⁻¹⁷.
+// (The exponent's group always takes part, empty or not, so a back-reference to it always
+// matches what it took: libstdc++ fails one to a group that took no part.)
+const std::string kNumber = "([0-9][0-9.,]*[0-9]|[0-9])((?:×10[^ ,;:)]*)?)";
+
+// The ways a sentence written for several points reads at one: "from 0.483 at d_k = 16 to 0.483",
+// "between 0.043 and 0.043", "1.2 → 1.2", "5 to 5", "(1 draws)", "1 heads".
+std::vector<std::string> degenerate_phrases(const std::string& paragraph) {
+  static const std::vector<std::pair<std::string, std::regex>> patterns{
+      {"from X to X",
+       std::regex("(^|[^0-9.,])from " + kNumber + "[^.;]{0,40}? to \\2\\3(?![0-9])")},
+      {"between X and X", std::regex("(^|[^0-9.,])between " + kNumber + " and \\2\\3(?![0-9])")},
+      {"X → X", std::regex("(^|[^0-9.,])" + kNumber + " → \\2\\3(?![0-9])")},
+      {"X to X", std::regex("(^|[^0-9.,])" + kNumber + " to \\2\\3(?![0-9.])")},
+      {"one, plural", std::regex("(^|[^0-9.,])1 (draws|trials|networks|layers|sublayers|blocks|"
+                                 "heads|tokens|positions|widths|depths|features|queries|keys)\\b")},
+      {"defined at X and at X", std::regex("at " + kNumber + " and at \\1\\2(?![0-9])")}};
+  std::vector<std::string> found;
+  for (const auto& [name, pattern] : patterns) {
+    std::smatch match;
+    if (std::regex_search(paragraph, match, pattern))
+      found.push_back(name + ": \"" + match.str() + "\"");
+  }
+  return found;
+}
+
+}  // namespace
+
+TEST_CASE("the degenerate-phrase check catches what it is for", "[demo][degenerate]") {
+  CHECK(degenerate_phrases("the largest weight climbs from 0.483 at d_k = 16 to 0.483 at 16")
+            .size() == 1);
+  CHECK(degenerate_phrases("stays between 0.043 and 0.043").size() == 1);
+  CHECK(degenerate_phrases("(‖∂softmax/∂scores‖ 3.4×10⁻⁹ → 3.4×10⁻⁹)").size() == 1);
+  CHECK(degenerate_phrases("LayerNorm receives 5 to 5").size() == 1);
+  CHECK(degenerate_phrases("(1 draws)").size() == 1);
+  CHECK(degenerate_phrases("1 heads of width 512").size() == 1);
+  CHECK(degenerate_phrases("defined at 0 and at 0 alike").size() == 1);
+  // Different numbers, or one that only starts the same, are ranges.
+  CHECK(degenerate_phrases("climbs from 0.483 at d_k = 16 to 0.4835 at 256").empty());
+  CHECK(degenerate_phrases("between 0.043 and 0.0435, 11 draws, 21 heads, 3.4×10⁻⁹ → 3.4×10⁻¹⁰")
+            .empty());
+  CHECK(degenerate_phrases("from 2 to 20 layers; 1 to 16; 0.5 to 0.55").empty());
+}
+
+TEST_CASE("every demo run at the edges of its parameters says only what it shows",
+          "[demo][degenerate]") {
+  std::size_t runs = 0;
+  for (const DemoInfo& info : catalog()) {
+    for (const std::vector<std::string>& sets : edge_settings(info)) {
+      INFO(info.name << " --set " << fmt::format("{}", fmt::join(sets, " --set ")));
+      DemoResult result;
+      try {
+        result = run_demo(info, resolve_params(info, sets), 0);
+      } catch (const InputError&) {
+        continue;  // refused with a message (e.g. heads must divide d_model): nothing drawn
+      }
+      ++runs;
+      for (const std::string& paragraph : result.text) {
+        INFO(paragraph);
+        CHECK(degenerate_phrases(paragraph).empty());
+      }
+      // One point is a sentence, not a chart, whatever the format.
+      const std::string html = proofdeck::render::render_html(result, info);
+      std::size_t one_point_series = 0;
+      for (const demo::Series& series : result.series)
+        one_point_series += proofdeck::render::one_point(series) ? 1U : 0U;
+      std::size_t sentences = 0;
+      for (std::size_t at = html.find("class=\"one-point\""); at != std::string::npos;
+           at = html.find("class=\"one-point\"", at + 1))
+        ++sentences;
+      CHECK(sentences == one_point_series);
+      CHECK(proofdeck::render::render_svg_figures(result).size() ==
+            proofdeck::render::figure_count(result));
+      const std::string text = render_text(
+          result, info, Theme::plain(),
+          proofdeck::render::TextOptions{proofdeck::render::TextForm::full, 400, true, false});
+      for (const demo::Series& series : result.series) {
+        if (proofdeck::render::one_point(series))
+          CHECK_THAT(text,
+                     Catch::Matchers::Contains(proofdeck::render::one_point_sentence(series)));
+      }
+    }
+  }
+  CHECK(runs >= 40);
 }

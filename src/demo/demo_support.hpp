@@ -74,6 +74,31 @@ inline ParamSpec choice_param(std::string name, std::string fallback,
   return spec;
 }
 
+// --- sentences that stay true at every setting -------------------------------------------------
+// A demo's prose is written for the defaults, which compare several widths, depths or draws; a
+// run at one of them must not read "from 0.483 to 0.483" or "(1 draws)". These take numbers
+// already written for people, so two values that print the same count as one.
+
+// "8 draws", "1 draw".
+inline std::string counted(std::int64_t count, const std::string& one, const std::string& many) {
+  return fmt::format("{} {}", count, count == 1 ? one : many);
+}
+
+// "0.999 to 1.0", or "1.0" when both read the same.
+inline std::string span_to(const std::string& low, const std::string& high) {
+  return low == high ? low : low + " to " + high;
+}
+
+// "between 0.043 and 0.051", or "at 0.043" when both read the same.
+inline std::string span_between(const std::string& low, const std::string& high) {
+  return low == high ? "at " + low : "between " + low + " and " + high;
+}
+
+// "0.5 → 0.03", or "0.5" when both read the same.
+inline std::string span_arrow(const std::string& from, const std::string& to) {
+  return from == to ? from : from + " → " + to;
+}
+
 // InputError (exit 2): "demo NAME: message".
 [[noreturn]] inline void param_error(const std::string& demo, const std::string& message) {
   throw InputError("demo.param", fmt::format("demo {}: {}", demo, message));

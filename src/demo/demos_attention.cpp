@@ -224,13 +224,19 @@ DemoResult run_order_blindness(const Params& params, std::uint64_t seed) {
   result.text = {
       fmt::format("Both sentences use the same words, so without positional encoding every word "
                   "has the same embedding, the same Q, K and V in both, and \"{}\" weighs the "
-                  "other words identically (largest difference {:.1e}). Each output row is the "
+                  "other words identically (largest difference {}). Each output row is the "
                   "same vector, only moved to the word's new place.",
-                  focus, result.find("max_diff_none")->number),
-      fmt::format("Add a position signal and the sentences come apart: largest weight difference "
-                  "{:.3f} with sinusoidal encoding, {:.3f} with a learned table, {:.3f} with RoPE.",
-                  result.find("max_diff_sinusoidal")->number,
-                  result.find("max_diff_learned")->number, result.find("max_diff_rope")->number),
+                  focus, text::format_short(result.find("max_diff_none")->number)),
+      a == b ? std::string("Here the two sentences are in the same order, so even with a "
+                           "position signal they attend identically: the demo shows order only "
+                           "between two different orders of the same words, as its defaults "
+                           "\"cat bit dog\" and \"dog bit cat\".")
+             : fmt::format("Add a position signal and the sentences come apart: largest weight "
+                           "difference {} with sinusoidal encoding, {} with a learned table, {} "
+                           "with RoPE.",
+                           text::format_short(result.find("max_diff_sinusoidal")->number),
+                           text::format_short(result.find("max_diff_learned")->number),
+                           text::format_short(result.find("max_diff_rope")->number)),
       "Attention compares content only: nothing in softmax(QKᵀ/√d_k)·V takes a token's index, "
       "so order must be put into the vectors (sinusoidal, learned) or into Q and K (RoPE)."};
   return result;
@@ -307,18 +313,31 @@ DemoResult run_rope_relative(const Params& params, std::uint64_t seed) {
                                 {"RoPE interleaved", "RoPE half", "sinusoidal added", "RoPE on x"},
                                 scores,
                                 false});
+  const std::set<std::int64_t> distinct(starts.begin(), starts.end());
+  if (distinct.size() < 2) {
+    result.text = {
+        fmt::format("RoPE rotates the query and the key after their projections, by angles "
+                    "proportional to their positions, so q·k depends only on the distance "
+                    "between them. Here every pair {} apart starts at query position {}, so "
+                    "there is no second pair to compare it with: --set positions=2,10,100 scores "
+                    "the same offset at three places, where RoPE's scores agree and sinusoidal "
+                    "ones do not.",
+                    offset, *distinct.begin()),
+        "The pipeline is x → W_q, W_k → rotate q and k → q·kᵀ."};
+    return result;
+  }
   result.text = {
       fmt::format("RoPE rotates the query and the key after their projections, by angles "
                   "proportional to their positions, so q·k depends only on the distance: every "
-                  "pair {} apart scores the same (spread {:.1e} interleaved, {:.1e} rotate-half).",
-                  offset, spread(0), spread(1)),
+                  "pair {} apart scores the same (spread {} interleaved, {} rotate-half).",
+                  offset, text::format_short(spread(0)), text::format_short(spread(1))),
       fmt::format("Added sinusoidal vectors ride inside the embeddings through W_q and W_k, and "
-                  "the score changes with the absolute positions (spread {:.3f}).",
-                  spread(2)),
+                  "the score changes with the absolute positions (spread {}).",
+                  text::format_short(spread(2))),
       fmt::format("Where RoPE acts matters: rotating the embeddings before the projections "
-                  "instead of Q and K after them loses the property (spread {:.3f}). The "
+                  "instead of Q and K after them loses the property (spread {}). The "
                   "pipeline is x → W_q, W_k → rotate q and k → q·kᵀ.",
-                  spread(3))};
+                  text::format_short(spread(3)))};
   return result;
 }
 
@@ -373,14 +392,21 @@ DemoResult run_pe_extrapolation(const Params& params, std::uint64_t seed) {
   result.tables.push_back(Table{"sinusoidal", "sinusoidal encoding, first dimensions", rows,
                                 column_labels, sinusoidal.leftCols(columns), false});
   result.text = {
-      fmt::format("A learned table has one trained row per position up to max_len = {}: "
-                  "position {} has a row, position {} has none. The engine says: {}",
-                  max_len, max_len - 1, position, refusal.empty() ? "(no refusal)" : refusal),
+      refusal.empty()
+          ? fmt::format("A learned table has one trained row per position below max_len = {}: "
+                        "position {} is one of them, so the table answers it. Past the table it "
+                        "has nothing to give: --set position={} asks for one it refuses.",
+                        max_len, position, std::max<std::int64_t>(600, max_len + 1))
+          : fmt::format("A learned table has one trained row per position up to max_len = {}: "
+                        "position {} has a row, position {} has none. The engine says: {}",
+                        max_len, max_len - 1, position, refusal),
       fmt::format("Sinusoidal encoding is a formula, sin and cos of position at fixed "
-                  "frequencies: defined at {} and at {} alike, with 0 trainable parameters "
-                  "against {} for the table ({} × {}).",
-                  position, 10 * position, text::group_digits(std::to_string(max_len * d_model)),
-                  max_len, d_model),
+                  "frequencies: {}, with 0 trainable parameters against {} for the table ({} × "
+                  "{}).",
+                  position == 0
+                      ? std::string("defined at every position alike")
+                      : fmt::format("defined at {} and at {} alike", position, 10 * position),
+                  text::group_digits(std::to_string(max_len * d_model)), max_len, d_model),
       "That is why the lesson says sinusoidal needs no training and in principle extends past "
       "the lengths seen in training, while a learned table can only represent positions it has "
       "rows for."};
@@ -458,11 +484,22 @@ DemoResult run_causal_mask(const Params& params, std::uint64_t seed) {
       fmt::format("A causal mask sets every score above the diagonal to −∞ before the softmax, so "
                   "a position gives its future exactly zero weight (largest: {}).",
                   future),
-      fmt::format("Change token t{}: with the mask, outputs at earlier positions do not move "
-                  "(largest change {}); without it every position sees t{} and they all move "
-                  "(largest change {:.3f}).",
-                  changed, result.find("earlier_output_change_causal")->number, changed,
-                  result.find("earlier_output_change_bidirectional")->number),
+      changed == 0
+          ? fmt::format("Change token t0: no position comes before it, so there is no earlier "
+                        "output for the mask to keep still{}.",
+                        seq > 1 ? fmt::format("; --set changed={} changes the last token and "
+                                              "leaves {} unmoved with the mask",
+                                              seq - 1,
+                                              seq == 2 ? std::string("t0")
+                                                       : fmt::format("t0 to t{}", seq - 2))
+                                : std::string("; --set seq=6 gives it neighbours"))
+          : fmt::format(
+                "Change token t{}: with the mask, outputs at earlier positions do not "
+                "move (largest change {}); without it every position sees t{} and they "
+                "all move (largest change {}).",
+                changed, text::format_short(result.find("earlier_output_change_causal")->number),
+                changed,
+                text::format_short(result.find("earlier_output_change_bidirectional")->number)),
       "This is what lets decoder-only models train on every next-token prediction of a "
       "sequence at once: no position can peek at the token it must predict."};
   return result;
@@ -533,12 +570,17 @@ DemoResult run_head_params(const Params& params, std::uint64_t) {
                   "{1} weights, plus the output projection {0} × {0} = {2}.",
                   d_model, text::group_digits(std::to_string(3 * d_model * d_model)),
                   text::group_digits(std::to_string(d_model * d_model))),
-      fmt::format("{0} heads of width {1} each need their own W_q, W_k, W_v of {2} × {1}: "
-                  "{3} per head, × {0} heads = {4}, the same Q/K/V total, because the per-head "
-                  "matrices shrink by exactly the factor the head count grows.",
-                  many, d_model / many, d_model,
-                  text::group_digits(std::to_string(3 * d_model * (d_model / many))),
-                  text::group_digits(std::to_string(3 * d_model * d_model))),
+      many == 1
+          ? fmt::format("With more heads each one's W_q, W_k, W_v shrink by exactly the factor "
+                        "the head count grows, so the Q/K/V total stays {}: --set heads=1,8 "
+                        "counts one head beside eight.",
+                        text::group_digits(std::to_string(3 * d_model * d_model)))
+          : fmt::format("{0} heads of width {1} each need their own W_q, W_k, W_v of {2} × {1}: "
+                        "{3} per head, × {0} heads = {4}, the same Q/K/V total, because the "
+                        "per-head matrices shrink by exactly the factor the head count grows.",
+                        many, d_model / many, d_model,
+                        text::group_digits(std::to_string(3 * d_model * (d_model / many))),
+                        text::group_digits(std::to_string(3 * d_model * d_model))),
       "Splitting into heads is not a compression trick: the total is the same for every head "
       "count. What changes is that each head can specialise in its own subspace."};
   return result;
@@ -574,11 +616,16 @@ DemoResult run_head_width(const Params& params, std::uint64_t seed) {
   }
   result.series.push_back(std::move(series));
   result.text = {
-      fmt::format("With d_model {} fixed, each of h heads gets d_model / h dimensions: {} with "
-                  "{} head{}, {} with {}.",
-                  d_model, d_model / head_counts.front(), head_counts.front(),
-                  head_counts.front() == 1 ? "" : "s", d_model / head_counts.back(),
-                  head_counts.back()),
+      head_counts.front() == head_counts.back()
+          ? fmt::format("With d_model {} fixed, each of h heads gets d_model / h dimensions: {} "
+                        "with {}.",
+                        d_model, d_model / head_counts.front(),
+                        counted(head_counts.front(), "head", "heads"))
+          : fmt::format("With d_model {} fixed, each of h heads gets d_model / h dimensions: {} "
+                        "with {}, {} with {}.",
+                        d_model, d_model / head_counts.front(),
+                        counted(head_counts.front(), "head", "heads"), d_model / head_counts.back(),
+                        head_counts.back()),
       fmt::format("A head compares tokens through q·k in its own head_dim-wide space, so its "
                   "{}×{} comparison matrix QKᵀ has rank at most head_dim: a head of width 4 can "
                   "express at most 4 independent directions of relevance, however many heads "

@@ -49,9 +49,10 @@ std::vector<double> count_up(std::int64_t from, std::int64_t to) {
 
 void check_work(const std::string& demo, double work, const std::string& sizes) {
   if (work > work_limit) {
-    param_error(demo, fmt::format("{} need about {:.2g} multiply-adds, more than the {:.0g} one "
-                                  "run may take; choose smaller values",
-                                  sizes, work, work_limit));
+    param_error(demo, fmt::format("{} need about {} multiply-adds, more than the {} one run may "
+                                  "take; choose smaller values",
+                                  sizes, text::format_readable(work, 2),
+                                  text::format_readable(work_limit, 1)));
   }
 }
 
@@ -238,20 +239,25 @@ DemoResult run_variance_drift(const Params& params, std::uint64_t seed) {
     return fmt::format("{}", fmt::join(parts, ", "));
   };
   result.text = {
-      fmt::format("Each of the {} sublayers multiplies its input by {} — no residual connection, "
-                  "no normalization. The input ({} tokens × {} features) starts at variance 1.0.",
-                  s.layers, map_text, s.seq_len, s.d_model),
+      fmt::format("{} multiplies its input by {} — no residual connection, no normalization. "
+                  "The input ({} × {} features) starts at variance 1.0.",
+                  s.layers == 1 ? std::string("The one sublayer")
+                                : fmt::format("Each of the {} sublayers", s.layers),
+                  map_text, counted(s.seq_len, "token", "tokens"), s.d_model),
       fmt::format("Without normalization the drift compounds: {}. The lesson's idealised "
-                  "1.0 × {}^{} is {}; the measurement is {:.4f} times that, {:.1f} orders of "
-                  "magnitude {} where it started.",
+                  "1.0 × {}^{} is {}; the measurement is {:.4f} times that, {}.",
                   milestone_text(plain_variance), text::format_short(s.gain), s.layers,
-                  text::format_short(ideal_last), last / ideal_last, std::fabs(std::log10(last)),
-                  last >= 1.0 ? "above" : "below"),
+                  text::format_short(ideal_last), last / ideal_last,
+                  std::fabs(std::log10(last)) < 0.05
+                      ? std::string("about where it started")
+                      : fmt::format("{:.1f} orders of magnitude {} where it started",
+                                    std::fabs(std::log10(last)), last >= 1.0 ? "above" : "below")),
       fmt::format("With LayerNorm after each layer, every sublayer still multiplies its input's "
-                  "variance (LayerNorm receives {} to {}), but the norm brings each token back to "
+                  "variance (LayerNorm receives {}), but the norm brings each token back to "
                   "mean 0, variance 1: the output variance {} at every layer (just under 1 "
                   "because of LayerNorm's ε = 1e-5) — \"drift never compounds across layers\".",
-                  text::format_short(drift_min), text::format_short(drift_max), layernorm_range),
+                  span_to(text::format_short(drift_min), text::format_short(drift_max)),
+                  layernorm_range),
       fmt::format("Like the lesson's, this is a constructed scenario: a map built to scale the "
                   "variance stands in for real sublayers, whose drift is learned and less "
                   "regular. {}",
@@ -404,12 +410,14 @@ DemoResult run_residual_gradient(const Params& params, std::uint64_t seed) {
       false});
 
   result.text = {
-      fmt::format("{} transformer blocks (d_model {}, {} heads, feed-forward {}, ReLU) with "
+      fmt::format("{} (d_model {}, {}, feed-forward {}, ReLU) with "
                   "Xavier weights and no training, on {} random tokens. A loss Σ G∘output with a "
                   "fixed random G sends the same gradient (norm {}) into the top of four stacks "
                   "that share every weight and differ only in wiring: with or without residual "
                   "connections, with no normalization or with Pre-LN.",
-                  s.layers, s.d_model, s.heads, s.d_ff, s.seq_len, text::format_short(output_grad)),
+                  counted(s.layers, "transformer block", "transformer blocks"), s.d_model,
+                  counted(s.heads, "head", "heads"), s.d_ff, s.seq_len,
+                  text::format_short(output_grad)),
       fmt::format("Without residual connections (and no normalization) the gradient has to pass "
                   "back through every weight matrix and nonlinearity: it shrinks by about ×{:.2f} "
                   "per block and reaches block 1 {}. With output = Layer(x) + x the identity path "
@@ -421,9 +429,9 @@ DemoResult run_residual_gradient(const Params& params, std::uint64_t seed) {
                                     text::format_short(output_grad / plain.input_grad.front()))
                       : std::string("as exactly 0: it fell below the smallest double"),
                   text::format_short(residual.input_grad.front())),
-      fmt::format("{} With Pre-LN as well, the residual stack delivers {} to block 1 and stays "
-                  "within a factor of {:.1f} across all {} blocks — the lesson's \"combined with "
-                  "residual connections — keeps very deep stacks trainable\".",
+      fmt::format("{} With Pre-LN as well, the residual stack delivers {} to block 1{} — the "
+                  "lesson's \"combined with residual connections — keeps very deep stacks "
+                  "trainable\".",
                   residual.input_grad.front() > 10.0 * output_grad
                       ? fmt::format("The residual stack without normalization errs the other "
                                     "way: every block adds its output to the stream, so the "
@@ -433,16 +441,23 @@ DemoResult run_residual_gradient(const Params& params, std::uint64_t seed) {
                                     "grows, to {} here.",
                                     text::format_short(residual.variance.back())),
                   text::format_short(pre_residual.input_grad.front()),
-                  max_over_min(pre_residual.input_grad), s.layers),
+                  s.layers == 1 ? std::string(", its only block: --set layers=20 shows the depth "
+                                              "where the difference grows")
+                                : fmt::format(" and stays within a factor of {:.1f} across all {} "
+                                              "blocks",
+                                              max_over_min(pre_residual.input_grad), s.layers)),
       pre_plain.input_grad.front() > 0.0
           ? fmt::format("LayerNorm without residuals rescales every block's input, so at "
-                        "initialization this stack's gradient {} ({} at block 1), but it wanders "
-                        "by a factor of {} from block to block with no direct path to steady it. "
-                        "Each fix covers one angle; transformers use both.",
+                        "initialization this stack's gradient {} ({} at block 1){}. Each fix "
+                        "covers one angle; transformers use both.",
                         pre_plain.input_grad.front() > 0.01 * output_grad ? "does not collapse"
                                                                           : "shrinks too",
                         text::format_short(pre_plain.input_grad.front()),
-                        text::format_short(max_over_min(pre_plain.input_grad)))
+                        s.layers == 1
+                            ? std::string()
+                            : fmt::format(", but it wanders by a factor of {} from block to "
+                                          "block with no direct path to steady it",
+                                          text::format_short(max_over_min(pre_plain.input_grad))))
           : std::string("LayerNorm without residuals does not save this stack: its gradient "
                         "dies out entirely (exactly 0 at block 1) with no direct path around the "
                         "blocks. Each fix covers one angle; transformers use both.")};
@@ -612,6 +627,7 @@ DemoResult run_pre_vs_post_ln(const Params& params, std::uint64_t seed) {
   std::vector<double> stream_variances;
   for (const double sum : stream_variance)
     stream_variances.push_back(sum / as_double(s.trials));
+  const bool one_depth = s.depths.size() == 1;
   const std::string averaged =
       s.trials == 1 ? "one network"
                     : fmt::format("the root mean square over {} independent networks", s.trials);
@@ -624,33 +640,49 @@ DemoResult run_pre_vs_post_ln(const Params& params, std::uint64_t seed) {
                   "(linear2.weight), from {}.",
                   s.zero_qk ? ", Wq = Wk = 0 (uniform attention)" : "", s.d_model, s.d_ff,
                   s.seq_len, depth_list, averaged),
-      fmt::format("Pre-LN: {} (last/first {} at L = {}), and the last layer's gradient {} as "
-                  "the stack deepens ({}). The residual stream's variance grows with depth ({} "
-                  "before the final LayerNorm), and that LayerNorm divides the gradient by its "
-                  "scale: Xiong et al.'s O(d·√(ln d / L)).",
-                  pre_falls ? "no growth toward the output — the profile falls from first to "
-                              "last layer"
-                            : "the profile does not fall at every depth in this draw",
-                  listed(pre_ratio), depth_list,
-                  pre_last_decreasing ? "shrinks" : "does not shrink steadily", listed(pre_last),
-                  listed(stream_variances)),
-      fmt::format("Post-LN: the last layer's gradient {} ({}; Xiong et al.'s O(d·√ln d), "
-                  "independent of L), so near the output Post-LN's gradients are {} times "
-                  "Pre-LN's — the large gradients near the output that Xiong et al. hold "
-                  "responsible for Post-LN's need of a learning-rate warm-up. Its last/first "
-                  "ratio ({}) is {} Pre-LN's at every depth.",
-                  max_over_min(post_last) < 1.5 ? "stays about the same as the stack deepens"
-                                                : "changes with depth but does not shrink "
-                                                  "like Pre-LN's",
-                  listed(post_last), listed(post_over_pre), listed(post_ratio),
-                  post_ratio_above_pre ? "above" : "not above"),
+      one_depth
+          ? fmt::format("Pre-LN: {} (last/first {} at L = {}); the last layer's gradient is {}, "
+                        "and the residual stream's variance before the final LayerNorm {}, which "
+                        "that LayerNorm divides the gradient by: Xiong et al.'s O(d·√(ln d / L)). "
+                        "One depth shows no trend with depth; --set depths=3,6,12,24 compares "
+                        "several.",
+                        pre_falls ? "no growth toward the output — the profile falls from first "
+                                    "to last layer"
+                                  : "the profile does not fall in this draw",
+                        listed(pre_ratio), depth_list, listed(pre_last),
+                        "is " + listed(stream_variances))
+          : fmt::format("Pre-LN: {} (last/first {} at L = {}), and the last layer's gradient {} "
+                        "as the stack deepens ({}). The residual stream's variance grows with "
+                        "depth ({} before the final LayerNorm), and that LayerNorm divides the "
+                        "gradient by its scale: Xiong et al.'s O(d·√(ln d / L)).",
+                        pre_falls ? "no growth toward the output — the profile falls from first "
+                                    "to last layer"
+                                  : "the profile does not fall at every depth in this draw",
+                        listed(pre_ratio), depth_list,
+                        pre_last_decreasing ? "shrinks" : "does not shrink steadily",
+                        listed(pre_last), listed(stream_variances)),
+      fmt::format(
+          "Post-LN: the last layer's gradient {}; Xiong et al.'s O(d·√ln d), "
+          "independent of L), so near the output Post-LN's gradients are {} times "
+          "Pre-LN's — the large gradients near the output that Xiong et al. hold "
+          "responsible for Post-LN's need of a learning-rate warm-up. Its last/first "
+          "ratio ({}) is {} Pre-LN's{}.",
+          one_depth ? "is " + listed(post_last) + " (at one depth"
+          : max_over_min(post_last) < 1.5
+              ? "stays about the same as the stack deepens (" + listed(post_last)
+              : "changes with depth but does not shrink like Pre-LN's (" + listed(post_last),
+          listed(post_over_pre), listed(post_ratio), post_ratio_above_pre ? "above" : "not above",
+          one_depth ? "" : " at every depth"),
       s.trials == 1
-          ? fmt::format("Post-LN's profile changes a lot from one network to the next (here its "
-                        "per-layer gradients span a factor of up to {:.1f}): they reach the lower "
-                        "layers only through a LayerNorm on every residual path. --set trials=16 "
-                        "averages 16 networks to show the typical shape. Pre-LN's falling "
-                        "profile comes out the same draw after draw.",
-                        post_spread)
+          ? fmt::format("Post-LN's profile changes a lot from one network to the next{}: they "
+                        "reach the lower layers only through a LayerNorm on every residual path. "
+                        "--set trials=16 averages 16 networks to show the typical shape. Pre-LN's "
+                        "falling profile comes out the same draw after draw.",
+                        post_spread < 1.05
+                            ? ""
+                            : fmt::format(" (here its per-layer gradients span a factor of up "
+                                          "to {})",
+                                          text::format_short(post_spread)))
           : fmt::format("These are root-mean-square gradients over {} networks; single Post-LN "
                         "networks scatter far more widely (try trials=1 with a few seeds), while "
                         "Pre-LN's falling profile comes out the same draw after draw.",
@@ -805,31 +837,46 @@ DemoResult run_sqrt_dk_scaling(const Params& params, std::uint64_t seed) {
 
   const std::string first = std::to_string(s.head_dims.front());
   const std::string last = std::to_string(widest);
+  const auto shown = [](double x) { return text::format_short(x); };
+  const auto lowest = [](const std::vector<double>& v) {
+    return *std::min_element(v.begin(), v.end());
+  };
+  const auto highest = [](const std::vector<double>& v) {
+    return *std::max_element(v.begin(), v.end());
+  };
+  const bool one_width = s.head_dims.size() == 1;
   result.text = {
       fmt::format("For each d_k, {} queries and {} keys with independent unit-variance entries "
-                  "({} draws): a dot product q·k sums d_k unit-variance products, so its standard "
+                  "({}): a dot product q·k sums d_k unit-variance products, so its standard "
                   "deviation grows like √d_k — {} at d_k = {}. Dividing by √d_k brings it back to "
                   "about 1 at every width.",
-                  s.seq_len, s.seq_len, s.trials,
-                  text::format_short(result.find("score_std_unscaled_dk" + last)->number), last),
-      fmt::format("Unscaled, the softmax saturates as d_k grows: the largest weight climbs from "
-                  "{} at d_k = {} to {} at {}, and the entropy falls from {} to {} nats — each "
-                  "query puts almost all its weight on one key, and the softmax stops responding "
-                  "to its scores (‖∂softmax/∂scores‖ {} → {}), so little gradient gets through.",
-                  text::format_short(max_unscaled.front()), first,
-                  text::format_short(max_unscaled.back()), last,
-                  text::format_short(entropy_unscaled.front()),
-                  text::format_short(entropy_unscaled.back()),
-                  text::format_short(jacobian_unscaled.front()),
-                  text::format_short(jacobian_unscaled.back())),
+                  s.seq_len, s.seq_len, counted(s.trials, "draw", "draws"),
+                  shown(result.find("score_std_unscaled_dk" + last)->number), last),
+      one_width
+          ? fmt::format("Unscaled, the softmax saturates as d_k grows: at d_k = {} the largest "
+                        "weight is {} and the entropy {} nats, and ‖∂softmax/∂scores‖ is {}. One "
+                        "width shows no growth; --set d_k=16,64,256,1024 compares several.",
+                        first, shown(max_unscaled.front()), shown(entropy_unscaled.front()),
+                        shown(jacobian_unscaled.front()))
+          : fmt::format(
+                "Unscaled, the softmax saturates as d_k grows: the largest weight climbs "
+                "from {} at d_k = {} to {} at {}, and the entropy falls from {} to {} "
+                "nats — each query puts almost all its weight on one key, and the softmax "
+                "stops responding to its scores (‖∂softmax/∂scores‖ {}), so little "
+                "gradient gets through.",
+                shown(max_unscaled.front()), first, shown(max_unscaled.back()), last,
+                shown(entropy_unscaled.front()), shown(entropy_unscaled.back()),
+                span_arrow(shown(jacobian_unscaled.front()), shown(jacobian_unscaled.back()))),
       fmt::format(
-          "Scaled, the width hardly matters: the largest weight stays between {} and {} "
-          "and the entropy between {} and {} nats (uniform attention would be {} = ln {}).",
-          text::format_short(*std::min_element(max_scaled.begin(), max_scaled.end())),
-          text::format_short(*std::max_element(max_scaled.begin(), max_scaled.end())),
-          text::format_short(*std::min_element(entropy_scaled.begin(), entropy_scaled.end())),
-          text::format_short(*std::max_element(entropy_scaled.begin(), entropy_scaled.end())),
-          text::format_short(uniform_entropy), s.seq_len),
+          "Scaled, {}: the largest weight {} and the entropy {} nats (uniform attention "
+          "would be {} = ln {}).",
+          one_width ? "the scores keep unit scale" : "the width hardly matters",
+          one_width
+              ? "is " + shown(max_scaled.front())
+              : "stays " + span_between(shown(lowest(max_scaled)), shown(highest(max_scaled))),
+          one_width ? "is " + shown(entropy_scaled.front())
+                    : span_between(shown(lowest(entropy_scaled)), shown(highest(entropy_scaled))),
+          shown(uniform_entropy), s.seq_len),
       "That is the 1/√dₖ in softmax(QKᵀ/√dₖ)·V, the scaled dot-product attention each head "
       "runs: it keeps the scores' scale independent of the head width."};
   return result;

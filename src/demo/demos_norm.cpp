@@ -11,6 +11,7 @@
 #include "engine/linear.hpp"
 #include "engine/norm.hpp"
 #include "engine/rng.hpp"
+#include "text/number.hpp"
 
 namespace proofdeck::demo {
 
@@ -83,9 +84,9 @@ DemoResult run_layernorm_vs_batchnorm(const Params& params, std::uint64_t seed) 
       fmt::format("The same token sits in two batches with different companions. LayerNorm "
                   "normalises it over its own {} features, so its output is identical in both "
                   "(difference {}); BatchNorm normalises each feature over the batch, so the "
-                  "token's output moves with its companions (difference {:.3f}).",
-                  features, result.find("layernorm_batch_diff")->number,
-                  result.find("batchnorm_batch_diff")->number),
+                  "token's output moves with its companions (difference {}).",
+                  features, text::format_short(result.find("layernorm_batch_diff")->number),
+                  text::format_short(result.find("batchnorm_batch_diff")->number)),
       fmt::format("With one token — one-token-at-a-time decoding — BatchNorm in training mode has "
                   "no batch statistics at all: \"{}\". LayerNorm works unchanged.",
                   refusal),
@@ -157,15 +158,22 @@ DemoResult run_what_layernorm_normalizes(const Params& params, std::uint64_t see
       false});
   result.text = {
       fmt::format("LayerNorm acts on activations: each token's vector comes out with mean 0 and "
-                  "variance 1 (largest |mean| {:.1e}, variances {:.6f} to {:.6f}) before its "
-                  "learned scale and shift.",
-                  out_mean.cwiseAbs().maxCoeff(), out_variance.minCoeff(), out_variance.maxCoeff()),
+                  "variance 1 (largest |mean| {}, {}) before its learned scale and shift.",
+                  text::format_short(out_mean.cwiseAbs().maxCoeff()),
+                  [&] {
+                    const std::string low = text::format_readable(out_variance.minCoeff(), 6);
+                    const std::string high = text::format_readable(out_variance.maxCoeff(), 6);
+                    if (tokens == 1) return "variance " + low;
+                    return low == high ? "every variance " + low
+                                       : "variances " + low + " to " + high;
+                  }()),
       "It does not touch the weights: the LayerNorm's own γ and β and the next layer's weights "
       "are bit-for-bit what they were.",
       fmt::format("Nor does it normalise gradients: the gradient flowing back to the activations "
-                  "has per-token variance {:.2e} to {:.2e}, not 1. Stabler gradients are a "
-                  "downstream effect of stable activations, not something LayerNorm computes.",
-                  grad_variance.minCoeff(), grad_variance.maxCoeff())};
+                  "has per-token variance {}, not 1. Stabler gradients are a downstream effect "
+                  "of stable activations, not something LayerNorm computes.",
+                  span_to(text::format_short(grad_variance.minCoeff()),
+                          text::format_short(grad_variance.maxCoeff())))};
   return result;
 }
 

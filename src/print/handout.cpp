@@ -1,5 +1,5 @@
 // Handouts in Markdown and HTML. Every bank string is escaped for its target here; the demo
-// figures come from demo/render.hpp (HTML sections, Markdown tables, standalone SVG files).
+// figures come from render/ (HTML sections, Markdown figures, standalone SVG files).
 #include "print/handout.hpp"
 
 #include <algorithm>
@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "render/figure.hpp"
+#include "render/parts.hpp"
 #include "render/theme.hpp"
 #include "text/escape.hpp"
 
@@ -163,12 +164,7 @@ void html_proof(std::string& html, const Printed& printed, DrawnRuns& drawn,
     return;
   }
   const auto [first, fresh] = drawn.emplace(run->result, printed.number);
-  std::size_t figures = 0;
-  if (fresh) {
-    for (const demo::Table& table : run->result->tables)
-      figures += table.heatmap ? 1 : 0;
-    figures += run->result->series.size();
-  }
+  const std::size_t figures = fresh ? render::figure_count(*run->result) : 0;
   fmt::format_to(out, "<div class=\"proof\" id=\"proof-{}\" data-figures=\"{}\">\n", printed.number,
                  figures);
   fmt::format_to(out, "<p class=\"proof-head\"><strong>Proof</strong> · <code>{}</code>",
@@ -192,7 +188,7 @@ void html_proof(std::string& html, const Printed& printed, DrawnRuns& drawn,
     // when it is all the demo draws.
     render::HtmlSectionOptions section;
     section.id = fmt::format("q{}-demo", printed.number);
-    section.values = run->result->tables.empty() && run->result->series.empty();
+    section.values = !render::draws_figures(*run->result);
     html += render::render_html_section(*run->result, *run->info, section);
   }
   html += "</div>\n";
@@ -457,7 +453,7 @@ struct MarkdownWriter {
     // it is all the demo draws; each figure once, as an SVG file when there is an assets folder.
     render::MarkdownOptions figure;
     figure.heading_level = 4;
-    figure.values = run->result->tables.empty() && run->result->series.empty();
+    figure.values = !render::draws_figures(*run->result);
     if (!options.assets_href.empty()) {
       figure.link_figure = [&](const render::SvgFigure& svg) {
         Asset asset{asset_name(printed.number, run->result->demo, svg.name), svg.svg};

@@ -57,7 +57,7 @@ std::string html_matrix(const Table& table) {
 std::string html_values(const DemoResult& result) {
   std::string html;
   Out out(html);
-  const bool drawn = !result.tables.empty() || !result.series.empty();
+  const bool drawn = draws_figures(result);
   if (drawn) {
     fmt::format_to(out, "<details class=\"values\">\n<summary>All {} values</summary>\n",
                    result.values.size());
@@ -119,6 +119,7 @@ tbody th { text-align: left; font-weight: 500; }
 td { text-align: right; }
 table.values td:first-child { text-align: left; }
 .notes p { margin: .6rem 0; max-width: 48rem; }
+p.one-point { margin: 1rem 0; max-width: 48rem; font-weight: 600; }
 section.demo { overflow-wrap: anywhere; }
 * { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
 @media print {
@@ -202,8 +203,12 @@ std::string render_html_section(const DemoResult& result, const DemoInfo& info,
   close_heatmaps(tables.size());
 
   for (const Series& series : result.series) {
-    fmt::format_to(out, "<figure class=\"chart\">\n<figcaption>{}</figcaption>\n{}\n</figure>\n",
-                   text::markup_escape(series_title(series)), svg_chart(series));
+    if (charted(series)) {
+      fmt::format_to(out, "<figure class=\"chart\">\n<figcaption>{}</figcaption>\n{}\n</figure>\n",
+                     text::markup_escape(series_title(series)), svg_chart(series));
+    } else if (one_point(series)) {
+      html += "<p class=\"one-point\">" + text::html_text(one_point_sentence(series)) + "</p>\n";
+    }
   }
   if (!result.text.empty()) {
     html += "<div class=\"notes\">\n";

@@ -75,6 +75,10 @@ void md_table(std::string& out, const Table& table, const MarkdownOptions& optio
 // A series once: the caller's figure link, or the terminal's text chart in a fence (its bars
 // carry their values, so no table of points repeats them).
 void md_series(std::string& out, const Series& series, const MarkdownOptions& options, int level) {
+  if (!charted(series)) {
+    if (one_point(series)) out += text::markdown_escape(one_point_sentence(series)) + "\n\n";
+    return;
+  }
   out += heading(level, series_title(series));
   if (const std::string subtitle = series_subtitle(series, "·"); !subtitle.empty()) {
     out += "*" + text::markdown_cell(subtitle) + "*\n\n";

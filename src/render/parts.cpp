@@ -69,6 +69,57 @@ std::vector<double> all_y(const Series& series) {
   return values;
 }
 
+namespace {
+
+// Points every line of the series has (a line shorter than x stops where it stops).
+std::size_t common_points(const Series& series) {
+  std::size_t points = series.x.size();
+  for (const auto& line : series.lines)
+    points = std::min(points, line.second.size());
+  return series.lines.empty() ? 0 : points;
+}
+
+}  // namespace
+
+bool charted(const Series& series) {
+  return common_points(series) >= 2;
+}
+
+bool one_point(const Series& series) {
+  return common_points(series) == 1;
+}
+
+std::string one_point_sentence(const Series& series) {
+  if (!one_point(series)) return {};
+  std::string sentence = one_line(series_title(series));
+  const std::string x = text::format_short(series.x.front());
+  sentence += series.x_label.empty() ? " at " + x : " at " + one_line(series.x_label) + " = " + x;
+  sentence += ":";
+  for (std::size_t l = 0; l < series.lines.size(); ++l) {
+    const auto& [label, y] = series.lines[l];
+    sentence += l == 0 ? " " : ", ";
+    if (!label.empty() && (series.lines.size() > 1 || label != series.y_label)) {
+      sentence += one_line(label) + " ";
+    }
+    sentence += text::format_short(y.front());
+  }
+  return sentence + ".";
+}
+
+bool draws_figures(const DemoResult& result) {
+  return !result.tables.empty() ||
+         std::any_of(result.series.begin(), result.series.end(),
+                     [](const Series& series) { return charted(series); });
+}
+
+std::size_t figure_count(const DemoResult& result) {
+  const auto heatmaps = std::count_if(result.tables.begin(), result.tables.end(),
+                                      [](const Table& table) { return table.heatmap; });
+  const auto charts = std::count_if(result.series.begin(), result.series.end(),
+                                    [](const Series& series) { return charted(series); });
+  return static_cast<std::size_t>(heatmaps + charts);
+}
+
 std::string table_title(const Table& table) {
   return table.title.empty() ? table.name : table.title;
 }

@@ -39,6 +39,22 @@ std::size_t points_of(const Series& series, const std::vector<double>& y);
 
 std::vector<double> all_y(const Series& series);
 
+// A series is drawn as a chart only where it has something to show: two points or more. One point
+// is a sentence instead (one_point_sentence), and a series with no point is left out; every
+// renderer asks here, so the text, Markdown, HTML and SVG figures agree.
+bool charted(const Series& series);
+bool one_point(const Series& series);
+
+// A one-point series in words: "largest attention weight of a query (mean) at d_k = 16: ÷√d_k
+// 0.334, unscaled 0.483."
+std::string one_point_sentence(const Series& series);
+
+// Whether the result draws a figure (a table, or a series charted) besides its list of values.
+bool draws_figures(const DemoResult& result);
+
+// How many figures a page of the result shows: heatmaps and charted series.
+std::size_t figure_count(const DemoResult& result);
+
 std::string table_title(const Table& table);
 
 std::string series_title(const Series& series);

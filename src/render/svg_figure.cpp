@@ -416,8 +416,9 @@ std::vector<SvgFigure> render_svg_figures(const DemoResult& result) {
   for (const Table& table : result.tables) {
     if (table.heatmap) figures.push_back(svg_figure_file(table));
   }
-  for (const Series& series : result.series)
-    figures.push_back(svg_figure_file(series));
+  for (const Series& series : result.series) {
+    if (charted(series)) figures.push_back(svg_figure_file(series));
+  }
   return figures;
 }
 

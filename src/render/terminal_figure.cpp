@@ -796,8 +796,13 @@ Lines full_text(const DemoResult& result, const DemoInfo& info, const Look& look
     }
     sections.push_back(std::move(groups[g].lines));
   }
-  for (const Series& series : result.series)
-    sections.push_back(series_bars(series, look));
+  for (const Series& series : result.series) {
+    if (charted(series)) {
+      sections.push_back(series_bars(series, look));
+    } else if (one_point(series)) {
+      sections.push_back(text::wrap(one_point_sentence(series), look.width));
+    }
+  }
   if (!result.values.empty()) {
     Lines values{styled(look.heading, "Values")};
     append(values, value_list(result.values, look));
@@ -837,8 +842,10 @@ Lines compact_text(const DemoResult& result, const DemoInfo& info, const Look& l
   for (TableGroup& group : table_groups(result, look)) {
     if (group.heatmap) candidates.push_back(std::move(group.lines));
   }
-  for (const Series& series : result.series)
-    candidates.push_back(series_sparklines(series, look));
+  // A one-point series has no picture: its number is among the values.
+  for (const Series& series : result.series) {
+    if (charted(series)) candidates.push_back(series_sparklines(series, look));
+  }
   const std::size_t figures_total =
       candidates.size() +
       static_cast<std::size_t>(std::count_if(result.tables.begin(), result.tables.end(),
