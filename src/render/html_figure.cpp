@@ -119,7 +119,7 @@ tbody th { text-align: left; font-weight: 500; }
 td { text-align: right; }
 table.values td:first-child { text-align: left; }
 .notes p { margin: .6rem 0; max-width: 48rem; }
-p.one-point { margin: 1rem 0; max-width: 48rem; font-weight: 600; }
+p.one-point { margin: 1rem 0; max-width: 48rem; }
 section.demo { overflow-wrap: anywhere; }
 * { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
 @media print {
