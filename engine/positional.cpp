@@ -106,10 +106,14 @@ void rotate_pairs(Matrix<T>& out, const Matrix<T>& inp, const Positions& positio
           std::string(what) + " has " + std::to_string(inp.rows()) + " rows but " +
               std::to_string(positions.size()) + " positions");
   require(config.base > 1.0, "rope base must be > 1, got " + number_string(config.base));
+  require(config.scaling > 0.0,
+          "rope scaling factor must be > 0, got " + number_string(config.scaling));
   const Index pairs = dim / 2;
   out.resize(inp.rows(), dim);
   for (Index t = 0; t < inp.rows(); ++t) {
-    const double position = static_cast<double>(positions[static_cast<std::size_t>(t)]);
+    // Linear position interpolation divides the position, as Hugging Face's linear rope_scaling.
+    const double position =
+        static_cast<double>(positions[static_cast<std::size_t>(t)]) / config.scaling;
     for (Index i = 0; i < pairs; ++i) {
       const double theta =
           1.0 / std::pow(config.base, static_cast<double>(2 * i) / static_cast<double>(dim));

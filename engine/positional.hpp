@@ -76,10 +76,11 @@ std::optional<RopeConvention> parse_rope_convention(std::string_view name);
 struct RopeConfig {
   RopeConvention convention = RopeConvention::half;  // pairing of dimensions
   double base = 10000.0;                             // θ_i = base^(−2i/d)
+  double scaling = 1.0;  // linear position interpolation (Chen et al. 2023): angles at p / scaling
 };
 
-// Rotates pair i of row t by positions[t]·θ_i. The dot product of a rotated query at p and a
-// rotated key at q then depends only on p − q. d must be even.
+// Rotates pair i of row t by (positions[t] / scaling)·θ_i. The dot product of a rotated query at p
+// and a rotated key at q then depends only on p − q. d must be even.
 template <typename T>
 void rope_forward(Matrix<T>& out,              // (T, d)
                   const Matrix<T>& inp,        // (T, d)
