@@ -69,6 +69,9 @@ add_custom_command(
 add_custom_target(proofdeck_changelog ALL DEPENDS ${changelog})
 install(FILES packaging/copyright ${changelog} DESTINATION ${CMAKE_INSTALL_DOCDIR})
 
+# Debian links its binaries with full RELRO (lintian's hardening-no-bindnow otherwise).
+target_link_options(proofdeck PRIVATE -Wl,-z,relro -Wl,-z,now)
+
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME proofdeck)
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
