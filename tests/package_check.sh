@@ -126,9 +126,11 @@ else
 fi
 
 # --- the man page as man renders it ----------------------------------------------------------
+# gzip_9n FILE: compressed with gzip -9n (best compression, no name or time stamp kept).
+gzip_9n() { file -b "$1" | grep -q 'max compression' && ! file -b "$1" | grep -qE 'was "|last modified'; }
 man_page=$work/root/usr/share/man/man1/proofdeck.1.gz
-check "the man page is gzip -9n (no name, no time stamp)" \
-  bash -c "file -b '$man_page' | grep -q 'max compression' && ! file -b '$man_page' | grep -q 'last modified'"
+check "the man page is gzip -9n" gzip_9n "$man_page"
+check "the changelog is gzip -9n" gzip_9n "$work/root/usr/share/doc/proofdeck/changelog.gz"
 MANWIDTH=80 man --local-file "$man_page" 2>"$work/man.err" | col -b >"$work/man.txt" || true
 for section in NAME SYNOPSIS DESCRIPTION "EXIT STATUS" FILES; do
   check "man -l shows $section" grep -qx "$section" "$work/man.txt"
