@@ -6,8 +6,7 @@
 #                                         PROOFDECK_PACKAGE the Debian copyright and changelog
 include(GNUInstallDirs)
 
-option(PROOFDECK_PACKAGE "Build for the Debian package (scripts/package): the man page, and the \
-Debian copyright and changelog installed" OFF)
+# PROOFDECK_PACKAGE (CMakeLists.txt, as it sets compile flags) is the package build.
 # Only the package build writes the man page by default: help2man runs the binary it documents,
 # which in the sanitizer and fuzz trees is an instrumented one.
 option(PROOFDECK_MAN_PAGE "Write and install the man page (help2man)" ${PROOFDECK_PACKAGE})
@@ -51,10 +50,11 @@ endif()
 # --- the Debian package -----------------------------------------------------------------------
 # The version is the project's; the changelog must have an entry for it (checked here, so a
 # version bump without one fails at configure time rather than in lintian).
-file(STRINGS packaging/changelog changelog_top LIMIT_COUNT 1)
-if(NOT changelog_top MATCHES "^proofdeck \\(${PROJECT_VERSION}\\) ")
-  message(FATAL_ERROR "packaging/changelog starts with '${changelog_top}': add an entry for "
-    "proofdeck (${PROJECT_VERSION}) at the top")
+file(STRINGS packaging/changelog changelog_top LIMIT_COUNT 1 REGEX "^proofdeck \\(")
+string(REGEX REPLACE "^proofdeck \\(([^)]*)\\).*" "\\1" changelog_version "${changelog_top}")
+if(NOT changelog_version STREQUAL PROJECT_VERSION)
+  message(FATAL_ERROR "packaging/changelog's latest entry is for '${changelog_version}', the "
+    "project is ${PROJECT_VERSION}: add an entry for proofdeck (${PROJECT_VERSION}) at the top")
 endif()
 # A native package (no Debian revision), so its changelog is changelog.gz (Policy 12.7).
 set(changelog ${CMAKE_CURRENT_BINARY_DIR}/packaging/changelog.gz)
