@@ -69,6 +69,15 @@ add_custom_command(
 add_custom_target(proofdeck_changelog ALL DEPENDS ${changelog})
 install(FILES packaging/copyright ${changelog} DESTINATION ${CMAKE_INSTALL_DOCDIR})
 
+# A stripped binary keeps the compilers' version strings (.comment) and .note; Debian's dh_strip
+# removes both, and so does this, after the strip CPack asks for (CPACK_STRIP_FILES).
+install(CODE "
+  if(CMAKE_INSTALL_DO_STRIP)
+    execute_process(COMMAND ${CMAKE_OBJCOPY} --remove-section=.comment --remove-section=.note
+      \$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_BINDIR}/proofdeck
+      COMMAND_ERROR_IS_FATAL ANY)
+  endif()")
+
 # Debian links its binaries with full RELRO (lintian's hardening-no-bindnow otherwise).
 target_link_options(proofdeck PRIVATE -Wl,-z,relro -Wl,-z,now)
 
