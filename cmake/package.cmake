@@ -6,13 +6,10 @@
 #                                         PROOFDECK_PACKAGE the Debian copyright and changelog
 include(GNUInstallDirs)
 
-# PROOFDECK_PACKAGE (CMakeLists.txt, as it sets compile flags) is the package build.
-# Only the package build writes the man page by default: help2man runs the binary it documents,
+# PROOFDECK_PACKAGE (CMakeLists.txt, as it sets compile flags) is the package build, which always
+# has the man page; other builds write it only when asked: help2man runs the binary it documents,
 # which in the sanitizer and fuzz trees is an instrumented one.
-option(PROOFDECK_MAN_PAGE "Write and install the man page (help2man)" ${PROOFDECK_PACKAGE})
-if(PROOFDECK_PACKAGE AND NOT PROOFDECK_MAN_PAGE)
-  message(FATAL_ERROR "PROOFDECK_PACKAGE needs PROOFDECK_MAN_PAGE: the package has a man page")
-endif()
+option(PROOFDECK_MAN_PAGE "Write and install the man page (help2man); on in the package build" OFF)
 
 install(TARGETS proofdeck RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(FILES questions/schema.json questions/README.md
@@ -21,7 +18,7 @@ install(FILES questions/schema.json questions/README.md
 # The man page: --help and --version through help2man, with packaging/proofdeck.h2m for what
 # --help does not say (exit status, environment, files). 80 columns and no colour, so the page
 # does not depend on the terminal it was built in; gzip -n keeps no time stamp in the file.
-if(PROOFDECK_MAN_PAGE)
+if(PROOFDECK_MAN_PAGE OR PROOFDECK_PACKAGE)
   find_program(HELP2MAN_PROGRAM help2man)
   find_program(GZIP_PROGRAM gzip)
   if(NOT HELP2MAN_PROGRAM OR NOT GZIP_PROGRAM)
