@@ -116,7 +116,8 @@ check "the binary names no path in the checkout it was built from" \
   bash -c "! grep -qaF '$(dirname "$tests")/' '$proofdeck'"
 
 run --version
-ran_ok "--version prints proofdeck $version" "proofdeck $version"
+check "--version prints exactly 'proofdeck $version', the package's version" \
+  test "$status:$(cat "$work/out")" = "0:proofdeck $version"
 run check --color never
 ran_ok "check proves the built-in banks (exit 0)" "verified"
 run check --no-builtin --bank my-bank/ --color never
