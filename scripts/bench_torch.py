@@ -1,5 +1,12 @@
 #!/usr/bin/python3
-"""Time PyTorch nn.TransformerEncoderLayer on proofdeck engine-bench shapes.
+"""Time PyTorch on proofdeck engine-bench shapes.
+
+``--op encoder_layer`` (default) times nn.TransformerEncoderLayer.
+``--op gqa`` times Llama's attention (grouped-query, causal, RoPE
+rotate_half, no biases) written in plain torch ops, as Hugging Face's
+LlamaAttention computes it (torch 1.13 has no such module): q/k/v
+projections, RoPE on q and k, repeat_kv, scaled causal softmax, o_proj;
+``--kv-heads G`` key/value heads (default: --heads).
 
 For a side-by-side comparison with the C++ engine.  Two timings, each the
 median over ``--iters`` runs after ``--warmup`` uncounted runs:
@@ -24,7 +31,8 @@ OpenBLAS library is loaded.
 Prints one JSON object on stdout.  Usage::
 
     /usr/bin/python3 scripts/bench_torch.py [--seq 128] [--d-model 512]
-        [--heads 8] [--d-ff 2048] [--norm post|pre]
+        [--op encoder_layer|gqa] [--heads 8] [--kv-heads G]
+        [--d-ff 2048] [--norm post|pre]
         [--dtype float32|float64] [--threads 1] [--iters 20] [--warmup 3]
 """
 
@@ -92,6 +100,53 @@ def forward_flops(t, e, f):
     return qkv + scores + probs_v + out_proj + ffn
 
 
+def gqa_forward_flops(t, e, h, g):
+    # K and V project to G heads of E/H each: G/H of the Q projection
+    return (2 * t * e * e * (1 + 2 * g / h) + 2 * t * t * e + 2 * t * t * e
+            + 2 * t * e * e)
+
+
+def rotate_half(x):
+    half = x.shape[-1] // 2
+    return torch.cat((-x[..., half:], x[..., :half]), dim=-1)
+
+
+class LlamaAttention(nn.Module):
+    """Hugging Face's LlamaAttention on one sequence, in plain torch ops."""
+
+    def __init__(self, embed, heads, kv_heads, dtype, theta=10000.0):
+        super().__init__()
+        self.heads, self.kv_heads = heads, kv_heads
+        self.head_dim = embed // heads
+        d = self.head_dim
+        self.q_proj = nn.Linear(embed, heads * d, bias=False, dtype=dtype)
+        self.k_proj = nn.Linear(embed, kv_heads * d, bias=False, dtype=dtype)
+        self.v_proj = nn.Linear(embed, kv_heads * d, bias=False, dtype=dtype)
+        self.o_proj = nn.Linear(heads * d, embed, bias=False, dtype=dtype)
+        self.inv_freq = 1.0 / (theta ** (torch.arange(0, d, 2, dtype=dtype) / d))
+
+    def forward(self, x):  # (1, T, E)
+        _, t, _ = x.shape
+        h, g, d = self.heads, self.kv_heads, self.head_dim
+        q = self.q_proj(x).view(1, t, h, d).transpose(1, 2)
+        k = self.k_proj(x).view(1, t, g, d).transpose(1, 2)
+        v = self.v_proj(x).view(1, t, g, d).transpose(1, 2)
+        freqs = torch.outer(torch.arange(t, dtype=x.dtype), self.inv_freq)
+        emb = torch.cat((freqs, freqs), dim=-1)
+        cos, sin = emb.cos(), emb.sin()
+        q = q * cos + rotate_half(q) * sin
+        k = k * cos + rotate_half(k) * sin
+        # repeat_kv: query head i reads key/value head i // (h / g)
+        k = k[:, :, None].expand(1, g, h // g, t, d).reshape(1, h, t, d)
+        v = v[:, :, None].expand(1, g, h // g, t, d).reshape(1, h, t, d)
+        scores = q @ k.transpose(-1, -2) / (d ** 0.5)
+        mask = torch.triu(torch.full((t, t), float("-inf"), dtype=x.dtype),
+                          diagonal=1)
+        attn = torch.softmax(scores + mask, dim=-1)
+        out = (attn @ v).transpose(1, 2).reshape(1, t, h * d)
+        return self.o_proj(out)
+
+
 def median_ms(step, iters, warmup):
     for _ in range(warmup):
         step()
@@ -105,7 +160,10 @@ def median_ms(step, iters, warmup):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(
-        description="Time torch nn.TransformerEncoderLayer.")
+        description="Time torch nn.TransformerEncoderLayer or Llama attention.")
+    parser.add_argument("--op", choices=["encoder_layer", "gqa"],
+                        default="encoder_layer")
+    parser.add_argument("--kv-heads", type=int, default=None)
     parser.add_argument("--seq", type=int, default=128)
     parser.add_argument("--d-model", type=int, default=512)
     parser.add_argument("--heads", type=int, default=8)
@@ -119,6 +177,11 @@ def main(argv=None):
     args = parser.parse_args(argv)
     if args.iters < 1 or args.warmup < 0 or args.threads < 1:
         parser.error("need --iters >= 1, --warmup >= 0, --threads >= 1")
+    kv_heads = args.kv_heads if args.kv_heads is not None else args.heads
+    if args.op == "gqa" and (kv_heads < 1 or args.heads % kv_heads
+                             or args.d_model % args.heads):
+        parser.error("--kv-heads must divide --heads, --heads must divide "
+                     "--d-model")
 
     torch.set_num_threads(args.threads)
     openblas = openblas_library()
@@ -127,10 +190,13 @@ def main(argv=None):
     torch.manual_seed(0)
     dtype = getattr(torch, args.dtype)
 
-    layer = nn.TransformerEncoderLayer(
-        args.d_model, args.heads, args.d_ff, dropout=0.0,
-        activation="relu", batch_first=True,
-        norm_first=(args.norm == "pre"), dtype=dtype)
+    if args.op == "gqa":
+        layer = LlamaAttention(args.d_model, args.heads, kv_heads, dtype)
+    else:
+        layer = nn.TransformerEncoderLayer(
+            args.d_model, args.heads, args.d_ff, dropout=0.0,
+            activation="relu", batch_first=True,
+            norm_first=(args.norm == "pre"), dtype=dtype)
     x = torch.randn(1, args.seq, args.d_model, dtype=dtype)
     grad_output = torch.randn(1, args.seq, args.d_model, dtype=dtype)
 
@@ -153,24 +219,32 @@ def main(argv=None):
     forward_backward_ms = median_ms(forward_backward, args.iters,
                                     args.warmup)
 
-    flops = 3 * forward_flops(args.seq, args.d_model, args.d_ff)
+    if args.op == "gqa":
+        flops = 3 * gqa_forward_flops(args.seq, args.d_model, args.heads,
+                                      kv_heads)
+    else:
+        flops = 3 * forward_flops(args.seq, args.d_model, args.d_ff)
     result = {
         "impl": "pytorch",
         "torch_version": torch.__version__,
         "blas": blas_description(openblas),
-        "op": "encoder_layer",
+        "op": args.op,
         "seq": args.seq,
         "d_model": args.d_model,
         "heads": args.heads,
-        "d_ff": args.d_ff,
-        "norm": args.norm,
+    }
+    if args.op == "gqa":
+        result.update({"kv_heads": kv_heads, "causal": True, "rope": True})
+    else:
+        result.update({"d_ff": args.d_ff, "norm": args.norm})
+    result.update({
         "dtype": args.dtype,
         "threads": args.threads,
         "iters": args.iters,
         "forward_ms": round(forward_ms, 4),
         "forward_backward_ms": round(forward_backward_ms, 4),
         "gflops": round(flops / (forward_backward_ms * 1e-3) / 1e9, 3),
-    }
+    })
     print(json.dumps(result))
     return 0
 

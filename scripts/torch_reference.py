@@ -610,6 +610,187 @@ def rope_half_base500():
 
 
 # ---------------------------------------------------------------------------
+# Llama's MLP (SwiGLU) and attention (GQA): no such modules in torch 1.13,
+# so each is written in plain torch ops, as Hugging Face's LlamaMLP and
+# LlamaAttention compute them, and differentiated by autograd.
+# ---------------------------------------------------------------------------
+
+
+def swiglu_case(name, dtype=F64):
+    seed_for(name)
+    config = {"hidden_size": E, "intermediate_size": FF}
+    w_gate = weight(FF, E, dtype=dtype).requires_grad_()
+    w_up = weight(FF, E, dtype=dtype).requires_grad_()
+    w_down = weight(E, FF, dtype=dtype).requires_grad_()
+    x = torch.randn(T, E, dtype=dtype).requires_grad_()
+    gate = x @ w_gate.T
+    y = (gate * torch.sigmoid(gate) * (x @ w_up.T)) @ w_down.T
+    gy = torch.randn_like(y)
+    y.backward(gy)
+    desc = (f"LlamaMLP(hidden_size={E}, intermediate_size={FF}) in plain "
+            "torch ops: down_proj(silu(gate_proj(x)) * up_proj(x)), no "
+            f"biases, torch autograd; {DTYPE_NAMES[dtype]}, input {T}x{E}")
+    params = {"gate_proj.weight": w_gate.detach(),
+              "up_proj.weight": w_up.detach(),
+              "down_proj.weight": w_down.detach()}
+    grads = tensor_grads([("input", x), ("gate_proj.weight", w_gate),
+                          ("up_proj.weight", w_up),
+                          ("down_proj.weight", w_down)])
+    return make(name, desc, "swiglu_mlp", dtype, config, params, x.detach(),
+                gy, {"output": y.tolist(), "grads": grads})
+
+
+@fixture
+def swiglu_mlp():
+    return swiglu_case("swiglu_mlp")
+
+
+@fixture
+def swiglu_mlp_float32():
+    return swiglu_case("swiglu_mlp_float32", dtype=F32)
+
+
+def alibi_slopes(n):
+    """Press et al. 2022, ofirpress/attention_with_linear_biases get_slopes."""
+    def power_of_2(n):
+        start = 2 ** (-2 ** -(math.log2(n) - 3))
+        ratio = start
+        return [start * ratio ** i for i in range(n)]
+
+    if math.log2(n).is_integer():
+        return power_of_2(n)
+    closest = 2 ** math.floor(math.log2(n))
+    return (power_of_2(closest)
+            + alibi_slopes(2 * closest)[0::2][: n - closest])
+
+
+def repeat_kv(x, n_rep):
+    """Hugging Face's repeat_kv on (G, T, D): query head h reads h // n_rep."""
+    g, t, d = x.shape
+    return x[:, None].expand(g, n_rep, t, d).reshape(g * n_rep, t, d)
+
+
+def gqa_reference(x, wq, wk, wv, wo, heads, kv_heads, head_dim, causal,
+                  rope, theta, scaling, alibi):
+    """LlamaAttention on one sequence (T, E) in plain torch ops.
+
+    Returns the output (T, E) and the attention weights (H, T, T).
+    """
+    t = x.shape[0]
+    q = (x @ wq.T).view(t, heads, head_dim).transpose(0, 1)
+    k = (x @ wk.T).view(t, kv_heads, head_dim).transpose(0, 1)
+    v = (x @ wv.T).view(t, kv_heads, head_dim).transpose(0, 1)
+    if rope:
+        # LlamaLinearScalingRotaryEmbedding: positions divided by the factor
+        positions = list(p / scaling for p in range(t))
+        q = rope_half(q, positions, theta)
+        k = rope_half(k, positions, theta)
+    k = repeat_kv(k, heads // kv_heads)
+    v = repeat_kv(v, heads // kv_heads)
+    scores = q @ k.transpose(-1, -2) / math.sqrt(head_dim)
+    if alibi:
+        pos = torch.arange(t, dtype=x.dtype)
+        distance = (pos[:, None] - pos[None, :]).abs()
+        slopes = torch.tensor(alibi_slopes(heads), dtype=x.dtype)
+        scores = scores - slopes[:, None, None] * distance
+    if causal:
+        scores = scores + causal_mask(t, x.dtype)
+    attn = torch.softmax(scores, dim=-1)
+    out = (attn @ v).transpose(0, 1).reshape(t, heads * head_dim) @ wo.T
+    return out, attn
+
+
+def gqa_case(name, heads=4, kv_heads=2, embed=E, head_dim=None, causal=True,
+             rope=True, scaling=None, alibi=False, dtype=F64):
+    seed_for(name)
+    d = head_dim if head_dim is not None else embed // heads
+    config = {"hidden_size": embed, "num_attention_heads": heads,
+              "num_key_value_heads": kv_heads}
+    if head_dim is not None:
+        config["head_dim"] = head_dim
+    config.update({"causal": causal, "rope": rope, "rope_theta": 10000.0,
+                   "alibi": alibi})
+    if scaling is not None:
+        config["rope_scaling"] = {"rope_type": "linear", "factor": scaling}
+    wq = weight(heads * d, embed, dtype=dtype).requires_grad_()
+    wk = weight(kv_heads * d, embed, dtype=dtype).requires_grad_()
+    wv = weight(kv_heads * d, embed, dtype=dtype).requires_grad_()
+    wo = weight(embed, heads * d, dtype=dtype).requires_grad_()
+    x = torch.randn(T, embed, dtype=dtype).requires_grad_()
+    y, attn = gqa_reference(x, wq, wk, wv, wo, heads, kv_heads, d, causal,
+                            rope, 10000.0, scaling or 1.0, alibi)
+    gy = torch.randn_like(y)
+    y.backward(gy)
+    kind = ("multi-head" if kv_heads == heads else
+            "multi-query" if kv_heads == 1 else "grouped-query")
+    extras = [("causal" if causal else "not causal")]
+    if rope:
+        extras.append("RoPE rotate_half"
+                      + (f" with linear rope_scaling factor {scaling:g}"
+                         if scaling else ""))
+    if alibi:
+        extras.append(f"ALiBi slopes {alibi_slopes(heads)}")
+    desc = (f"LlamaAttention in plain torch ops, {kind}: hidden_size={embed}, "
+            f"num_attention_heads={heads}, num_key_value_heads={kv_heads}, "
+            f"head_dim={d}, no biases, repeat_kv, " + ", ".join(extras)
+            + f"; torch autograd; {DTYPE_NAMES[dtype]}, input {T}x{embed}")
+    params = {"q_proj.weight": wq.detach(), "k_proj.weight": wk.detach(),
+              "v_proj.weight": wv.detach(), "o_proj.weight": wo.detach()}
+    grads = tensor_grads([("input", x), ("q_proj.weight", wq),
+                          ("k_proj.weight", wk), ("v_proj.weight", wv),
+                          ("o_proj.weight", wo)])
+    return make(name, desc, "gqa", dtype, config, params, x.detach(), gy,
+                {"output": y.tolist(), "grads": grads,
+                 "attn_weights": attn.detach().tolist()})
+
+
+@fixture
+def gqa():
+    return gqa_case("gqa")
+
+
+@fixture
+def gqa_mha():
+    return gqa_case("gqa_mha", kv_heads=4)
+
+
+@fixture
+def gqa_mqa():
+    return gqa_case("gqa_mqa", kv_heads=1)
+
+
+@fixture
+def gqa_noncausal():
+    return gqa_case("gqa_noncausal", causal=False)
+
+
+@fixture
+def gqa_rope_scaling():
+    return gqa_case("gqa_rope_scaling", scaling=2.0)
+
+
+@fixture
+def gqa_head_dim():
+    return gqa_case("gqa_head_dim", head_dim=4)
+
+
+@fixture
+def gqa_alibi():
+    return gqa_case("gqa_alibi", rope=False, alibi=True)
+
+
+@fixture
+def gqa_alibi_6heads():
+    return gqa_case("gqa_alibi_6heads", heads=6, kv_heads=3, embed=12,
+                    rope=False, alibi=True)
+
+
+@fixture
+def gqa_float32():
+    return gqa_case("gqa_float32", dtype=F32)
+
+
+# ---------------------------------------------------------------------------
 # Output
 # ---------------------------------------------------------------------------
 

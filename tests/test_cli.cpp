@@ -434,6 +434,42 @@ TEST_CASE("the benchmark's own shapes are far inside the limits", "[cli]") {
   CHECK(estimate_cost(bench).operations < kBenchMaxOperations);
 }
 
+TEST_CASE("engine bench times grouped-query attention with --kv-heads", "[cli]") {
+  Cli cli;
+  REQUIRE(cli.run(tiny_bench({{"--op", "gqa"}, {"--heads", "4"}, {"--kv-heads", "2"}})) == 0);
+  const json result = json::parse(cli.out.str());
+  CHECK(result.at("op") == "gqa");
+  CHECK(result.at("heads") == 4);
+  CHECK(result.at("kv_heads") == 2);
+  CHECK(result.at("forward_ms").get<double>() > 0.0);
+  CHECK(result.at("forward_backward_ms").get<double>() > 0.0);
+}
+
+TEST_CASE("engine bench gqa without --kv-heads is multi-head", "[cli]") {
+  Cli cli;
+  REQUIRE(cli.run(tiny_bench({{"--op", "gqa"}})) == 0);
+  CHECK(json::parse(cli.out.str()).at("kv_heads") == 2);
+}
+
+TEST_CASE("engine bench refuses --kv-heads that do not divide --heads", "[cli]") {
+  Cli cli;
+  CHECK(cli.run(tiny_bench({{"--op", "gqa"}, {"--heads", "4"}, {"--kv-heads", "3"}})) == 2);
+  CHECK(cli.err.str() ==
+        "error: --heads 4 is not divisible by --kv-heads 3: every key/value head serves the same "
+        "number of query heads\n");
+  CHECK(cli.out.str().empty());
+}
+
+TEST_CASE("engine bench refuses more --kv-heads than --heads, and --kv-heads for other ops",
+          "[cli]") {
+  Cli cli;
+  CHECK(cli.run(tiny_bench({{"--op", "gqa"}, {"--kv-heads", "4"}})) == 2);
+  CHECK(cli.err.str() == "error: --kv-heads 4: expected a whole number from 1 to 2\n");
+  Cli other;
+  CHECK(other.run(tiny_bench({{"--op", "mha"}, {"--kv-heads", "1"}})) == 2);
+  CHECK(other.err.str() == "error: --kv-heads 1: only --op gqa has key/value heads of its own\n");
+}
+
 // --- colour -----------------------------------------------------------------------------------
 
 TEST_CASE("color always and never win over the environment and the terminal", "[cli][color]") {

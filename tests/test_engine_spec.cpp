@@ -2,6 +2,7 @@
 // field and what was expected; a good spec answers with the contract's keys. Also the JSON reader's
 // located parse errors and its nesting limit.
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <cstddef>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -75,6 +76,26 @@ json zeros(std::size_t rows, std::size_t cols) {
   return json(rows, json(cols, 0));
 }
 
+// Llama's MLP with E = 2, F = 3.
+json swiglu_spec() {
+  return R"({"op": "swiglu_mlp", "config": {"hidden_size": 2, "intermediate_size": 3},
+             "params": {"gate_proj.weight": [[1, 0], [0, 1], [1, 1]],
+                        "up_proj.weight": [[1, -1], [0, 2], [1, 0]],
+                        "down_proj.weight": [[1, 0, 1], [0, 1, -1]]},
+             "input": [[1, 0], [0, 1]]})"_json;
+}
+
+// Llama's attention with E = 4, H = 2 query heads sharing G = 1 key/value head of D = 2.
+json gqa_spec() {
+  return R"({"op": "gqa",
+             "config": {"hidden_size": 4, "num_attention_heads": 2, "num_key_value_heads": 1},
+             "params": {"q_proj.weight": [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]],
+                        "k_proj.weight": [[1, 1, 0, 0], [0, 0, 1, 1]],
+                        "v_proj.weight": [[1, 0, 1, 0], [0, 1, 0, 1]],
+                        "o_proj.weight": [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]]},
+             "input": [[1, 0, 0, 1], [0, 1, 1, 0], [1, 1, 0, 0]]})"_json;
+}
+
 // `depth` arrays nested in each other around `innermost`.
 std::string nested_arrays(std::size_t depth, const std::string& innermost) {
   return std::string(depth, '[') + innermost + std::string(depth, ']');
@@ -103,7 +124,7 @@ char character_above_caret(const std::string& excerpt, const std::string& caret_
 
 constexpr const char* kOps =
     "linear, layer_norm, rms_norm, batch_norm, relu, gelu, embedding, mha, encoder_layer, "
-    "sinusoidal, rope";
+    "sinusoidal, rope, swiglu_mlp, gqa";
 
 }  // namespace
 
@@ -240,6 +261,109 @@ TEST_CASE("layer_norm refuses a normalized_shape of more than one dimension", "[
   CHECK(error_from(spec) ==
         "spec.json: config.normalized_shape: the engine normalises the last dimension only; "
         "expected one size, got [2,2]");
+}
+
+TEST_CASE("gqa refuses query heads that the key/value heads do not divide", "[spec][gqa]") {
+  json spec = gqa_spec();
+  spec["config"]["num_key_value_heads"] = 3;
+  CHECK(error_from(spec) ==
+        "spec.json: config.num_attention_heads 2 is not divisible by config.num_key_value_heads "
+        "3: every key/value head serves the same number of query heads");
+}
+
+TEST_CASE("gqa refuses an odd head_dim with rope on, and takes it with rope off", "[spec][gqa]") {
+  json spec = R"({"op": "gqa",
+                  "config": {"hidden_size": 3, "num_attention_heads": 1},
+                  "input": [[0, 0, 0]]})"_json;
+  CHECK(error_from(spec) ==
+        "spec.json: config.head_dim 3: RoPE rotates pairs of dimensions, so with rope on head_dim "
+        "must be even");
+  spec["config"]["rope"] = false;
+  spec["params"] = {{"q_proj.weight", zeros(3, 3)},
+                    {"k_proj.weight", zeros(3, 3)},
+                    {"v_proj.weight", zeros(3, 3)},
+                    {"o_proj.weight", zeros(3, 3)}};
+  CHECK(error_from(spec) == kNoError);
+}
+
+TEST_CASE("gqa refuses a hidden_size the heads do not divide unless head_dim is given",
+          "[spec][gqa]") {
+  json spec = gqa_spec();
+  spec["config"]["num_attention_heads"] = 3;
+  spec["config"]["num_key_value_heads"] = 1;
+  CHECK(error_from(spec) ==
+        "spec.json: config.hidden_size 4 is not divisible by config.num_attention_heads 3: give "
+        "config.head_dim or sizes that divide");
+}
+
+TEST_CASE("gqa's rope_scaling must be linear with a positive factor", "[spec][gqa]") {
+  const auto with_scaling = [](const json& value) {
+    json spec = gqa_spec();
+    spec["config"]["rope_scaling"] = value;
+    return spec;
+  };
+  CHECK(error_from(with_scaling(R"({"rope_type": "linear", "factor": 0})"_json)) ==
+        "spec.json: config.rope_scaling.factor: expected a number > 0, got 0");
+  CHECK(error_from(with_scaling(R"({"rope_type": "linear", "factor": -2})"_json)) ==
+        "spec.json: config.rope_scaling.factor: expected a number > 0, got -2");
+  CHECK(error_from(with_scaling(R"({"rope_type": "linear"})"_json)) ==
+        "spec.json: config.rope_scaling.factor: expected a number > 0, got nothing");
+  CHECK(error_from(with_scaling(R"({"rope_type": "yarn", "factor": 2})"_json)) ==
+        "spec.json: config.rope_scaling.rope_type: the engine implements linear position "
+        "interpolation only; expected \"linear\", got \"yarn\"");
+  CHECK(error_from(with_scaling(2)) ==
+        "spec.json: config.rope_scaling: expected null or {\"rope_type\": \"linear\", "
+        "\"factor\": a number > 0}, got number 2");
+  CHECK(error_from(with_scaling(R"({"rope_type": "linear", "factor": 2, "low": 1})"_json)) ==
+        "spec.json: config.rope_scaling.low: not a setting of linear rope_scaling; expected "
+        "rope_type, factor");
+  CHECK(error_from(with_scaling(R"({"rope_type": "linear", "factor": 2})"_json)) == kNoError);
+  CHECK(error_from(with_scaling(nullptr)) == kNoError);
+}
+
+TEST_CASE("gqa refuses projection weights of the wrong shape, naming the weight", "[spec][gqa]") {
+  json spec = gqa_spec();
+  spec["params"]["k_proj.weight"] = zeros(4, 4);  // multi-head's shape, but G = 1
+  CHECK(error_from(spec) ==
+        "spec.json: params.k_proj.weight: expected a (2, 4) matrix (a list of 2 rows of 4 "
+        "numbers), got 4 rows");
+  spec = gqa_spec();
+  spec["params"].erase("o_proj.weight");
+  CHECK(error_from(spec) ==
+        "spec.json: params.o_proj.weight: missing; gqa expects a (4, 4) matrix");
+  spec = gqa_spec();
+  spec["params"]["q_proj.bias"] = json::array({0, 0, 0, 0});
+  CHECK_THAT(error_from(spec),
+             StartsWith("spec.json: params.q_proj.bias: not a parameter of gqa with this config"));
+}
+
+TEST_CASE("gqa refuses biases and dropout, which Llama's attention does not have", "[spec][gqa]") {
+  json spec = gqa_spec();
+  spec["config"]["attention_bias"] = true;
+  CHECK(error_from(spec) ==
+        "spec.json: config.attention_bias: the engine's gqa has no biases, as Llama's; expected "
+        "false");
+  spec = gqa_spec();
+  spec["config"]["attention_dropout"] = 0.1;
+  CHECK(error_from(spec) ==
+        "spec.json: config.attention_dropout: the engine is deterministic and runs without "
+        "dropout; expected 0");
+}
+
+TEST_CASE("swiglu_mlp refuses weights of the wrong shape and biases", "[spec][swiglu]") {
+  json spec = swiglu_spec();
+  spec["params"]["down_proj.weight"] = zeros(3, 2);
+  CHECK(error_from(spec) ==
+        "spec.json: params.down_proj.weight: expected a (2, 3) matrix (a list of 2 rows of 3 "
+        "numbers), got 3 rows");
+  spec = swiglu_spec();
+  spec["config"]["mlp_bias"] = true;
+  CHECK(error_from(spec) ==
+        "spec.json: config.mlp_bias: Llama's MLP has no biases; expected false");
+  spec = swiglu_spec();
+  spec["config"].erase("intermediate_size");
+  CHECK(error_from(spec) ==
+        "spec.json: config.intermediate_size: required by swiglu_mlp (a positive integer)");
 }
 
 // --- params -----------------------------------------------------------------------------------
@@ -456,6 +580,50 @@ TEST_CASE("mha accepts dropout 0", "[spec]") {
   json spec = mha_spec();
   spec["config"]["dropout"] = 0.0;
   CHECK(run(spec).at("output").size() == 3);
+}
+
+TEST_CASE("swiglu_mlp answers down_proj(silu(gate) ⊙ up) with every gradient", "[spec][swiglu]") {
+  json spec = swiglu_spec();
+  spec["grad_output"] = R"([[1, 0], [0, 1]])"_json;
+  const json result = run(spec);
+  // x = (1, 0): gate (1, 0, 1), up (1, 0, 1); silu(1) = σ(1); hidden (σ(1), 0, σ(1))
+  const double s1 = 1.0 / (1.0 + std::exp(-1.0));
+  CHECK(result.at("output")[0][0].get<double>() == Approx(2 * s1).epsilon(1e-14));
+  CHECK(result.at("output")[0][1].get<double>() == Approx(-s1).epsilon(1e-14));
+  const json& grads = result.at("grads");
+  CHECK(grads.size() == 4);
+  for (const char* name : {"input", "gate_proj.weight", "up_proj.weight", "down_proj.weight"}) {
+    CAPTURE(name);
+    CHECK(grads.contains(name));
+  }
+}
+
+TEST_CASE("gqa answers with attention weights per query head and every gradient", "[spec][gqa]") {
+  json spec = gqa_spec();
+  spec["grad_output"] = R"([[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0]])"_json;
+  const json result = run(spec);
+  const json& weights = result.at("attn_weights");
+  REQUIRE(weights.size() == 2);  // H query heads, though only G = 1 key/value head
+  for (const auto& head : weights) {
+    CHECK(head[0][0] == 1.0);  // causal by default: the first token sees itself only
+    CHECK(head[0][1] == 0.0);
+  }
+  const json& grads = result.at("grads");
+  CHECK(grads.size() == 5);
+  CHECK(grads.at("k_proj.weight").size() == 2);
+  CHECK(grads.at("q_proj.weight").size() == 4);
+}
+
+TEST_CASE("gqa's config defaults are Llama's: causal, RoPE, G = H", "[spec][gqa]") {
+  json spec = gqa_spec();
+  spec["config"].erase("num_key_value_heads");
+  spec["params"]["k_proj.weight"] = zeros(4, 4);
+  spec["params"]["v_proj.weight"] = zeros(4, 4);
+  CHECK(error_from(spec) == kNoError);
+  json explicit_spec = gqa_spec();
+  explicit_spec["config"].update(R"({"causal": true, "rope": true, "rope_theta": 10000.0,
+                                     "alibi": false, "rope_scaling": null})"_json);
+  CHECK(run(explicit_spec) == run(gqa_spec()));
 }
 
 TEST_CASE("batch_norm reports its running statistics as state", "[spec]") {

@@ -12,6 +12,7 @@
 #include "cli/validators.hpp"
 #include "core/errors.hpp"
 #include "engine/blocking.hpp"
+#include "engine/decoder.hpp"
 #include "engine/encoder_layer.hpp"
 #include "engine/rng.hpp"
 
@@ -102,12 +103,47 @@ std::pair<double, double> time_mha(const BenchOptions& options) {
   return {forward, forward_backward};
 }
 
+// Llama's attention as it is configured by default: causal, RoPE on q and k, no biases.
+template <typename T>
+std::pair<double, double> time_gqa(const BenchOptions& options) {
+  engine::GqaConfig config;
+  config.hidden_size = options.d_model;
+  config.num_attention_heads = options.heads;
+  config.num_key_value_heads = options.kv_heads;
+  engine::GqaParams<T> params(config);
+  engine::Rng rng(options.seed);
+  for (engine::Matrix<T>* weight : {&params.q_proj, &params.k_proj, &params.v_proj, &params.o_proj})
+    engine::fill_xavier_uniform(*weight, rng);
+  engine::Matrix<T> x(options.seq, options.d_model), dout(options.seq, options.d_model);
+  engine::fill_normal(x, 0.0, 1.0, rng);
+  engine::fill_normal(dout, 0.0, 1.0, rng);
+  engine::Matrix<T> y, dx;
+  engine::GqaCache<T> cache;
+  engine::GqaParams<T> grads;
+  const double forward =
+      median_ms(options.warmup, options.iters, [&] { engine::gqa_forward(y, cache, x, params); });
+  const double forward_backward = median_ms(options.warmup, options.iters, [&] {
+    engine::gqa_forward(y, cache, x, params);
+    engine::gqa_backward(dx, grads, dout, x, params, cache);
+  });
+  return {forward, forward_backward};
+}
+
 }  // namespace
 
 double forward_flops(const BenchOptions& o) {
   const auto t = static_cast<double>(o.seq);
   const auto e = static_cast<double>(o.d_model);
   const auto f = static_cast<double>(o.d_ff);
+  if (o.op == "gqa") {
+    // K and V project to G heads of E/H: a fraction G/H of the Q projection
+    const double kv =
+        static_cast<double>(o.kv_heads > 0 ? o.kv_heads : o.heads) / static_cast<double>(o.heads);
+    return 2 * t * e * e * (1 + 2 * kv)  // Q, K, V projections
+           + 2 * t * t * e               // scores, all heads
+           + 2 * t * t * e               // weights · V
+           + 2 * t * e * e;              // output projection
+  }
   const double attention = 2 * t * e * 3 * e  // Q, K, V projections
                            + 2 * t * t * e    // scores, all heads
                            + 2 * t * t * e    // weights · V
@@ -132,8 +168,9 @@ BenchCost estimate_cost(const BenchOptions& o) {
 }
 
 nlohmann::ordered_json run_engine_bench(const BenchOptions& options) {
-  if (options.op != "encoder_layer" && options.op != "mha") {
-    throw InputError("bench.op", fmt::format("--op {}: expected encoder_layer or mha", options.op));
+  if (options.op != "encoder_layer" && options.op != "mha" && options.op != "gqa") {
+    throw InputError("bench.op",
+                     fmt::format("--op {}: expected encoder_layer, mha or gqa", options.op));
   }
   check_range(kBenchSeq, options.seq);
   check_range(kBenchDModel, options.d_model);
@@ -153,6 +190,26 @@ nlohmann::ordered_json run_engine_bench(const BenchOptions& options) {
   if (options.d_model % options.heads != 0) {
     throw InputError("bench.heads", fmt::format("--d-model {} is not divisible by --heads {}",
                                                 options.d_model, options.heads));
+  }
+  if (options.kv_heads != 0) {
+    check_range(kBenchKvHeads, options.kv_heads, options.heads);
+    if (options.op != "gqa") {
+      throw InputError("bench.kv_heads",
+                       fmt::format("--kv-heads {}: only --op gqa has key/value heads of its own",
+                                   options.kv_heads));
+    }
+    if (options.heads % options.kv_heads != 0) {
+      throw InputError("bench.kv_heads",
+                       fmt::format("--heads {} is not divisible by --kv-heads {}: every key/value "
+                                   "head serves the same number of query heads",
+                                   options.heads, options.kv_heads));
+    }
+  }
+  if (options.op == "gqa" && (options.d_model / options.heads) % 2 != 0) {
+    throw InputError("bench.heads",
+                     fmt::format("--d-model {} / --heads {} is an odd head width; RoPE rotates "
+                                 "pairs of dimensions, so it must be even",
+                                 options.d_model, options.heads));
   }
   if (options.norm != "post" && options.norm != "pre") {
     throw InputError("bench.norm", fmt::format("--norm {}: expected post or pre", options.norm));
@@ -183,10 +240,13 @@ nlohmann::ordered_json run_engine_bench(const BenchOptions& options) {
   keep_freed_memory();  // see heap.hpp: page faults were 13% of forward+backward
   engine::set_product_threads(options.threads);
   const bool single = options.dtype == "float32";
+  BenchOptions resolved = options;
+  if (resolved.kv_heads == 0) resolved.kv_heads = resolved.heads;
   const auto [forward, forward_backward] =
-      options.op == "mha"
-          ? (single ? time_mha<float>(options) : time_mha<double>(options))
-          : (single ? time_encoder_layer<float>(options) : time_encoder_layer<double>(options));
+      options.op == "mha" ? (single ? time_mha<float>(resolved) : time_mha<double>(resolved))
+      : options.op == "gqa"
+          ? (single ? time_gqa<float>(resolved) : time_gqa<double>(resolved))
+          : (single ? time_encoder_layer<float>(resolved) : time_encoder_layer<double>(resolved));
   engine::set_product_threads(1);
   const double total_flops = 3.0 * forward_flops(options);  // backward ≈ 2× forward
   nlohmann::ordered_json result;
@@ -195,6 +255,11 @@ nlohmann::ordered_json run_engine_bench(const BenchOptions& options) {
   result["seq"] = options.seq;
   result["d_model"] = options.d_model;
   result["heads"] = options.heads;
+  if (options.op == "gqa") {
+    result["kv_heads"] = resolved.kv_heads;
+    result["causal"] = true;
+    result["rope"] = true;
+  }
   if (options.op == "encoder_layer") {
     result["d_ff"] = options.d_ff;
     result["norm"] = options.norm;

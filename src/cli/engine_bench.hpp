@@ -9,10 +9,11 @@
 namespace proofdeck {
 
 struct BenchOptions {
-  std::string op = "encoder_layer";  // encoder_layer | mha
+  std::string op = "encoder_layer";  // encoder_layer | mha | gqa
   std::int64_t seq = 128;            // tokens T
   std::int64_t d_model = 512;        // width E
   std::int64_t heads = 8;            // attention heads H
+  std::int64_t kv_heads = 0;         // key/value heads G (gqa; divides H); 0 means H
   std::int64_t d_ff = 2048;          // feed-forward width F (encoder_layer)
   std::string norm = "post";         // post | pre (encoder_layer)
   std::string dtype = "float32";     // float32 | float64
@@ -23,7 +24,7 @@ struct BenchOptions {
 };
 
 // What each size may be: bench's options check these, and run_engine_bench refuses anything
-// else (and --heads above --d-model or not dividing it).
+// else (and --heads above --d-model or not dividing it, --kv-heads not dividing --heads).
 struct BenchLimit {
   const char* option;    // "--seq"
   std::int64_t lowest;   // inclusive
@@ -32,6 +33,7 @@ struct BenchLimit {
 inline constexpr BenchLimit kBenchSeq{"--seq", 1, 4096};
 inline constexpr BenchLimit kBenchDModel{"--d-model", 1, 8192};
 inline constexpr BenchLimit kBenchHeads{"--heads", 1, 8192};
+inline constexpr BenchLimit kBenchKvHeads{"--kv-heads", 1, 8192};
 inline constexpr BenchLimit kBenchDFf{"--d-ff", 1, 32768};
 inline constexpr BenchLimit kBenchThreads{"--threads", 1, 256};
 inline constexpr BenchLimit kBenchIters{"--iters", 1, 100000};

@@ -82,8 +82,8 @@ void setup_engine(CLI::App& app, const std::function<Context()>& context) {
   auto bench_options = std::make_shared<BenchOptions>();
   CLI::App* bench_cmd =
       engine->add_subcommand("bench", "Time forward and forward+backward; prints medians as JSON");
-  bench_cmd->add_option("--op", bench_options->op, "encoder_layer or mha")
-      ->check(one_of({"encoder_layer", "mha"}))
+  bench_cmd->add_option("--op", bench_options->op, "encoder_layer, mha or gqa")
+      ->check(one_of({"encoder_layer", "mha", "gqa"}))
       ->capture_default_str();
   // Each size checked against the limits run_engine_bench enforces.
   const auto size = [](const BenchLimit& limit) {
@@ -98,6 +98,10 @@ void setup_engine(CLI::App& app, const std::function<Context()>& context) {
   bench_cmd->add_option("--heads", bench_options->heads, "Attention heads H (must divide E)")
       ->check(size(kBenchHeads))
       ->capture_default_str();
+  bench_cmd
+      ->add_option("--kv-heads", bench_options->kv_heads,
+                   "Key/value heads G for --op gqa (must divide --heads; default: --heads)")
+      ->check(size(kBenchKvHeads));
   bench_cmd->add_option("--d-ff", bench_options->d_ff, "Feed-forward width F")
       ->check(size(kBenchDFf))
       ->capture_default_str();

@@ -20,6 +20,7 @@
 #include "core/json_input.hpp"
 #include "engine/activation.hpp"
 #include "engine/attention.hpp"
+#include "engine/decoder.hpp"
 #include "engine/encoder_layer.hpp"
 #include "engine/linear.hpp"
 #include "engine/norm.hpp"
@@ -576,6 +577,153 @@ void run_rope(OpRun<T>& run) {
 }
 
 template <typename T>
+void run_swiglu_mlp(OpRun<T>& run) {
+  const auto hidden = run.config.dimension("hidden_size");
+  const auto intermediate = run.config.dimension("intermediate_size");
+  run.config.choice("hidden_act", "silu",
+                    {"silu"});  // LlamaConfig's name for the gate's activation
+  if (run.config.flag("mlp_bias", false)) {
+    spec_error(run.source, "config", "config.mlp_bias: Llama's MLP has no biases; expected false");
+  }
+  engine::SwigluParams<T> params;
+  run.params.matrix("gate_proj.weight", params.gate_proj, intermediate, hidden);
+  run.params.matrix("up_proj.weight", params.up_proj, intermediate, hidden);
+  run.params.matrix("down_proj.weight", params.down_proj, hidden, intermediate);
+  run.finish_reading();
+  const Matrix<T> x = run.input_matrix(kAnySize, hidden);
+  run.check_elements(x.rows() * intermediate, "the SwiGLU hidden layer");
+  const auto dout = run.grad_output_matrix(x.rows(), hidden);
+
+  Matrix<T> y;
+  engine::SwigluCache<T> cache;
+  engine::swiglu_forward(y, cache, x, params);
+  run.result["output"] = to_json(y);
+  if (!dout) return;
+  Matrix<T> dx;
+  engine::SwigluParams<T> grads;
+  engine::swiglu_backward(dx, grads, *dout, x, params, cache);
+  run.result["grads"] = {{"input", to_json(dx)}};
+  visit_params(grads, "", [&](const std::string& name, const auto& tensor) {
+    run.result["grads"][name] = to_json(tensor);
+  });
+}
+
+// rope_scaling: null (none) or {"rope_type": "linear", "factor": s > 0}, as in LlamaConfig.
+double read_rope_scaling(const json* value, const std::string& source) {
+  if (value == nullptr || value->is_null()) return 1.0;
+  if (!value->is_object()) {
+    spec_error(source, "config",
+               fmt::format("config.rope_scaling: expected null or {{\"rope_type\": \"linear\", "
+                           "\"factor\": a number > 0}}, got {} {}",
+                           json_kind(*value), json_preview(*value)));
+  }
+  for (const auto& [key, item] : value->items()) {
+    if (key != "rope_type" && key != "type" && key != "factor") {
+      spec_error(source, "config",
+                 fmt::format("config.rope_scaling.{}: not a setting of linear rope_scaling; "
+                             "expected rope_type, factor",
+                             key));
+    }
+  }
+  const auto type = value->contains("rope_type") ? value->find("rope_type") : value->find("type");
+  if (type == value->end() || !type->is_string() || type->get<std::string>() != "linear") {
+    spec_error(source, "config",
+               fmt::format("config.rope_scaling.rope_type: the engine implements linear position "
+                           "interpolation only; expected \"linear\", got {}",
+                           type == value->end() ? std::string("nothing") : json_preview(*type)));
+  }
+  const auto factor = value->find("factor");
+  if (factor == value->end() || !factor->is_number() || !(factor->get<double>() > 0.0) ||
+      !std::isfinite(factor->get<double>())) {
+    spec_error(
+        source, "config",
+        fmt::format("config.rope_scaling.factor: expected a number > 0, got {}",
+                    factor == value->end() ? std::string("nothing") : json_preview(*factor)));
+  }
+  return factor->get<double>();
+}
+
+template <typename T>
+void run_gqa(OpRun<T>& run) {
+  engine::GqaConfig config;
+  config.hidden_size = run.config.dimension("hidden_size");
+  config.num_attention_heads = run.config.dimension("num_attention_heads");
+  config.num_key_value_heads =
+      run.config.dimension("num_key_value_heads", config.num_attention_heads);
+  const json* head_dim = run.config.raw("head_dim");
+  if (head_dim != nullptr && !head_dim->is_null())
+    config.head_dim = run.config.dimension("head_dim");
+  config.causal = run.config.flag("causal", true);
+  config.rope = run.config.flag("rope", true);
+  config.rope_theta = run.config.positive_number("rope_theta", 10000.0);
+  config.rope_scaling = read_rope_scaling(run.config.raw("rope_scaling"), run.source);
+  config.alibi = run.config.flag("alibi", false);
+  if (run.config.flag("attention_bias", false)) {
+    spec_error(run.source, "config",
+               "config.attention_bias: the engine's gqa has no biases, as Llama's; expected false");
+  }
+  if (run.config.fraction("attention_dropout", 0.0) != 0.0) {
+    spec_error(run.source, "config",
+               "config.attention_dropout: the engine is deterministic and runs without dropout; "
+               "expected 0");
+  }
+  const auto heads = config.num_attention_heads;
+  const auto kv_heads = config.num_key_value_heads;
+  if (heads % kv_heads != 0) {
+    spec_error(run.source, "config",
+               fmt::format("config.num_attention_heads {} is not divisible by "
+                           "config.num_key_value_heads {}: every key/value head serves the same "
+                           "number of query heads",
+                           heads, kv_heads));
+  }
+  if (config.head_dim == 0 && config.hidden_size % heads != 0) {
+    spec_error(run.source, "config",
+               fmt::format("config.hidden_size {} is not divisible by config.num_attention_heads "
+                           "{}: give config.head_dim or sizes that divide",
+                           config.hidden_size, heads));
+  }
+  const auto dim = config.resolved_head_dim();
+  if (config.rope && dim % 2 != 0) {
+    spec_error(run.source, "config",
+               fmt::format("config.head_dim {}: RoPE rotates pairs of dimensions, so with rope on "
+                           "head_dim must be even",
+                           dim));
+  }
+  if (!(config.rope_theta > 1.0)) {
+    spec_error(run.source, "config",
+               fmt::format("config.rope_theta: expected a number > 1, got {}", config.rope_theta));
+  }
+  run.check_elements(heads * dim * config.hidden_size, "q_proj.weight");
+  engine::GqaParams<T> params;
+  params.config = config;
+  run.params.matrix("q_proj.weight", params.q_proj, heads * dim, config.hidden_size);
+  run.params.matrix("k_proj.weight", params.k_proj, kv_heads * dim, config.hidden_size);
+  run.params.matrix("v_proj.weight", params.v_proj, kv_heads * dim, config.hidden_size);
+  run.params.matrix("o_proj.weight", params.o_proj, config.hidden_size, heads * dim);
+  run.finish_reading();
+  const Matrix<T> x = run.input_matrix(kAnySize, config.hidden_size);
+  check_attention_size(run, heads, x.rows());
+  const auto dout = run.grad_output_matrix(x.rows(), config.hidden_size);
+
+  Matrix<T> y;
+  engine::GqaCache<T> cache;
+  engine::gqa_forward(y, cache, x, params);
+  run.result["output"] = to_json(y);
+  ordered_json weights = ordered_json::array();
+  for (const auto& probs : cache.probs)
+    weights.push_back(to_json(probs));
+  run.result["attn_weights"] = std::move(weights);
+  if (!dout) return;
+  Matrix<T> dx;
+  engine::GqaParams<T> grads;
+  engine::gqa_backward(dx, grads, *dout, x, params, cache);
+  run.result["grads"] = {{"input", to_json(dx)}};
+  visit_params(grads, "", [&](const std::string& name, const auto& tensor) {
+    run.result["grads"][name] = to_json(tensor);
+  });
+}
+
+template <typename T>
 using OpFunction = std::function<void(OpRun<T>&)>;
 
 template <typename T>
@@ -592,6 +740,8 @@ const std::map<std::string_view, OpFunction<T>>& op_table() {
       {"encoder_layer", run_encoder_layer<T>},
       {"sinusoidal", run_sinusoidal<T>},
       {"rope", run_rope<T>},
+      {"swiglu_mlp", run_swiglu_mlp<T>},
+      {"gqa", run_gqa<T>},
   };
   return table;
 }
@@ -652,8 +802,8 @@ ordered_json run_typed(const json& spec, const std::string& source, const std::s
 
 const std::vector<std::string_view>& engine_op_names() {
   static const std::vector<std::string_view> names = {
-      "linear",    "layer_norm", "rms_norm",      "batch_norm", "relu", "gelu",
-      "embedding", "mha",        "encoder_layer", "sinusoidal", "rope"};
+      "linear", "layer_norm",    "rms_norm",   "batch_norm", "relu",       "gelu", "embedding",
+      "mha",    "encoder_layer", "sinusoidal", "rope",       "swiglu_mlp", "gqa"};
   return names;
 }
 

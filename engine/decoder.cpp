@@ -1,0 +1,456 @@
+// The decoder layer's parts: SwiGLU feed-forward, grouped-query attention with RoPE or ALiBi,
+// decoding with a key/value cache, and tiled attention with an online softmax.
+#include "engine/decoder.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
+namespace proofdeck::engine {
+
+// --- SwiGLU ------------------------------------------------------------------------------------
+
+template <typename T>
+SwigluParams<T>::SwigluParams(Index hidden_size, Index intermediate_size) {
+  require(hidden_size > 0, "hidden_size must be positive, got " + std::to_string(hidden_size));
+  require(intermediate_size > 0,
+          "intermediate_size must be positive, got " + std::to_string(intermediate_size));
+  gate_proj = Matrix<T>::Zero(intermediate_size, hidden_size);
+  up_proj = Matrix<T>::Zero(intermediate_size, hidden_size);
+  down_proj = Matrix<T>::Zero(hidden_size, intermediate_size);
+}
+
+namespace {
+
+template <typename T>
+void check_swiglu_shapes(const SwigluParams<T>& params) {
+  const Index hidden = params.hidden_size();
+  const Index intermediate = params.intermediate_size();
+  require(hidden > 0 && intermediate > 0,
+          "swiglu gate_proj.weight has shape " + shape_of(params.gate_proj) +
+              ", expected (intermediate_size, hidden_size) with both positive");
+  require_shape(params.up_proj, intermediate, hidden, "swiglu up_proj.weight");
+  require_shape(params.down_proj, hidden, intermediate, "swiglu down_proj.weight");
+}
+
+template <typename T>
+T sigmoid(T x) {
+  return T(1) / (T(1) + std::exp(-x));
+}
+
+}  // namespace
+
+template <typename T>
+void swiglu_forward(Matrix<T>& out, SwigluCache<T>& cache, const Matrix<T>& inp,
+                    const SwigluParams<T>& params) {
+  check_swiglu_shapes(params);
+  require_shape(inp, inp.rows(), params.hidden_size(), "swiglu input");
+  cache.gate.resize(inp.rows(), params.intermediate_size());
+  cache.gate.noalias() = inp * params.gate_proj.transpose();
+  cache.up.resize(inp.rows(), params.intermediate_size());
+  cache.up.noalias() = inp * params.up_proj.transpose();
+  // silu(g) = g·σ(g)
+  cache.hidden = cache.gate.unaryExpr([](T g) { return g * sigmoid(g); }).cwiseProduct(cache.up);
+  out.resize(inp.rows(), params.hidden_size());
+  out.noalias() = cache.hidden * params.down_proj.transpose();
+}
+
+template <typename T>
+void swiglu_backward(Matrix<T>& dinp, SwigluParams<T>& grads, const Matrix<T>& dout,
+                     const Matrix<T>& inp, const SwigluParams<T>& params,
+                     const SwigluCache<T>& cache) {
+  // forward was: out = (silu(x·W_gᵀ) ⊙ x·W_uᵀ)·W_dᵀ
+  check_swiglu_shapes(params);
+  require_shape(dout, inp.rows(), params.hidden_size(), "swiglu grad_output");
+  require_shape(cache.gate, inp.rows(), params.intermediate_size(), "swiglu cache");
+  grads.down_proj.resize(params.down_proj.rows(), params.down_proj.cols());
+  grads.down_proj.noalias() = dout.transpose() * cache.hidden;
+  const Matrix<T> dhidden = dout * params.down_proj;
+  const Matrix<T> silu = cache.gate.unaryExpr([](T g) { return g * sigmoid(g); });
+  // silu'(g) = σ(g)·(1 + g·(1 − σ(g)))
+  const Matrix<T> dsilu = cache.gate.unaryExpr([](T g) {
+    const T s = sigmoid(g);
+    return s * (T(1) + g * (T(1) - s));
+  });
+  const Matrix<T> dup = dhidden.cwiseProduct(silu);
+  const Matrix<T> dgate = dhidden.cwiseProduct(cache.up).cwiseProduct(dsilu);
+  grads.gate_proj.resize(params.gate_proj.rows(), params.gate_proj.cols());
+  grads.gate_proj.noalias() = dgate.transpose() * inp;
+  grads.up_proj.resize(params.up_proj.rows(), params.up_proj.cols());
+  grads.up_proj.noalias() = dup.transpose() * inp;
+  dinp.resize(inp.rows(), inp.cols());
+  dinp.noalias() = dgate * params.gate_proj;
+  dinp.noalias() += dup * params.up_proj;
+}
+
+// --- grouped-query attention --------------------------------------------------------------------
+
+void check_gqa_config(const GqaConfig& config) {
+  require(config.hidden_size > 0,
+          "hidden_size must be positive, got " + std::to_string(config.hidden_size));
+  require(config.num_attention_heads > 0, "num_attention_heads must be positive, got " +
+                                              std::to_string(config.num_attention_heads));
+  require(config.num_key_value_heads > 0, "num_key_value_heads must be positive, got " +
+                                              std::to_string(config.num_key_value_heads));
+  if (config.num_attention_heads % config.num_key_value_heads != 0) {
+    throw EngineError("num_attention_heads " + std::to_string(config.num_attention_heads) +
+                      " is not divisible by num_key_value_heads " +
+                      std::to_string(config.num_key_value_heads) +
+                      ": every key/value head must serve the same number of query heads");
+  }
+  require(config.head_dim >= 0,
+          "head_dim must be positive (or 0 for hidden_size / num_attention_heads), got " +
+              std::to_string(config.head_dim));
+  if (config.head_dim == 0 && config.hidden_size % config.num_attention_heads != 0) {
+    throw EngineError("hidden_size " + std::to_string(config.hidden_size) +
+                      " is not divisible by num_attention_heads " +
+                      std::to_string(config.num_attention_heads) +
+                      ": give head_dim explicitly or choose sizes that divide");
+  }
+  const Index head_dim = config.resolved_head_dim();
+  require(head_dim > 0, "head_dim must be positive, got " + std::to_string(head_dim));
+  if (config.rope && head_dim % 2 != 0) {
+    throw EngineError("head_dim " + std::to_string(head_dim) +
+                      " must be even with rope on: RoPE rotates pairs of dimensions");
+  }
+  require(config.rope_theta > 1.0,
+          "rope_theta must be > 1, got " + number_string(config.rope_theta));
+  require(config.rope_scaling > 0.0 && std::isfinite(config.rope_scaling),
+          "rope_scaling factor must be > 0, got " + number_string(config.rope_scaling));
+}
+
+Index kv_head_of(Index head, Index heads, Index kv_heads) {
+  require(heads > 0 && kv_heads > 0 && heads % kv_heads == 0,
+          "kv_head_of needs heads divisible by kv_heads, got " + std::to_string(heads) + " and " +
+              std::to_string(kv_heads));
+  require(head >= 0 && head < heads,
+          "query head " + std::to_string(head) + " is not in 0.." + std::to_string(heads - 1));
+  return head * kv_heads / heads;
+}
+
+namespace {
+
+// 2^(−8/n), then each next slope that ratio times the last (get_slopes_power_of_2).
+std::vector<double> power_of_two_slopes(Index heads) {
+  const double start = std::pow(2.0, -8.0 / static_cast<double>(heads));
+  std::vector<double> slopes;
+  for (Index h = 0; h < heads; ++h)
+    slopes.push_back(start * std::pow(start, static_cast<double>(h)));
+  return slopes;
+}
+
+}  // namespace
+
+std::vector<double> alibi_slopes(Index heads) {
+  require(heads > 0, "alibi needs at least one head, got " + std::to_string(heads));
+  Index closest = 1;
+  while (closest * 2 <= heads)
+    closest *= 2;
+  std::vector<double> slopes = power_of_two_slopes(closest);
+  if (closest == heads) return slopes;
+  const std::vector<double> doubled = power_of_two_slopes(2 * closest);
+  for (Index i = 0; i < heads - closest; ++i)
+    slopes.push_back(doubled[static_cast<std::size_t>(2 * i)]);  // get_slopes(2n)[0::2]
+  return slopes;
+}
+
+template <typename T>
+GqaParams<T>::GqaParams(const GqaConfig& gqa_config) : config(gqa_config) {
+  check_gqa_config(config);
+  const Index embed = config.hidden_size;
+  const Index head_dim = config.resolved_head_dim();
+  q_proj = Matrix<T>::Zero(config.num_attention_heads * head_dim, embed);
+  k_proj = Matrix<T>::Zero(config.num_key_value_heads * head_dim, embed);
+  v_proj = Matrix<T>::Zero(config.num_key_value_heads * head_dim, embed);
+  o_proj = Matrix<T>::Zero(embed, config.num_attention_heads * head_dim);
+}
+
+namespace {
+
+template <typename T>
+void check_gqa_params(const GqaParams<T>& params) {
+  const GqaConfig& config = params.config;
+  check_gqa_config(config);
+  const Index embed = config.hidden_size;
+  const Index head_dim = config.resolved_head_dim();
+  require_shape(params.q_proj, config.num_attention_heads * head_dim, embed, "q_proj.weight");
+  require_shape(params.k_proj, config.num_key_value_heads * head_dim, embed, "k_proj.weight");
+  require_shape(params.v_proj, config.num_key_value_heads * head_dim, embed, "v_proj.weight");
+  require_shape(params.o_proj, embed, config.num_attention_heads * head_dim, "o_proj.weight");
+}
+
+RopeConfig rope_of(const GqaConfig& config) {
+  return RopeConfig{RopeConvention::half, config.rope_theta, config.rope_scaling};
+}
+
+// Rotates each head_dim-wide block of `x` (one block per head) in place.
+template <typename T>
+void rotate_heads(Matrix<T>& x, Index head_dim, const Positions& positions, const RopeConfig& rope,
+                  bool backward) {
+  Matrix<T> rotated;
+  for (Index offset = 0; offset < x.cols(); offset += head_dim) {
+    const Matrix<T> block = x.middleCols(offset, head_dim);
+    if (backward) {
+      rope_backward(rotated, block, positions, rope);
+    } else {
+      rope_forward(rotated, block, positions, rope);
+    }
+    x.middleCols(offset, head_dim) = rotated;
+  }
+}
+
+// One query head's weights over the keys: scaled scores, ALiBi's −m·|i − j| (i, j the rows'
+// places in the sequence, offset by `first_query` for a query block past the start), the causal
+// mask, and a row-wise softmax.
+template <typename T>
+void head_probs(Matrix<T>& probs, ConstRef<T> query, ConstRef<T> key, Index first_query,
+                bool causal, double slope) {
+  const Index queries = query.rows();
+  const Index keys = key.rows();
+  probs.resize(queries, keys);
+  probs.noalias() = query * key.transpose();
+  probs *= T(1) / std::sqrt(static_cast<T>(query.cols()));
+  for (Index row = 0; row < queries; ++row) {
+    const Index place = first_query + row;
+    const Index visible = causal ? std::min(keys, place + 1) : keys;
+    if (slope != 0.0) {
+      for (Index col = 0; col < visible; ++col) {
+        probs(row, col) -=
+            static_cast<T>(slope * static_cast<double>(place > col ? place - col : col - place));
+      }
+    }
+    auto scores = probs.row(row).head(visible);
+    const T max_score = scores.maxCoeff();
+    scores = (scores.array() - max_score).exp();
+    scores /= scores.sum();
+    if (visible < keys) probs.row(row).tail(keys - visible).setZero();
+  }
+}
+
+}  // namespace
+
+template <typename T>
+void gqa_forward(Matrix<T>& out, GqaCache<T>& cache, const Matrix<T>& inp,
+                 const GqaParams<T>& params, const Positions& positions) {
+  check_gqa_params(params);
+  const GqaConfig& config = params.config;
+  const Index embed = config.hidden_size;
+  const Index heads = config.num_attention_heads;
+  const Index kv_heads = config.num_key_value_heads;
+  const Index head_dim = config.resolved_head_dim();
+  require_shape(inp, inp.rows(), embed, "attention input");
+  const Index steps = inp.rows();
+  require(positions.empty() || static_cast<Index>(positions.size()) == steps,
+          "gqa has " + std::to_string(steps) + " tokens but " + std::to_string(positions.size()) +
+              " positions");
+  cache.positions = positions.empty() ? sequential_positions(steps) : positions;
+
+  cache.q.resize(steps, heads * head_dim);
+  cache.q.noalias() = inp * params.q_proj.transpose();
+  cache.k.resize(steps, kv_heads * head_dim);
+  cache.k.noalias() = inp * params.k_proj.transpose();
+  cache.v.resize(steps, kv_heads * head_dim);
+  cache.v.noalias() = inp * params.v_proj.transpose();
+  if (config.rope) {
+    const RopeConfig rope = rope_of(config);
+    rotate_heads(cache.q, head_dim, cache.positions, rope, false);
+    rotate_heads(cache.k, head_dim, cache.positions, rope, false);
+  }
+  const std::vector<double> slopes =
+      config.alibi ? alibi_slopes(heads) : std::vector<double>(static_cast<std::size_t>(heads));
+  cache.probs.resize(static_cast<std::size_t>(heads));
+  cache.heads.resize(steps, heads * head_dim);
+  for (Index h = 0; h < heads; ++h) {
+    const Index g = kv_head_of(h, heads, kv_heads);
+    Matrix<T>& probs = cache.probs[static_cast<std::size_t>(h)];
+    head_probs<T>(probs, cache.q.middleCols(h * head_dim, head_dim),
+                  cache.k.middleCols(g * head_dim, head_dim), 0, config.causal,
+                  slopes[static_cast<std::size_t>(h)]);
+    cache.heads.middleCols(h * head_dim, head_dim).noalias() =
+        probs * cache.v.middleCols(g * head_dim, head_dim);
+  }
+  out.resize(steps, embed);
+  out.noalias() = cache.heads * params.o_proj.transpose();
+}
+
+template <typename T>
+void gqa_backward(Matrix<T>& dinp, GqaParams<T>& grads, const Matrix<T>& dout, const Matrix<T>& inp,
+                  const GqaParams<T>& params, const GqaCache<T>& cache) {
+  // forward was: heads_h = softmax(q_h·k_gᵀ/√D + bias)·v_g, g = ⌊h·G/H⌋; out = heads·W_oᵀ
+  check_gqa_params(params);
+  const GqaConfig& config = params.config;
+  const Index embed = config.hidden_size;
+  const Index heads = config.num_attention_heads;
+  const Index kv_heads = config.num_key_value_heads;
+  const Index head_dim = config.resolved_head_dim();
+  const Index steps = inp.rows();
+  require_shape(dout, steps, embed, "attention grad_output");
+  require_shape(cache.heads, steps, heads * head_dim, "gqa cache");
+  grads.config = config;
+
+  grads.o_proj.resize(embed, heads * head_dim);
+  grads.o_proj.noalias() = dout.transpose() * cache.heads;
+  const Matrix<T> dheads = dout * params.o_proj;
+  Matrix<T> dq(steps, heads * head_dim);
+  Matrix<T> dk = Matrix<T>::Zero(steps, kv_heads * head_dim);
+  Matrix<T> dv = Matrix<T>::Zero(steps, kv_heads * head_dim);
+  Matrix<T> dk_head(steps, head_dim), dv_head(steps, head_dim);
+  const AttentionOptions scaled;  // the bias and mask are constants: only the 1/√D scale matters
+  for (Index h = 0; h < heads; ++h) {
+    const Index g = kv_head_of(h, heads, kv_heads);
+    attention_backward<T>(
+        dq.middleCols(h * head_dim, head_dim), dk_head, dv_head,
+        dheads.middleCols(h * head_dim, head_dim), cache.q.middleCols(h * head_dim, head_dim),
+        cache.k.middleCols(g * head_dim, head_dim), cache.v.middleCols(g * head_dim, head_dim),
+        cache.probs[static_cast<std::size_t>(h)], scaled);
+    // a key/value head shared by H/G query heads gathers all their gradients (repeat_kv)
+    dk.middleCols(g * head_dim, head_dim) += dk_head;
+    dv.middleCols(g * head_dim, head_dim) += dv_head;
+  }
+  if (config.rope) {
+    // forward was: q_h ← R(p)·q_h, k_g ← R(p)·k_g
+    const RopeConfig rope = rope_of(config);
+    rotate_heads(dq, head_dim, cache.positions, rope, true);
+    rotate_heads(dk, head_dim, cache.positions, rope, true);
+  }
+  grads.q_proj.resize(params.q_proj.rows(), embed);
+  grads.q_proj.noalias() = dq.transpose() * inp;
+  grads.k_proj.resize(params.k_proj.rows(), embed);
+  grads.k_proj.noalias() = dk.transpose() * inp;
+  grads.v_proj.resize(params.v_proj.rows(), embed);
+  grads.v_proj.noalias() = dv.transpose() * inp;
+  dinp.resize(steps, embed);
+  dinp.noalias() = dq * params.q_proj;
+  dinp.noalias() += dk * params.k_proj;
+  dinp.noalias() += dv * params.v_proj;
+}
+
+// --- decoding with a key/value cache ----------------------------------------------------------
+
+template <typename T>
+void gqa_decode_step(Matrix<T>& out, KvCache<T>& cache, const Matrix<T>& token,
+                     std::int64_t position, const GqaParams<T>& params) {
+  check_gqa_params(params);
+  const GqaConfig& config = params.config;
+  const Index embed = config.hidden_size;
+  const Index heads = config.num_attention_heads;
+  const Index kv_heads = config.num_key_value_heads;
+  const Index head_dim = config.resolved_head_dim();
+  require_shape(token, 1, embed, "decode token");
+  const Index cached = cache.length();
+  require(
+      cached == 0 || (cache.keys.cols() == kv_heads * head_dim && cache.values.rows() == cached &&
+                      cache.values.cols() == kv_heads * head_dim),
+      "kv cache keys " + shape_of(cache.keys) + " and values " + shape_of(cache.values) +
+          " do not fit this attention: expected (t, " + std::to_string(kv_heads * head_dim) +
+          ") each");
+
+  Matrix<T> query = token * params.q_proj.transpose();  // (1, H·D)
+  Matrix<T> key = token * params.k_proj.transpose();    // (1, G·D)
+  const Matrix<T> value = token * params.v_proj.transpose();
+  if (config.rope) {
+    const RopeConfig rope = rope_of(config);
+    const Positions at{position};
+    rotate_heads(query, head_dim, at, rope, false);
+    rotate_heads(key, head_dim, at, rope, false);
+  }
+  cache.keys.conservativeResize(cached + 1, kv_heads * head_dim);
+  cache.values.conservativeResize(cached + 1, kv_heads * head_dim);
+  cache.keys.row(cached) = key;
+  cache.values.row(cached) = value;
+
+  const std::vector<double> slopes =
+      config.alibi ? alibi_slopes(heads) : std::vector<double>(static_cast<std::size_t>(heads));
+  Matrix<T> heads_out(1, heads * head_dim);
+  Matrix<T> probs;
+  for (Index h = 0; h < heads; ++h) {
+    const Index g = kv_head_of(h, heads, kv_heads);
+    // The newest token is the last row: every cached token is at or before it.
+    head_probs<T>(probs, query.middleCols(h * head_dim, head_dim),
+                  cache.keys.middleCols(g * head_dim, head_dim), cached, false,
+                  slopes[static_cast<std::size_t>(h)]);
+    heads_out.middleCols(h * head_dim, head_dim).noalias() =
+        probs * cache.values.middleCols(g * head_dim, head_dim);
+  }
+  out.resize(1, embed);
+  out.noalias() = heads_out * params.o_proj.transpose();
+}
+
+std::int64_t kv_cache_bytes(std::int64_t layers, std::int64_t kv_heads, std::int64_t head_dim,
+                            std::int64_t tokens, std::int64_t bytes_per_value) {
+  require(layers >= 0 && kv_heads >= 0 && head_dim >= 0 && tokens >= 0 && bytes_per_value >= 0,
+          "kv_cache_bytes needs sizes ≥ 0");
+  return 2 * layers * kv_heads * head_dim * tokens * bytes_per_value;
+}
+
+// --- tiled attention with an online softmax ---------------------------------------------------
+
+template <typename T>
+TiledAttentionStats attention_tiled_forward(MutableRef<T> out, ConstRef<T> query, ConstRef<T> key,
+                                            ConstRef<T> value, Index tile, bool causal) {
+  const Index steps = query.rows();
+  require(tile > 0, "attention tile must be positive, got " + std::to_string(tile));
+  require(key.rows() == steps && value.rows() == steps && key.cols() == query.cols(),
+          "attention query " + shape_of(query) + ", key " + shape_of(key) + " and value " +
+              shape_of(value) + " must have one row per token and equal query/key widths");
+  require_shape(out, steps, value.cols(), "attention output");
+  const T scale = T(1) / std::sqrt(static_cast<T>(query.cols()));
+  const T minus_infinity = -std::numeric_limits<T>::infinity();
+  TiledAttentionStats stats;
+  Matrix<T> scores;
+  for (Index q0 = 0; q0 < steps; q0 += tile) {
+    const Index queries = std::min(tile, steps - q0);
+    Vector<T> running_max = Vector<T>::Constant(queries, minus_infinity);
+    Vector<T> running_sum = Vector<T>::Zero(queries);
+    Matrix<T> acc = Matrix<T>::Zero(queries, value.cols());
+    // causal: key tiles wholly after the query tile's last row are never computed
+    const Index key_end = causal ? q0 + queries : steps;
+    for (Index k0 = 0; k0 < key_end; k0 += tile) {
+      const Index keys = std::min(tile, key_end - k0);
+      scores.resize(queries, keys);
+      scores.noalias() = query.middleRows(q0, queries) * key.middleRows(k0, keys).transpose();
+      scores *= scale;
+      stats.score_buffer = std::max(stats.score_buffer, scores.size());
+      ++stats.tiles;
+      for (Index row = 0; row < queries; ++row) {
+        const Index visible = causal ? std::clamp<Index>(q0 + row - k0 + 1, 0, keys) : keys;
+        if (visible == 0) continue;
+        auto block = scores.row(row).head(visible);
+        const T new_max = std::max(running_max(row), block.maxCoeff());
+        // m ← max(m, max s); ℓ ← ℓ·e^(m_old − m) + Σ e^(s − m); acc ← acc·e^(m_old − m) + e^(s −
+        // m)·v
+        const T correction = std::exp(running_max(row) - new_max);
+        block = (block.array() - new_max).exp();
+        running_sum(row) = running_sum(row) * correction + block.sum();
+        acc.row(row) *= correction;
+        acc.row(row).noalias() += block * value.middleRows(k0, visible);
+        running_max(row) = new_max;
+      }
+    }
+    out.middleRows(q0, queries) = running_sum.cwiseInverse().asDiagonal() * acc;
+  }
+  return stats;
+}
+
+#define PROOFDECK_INSTANTIATE(T)                                                                   \
+  template struct SwigluParams<T>;                                                                 \
+  template void swiglu_forward<T>(Matrix<T>&, SwigluCache<T>&, const Matrix<T>&,                   \
+                                  const SwigluParams<T>&);                                         \
+  template void swiglu_backward<T>(Matrix<T>&, SwigluParams<T>&, const Matrix<T>&,                 \
+                                   const Matrix<T>&, const SwigluParams<T>&,                       \
+                                   const SwigluCache<T>&);                                         \
+  template struct GqaParams<T>;                                                                    \
+  template void gqa_forward<T>(Matrix<T>&, GqaCache<T>&, const Matrix<T>&, const GqaParams<T>&,    \
+                               const Positions&);                                                  \
+  template void gqa_backward<T>(Matrix<T>&, GqaParams<T>&, const Matrix<T>&, const Matrix<T>&,     \
+                                const GqaParams<T>&, const GqaCache<T>&);                          \
+  template void gqa_decode_step<T>(Matrix<T>&, KvCache<T>&, const Matrix<T>&, std::int64_t,        \
+                                   const GqaParams<T>&);                                           \
+  template TiledAttentionStats attention_tiled_forward<T>(MutableRef<T>, ConstRef<T>, ConstRef<T>, \
+                                                          ConstRef<T>, Index, bool);
+PROOFDECK_INSTANTIATE(float)
+PROOFDECK_INSTANTIATE(double)
+#undef PROOFDECK_INSTANTIATE
+
+}  // namespace proofdeck::engine
