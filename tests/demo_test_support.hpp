@@ -2,7 +2,11 @@
 #pragma once
 
 #include <catch2/catch.hpp>
+#include <cstdint>
 #include <string>
+#include <vector>
+
+#include "core/errors.hpp"
 
 #include "demo/demo.hpp"
 
@@ -22,6 +26,25 @@ inline bool flag(const demo::DemoResult& result, const std::string& name) {
   REQUIRE(value != nullptr);
   REQUIRE(value->kind == demo::Value::Kind::boolean);
   return value->boolean;
+}
+
+// Runs the demo of that name with `--set` assignments, as `demo run` does.
+inline demo::DemoResult run(const std::string& name, const std::vector<std::string>& sets = {},
+                            std::uint64_t seed = 0) {
+  const demo::DemoInfo* info = demo::find_demo(name);
+  INFO("demo " << name);
+  REQUIRE(info != nullptr);
+  return demo::run_demo(*info, demo::resolve_params(*info, sets), seed);
+}
+
+// The InputError message the run gives, or "(no InputError)".
+inline std::string error_of(const std::string& name, const std::vector<std::string>& sets) {
+  try {
+    run(name, sets);
+  } catch (const InputError& e) {
+    return e.message();
+  }
+  return "(no InputError)";
 }
 
 }  // namespace proofdeck::testing

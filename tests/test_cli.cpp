@@ -560,7 +560,7 @@ TEST_CASE("demo list names every demo with its parameters", "[cli][demo]") {
              Contains("order-blindness") && Contains("a=cat bit dog") && Contains("causal-mask"));
   Cli json_cli;
   REQUIRE(json_cli.run({"demo", "list", "--format", "json"}) == 0);
-  CHECK(json::parse(json_cli.out.str()).size() == 12);
+  CHECK(json::parse(json_cli.out.str()).size() == 20);
 }
 
 TEST_CASE("demo run prints the result as JSON with the contract's keys", "[cli][demo]") {

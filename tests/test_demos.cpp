@@ -20,38 +20,36 @@
 using namespace proofdeck;
 using namespace proofdeck::demo;
 using proofdeck::render::render_text;
+using proofdeck::testing::error_of;
 using proofdeck::testing::flag;
 using proofdeck::testing::number;
+using proofdeck::testing::run;
 
-namespace {
-
-DemoResult run(const std::string& name, const std::vector<std::string>& sets = {},
-               std::uint64_t seed = 0) {
-  const DemoInfo* info = find_demo(name);
-  REQUIRE(info != nullptr);
-  return run_demo(*info, resolve_params(*info, sets), seed);
-}
-
-std::string error_of(const std::string& name, const std::vector<std::string>& sets) {
-  try {
-    run(name, sets);
-  } catch (const InputError& e) {
-    return e.message();
-  }
-  return "(no InputError)";
-}
-
-}  // namespace
-
-TEST_CASE("the catalog holds the twelve demos the contract names", "[demo]") {
+TEST_CASE("the catalog holds the twelve demos of the lesson and eight of the modern decoder",
+          "[demo]") {
   std::vector<std::string> names;
   for (const DemoInfo& info : catalog())
     names.push_back(info.name);
-  CHECK(names == std::vector<std::string>{"order-blindness", "head-params", "head-width",
-                                          "variance-drift", "residual-gradient", "pre-vs-post-ln",
-                                          "rope-relative", "pe-extrapolation",
-                                          "layernorm-vs-batchnorm", "what-layernorm-normalizes",
-                                          "sqrt-dk-scaling", "causal-mask"});
+  CHECK(names == std::vector<std::string>{"order-blindness",
+                                          "head-params",
+                                          "head-width",
+                                          "variance-drift",
+                                          "residual-gradient",
+                                          "pre-vs-post-ln",
+                                          "rope-relative",
+                                          "pe-extrapolation",
+                                          "layernorm-vs-batchnorm",
+                                          "what-layernorm-normalizes",
+                                          "sqrt-dk-scaling",
+                                          "causal-mask",
+                                          "gqa-params",
+                                          "kv-cache",
+                                          "rmsnorm-vs-layernorm",
+                                          "swiglu-params",
+                                          "alibi-distance",
+                                          "rope-scaling",
+                                          "tiled-attention",
+                                          "attention-flops"});
   for (const DemoInfo& info : catalog()) {
     INFO(info.name);
     CHECK_FALSE(info.title.empty());
@@ -293,7 +291,15 @@ std::vector<std::vector<std::string>> edge_settings(const DemoInfo& info) {
       {"head-width", {{"heads=8"}}},
       {"pre-vs-post-ln", {{"depths=6", "trials=1"}}},
       {"sqrt-dk-scaling", {{"d_k=64", "trials=1"}}},
-      {"variance-drift", {{"gain=1"}}}};
+      {"variance-drift", {{"gain=1"}}},
+      {"gqa-params", {{"kv_heads=8"}, {"heads=1", "kv_heads=1"}, {"kv_heads=2"}}},
+      {"kv-cache", {{"kv_heads=4"}, {"kv_heads=1", "heads=1"}, {"tokens=1"}}},
+      {"rmsnorm-vs-layernorm", {{"shift=0"}, {"tokens=1", "features=2"}}},
+      {"swiglu-params", {{"intermediate=2048"}, {"intermediate=1"}}},
+      {"alibi-distance", {{"heads=1"}, {"heads=2", "tokens=2"}, {"far=1"}}},
+      {"rope-scaling", {{"factor=1"}, {"trained=2", "factor=1"}}},
+      {"tiled-attention", {{"tile=1", "tokens=1"}, {"tile=4096"}, {"causal=true", "tokens=3"}}},
+      {"attention-flops", {{"heads=8"}, {"tokens=8192"}, {"tokens=1", "d_model=1", "heads=1"}}}};
   if (const auto found = extra.find(info.name); found != extra.end()) {
     settings.insert(settings.end(), found->second.begin(), found->second.end());
   }

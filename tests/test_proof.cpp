@@ -254,7 +254,9 @@ TEST_CASE("an unknown demo is a load error listing the demos", "[check]") {
         "bank.json: /questions/0/proof/demo: no demo named 'head-param'; the demos: "
         "order-blindness, head-params, head-width, variance-drift, residual-gradient, "
         "pre-vs-post-ln, rope-relative, pe-extrapolation, layernorm-vs-batchnorm, "
-        "what-layernorm-normalizes, sqrt-dk-scaling, causal-mask");
+        "what-layernorm-normalizes, sqrt-dk-scaling, causal-mask, gqa-params, kv-cache, "
+        "rmsnorm-vs-layernorm, swiglu-params, alibi-distance, rope-scaling, tiled-attention, "
+        "attention-flops");
 }
 
 TEST_CASE("an unknown demo parameter is a load error listing the demo's parameters", "[check]") {

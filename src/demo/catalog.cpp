@@ -1,6 +1,7 @@
 // The demo catalog, in the order `demo list` shows it (the numbering).
 #include "demo/demo.hpp"
 #include "demo/demos_attention.hpp"
+#include "demo/demos_decoder.hpp"
 #include "demo/demos_depth.hpp"
 #include "demo/demos_norm.hpp"
 
@@ -20,6 +21,15 @@ const std::vector<DemoInfo>& catalog() {
       what_layernorm_normalizes_demo(),
       sqrt_dk_scaling_demo(),
       causal_mask_demo(),
+      // The modern decoder layer.
+      gqa_params_demo(),
+      kv_cache_demo(),
+      rmsnorm_vs_layernorm_demo(),
+      swiglu_params_demo(),
+      alibi_distance_demo(),
+      rope_scaling_demo(),
+      tiled_attention_demo(),
+      attention_flops_demo(),
   };
   return demos;
 }

@@ -1,15 +1,18 @@
 // Small pieces every demo file uses: parameter specs, parameter errors and seeded matrices.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "core/errors.hpp"
 #include "demo/demo.hpp"
 #include "engine/rng.hpp"
+#include "text/number.hpp"
 
 namespace proofdeck::demo {
 
@@ -79,9 +82,9 @@ inline ParamSpec choice_param(std::string name, std::string fallback,
 // run at one of them must not read "from 0.483 to 0.483" or "(1 draws)". These take numbers
 // already written for people, so two values that print the same count as one.
 
-// "8 draws", "1 draw".
+// "8 draws", "1 draw", "4,096 tokens".
 inline std::string counted(std::int64_t count, const std::string& one, const std::string& many) {
-  return fmt::format("{} {}", count, count == 1 ? one : many);
+  return text::group_digits(std::to_string(count)) + " " + (count == 1 ? one : many);
 }
 
 // "0.999 to 1.0", or "1.0" when both read the same.
@@ -102,6 +105,31 @@ inline std::string span_arrow(const std::string& from, const std::string& to) {
 // InputError (exit 2): "demo NAME: message".
 [[noreturn]] inline void param_error(const std::string& demo, const std::string& message) {
   throw InputError("demo.param", fmt::format("demo {}: {}", demo, message));
+}
+
+// "heads=7: d_model 512 is not divisible by 7; ... heads must be one of 1, 2, 4, ..." unless
+// `heads` divides `d_model`.
+inline void require_divides(const std::string& demo, std::int64_t d_model, std::int64_t heads,
+                            const char* heads_key) {
+  if (d_model % heads == 0) return;
+  std::vector<std::int64_t> divisors;
+  for (std::int64_t h = 1; h <= d_model; ++h) {
+    if (d_model % h == 0) divisors.push_back(h);
+  }
+  param_error(demo, fmt::format("{}={}: d_model {} is not divisible by {}; each head gets "
+                                "d_model / heads dimensions, so heads must be one of {}",
+                                heads_key, heads, d_model, heads, fmt::join(divisors, ", ")));
+}
+
+// The list sorted, each entry once; a repeated entry is a parameter error.
+inline std::vector<std::int64_t> distinct_sorted(const std::string& demo, const std::string& name,
+                                                 std::vector<std::int64_t> values) {
+  std::sort(values.begin(), values.end());
+  const auto repeated = std::adjacent_find(values.begin(), values.end());
+  if (repeated != values.end()) {
+    param_error(demo, fmt::format("{}: {} appears twice; give each value once", name, *repeated));
+  }
+  return values;
 }
 
 inline engine::Matrix<double> random_matrix(engine::Index rows, engine::Index cols,

@@ -26,18 +26,6 @@ using Mat = Matrix<double>;
 
 namespace {
 
-void require_divides(const std::string& demo, std::int64_t d_model, std::int64_t heads,
-                     const char* heads_key) {
-  if (d_model % heads == 0) return;
-  std::vector<std::int64_t> divisors;
-  for (std::int64_t h = 1; h <= d_model; ++h) {
-    if (d_model % h == 0) divisors.push_back(h);
-  }
-  param_error(demo, fmt::format("{}={}: d_model {} is not divisible by {}; each head gets "
-                                "d_model / heads dimensions, so heads must be one of {}",
-                                heads_key, heads, d_model, heads, fmt::join(divisors, ", ")));
-}
-
 std::vector<std::string> split_words(const std::string& text) {
   std::vector<std::string> words;
   std::string word;

@@ -64,17 +64,6 @@ void check_heads(const std::string& demo, std::int64_t heads, std::int64_t d_mod
   }
 }
 
-// The list sorted, each entry once; a repeated entry is a parameter error.
-std::vector<std::int64_t> distinct_sorted(const std::string& demo, const std::string& name,
-                                          std::vector<std::int64_t> values) {
-  std::sort(values.begin(), values.end());
-  const auto repeated = std::adjacent_find(values.begin(), values.end());
-  if (repeated != values.end()) {
-    param_error(demo, fmt::format("{}: {} appears twice; give each value once", name, *repeated));
-  }
-  return values;
-}
-
 // Multiply-adds of one transformer block's forward and backward pass, roughly: per token the
 // projections (4·E²), the feed-forward sublayer (2·E·F) and the attention scores (2·T·E), with
 // the backward pass costing twice the forward.

@@ -1,0 +1,192 @@
+// The modern decoder layer's demos — gqa-params, kv-cache, rmsnorm-vs-layernorm, swiglu-params,
+// alibi-distance, rope-scaling, tiled-attention, attention-flops: the numbers each one's claim
+// rests on, at the defaults and at other settings, whatever the seed; and bad parameters refused
+// with the allowed values named.
+#include <catch2/catch.hpp>
+#include <string>
+#include <vector>
+
+#include "core/errors.hpp"
+#include "demo/demo.hpp"
+#include "demo_test_support.hpp"
+
+using namespace proofdeck;
+using namespace proofdeck::demo;
+using proofdeck::testing::error_of;
+using proofdeck::testing::flag;
+using proofdeck::testing::number;
+using proofdeck::testing::run;
+
+TEST_CASE("gqa-params: sharing K/V shrinks k_proj, v_proj and the cache; splitting heads does not",
+          "[demo][decoder]") {
+  const DemoResult result = run("gqa-params");
+  CHECK(number(result, "head_dim") == 64);
+  CHECK(number(result, "attention_params_g8") == 1048576);  // multi-head: 4·512²
+  CHECK(number(result, "attention_params_g2") == 655360);
+  CHECK(number(result, "attention_params_g1") == 589824);  // multi-query
+  CHECK(number(result, "kv_proj_g2") == 131072);
+  CHECK(number(result, "q_proj_g1") == number(result, "q_proj_g8"));  // queries never shrink
+  CHECK(number(result, "params_saved_g1") == 458752);
+  CHECK(number(result, "queries_per_kv_head_g2") == 4);
+  CHECK(number(result, "kv_cache_bytes_g8") == 268435456);  // 2·32·8·64·4096·2
+  CHECK(number(result, "kv_cache_bytes_g1") == 33554432);
+  CHECK(number(result, "kv_cache_ratio_g2") == 0.25);
+  CHECK(number(result, "kv_cache_bytes_per_token_g8") == 65536);
+  CHECK(number(result, "mha_params") == number(result, "one_head_params"));
+  CHECK_FALSE(flag(result, "split_saves_params"));
+  CHECK(flag(result, "counted_from_modules"));
+  CHECK(flag(result, "closed_form_matches"));
+}
+
+TEST_CASE("gqa-params reaches Llama sizes through the closed form and refuses uneven groups",
+          "[demo][decoder]") {
+  const DemoResult llama = run("gqa-params", {"d_model=8192", "heads=64", "kv_heads=64,8"});
+  CHECK_FALSE(flag(llama, "counted_from_modules"));
+  CHECK(number(llama, "head_dim") == 128);
+  CHECK(number(llama, "kv_cache_ratio_g8") == 0.125);
+  CHECK(error_of("gqa-params", {"kv_heads=8,3"}) ==
+        "demo gqa-params: kv_heads=3: the 8 query heads must share the key/value heads evenly, "
+        "so kv_heads must be one of 1, 2, 4, 8");
+  CHECK(error_of("gqa-params", {"kv_heads=2,2"}) ==
+        "demo gqa-params: kv_heads: 2 appears twice; give each value once");
+}
+
+TEST_CASE("kv-cache: decoding with the cache equals the full causal pass; only K and V grow",
+          "[demo][decoder]") {
+  for (const std::uint64_t seed : {0U, 1U}) {
+    const DemoResult result = run("kv-cache", {}, seed);
+    CHECK(number(result, "max_diff_decode_vs_full") <= 1e-12);
+    CHECK(flag(result, "decode_matches_full"));
+    CHECK(number(result, "cache_rows") == 16);
+    CHECK(number(result, "cached_tensors") == 2);
+    CHECK(number(result, "cached_queries") == 0);
+    CHECK(number(result, "kv_cache_bytes_per_token") == 4096);  // 2·32·2·16·2
+    CHECK(number(result, "kv_cache_bytes") == 65536);
+    CHECK(number(result, "kv_cache_bytes_double") == 131072);
+    CHECK(flag(result, "cache_grows_linearly"));
+    CHECK(flag(result, "formula_matches_live_cache"));
+  }
+  // Llama 2 7B's cache at 4,096 tokens: 2 GiB in fp16. The live decode stays small.
+  const DemoResult llama =
+      run("kv-cache", {"heads=32", "kv_heads=32", "head_dim=128", "tokens=4096", "layers=32"});
+  CHECK(number(llama, "kv_cache_bytes") == 2147483648.0);
+  CHECK(number(llama, "live_tokens") == 64);
+  CHECK(flag(llama, "decode_matches_full"));
+  CHECK(flag(run("kv-cache", {"kv_heads=1", "tokens=1"}), "decode_matches_full"));
+  CHECK(error_of("kv-cache", {"head_dim=15"}) ==
+        "demo kv-cache: head_dim=15: RoPE rotates pairs of dimensions, so head_dim must be even");
+}
+
+TEST_CASE("rmsnorm-vs-layernorm: RMSNorm keeps the mean, and equals LayerNorm only at mean 0",
+          "[demo][decoder]") {
+  const DemoResult result = run("rmsnorm-vs-layernorm");
+  CHECK(number(result, "input_mean") == Approx(3.0).margin(0.5));
+  CHECK(number(result, "ln_output_mean") <= 1e-12);
+  CHECK(number(result, "rms_output_mean") > 0.8);
+  CHECK_FALSE(flag(result, "rms_centres"));
+  CHECK(number(result, "max_diff_shifted") > 0.5);
+  CHECK(number(result, "max_diff_zero_mean") <= 1e-12);
+  CHECK(flag(result, "equal_when_zero_mean"));
+  CHECK(number(result, "rms_params") == 16);
+  CHECK(number(result, "ln_params") == 32);
+  CHECK(number(result, "rms_output_rms") == Approx(1.0).margin(1e-3));
+}
+
+TEST_CASE("swiglu-params: 8/3·E keeps the two-matrix count; the full 4E would hold 1.5 times it",
+          "[demo][decoder]") {
+  const DemoResult result = run("swiglu-params");
+  CHECK(number(result, "intermediate_size") == 1365);
+  CHECK(number(result, "swiglu_params") == 2096640);
+  CHECK(number(result, "ffn_params") == 2097152);
+  CHECK(number(result, "ratio") == Approx(0.999756).margin(1e-6));
+  CHECK(number(result, "swiglu_matrices") == 3);
+  CHECK(number(result, "ratio_at_4e") == 1.5);
+  CHECK(flag(result, "counted_from_modules"));
+  // Llama rounds up to a multiple of 256: d_model 4096 gives 11,008, 512 gives 1,536.
+  CHECK(number(run("swiglu-params", {"multiple_of=256"}), "intermediate_size") == 1536);
+  CHECK(number(run("swiglu-params", {"intermediate=2048"}), "ratio") == 1.5);
+}
+
+TEST_CASE("alibi-distance: slopes of Press et al., weights falling with distance, nothing added",
+          "[demo][decoder]") {
+  const DemoResult result = run("alibi-distance");
+  CHECK(number(result, "slope_h0") == 0.5);
+  CHECK(number(result, "slope_h7") == 0.00390625);
+  CHECK(flag(result, "falls_with_distance"));
+  CHECK(number(result, "weight_nearest_h0") > number(result, "weight_farthest_h0"));
+  CHECK(number(result, "weight_nearest_h7") > number(result, "weight_farthest_h7"));
+  CHECK(number(result, "weight_nearest_h0") > number(result, "weight_nearest_h7"));
+  CHECK(number(result, "bias_at_far_h0") == -50000);
+  CHECK(number(result, "position_params") == 0);
+  CHECK(number(result, "embedding_change") == 0);
+  // Six heads: the slopes of four, then every other slope of eight.
+  const DemoResult six = run("alibi-distance", {"heads=6"});
+  const std::vector<double> expected = {0.25, 0.0625, 0.015625, 0.00390625, 0.5, 0.125};
+  for (std::size_t h = 0; h < expected.size(); ++h)
+    CHECK(number(six, "slope_h" + std::to_string(h)) == expected[h]);
+}
+
+TEST_CASE("rope-scaling: interpolation brings 4,096 positions inside the 2,048 trained",
+          "[demo][decoder]") {
+  const DemoResult result = run("rope-scaling");
+  CHECK(number(result, "extended_length") == 4096);
+  CHECK(number(result, "last_position") == 4095);
+  CHECK(number(result, "scaled_position") == 2047.5);
+  CHECK(number(result, "max_angle_trained") == 2047);
+  CHECK(number(result, "max_angle_extended") == 4095);
+  CHECK(flag(result, "interpolated_within_trained"));
+  CHECK(flag(result, "extended_beyond_trained"));
+  CHECK(number(result, "offset_spread_scaled") <= 1e-12);
+  CHECK(flag(result, "depends_only_on_offset"));
+  const DemoResult unscaled = run("rope-scaling", {"factor=1"});
+  CHECK_FALSE(flag(unscaled, "extended_beyond_trained"));
+  CHECK(number(run("rope-scaling", {"trained=4096", "factor=8"}), "scaled_position") ==
+        32767.0 / 8.0);
+}
+
+TEST_CASE("tiled-attention: the online softmax is exact and holds a tile of scores",
+          "[demo][decoder]") {
+  const DemoResult result = run("tiled-attention");
+  CHECK(number(result, "max_diff") <= 1e-12);
+  CHECK(flag(result, "exact"));
+  CHECK(number(result, "full_score_buffer") == 65536);
+  CHECK(number(result, "tiled_score_buffer") == 1024);
+  CHECK(number(result, "buffer_ratio") == 64);
+  CHECK(number(result, "tiles") == 64);
+  for (const auto& sets : std::vector<std::vector<std::string>>{
+           {"causal=true"}, {"tokens=100", "tile=7"}, {"tile=1", "tokens=9"}, {"tile=512"}}) {
+    INFO(sets.front());
+    CHECK(flag(run("tiled-attention", sets), "exact"));
+  }
+  CHECK(number(run("tiled-attention", {"causal=true"}), "tiles") < 64);
+}
+
+TEST_CASE("attention-flops: the head count changes nothing; T² overtakes at T = 2E",
+          "[demo][decoder]") {
+  const DemoResult result = run("attention-flops");
+  CHECK(number(result, "flops_projections") == 274877906944.0);  // 8·2048·4096²
+  CHECK(number(result, "flops_scores") == 34359738368.0);        // 2·2048²·4096
+  CHECK(number(result, "flops_av") == number(result, "flops_scores"));
+  CHECK(number(result, "flops_scores_h1") == number(result, "flops_scores_h8"));
+  CHECK_FALSE(flag(result, "heads_change_flops"));
+  CHECK(number(result, "crossover_tokens") == 8192);
+  CHECK(number(result, "flops_ffn") == 4.0 * 2048 * 4096 * 16384);
+  const DemoResult at_crossover = run("attention-flops", {"tokens=8192"});
+  CHECK(number(at_crossover, "flops_scores") + number(at_crossover, "flops_av") ==
+        number(at_crossover, "flops_projections"));
+  CHECK(error_of("attention-flops", {"d_model=100", "heads=3"})
+            .rfind("demo attention-flops: heads=3: d_model 100 is not divisible by 3", 0) == 0);
+}
+
+TEST_CASE("the decoder demos reach the same conclusions whatever the seed", "[demo][decoder]") {
+  for (const std::uint64_t seed : {3U, 11U, 2026U}) {
+    INFO("seed " << seed);
+    CHECK(flag(run("kv-cache", {}, seed), "decode_matches_full"));
+    const DemoResult norms = run("rmsnorm-vs-layernorm", {}, seed);
+    CHECK_FALSE(flag(norms, "rms_centres"));
+    CHECK(flag(norms, "equal_when_zero_mean"));
+    CHECK(flag(run("alibi-distance", {}, seed), "falls_with_distance"));
+    CHECK(flag(run("rope-scaling", {}, seed), "depends_only_on_offset"));
+    CHECK(flag(run("tiled-attention", {"causal=true"}, seed), "exact"));
+  }
+}
