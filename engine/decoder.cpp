@@ -184,19 +184,43 @@ RopeConfig rope_of(const GqaConfig& config) {
   return RopeConfig{RopeConvention::half, config.rope_theta, config.rope_scaling};
 }
 
-// Rotates each head_dim-wide block of `x` (one block per head) in place.
+// RoPE's cos and sin of (positions[t] / scaling)·θ_i, (T, D/2): the same for every head, so
+// computed once per pass rather than once per head (rope_forward's formulas, so the same bits).
 template <typename T>
-void rotate_heads(Matrix<T>& x, Index head_dim, const Positions& positions, const RopeConfig& rope,
-                  bool backward) {
-  Matrix<T> rotated;
-  for (Index offset = 0; offset < x.cols(); offset += head_dim) {
-    const Matrix<T> block = x.middleCols(offset, head_dim);
-    if (backward) {
-      rope_backward(rotated, block, positions, rope);
-    } else {
-      rope_forward(rotated, block, positions, rope);
+struct RopeTable {
+  Matrix<T> cos;
+  Matrix<T> sin;
+};
+
+template <typename T>
+RopeTable<T> rope_table(const Positions& positions, Index head_dim, const RopeConfig& rope) {
+  const Index pairs = head_dim / 2;
+  RopeTable<T> table{Matrix<T>(static_cast<Index>(positions.size()), pairs),
+                     Matrix<T>(static_cast<Index>(positions.size()), pairs)};
+  for (Index t = 0; t < table.cos.rows(); ++t) {
+    const double position =
+        static_cast<double>(positions[static_cast<std::size_t>(t)]) / rope.scaling;
+    for (Index i = 0; i < pairs; ++i) {
+      const double theta =
+          1.0 / std::pow(rope.base, static_cast<double>(2 * i) / static_cast<double>(head_dim));
+      table.cos(t, i) = static_cast<T>(std::cos(position * theta));
+      table.sin(t, i) = static_cast<T>(std::sin(position * theta));
     }
-    x.middleCols(offset, head_dim) = rotated;
+  }
+  return table;
+}
+
+// Rotates pair (i, i + D/2) of every head_dim-wide block of `x` (one block per head) in place;
+// backward rotates by the opposite angle (R orthogonal: R(p)ᵀ = R(−p)).
+template <typename T>
+void rotate_heads(Matrix<T>& x, Index head_dim, const RopeTable<T>& table, bool backward) {
+  const Index pairs = head_dim / 2;
+  const Matrix<T> sin = backward ? Matrix<T>(-table.sin) : table.sin;
+  for (Index offset = 0; offset < x.cols(); offset += head_dim) {
+    const Matrix<T> first = x.middleCols(offset, pairs);
+    const Matrix<T> second = x.middleCols(offset + pairs, pairs);
+    x.middleCols(offset, pairs) = first.cwiseProduct(table.cos) - second.cwiseProduct(sin);
+    x.middleCols(offset + pairs, pairs) = first.cwiseProduct(sin) + second.cwiseProduct(table.cos);
   }
 }
 
@@ -253,9 +277,9 @@ void gqa_forward(Matrix<T>& out, GqaCache<T>& cache, const Matrix<T>& inp,
   cache.v.resize(steps, kv_heads * head_dim);
   cache.v.noalias() = inp * params.v_proj.transpose();
   if (config.rope) {
-    const RopeConfig rope = rope_of(config);
-    rotate_heads(cache.q, head_dim, cache.positions, rope, false);
-    rotate_heads(cache.k, head_dim, cache.positions, rope, false);
+    const RopeTable<T> table = rope_table<T>(cache.positions, head_dim, rope_of(config));
+    rotate_heads(cache.q, head_dim, table, false);
+    rotate_heads(cache.k, head_dim, table, false);
   }
   const std::vector<double> slopes =
       config.alibi ? alibi_slopes(heads) : std::vector<double>(static_cast<std::size_t>(heads));
@@ -310,9 +334,9 @@ void gqa_backward(Matrix<T>& dinp, GqaParams<T>& grads, const Matrix<T>& dout, c
   }
   if (config.rope) {
     // forward was: q_h ← R(p)·q_h, k_g ← R(p)·k_g
-    const RopeConfig rope = rope_of(config);
-    rotate_heads(dq, head_dim, cache.positions, rope, true);
-    rotate_heads(dk, head_dim, cache.positions, rope, true);
+    const RopeTable<T> table = rope_table<T>(cache.positions, head_dim, rope_of(config));
+    rotate_heads(dq, head_dim, table, true);
+    rotate_heads(dk, head_dim, table, true);
   }
   grads.q_proj.resize(params.q_proj.rows(), embed);
   grads.q_proj.noalias() = dq.transpose() * inp;
@@ -350,10 +374,9 @@ void gqa_decode_step(Matrix<T>& out, KvCache<T>& cache, const Matrix<T>& token,
   Matrix<T> key = token * params.k_proj.transpose();    // (1, G·D)
   const Matrix<T> value = token * params.v_proj.transpose();
   if (config.rope) {
-    const RopeConfig rope = rope_of(config);
-    const Positions at{position};
-    rotate_heads(query, head_dim, at, rope, false);
-    rotate_heads(key, head_dim, at, rope, false);
+    const RopeTable<T> table = rope_table<T>(Positions{position}, head_dim, rope_of(config));
+    rotate_heads(query, head_dim, table, false);
+    rotate_heads(key, head_dim, table, false);
   }
   cache.keys.conservativeResize(cached + 1, kv_heads * head_dim);
   cache.values.conservativeResize(cached + 1, kv_heads * head_dim);

@@ -580,8 +580,8 @@ template <typename T>
 void run_swiglu_mlp(OpRun<T>& run) {
   const auto hidden = run.config.dimension("hidden_size");
   const auto intermediate = run.config.dimension("intermediate_size");
-  run.config.choice("hidden_act", "silu",
-                    {"silu"});  // LlamaConfig's name for the gate's activation
+  // LlamaConfig's name for the gate's activation; SwiGLU's is silu
+  run.config.choice("hidden_act", "silu", {"silu"});
   if (run.config.flag("mlp_bias", false)) {
     spec_error(run.source, "config", "config.mlp_bias: Llama's MLP has no biases; expected false");
   }
