@@ -226,7 +226,7 @@ def main():
         cases = [
             ("three topics, study sheet", ["--topic", "multi-head", "--topic", "rope",
                                            "--topic", "layer-norm"], "inline", 3),
-            ("every built-in question, worksheet with key", [], "appendix", 14),
+            ("every built-in question, worksheet with key", [], "appendix", 22),
         ]
         for label, filters, answers, topics in cases:
             page = os.path.join(tmp, f"{answers}.html")

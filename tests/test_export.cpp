@@ -446,6 +446,8 @@ TEST_CASE("export: a built-in bank that changed has a later revised date", "[exp
     const char* sha1;
   };
   const std::vector<Pin> pins = {
+      {"questions/modern-decoder.json", "2026-12-02T00:00:00Z",
+       "cd7d22898182a3bb7cd03bca9099b4e37a2092d4"},
       {"questions/scaled-dot-product-attention.json", "2026-12-01T22:00:00Z",
        "81f31417dde7a1900dd3aad9465d6263d44111a8"},
       {"questions/transformer-architectures.json", "2026-12-01",

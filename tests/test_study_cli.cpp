@@ -343,10 +343,10 @@ TEST_CASE("drill: new cards are dealt round the topics, the lesson's first in it
   TempDir dir;
   Cli cli;
   std::string skips;
-  for (int i = 0; i < 16; ++i)
+  for (int i = 0; i < 24; ++i)
     skips += "s\n";
   cli.in.str(skips);
-  REQUIRE(cli.run({"drill", "--new", "16", "--no-demo", "--seed", "0", "--data-dir",
+  REQUIRE(cli.run({"drill", "--new", "24", "--no-demo", "--seed", "0", "--data-dir",
                    dir.path().string(), "--now", "2026-03-02T09:00:00Z", "--color", "never",
                    "--width", "200"}) == 0);
   const std::string out = cli.out.str();
@@ -355,14 +355,14 @@ TEST_CASE("drill: new cards are dealt round the topics, the lesson's first in it
   for (auto it = std::sregex_iterator(out.begin(), out.end(), header); it != std::sregex_iterator();
        ++it)
     topics.push_back((*it)[1]);
-  REQUIRE(topics.size() == 16);
-  // The lesson bank's seven topics in the lesson's order, then the other banks' seven, then the
+  REQUIRE(topics.size() == 24);
+  // The lesson bank's seven topics in the lesson's order, then the other banks' fifteen, then the
   // second round begins again with the lesson's.
   const std::vector<std::string> lesson = {topics.begin(), topics.begin() + 7};
   CHECK(lesson.front() == "Multi-head attention");
-  CHECK(std::set<std::string>(topics.begin(), topics.begin() + 14).size() == 14);
-  CHECK(topics[14] == topics[0]);
-  CHECK(topics[15] == topics[1]);
+  CHECK(std::set<std::string>(topics.begin(), topics.begin() + 22).size() == 22);
+  CHECK(topics[22] == topics[0]);
+  CHECK(topics[23] == topics[1]);
 }
 
 TEST_CASE("drill: a template is one card that draws fresh numbers at each review", "[cli][study]") {

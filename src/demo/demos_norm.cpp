@@ -156,17 +156,16 @@ DemoResult run_what_layernorm_normalizes(const Params& params, std::uint64_t see
       {"largest |mean|", "mean variance"},
       stats,
       false});
+  // "variances 0.999995 to 0.999996", or one number when they read the same.
+  const std::string low = text::format_readable(out_variance.minCoeff(), 6);
+  const std::string high = text::format_readable(out_variance.maxCoeff(), 6);
+  const std::string variances_text = tokens == 1   ? "variance " + low
+                                     : low == high ? "every variance " + low
+                                                   : "variances " + low + " to " + high;
   result.text = {
       fmt::format("LayerNorm acts on activations: each token's vector comes out with mean 0 and "
                   "variance 1 (largest |mean| {}, {}) before its learned scale and shift.",
-                  text::format_short(out_mean.cwiseAbs().maxCoeff()),
-                  [&] {
-                    const std::string low = text::format_readable(out_variance.minCoeff(), 6);
-                    const std::string high = text::format_readable(out_variance.maxCoeff(), 6);
-                    if (tokens == 1) return "variance " + low;
-                    return low == high ? "every variance " + low
-                                       : "variances " + low + " to " + high;
-                  }()),
+                  text::format_short(out_mean.cwiseAbs().maxCoeff()), variances_text),
       "It does not touch the weights: the LayerNorm's own γ and β and the next layer's weights "
       "are bit-for-bit what they were.",
       fmt::format("Nor does it normalise gradients: the gradient flowing back to the activations "

@@ -662,7 +662,7 @@ ol.key-grid li { display: flex; gap: .6rem; padding: .12rem 0; border-bottom: 1p
   break-inside: avoid; }
 .key-number { min-width: 2rem; text-align: right; font-weight: 600; color: #2166ac;
   text-decoration: none; }
-.key-answer { font-variant-numeric: tabular-nums; }
+.key-answer { font-variant-numeric: tabular-nums; min-width: 0; overflow-wrap: anywhere; }
 .key-details-title { font-size: 1.25rem; margin: 2rem 0 .5rem; }
 .key-entry { margin: 1.5rem 0; }
 .key-entry .answer-block { margin-left: 2.6rem; }
