@@ -417,6 +417,24 @@ DemoResult run_rmsnorm_vs_layernorm(const Params& params, std::uint64_t seed) {
                                 stats,
                                 false});
 
+  const Index drawn_tokens = std::min<Index>(tokens, 16);
+  Series per_token{
+      "output_mean_per_token",
+      drawn_tokens < tokens
+          ? fmt::format("each token's output mean (the first {} of {})", drawn_tokens, tokens)
+          : std::string("each token's output mean"),
+      "token",
+      "mean",
+      {},
+      {{"LayerNorm", {}}, {"RMSNorm", {}}},
+      false};
+  for (Index t = 0; t < drawn_tokens; ++t) {
+    per_token.x.push_back(static_cast<double>(t));
+    per_token.lines[0].second.push_back(ln_means(t));
+    per_token.lines[1].second.push_back(rms_means(t));
+  }
+  result.series.push_back(std::move(per_token));
+
   const bool shifted = std::fabs(shift) > 0.0;
   result.text = {
       fmt::format("LayerNorm subtracts each token's mean and divides by its standard deviation; "

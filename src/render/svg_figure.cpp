@@ -172,11 +172,19 @@ std::string svg_legend() {
 // labels and grid lines, a legend and tooltips.
 std::string svg_chart(const Series& series) {
   constexpr double width = 640.0, font = 12.0;
-  constexpr double margin_left = 70.0, margin_right = 20.0, margin_bottom = 48.0;
+  constexpr double margin_right = 20.0, margin_bottom = 48.0;
   const bool bars = series.lines.size() == 1;
   const std::vector<double> values = all_y(series);
   // Every decade on a log axis (as far as ten of them); about six round steps on a linear one.
   const Scale scale = make_scale(values, series.log_scale, series.log_scale ? 10 : 6, true);
+  // Room for the axis name (rotated, at x = 16) and the widest tick label ("250,000,000").
+  double widest_tick = 0.0;
+  for (const double tick : scale.ticks) {
+    // A log tick is 10 and a small exponent; a linear one its number as written.
+    const std::string label = scale.log ? "10⁰⁰" : text::format_short(tick);
+    widest_tick = std::max(widest_tick, text_width(label, font));
+  }
+  const double margin_left = std::max(70.0, 24.0 + widest_tick + 12.0);
 
   // Legend rows above the plot.
   std::vector<std::pair<double, double>> legend_at;  // (x, y) per line
