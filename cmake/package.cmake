@@ -95,11 +95,13 @@ set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)  # dpkg-shlibdeps: libc6, libfmt9, libsql
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "${PROJECT_DESCRIPTION}")
 set(CPACK_DEBIAN_PACKAGE_DESCRIPTION "proofdeck quizzes, examines and drills a learner in a terminal on multi-head
 attention, positional encoding, layer normalization, residual connections and
-Pre-LN vs Post-LN, with spaced repetition (FSRS-6) kept across days. Each
+Pre-LN vs Post-LN, and on the decoder layer as Llama builds it (grouped-query
+attention, the KV cache, RMSNorm, SwiGLU, ALiBi, RoPE scaling, tiled
+attention), with spaced repetition (FSRS-6) kept across days. Each
 answer key is justified by a live computation in an embedded transformer-layer
 engine, and `proofdeck check` fails when a key disagrees with the engine, so a
 bank author's CI can prove every key of a bank.
 
-Three question banks are built in; the bank format and its JSON Schema are in
+Four question banks are built in; the bank format and its JSON Schema are in
 /usr/share/doc/proofdeck/.")
 include(CPack)

@@ -244,7 +244,9 @@ DemoResult run_kv_cache(const Params& params, std::uint64_t seed) {
   // One layer decoded live at a size that runs in a moment; the byte counts below are for the
   // configuration asked, from the formula the live cache is checked against.
   const std::int64_t live_tokens = std::min<std::int64_t>(tokens, 64);
-  const std::int64_t live_dim = std::min<std::int64_t>(head_dim, 32);
+  // Up to 32 dimensions a head, and a model at most 256 wide (at least 2 dimensions a head).
+  const std::int64_t live_dim = std::max<std::int64_t>(
+      2, std::min<std::int64_t>(head_dim, std::min<std::int64_t>(32, 256 / heads)) / 2 * 2);
   engine::GqaConfig config;
   config.hidden_size = heads * live_dim;
   config.num_attention_heads = heads;
@@ -475,7 +477,7 @@ DemoResult run_swiglu_params(const Params& params, std::uint64_t) {
   const double swiglu_closed = 3.0 * e * f;
   const double ffn_closed = 2.0 * e * 4.0 * e;
   // Counted from engine objects while they fit in memory comfortably.
-  const bool count_modules = 3 * d_model * width <= (std::int64_t{1} << 24);
+  const bool count_modules = 3 * d_model * width <= (std::int64_t{1} << 22);
   double swiglu = swiglu_closed, ffn = ffn_closed;
   if (count_modules) {
     swiglu = static_cast<double>(
@@ -765,9 +767,13 @@ DemoResult run_tiled_attention(const Params& params, std::uint64_t seed) {
   const std::int64_t d_k = params.integer("d_k");
   const std::int64_t tile = params.integer("tile");
   const bool causal = params.flag("causal");
-  std::vector<std::int64_t> tiles = {std::max<std::int64_t>(1, tile / 4),
-                                     std::max<std::int64_t>(1, tile / 2), tile,
-                                     std::min<std::int64_t>(tokens, 2 * tile), tokens};
+  // Beside the tile asked for, smaller and larger ones, while the runs stay cheap (a template
+  // over long sequences runs only the tile it asks about).
+  std::vector<std::int64_t> tiles = {tile};
+  if (as_double(tokens) * as_double(tokens) * as_double(d_k) <= 4194304.0) {
+    tiles = {std::max<std::int64_t>(1, tile / 4), std::max<std::int64_t>(1, tile / 2), tile,
+             std::min<std::int64_t>(tokens, 2 * tile), tokens};
+  }
   std::sort(tiles.begin(), tiles.end());
   tiles.erase(std::unique(tiles.begin(), tiles.end()), tiles.end());
   const double work = as_double(tokens) * as_double(tokens) * as_double(d_k) *
