@@ -49,10 +49,11 @@ std::string bytes_text(double bytes) {
   return text::format_readable(value, 3) + " " + units[unit];
 }
 
-// The key/value head count's name: multi-head at G = H, multi-query at G = 1, grouped between.
+// The key/value head count's name: multi-head (MHA) at G = H, multi-query (MQA) at G = 1,
+// grouped-query (GQA) between.
 std::string attention_kind(std::int64_t kv_heads, std::int64_t heads) {
-  if (kv_heads == heads) return "multi-head";
-  return kv_heads == 1 ? "multi-query" : "grouped-query";
+  if (kv_heads == heads) return "MHA";
+  return kv_heads == 1 ? "MQA" : "GQA";
 }
 
 void require_kv_divides(const std::string& demo, std::int64_t heads, std::int64_t kv_heads) {
@@ -194,9 +195,9 @@ DemoResult run_gqa_params(const Params& params, std::uint64_t) {
   const double fewest_total = result.find(fmt::format("attention_params_g{}", fewest))->number;
   const double fewest_cache = result.find(fmt::format("kv_cache_bytes_g{}", fewest))->number;
   result.text = {
-      fmt::format("{} query heads of {} dimensions each read the keys and values of ⌊h·G/H⌋, one "
-                  "of G key/value heads. Only k_proj and v_proj shrink with G (2·G·{}·{} "
-                  "weights); q_proj and o_proj keep {} each.",
+      fmt::format("Query head h of {} ({} dimensions each) reads key/value head ⌊h·G/H⌋ of G. Only "
+                  "k_proj and v_proj shrink with G (2·G·{}·{} weights); q_proj and o_proj keep "
+                  "{} each.",
                   heads, head_dim, head_dim, d_model, grouped(h * d * e)),
       kv_list.size() > 1 || fewest != heads
           ? fmt::format("Sharing K/V saves what splitting heads never did: at G = {} a layer "
