@@ -1,6 +1,7 @@
 // Forward and backward of scaled dot-product attention and multi-head attention.
 #include "engine/attention.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -35,6 +36,19 @@ T score_scale(Index head_dim, const AttentionOptions& options) {
 }  // namespace
 
 template <typename T>
+void softmax_rows(Matrix<T>& scores, Index first_query, bool causal) {
+  const Index keys = scores.cols();
+  for (Index row = 0; row < scores.rows(); ++row) {
+    const Index visible = causal ? std::min(keys, first_query + row + 1) : keys;
+    auto seen = scores.row(row).head(visible);
+    const T max_score = seen.maxCoeff();
+    seen = (seen.array() - max_score).exp();
+    seen /= seen.sum();
+    if (visible < keys) scores.row(row).tail(keys - visible).setZero();
+  }
+}
+
+template <typename T>
 void attention_forward(MutableRef<T> out, Matrix<T>& probs, ConstRef<T> query, ConstRef<T> key,
                        ConstRef<T> value, const AttentionOptions& options) {
   const Index steps = query.rows();
@@ -45,15 +59,7 @@ void attention_forward(MutableRef<T> out, Matrix<T>& probs, ConstRef<T> query, C
   probs.resize(steps, steps);
   probs.noalias() = query * key.transpose();
   probs *= score_scale<T>(query.cols(), options);
-  for (Index row = 0; row < steps; ++row) {
-    // Row-wise softmax; a causal row only sees columns 0..row, the rest get weight 0.
-    const Index visible = options.causal ? row + 1 : steps;
-    auto scores = probs.row(row).head(visible);
-    const T max_score = scores.maxCoeff();
-    scores = (scores.array() - max_score).exp();
-    scores /= scores.sum();
-    if (visible < steps) probs.row(row).tail(steps - visible).setZero();
-  }
+  softmax_rows(probs, 0, options.causal);
   out.noalias() = probs * value;
 }
 
@@ -146,6 +152,7 @@ void mha_backward(Matrix<T>& dinp, MhaParams<T>& grads, const Matrix<T>& dout, c
 
 #define PROOFDECK_INSTANTIATE(T)                                                                \
   template struct MhaParams<T>;                                                                 \
+  template void softmax_rows<T>(Matrix<T>&, Index, bool);                                       \
   template void attention_forward<T>(MutableRef<T>, Matrix<T>&, ConstRef<T>, ConstRef<T>,       \
                                      ConstRef<T>, const AttentionOptions&);                     \
   template void attention_backward<T>(MutableRef<T>, MutableRef<T>, MutableRef<T>, ConstRef<T>, \

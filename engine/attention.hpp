@@ -28,6 +28,11 @@ struct AttentionOptions {
 };
 
 // --- one head: out = softmax(q·kᵀ/√d_k [+ mask])·v ---------------------------------------------
+// Row-wise softmax of `scores` in place. With `causal`, row r is the sequence's place
+// first_query + r and sees keys 0..first_query + r only; the rest get weight 0.
+template <typename T>
+void softmax_rows(Matrix<T>& scores, Index first_query, bool causal);
+
 template <typename T>
 void attention_forward(MutableRef<T> out,  // (T, d_v)
                        Matrix<T>& probs,   // (T, T) attention weights, kept for backward

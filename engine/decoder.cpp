@@ -184,36 +184,10 @@ RopeConfig rope_of(const GqaConfig& config) {
   return RopeConfig{RopeConvention::half, config.rope_theta, config.rope_scaling};
 }
 
-// RoPE's cos and sin of (positions[t] / scaling)·θ_i, (T, D/2): the same for every head, so
-// computed once per pass rather than once per head (rope_forward's formulas, so the same bits).
-template <typename T>
-struct RopeTable {
-  Matrix<T> cos;
-  Matrix<T> sin;
-};
-
-template <typename T>
-RopeTable<T> rope_table(const Positions& positions, Index head_dim, const RopeConfig& rope) {
-  const Index pairs = head_dim / 2;
-  RopeTable<T> table{Matrix<T>(static_cast<Index>(positions.size()), pairs),
-                     Matrix<T>(static_cast<Index>(positions.size()), pairs)};
-  for (Index t = 0; t < table.cos.rows(); ++t) {
-    const double position =
-        static_cast<double>(positions[static_cast<std::size_t>(t)]) / rope.scaling;
-    for (Index i = 0; i < pairs; ++i) {
-      const double theta =
-          1.0 / std::pow(rope.base, static_cast<double>(2 * i) / static_cast<double>(head_dim));
-      table.cos(t, i) = static_cast<T>(std::cos(position * theta));
-      table.sin(t, i) = static_cast<T>(std::sin(position * theta));
-    }
-  }
-  return table;
-}
-
 // Rotates pair (i, i + D/2) of every head_dim-wide block of `x` (one block per head) in place;
 // backward rotates by the opposite angle (R orthogonal: R(p)ᵀ = R(−p)).
 template <typename T>
-void rotate_heads(Matrix<T>& x, Index head_dim, const RopeTable<T>& table, bool backward) {
+void rotate_heads(Matrix<T>& x, Index head_dim, const RopeAngles<T>& table, bool backward) {
   const Index pairs = head_dim / 2;
   const Matrix<T> sin = backward ? Matrix<T>(-table.sin) : table.sin;
   for (Index offset = 0; offset < x.cols(); offset += head_dim) {
@@ -235,21 +209,17 @@ void head_probs(Matrix<T>& probs, ConstRef<T> query, ConstRef<T> key, Index firs
   probs.resize(queries, keys);
   probs.noalias() = query * key.transpose();
   probs *= T(1) / std::sqrt(static_cast<T>(query.cols()));
-  for (Index row = 0; row < queries; ++row) {
-    const Index place = first_query + row;
-    const Index visible = causal ? std::min(keys, place + 1) : keys;
-    if (slope != 0.0) {
+  if (slope != 0.0) {
+    for (Index row = 0; row < queries; ++row) {
+      const Index place = first_query + row;
+      const Index visible = causal ? std::min(keys, place + 1) : keys;
       for (Index col = 0; col < visible; ++col) {
         probs(row, col) -=
             static_cast<T>(slope * static_cast<double>(place > col ? place - col : col - place));
       }
     }
-    auto scores = probs.row(row).head(visible);
-    const T max_score = scores.maxCoeff();
-    scores = (scores.array() - max_score).exp();
-    scores /= scores.sum();
-    if (visible < keys) probs.row(row).tail(keys - visible).setZero();
   }
+  softmax_rows(probs, first_query, causal);
 }
 
 }  // namespace
@@ -277,7 +247,7 @@ void gqa_forward(Matrix<T>& out, GqaCache<T>& cache, const Matrix<T>& inp,
   cache.v.resize(steps, kv_heads * head_dim);
   cache.v.noalias() = inp * params.v_proj.transpose();
   if (config.rope) {
-    const RopeTable<T> table = rope_table<T>(cache.positions, head_dim, rope_of(config));
+    const RopeAngles<T> table = rope_angles<T>(cache.positions, head_dim, rope_of(config));
     rotate_heads(cache.q, head_dim, table, false);
     rotate_heads(cache.k, head_dim, table, false);
   }
@@ -334,7 +304,7 @@ void gqa_backward(Matrix<T>& dinp, GqaParams<T>& grads, const Matrix<T>& dout, c
   }
   if (config.rope) {
     // forward was: q_h ← R(p)·q_h, k_g ← R(p)·k_g
-    const RopeTable<T> table = rope_table<T>(cache.positions, head_dim, rope_of(config));
+    const RopeAngles<T> table = rope_angles<T>(cache.positions, head_dim, rope_of(config));
     rotate_heads(dq, head_dim, table, true);
     rotate_heads(dk, head_dim, table, true);
   }
@@ -374,7 +344,7 @@ void gqa_decode_step(Matrix<T>& out, KvCache<T>& cache, const Matrix<T>& token,
   Matrix<T> key = token * params.k_proj.transpose();    // (1, G·D)
   const Matrix<T> value = token * params.v_proj.transpose();
   if (config.rope) {
-    const RopeTable<T> table = rope_table<T>(Positions{position}, head_dim, rope_of(config));
+    const RopeAngles<T> table = rope_angles<T>(Positions{position}, head_dim, rope_of(config));
     rotate_heads(query, head_dim, table, false);
     rotate_heads(key, head_dim, table, false);
   }

@@ -93,33 +93,47 @@ void learned_positions_backward(Matrix<T>& dtable, const Matrix<T>& dout,
   }
 }
 
-namespace {
-
-// Rotates every pair by sign·positions[t]·θ_i; sign −1 undoes the rotation.
 template <typename T>
-void rotate_pairs(Matrix<T>& out, const Matrix<T>& inp, const Positions& positions,
-                  const RopeConfig& config, double sign, const char* what) {
-  const Index dim = inp.cols();
-  require(dim % 2 == 0, std::string(what) + " needs an even feature size, got " +
-                            std::to_string(dim) + " (RoPE rotates pairs of dimensions)");
-  require(inp.rows() == static_cast<Index>(positions.size()),
-          std::string(what) + " has " + std::to_string(inp.rows()) + " rows but " +
-              std::to_string(positions.size()) + " positions");
+RopeAngles<T> rope_angles(const Positions& positions, Index dim, const RopeConfig& config) {
   require(config.base > 1.0, "rope base must be > 1, got " + number_string(config.base));
   require(config.scaling > 0.0,
           "rope scaling factor must be > 0, got " + number_string(config.scaling));
   const Index pairs = dim / 2;
-  out.resize(inp.rows(), dim);
-  for (Index t = 0; t < inp.rows(); ++t) {
+  const auto rows = static_cast<Index>(positions.size());
+  RopeAngles<T> angles{Matrix<T>(rows, pairs), Matrix<T>(rows, pairs)};
+  for (Index t = 0; t < rows; ++t) {
     // Linear position interpolation divides the position, as Hugging Face's linear rope_scaling.
     const double position =
         static_cast<double>(positions[static_cast<std::size_t>(t)]) / config.scaling;
     for (Index i = 0; i < pairs; ++i) {
       const double theta =
           1.0 / std::pow(config.base, static_cast<double>(2 * i) / static_cast<double>(dim));
-      const double angle = sign * position * theta;
-      const T cos_angle = static_cast<T>(std::cos(angle));
-      const T sin_angle = static_cast<T>(std::sin(angle));
+      angles.cos(t, i) = static_cast<T>(std::cos(position * theta));
+      angles.sin(t, i) = static_cast<T>(std::sin(position * theta));
+    }
+  }
+  return angles;
+}
+
+namespace {
+
+// Rotates every pair by positions[t]·θ_i; `undo` rotates by the opposite angle.
+template <typename T>
+void rotate_pairs(Matrix<T>& out, const Matrix<T>& inp, const Positions& positions,
+                  const RopeConfig& config, bool undo, const char* what) {
+  const Index dim = inp.cols();
+  require(dim % 2 == 0, std::string(what) + " needs an even feature size, got " +
+                            std::to_string(dim) + " (RoPE rotates pairs of dimensions)");
+  require(inp.rows() == static_cast<Index>(positions.size()),
+          std::string(what) + " has " + std::to_string(inp.rows()) + " rows but " +
+              std::to_string(positions.size()) + " positions");
+  const RopeAngles<T> angles = rope_angles<T>(positions, dim, config);
+  const Index pairs = dim / 2;
+  out.resize(inp.rows(), dim);
+  for (Index t = 0; t < inp.rows(); ++t) {
+    for (Index i = 0; i < pairs; ++i) {
+      const T cos_angle = angles.cos(t, i);
+      const T sin_angle = undo ? -angles.sin(t, i) : angles.sin(t, i);
       const Index a = config.convention == RopeConvention::interleaved ? 2 * i : i;
       const Index b = config.convention == RopeConvention::interleaved ? 2 * i + 1 : i + pairs;
       const T x_a = inp(t, a);
@@ -135,14 +149,14 @@ void rotate_pairs(Matrix<T>& out, const Matrix<T>& inp, const Positions& positio
 template <typename T>
 void rope_forward(Matrix<T>& out, const Matrix<T>& inp, const Positions& positions,
                   const RopeConfig& config) {
-  rotate_pairs(out, inp, positions, config, 1.0, "rope input");
+  rotate_pairs(out, inp, positions, config, false, "rope input");
 }
 
 template <typename T>
 void rope_backward(Matrix<T>& dinp, const Matrix<T>& dout, const Positions& positions,
                    const RopeConfig& config) {
   // forward was: out = R(p)·x per row, R orthogonal, so dinp = R(p)ᵀ·dout = R(−p)·dout
-  rotate_pairs(dinp, dout, positions, config, -1.0, "rope grad_output");
+  rotate_pairs(dinp, dout, positions, config, true, "rope grad_output");
 }
 
 #define PROOFDECK_INSTANTIATE(T)                                                              \
@@ -150,6 +164,7 @@ void rope_backward(Matrix<T>& dinp, const Matrix<T>& dout, const Positions& posi
   template void learned_positions_forward<T>(Matrix<T>&, const Positions&, const Matrix<T>&); \
   template void learned_positions_backward<T>(Matrix<T>&, const Matrix<T>&, const Positions&, \
                                               Index);                                         \
+  template RopeAngles<T> rope_angles<T>(const Positions&, Index, const RopeConfig&);          \
   template void rope_forward<T>(Matrix<T>&, const Matrix<T>&, const Positions&,               \
                                 const RopeConfig&);                                           \
   template void rope_backward<T>(Matrix<T>&, const Matrix<T>&, const Positions&, const RopeConfig&);

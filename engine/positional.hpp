@@ -79,6 +79,18 @@ struct RopeConfig {
   double scaling = 1.0;  // linear position interpolation (Chen et al. 2023): angles at p / scaling
 };
 
+// cos and sin of every angle (positions[t] / scaling)·θ_i: (T, d/2), one row per position and
+// one column per pair, the same for every head — rope_forward and the decoder's attention rotate
+// by them.
+template <typename T>
+struct RopeAngles {
+  Matrix<T> cos;
+  Matrix<T> sin;
+};
+
+template <typename T>
+RopeAngles<T> rope_angles(const Positions& positions, Index dim, const RopeConfig& config);
+
 // Rotates pair i of row t by (positions[t] / scaling)·θ_i. The dot product of a rotated query at p
 // and a rotated key at q then depends only on p − q. d must be even.
 template <typename T>

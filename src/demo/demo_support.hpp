@@ -107,18 +107,28 @@ inline std::string span_arrow(const std::string& from, const std::string& to) {
   throw InputError("demo.param", fmt::format("demo {}: {}", demo, message));
 }
 
+inline double as_double(std::int64_t n) {
+  return static_cast<double>(n);
+}
+
+// 1, 2, 4, 8 for 8: the head counts (or key/value head counts) a width (or head count) allows.
+inline std::vector<std::int64_t> divisors_of(std::int64_t n) {
+  std::vector<std::int64_t> divisors;
+  for (std::int64_t d = 1; d <= n; ++d) {
+    if (n % d == 0) divisors.push_back(d);
+  }
+  return divisors;
+}
+
 // "heads=7: d_model 512 is not divisible by 7; ... heads must be one of 1, 2, 4, ..." unless
 // `heads` divides `d_model`.
 inline void require_divides(const std::string& demo, std::int64_t d_model, std::int64_t heads,
                             const char* heads_key) {
   if (d_model % heads == 0) return;
-  std::vector<std::int64_t> divisors;
-  for (std::int64_t h = 1; h <= d_model; ++h) {
-    if (d_model % h == 0) divisors.push_back(h);
-  }
-  param_error(demo, fmt::format("{}={}: d_model {} is not divisible by {}; each head gets "
-                                "d_model / heads dimensions, so heads must be one of {}",
-                                heads_key, heads, d_model, heads, fmt::join(divisors, ", ")));
+  param_error(demo,
+              fmt::format("{}={}: d_model {} is not divisible by {}; each head gets "
+                          "d_model / heads dimensions, so heads must be one of {}",
+                          heads_key, heads, d_model, heads, fmt::join(divisors_of(d_model), ", ")));
 }
 
 // The list sorted, each entry once; a repeated entry is a parameter error.

@@ -28,10 +28,6 @@ using Vec = engine::Vector<double>;
 
 namespace {
 
-double as_double(std::int64_t n) {
-  return static_cast<double>(n);
-}
-
 // "1,048,576": an exact count in prose.
 std::string grouped(double count) {
   return text::format_readable(count, 15);
@@ -58,13 +54,9 @@ std::string attention_kind(std::int64_t kv_heads, std::int64_t heads) {
 
 void require_kv_divides(const std::string& demo, std::int64_t heads, std::int64_t kv_heads) {
   if (heads % kv_heads == 0) return;
-  std::vector<std::int64_t> divisors;
-  for (std::int64_t g = 1; g <= heads; ++g) {
-    if (heads % g == 0) divisors.push_back(g);
-  }
   param_error(demo, fmt::format("kv_heads={}: the {} query heads must share the key/value heads "
                                 "evenly, so kv_heads must be one of {}",
-                                kv_heads, heads, fmt::join(divisors, ", ")));
+                                kv_heads, heads, fmt::join(divisors_of(heads), ", ")));
 }
 
 void require_even(const std::string& demo, const char* name, std::int64_t value) {
@@ -161,11 +153,6 @@ DemoResult run_gqa_params(const Params& params, std::uint64_t) {
     const auto row = static_cast<Index>(i);
     table.row(row) << h / g, q_proj + o_proj, kv_proj, total, total / mha_params, cache_bytes;
     rows.push_back(fmt::format("G = {} ({})", kv, attention_kind(kv, heads)));
-    cache.x.push_back(g);
-    cache.lines[0].second.push_back(cache_bytes);
-    sizes.x.push_back(g);
-    sizes.lines[0].second.push_back(q_proj + o_proj);
-    sizes.lines[1].second.push_back(kv_proj);
   }
   // Splitting the heads is the other knob: one head of the full width holds the same 4·E².
   const double one_head = 4.0 * e * e;
@@ -182,11 +169,16 @@ DemoResult run_gqa_params(const Params& params, std::uint64_t) {
              "÷ multi-head", "KV cache (bytes)"},
             table,
             false});
-  // Sorted by G for the axis (the table reads from multi-head down).
-  for (Series* series : {&cache, &sizes}) {
-    std::reverse(series->x.begin(), series->x.end());
-    for (auto& line : series->lines)
-      std::reverse(line.second.begin(), line.second.end());
+  // The charts run along G, fewest key/value heads first (the table reads from multi-head down).
+  for (auto kv = kv_list.rbegin(); kv != kv_list.rend(); ++kv) {
+    const auto value = [&](const char* name) {
+      return result.find(fmt::format("{}_g{}", name, *kv))->number;
+    };
+    cache.x.push_back(as_double(*kv));
+    cache.lines[0].second.push_back(value("kv_cache_bytes"));
+    sizes.x.push_back(as_double(*kv));
+    sizes.lines[0].second.push_back(value("q_proj") + value("o_proj"));
+    sizes.lines[1].second.push_back(value("kv_proj"));
   }
   result.series.push_back(std::move(cache));
   result.series.push_back(std::move(sizes));
@@ -877,25 +869,25 @@ DemoResult run_attention_flops(const Params& params, std::uint64_t) {
     require_divides(demo, d_model, heads, "heads");
   const double t = as_double(tokens), e = as_double(d_model), f = as_double(d_ff);
 
-  // A multiply-add is 2 FLOPs. Each head's QKᵀ is (T, D)·(D, T) and its AV (T, T)·(T, D).
-  const auto attention_core = [&](std::int64_t heads) {
+  // A multiply-add is 2 FLOPs. Each head's QKᵀ is (T, D)·(D, T): summed over the heads it is 2·T²·E
+  // whatever their number. AV, (T, T)·(T, D) a head, costs the same.
+  const auto score_flops = [&](std::int64_t heads) {
     const double head_dim = as_double(d_model / heads);
-    double scores = 0.0, weighted = 0.0;
-    for (std::int64_t h = 0; h < heads; ++h) {
-      scores += 2.0 * t * t * head_dim;
-      weighted += 2.0 * t * t * head_dim;
-    }
-    return std::pair{scores, weighted};
+    double flops = 0.0;
+    for (std::int64_t h = 0; h < heads; ++h)
+      flops += 2.0 * t * t * head_dim;
+    return flops;
   };
   const double projections = 4.0 * 2.0 * t * e * e;  // W_q, W_k, W_v, W_o: (T, E)·(E, E) each
   const double ffn = 2.0 * 2.0 * t * e * f;          // two (T, E)·(E, F)-sized products
-  const auto [scores, weighted] = attention_core(head_counts.front());
+  const double scores = score_flops(head_counts.front());
+  const double weighted = scores;
   bool heads_change = false;
   DemoResult result;
   for (const std::int64_t heads : head_counts) {
-    const auto [s, w] = attention_core(heads);
-    heads_change = heads_change || s != scores || w != weighted;
-    result.set(fmt::format("flops_scores_h{}", heads), s);
+    const double flops = score_flops(heads);
+    heads_change = heads_change || flops != scores;
+    result.set(fmt::format("flops_scores_h{}", heads), flops);
   }
   const double attention = projections + scores + weighted;
   result.set("flops_projections", projections);

@@ -36,10 +36,6 @@ constexpr double layer_norm_eps = 1e-5;  // PyTorch's default
 // The most multiply-adds one run may cost (a second or two on one core); larger sizes are refused.
 constexpr double work_limit = 4e9;
 
-double as_double(std::int64_t n) {
-  return static_cast<double>(n);
-}
-
 std::vector<double> count_up(std::int64_t from, std::int64_t to) {
   std::vector<double> xs;
   for (std::int64_t i = from; i <= to; ++i)
