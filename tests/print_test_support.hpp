@@ -1,5 +1,5 @@
-// Shared by the print and export tests: golden files (PROOFDECK_UPDATE_GOLDENS=1 rewrites them),
-// a bank whose every string is hostile to some output format, and small text helpers.
+// Shared by the print and export tests: golden files (tests/golden.hpp), a bank whose every string
+// is hostile to some output format, and small text helpers.
 #pragma once
 
 #include <catch2/catch.hpp>
@@ -15,10 +15,7 @@
 
 #include "bank/sources.hpp"
 #include "bank_test_support.hpp"
-
-#ifndef PROOFDECK_GOLDEN_DIR
-#define PROOFDECK_GOLDEN_DIR PROOFDECK_FIXTURE_DIR "/../golden"
-#endif
+#include "golden.hpp"
 
 namespace print_test {
 
@@ -27,57 +24,15 @@ namespace fs = std::filesystem;
 // The folder of the worked example (questions/README.md), for --bank.
 inline const std::string kWorkedBanks = std::string(PROOFDECK_FIXTURE_DIR) + "/../banks";
 
-inline std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream stream(text);
-  for (std::string line; std::getline(stream, line);)
-    lines.push_back(line);
-  return lines;
-}
+using proofdeck::testing::check_golden;
+using proofdeck::testing::lines_of;
+using proofdeck::testing::read_file;
 
 inline std::size_t count(const std::string& text, const std::string& piece) {
   std::size_t found = 0;
   for (std::size_t at = text.find(piece); at != std::string::npos; at = text.find(piece, at + 1))
     ++found;
   return found;
-}
-
-inline std::string read_file(const fs::path& path) {
-  std::ifstream file(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(file), {}};
-}
-
-// Compares with tests/golden/NAME byte for byte, or rewrites it when PROOFDECK_UPDATE_GOLDENS=1.
-inline void check_golden(const std::string& name, const std::string& actual) {
-  const fs::path golden = (fs::path(PROOFDECK_GOLDEN_DIR) / name).lexically_normal();
-  const char* update = std::getenv("PROOFDECK_UPDATE_GOLDENS");
-  if (update != nullptr && std::string(update) == "1") {
-    fs::create_directories(golden.parent_path());
-    std::ofstream(golden, std::ios::binary) << actual;
-    WARN("rewrote " << golden.string());
-    return;
-  }
-  if (!fs::exists(golden)) {
-    FAIL_CHECK(golden.string() << " is missing; run the tests with PROOFDECK_UPDATE_GOLDENS=1");
-    return;
-  }
-  const std::string expected = read_file(golden);
-  if (actual == expected) {
-    SUCCEED(golden.string() << " matches");
-    return;
-  }
-  const fs::path written = fs::temp_directory_path() / ("proofdeck-actual-" + name);
-  std::ofstream(written, std::ios::binary) << actual;
-  const auto want = lines_of(expected), got = lines_of(actual);
-  std::size_t line = 0;
-  while (line < want.size() && line < got.size() && want[line] == got[line])
-    ++line;
-  FAIL_CHECK(golden.string() << " differs from the output, first at line " << line + 1 << ":\n"
-                             << "  expected: "
-                             << (line < want.size() ? want[line] : "(end of file)")
-                             << "\n  actual:   " << (line < got.size() ? got[line] : "(end)")
-                             << "\nsee: diff -u " << golden.string() << ' ' << written.string()
-                             << "\naccept with: PROOFDECK_UPDATE_GOLDENS=1 and rerun the tests");
 }
 
 // What the built-in banks hold (they grow while these tests stand still).

@@ -1,6 +1,6 @@
 // The demo renderers: terminal text that fits its width and never passes a label's escape codes
 // through, Markdown that escapes its cells, HTML that is self-contained and well-formed, all of it
-// deterministic and pinned by golden files (PROOFDECK_UPDATE_GOLDENS=1 rewrites them).
+// deterministic and pinned by golden files (tests/golden.hpp).
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -11,13 +11,10 @@
 #include <string>
 #include <vector>
 
+#include "golden.hpp"
 #include "render/figure.hpp"
 #include "render/parts.hpp"
 #include "render/theme.hpp"
-
-#ifndef PROOFDECK_GOLDEN_DIR
-#define PROOFDECK_GOLDEN_DIR PROOFDECK_FIXTURE_DIR "/../golden"
-#endif
 
 namespace {
 
@@ -31,6 +28,8 @@ using proofdeck::demo::Series;
 using proofdeck::demo::Table;
 using proofdeck::render::TextForm;
 using proofdeck::render::TextOptions;
+using proofdeck::testing::check_golden;
+using proofdeck::testing::lines_of;
 
 // --- samples ----------------------------------------------------------------------------------
 
@@ -152,14 +151,6 @@ DemoResult stress_result() {
 
 // --- helpers ----------------------------------------------------------------------------------
 
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream stream(text);
-  for (std::string line; std::getline(stream, line);)
-    lines.push_back(line);
-  return lines;
-}
-
 std::string strip_escapes(const std::string& text) {
   std::string plain;
   for (std::size_t i = 0; i < text.size(); ++i) {
@@ -256,40 +247,6 @@ std::string tag_problems(const std::string& html) {
     if (tag.back() != '/') open.push_back(name);
   }
   return open.empty() ? "" : "<" + open.back() + "> never closed";
-}
-
-// Compares with tests/golden/NAME byte for byte, or rewrites it when PROOFDECK_UPDATE_GOLDENS=1.
-void check_golden(const std::string& name, const std::string& actual) {
-  const fs::path golden = (fs::path(PROOFDECK_GOLDEN_DIR) / name).lexically_normal();
-  const char* update = std::getenv("PROOFDECK_UPDATE_GOLDENS");
-  if (update != nullptr && std::string(update) == "1") {
-    fs::create_directories(golden.parent_path());
-    std::ofstream(golden, std::ios::binary) << actual;
-    WARN("rewrote " << golden.string());
-    return;
-  }
-  std::ifstream file(golden, std::ios::binary);
-  if (!file) {
-    FAIL_CHECK(golden.string() << " is missing; run the tests with PROOFDECK_UPDATE_GOLDENS=1");
-    return;
-  }
-  const std::string expected{std::istreambuf_iterator<char>(file), {}};
-  if (actual == expected) {
-    SUCCEED(golden.string() << " matches");
-    return;
-  }
-  const fs::path written = fs::temp_directory_path() / ("proofdeck-actual-" + name);
-  std::ofstream(written, std::ios::binary) << actual;
-  const auto want = lines_of(expected), got = lines_of(actual);
-  std::size_t line = 0;
-  while (line < want.size() && line < got.size() && want[line] == got[line])
-    ++line;
-  FAIL_CHECK(
-      golden.string() << " differs from the output, first at line " << line + 1 << ":\n"
-                      << "  expected: " << (line < want.size() ? want[line] : "(end of file)")
-                      << "\n  actual:   " << (line < got.size() ? got[line] : "(end of output)")
-                      << "\nsee: diff -u " << golden.string() << ' ' << written.string()
-                      << "\naccept with: PROOFDECK_UPDATE_GOLDENS=1 and rerun the tests");
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 #include "core/errors.hpp"
 #include "demo/demo.hpp"
 #include "demo_test_support.hpp"
+#include "golden.hpp"
 #include "render/figure.hpp"
 #include "render/parts.hpp"
 
@@ -229,30 +230,39 @@ TEST_CASE("demo parameters are validated with the allowed range named", "[demo]"
         "demo order-blindness: a=cat\x1b[31m bit dog: expected text of 1 to 16 words");
 }
 
-TEST_CASE("demo outputs match their goldens", "[demo][golden]") {
-  // Regenerate with PROOFDECK_UPDATE_GOLDENS=1 after an intended change; review the diff.
-  const bool update = std::getenv("PROOFDECK_UPDATE_GOLDENS") != nullptr;
-  const std::filesystem::path dir = std::filesystem::path(PROOFDECK_GOLDEN_DIR);
-  for (const DemoInfo& info : catalog()) {
-    const DemoResult result = run(info.name);
-    const std::pair<std::string, std::string> outputs[] = {
-        {info.name + ".json", to_json(result).dump(2) + "\n"},
-        {info.name + ".txt", render_text(result, info, Theme::plain())}};
-    for (const auto& [file, text] : outputs) {
-      INFO(file);
-      const auto path = dir / file;
-      if (update) {
-        std::ofstream(path, std::ios::binary) << text;
-        continue;
-      }
-      std::ifstream golden(path, std::ios::binary);
-      REQUIRE(golden.good());
-      std::stringstream expected;
-      expected << golden.rdbuf();
-      CHECK(text == expected.str());
-    }
+// --- goldens ------------------------------------------------------------------------------------
+// Each demo's JSON and text at its defaults, byte for byte: one test per demo, so that one golden
+// can be run or rewritten alone, e.g.
+//   PROOFDECK_UPDATE_GOLDENS=1 build/proofdeck_tests "demo golden: gqa-params"
+
+namespace {
+
+class DemoGolden : public Catch::ITestInvoker {
+ public:
+  explicit DemoGolden(std::string name) : name_(std::move(name)) {}
+  void invoke() const override {
+    const DemoInfo* info = find_demo(name_);
+    REQUIRE(info != nullptr);
+    const DemoResult result = run(name_);
+    proofdeck::testing::check_golden(name_ + ".json", to_json(result).dump(2) + "\n");
+    proofdeck::testing::check_golden(name_ + ".txt", render_text(result, *info, Theme::plain()));
   }
-}
+
+ private:
+  std::string name_;
+};
+
+// Registered when the program starts, a test for every demo the catalog holds.
+[[maybe_unused]] const bool demo_goldens_registered = [] {
+  for (const DemoInfo& info : catalog()) {
+    const std::string name = "demo golden: " + info.name;
+    Catch::AutoReg(new DemoGolden(info.name), CATCH_INTERNAL_LINEINFO, Catch::StringRef(),
+                   Catch::NameAndTags(name, "[demo][golden]"));
+  }
+  return true;
+}();
+
+}  // namespace
 
 // --- degenerate settings ------------------------------------------------------------------------
 // A demo's prose is written for its defaults, which compare several widths, depths or draws. Run
