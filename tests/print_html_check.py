@@ -76,8 +76,32 @@ def unavailable(reason):
     return 0
 
 
-def run(args, **kwargs):
-    return subprocess.run(args, capture_output=True, text=True, timeout=300, **kwargs)
+# How long each kind of call took on this project's machine (2-core AMD EPYC, idle, 2026-12-02;
+# the slowest of three runs), and the timeout each gets: five times that, so a loaded machine
+# passes and a page a browser cannot print in reasonable time fails, saying what was slow.
+MEASURED_SECONDS = {
+    "proofdeck": 0.7,          # proofdeck print of the every-question worksheet with key
+    "render": 2.2,             # Chromium --dump-dom of a handout
+    "print": 7.4,              # Chromium --print-to-pdf of the every-question worksheet
+    "layout": 2.5,             # Chromium laying out a handout at 768 pixels
+    "demo layout": 0.7,        # the same for one demo's page
+}
+# An instrumented (sanitizer) build runs proofdeck several times slower; Chromium is the same.
+if os.environ.get("PROOFDECK_SANITIZED") == "1":
+    MEASURED_SECONDS["proofdeck"] *= 10
+
+
+class Slow(Exception):
+    """A call that took longer than its timeout: the message says which and how long."""
+
+
+def run(args, kind, what):
+    limit = max(5, round(5 * MEASURED_SECONDS[kind]))
+    try:
+        return subprocess.run(args, capture_output=True, text=True, timeout=limit)
+    except subprocess.TimeoutExpired:
+        raise Slow(f"{what}: no result after {limit} s (five times the "
+                   f"{MEASURED_SECONDS[kind]} s it took on a 2-core machine)") from None
 
 
 def check_dom(dom_text, expected_topics, appendix, problems, label):
@@ -178,7 +202,14 @@ def check_layout(chromium, page, base, label, problems, demo_page=False):
     measured = page.replace(".html", ".measured.html")
     with open(measured, "w", encoding="utf-8") as f:
         f.write(html.replace("</body>", MEASURE + "\n</body>"))
-    dumped = run(base + ["--window-size=768,1024", "--dump-dom", "file://" + measured])
+    kind = "demo layout" if demo_page else "layout"
+    try:
+        dumped = run(base + ["--window-size=768,1024", "--dump-dom", "file://" + measured], kind,
+                     f"{label}: Chromium laying the page out at 768 pixels "
+                     f"({os.path.getsize(page):,} bytes)")
+    except Slow as slow:
+        problems.append(str(slow))
+        return
     match = re.search(r'<pre id="layout-report">(.*?)</pre>', dumped.stdout, re.S)
     if dumped.returncode != 0 or not match:
         problems.append(f"{label}: the layout could not be measured: {dumped.stderr.strip()[:200]}")
@@ -199,7 +230,7 @@ def check_layout(chromium, page, base, label, problems, demo_page=False):
 
 
 def demo_names(proofdeck):
-    listed = run([proofdeck, "demo", "list", "--format", "json"])
+    listed = run([proofdeck, "demo", "list", "--format", "json"], "proofdeck", "demo list")
     if listed.returncode == 0:
         try:
             return [d["name"] for d in json.loads(listed.stdout)]
@@ -211,6 +242,49 @@ def demo_names(proofdeck):
 def pdf_pages(pdf_path):
     data = open(pdf_path, "rb").read()
     return len(re.findall(rb"/Type\s*/Page(?![a-zA-Z])", data))
+
+
+def browser(chromium, profile):
+    """Headless Chromium with a profile of its own and nothing in the background (no updates,
+    sync or network probes, which a machine without a network refuses many times a second)."""
+    return [chromium, "--headless", "--disable-gpu", "--no-sandbox", "--no-first-run",
+            "--disable-extensions", "--disable-background-networking",
+            "--disable-component-update", "--disable-sync", f"--user-data-dir={profile}"]
+
+
+def check_handout(proofdeck, chromium, tmp, case, problems):
+    """One handout: printed by proofdeck, its DOM as Chromium builds it, its PDF's pages and its
+    layout at 768 pixels. Returns False when Chromium cannot render at all."""
+    label, filters, answers, topics = case
+    page = os.path.join(tmp, f"{answers}.html")
+    made = run([proofdeck, "print", "--format", "html", "--answers", answers, "--seed", "7",
+                "--output", page] + filters, "proofdeck", f"{label}: proofdeck print")
+    if made.returncode != 0:
+        problems.append(f"{label}: proofdeck print failed: {made.stderr.strip()}")
+        return True
+    size = os.path.getsize(page)
+    base = browser(chromium, os.path.join(tmp, f"profile-{answers}"))
+    dumped = run(base + ["--dump-dom", "file://" + page], "render",
+                 f"{label}: Chromium rendering the page ({size:,} bytes)")
+    if dumped.returncode != 0 or "<html" not in dumped.stdout:
+        problems.append(f"chromium could not render ({dumped.returncode}): "
+                        f"{dumped.stderr.strip()[:300]}")
+        return False
+    check_dom(dumped.stdout, topics, answers == "appendix", problems, label)
+    pdf = os.path.join(tmp, f"{answers}.pdf")
+    printed = run(base + ["--no-pdf-header-footer", f"--print-to-pdf={pdf}", "file://" + page],
+                  "print", f"{label}: Chromium printing the page ({size:,} bytes) to PDF")
+    if printed.returncode != 0 or not os.path.exists(pdf):
+        problems.append(f"{label}: print to PDF failed: {printed.stderr.strip()[:300]}")
+        return True
+    pages = pdf_pages(pdf)
+    # A page per topic at least, and the key on pages of its own.
+    least = topics + (1 if answers == "appendix" else 0)
+    if pages < least:
+        problems.append(f"{label}: {pages} PDF pages, expected at least {least}")
+    print(f"ok: {label}: {topics} topic sections, {pages} pages, {size:,} bytes")
+    check_layout(chromium, page, base, label, problems)
+    return True
 
 
 def main():
@@ -228,46 +302,25 @@ def main():
                                            "--topic", "layer-norm"], "inline", 3),
             ("every built-in question, worksheet with key", [], "appendix", 22),
         ]
-        for label, filters, answers, topics in cases:
-            page = os.path.join(tmp, f"{answers}.html")
-            made = run([proofdeck, "print", "--format", "html", "--answers", answers, "--seed",
-                        "7", "--output", page] + filters)
-            if made.returncode != 0:
-                problems.append(f"{label}: proofdeck print failed: {made.stderr.strip()}")
-                continue
-            profile = os.path.join(tmp, f"profile-{answers}")
-            base = [chromium, "--headless", "--disable-gpu", "--no-sandbox",
-                    "--no-first-run", "--disable-extensions", f"--user-data-dir={profile}"]
-            dumped = run(base + ["--dump-dom", "file://" + page])
-            if dumped.returncode != 0 or "<html" not in dumped.stdout:
-                return unavailable(f"chromium could not render ({dumped.returncode}): "
-                                   f"{dumped.stderr.strip()[:300]}")
-            check_dom(dumped.stdout, topics, answers == "appendix", problems, label)
-            pdf = os.path.join(tmp, f"{answers}.pdf")
-            printed = run(base + ["--no-pdf-header-footer", f"--print-to-pdf={pdf}",
-                                  "file://" + page])
-            if printed.returncode != 0 or not os.path.exists(pdf):
-                problems.append(f"{label}: print to PDF failed: {printed.stderr.strip()[:300]}")
-                continue
-            pages = pdf_pages(pdf)
-            # A page per topic at least, and the key on pages of its own.
-            least = topics + (1 if answers == "appendix" else 0)
-            if pages < least:
-                problems.append(f"{label}: {pages} PDF pages, expected at least {least}")
-            print(f"ok: {label}: {topics} topic sections, {pages} pages")
-            check_layout(chromium, page, base, label, problems)
-        names = demo_names(proofdeck)
-        if not names:
-            problems.append("proofdeck demo list --format json listed no demos")
-        for name in names:
-            page = os.path.join(tmp, f"demo-{name}.html")
-            made = run([proofdeck, "demo", "run", name, "--format", "html", "--output", page])
-            if made.returncode != 0:
-                problems.append(f"demo {name}: proofdeck demo run failed: {made.stderr.strip()}")
-                continue
-            base = [chromium, "--headless", "--disable-gpu", "--no-sandbox", "--no-first-run",
-                    "--disable-extensions", f"--user-data-dir={os.path.join(tmp, 'profile-demo')}"]
-            check_layout(chromium, page, base, f"demo {name}", problems, demo_page=True)
+        try:
+            for case in cases:
+                if not check_handout(proofdeck, chromium, tmp, case, problems):
+                    return unavailable(problems[-1])
+            names = demo_names(proofdeck)
+            if not names:
+                problems.append("proofdeck demo list --format json listed no demos")
+            base = browser(chromium, os.path.join(tmp, "profile-demo"))
+            for name in names:
+                page = os.path.join(tmp, f"demo-{name}.html")
+                made = run([proofdeck, "demo", "run", name, "--format", "html", "--output", page],
+                           "proofdeck", f"demo {name}: proofdeck demo run")
+                if made.returncode != 0:
+                    problems.append(f"demo {name}: proofdeck demo run failed: "
+                                    f"{made.stderr.strip()}")
+                    continue
+                check_layout(chromium, page, base, f"demo {name}", problems, demo_page=True)
+        except Slow as slow:
+            problems.append(str(slow))
         print("ok: layout measured at 768 pixels for the handouts and every demo page"
               if not problems else "layout: see the failures below")
     for problem in problems:

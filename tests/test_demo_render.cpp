@@ -703,6 +703,116 @@ TEST_CASE("markdown and html are deterministic", "[render]") {
         proofdeck::render::render_html(stress_result(), sample_info()));
 }
 
+// --- large heatmaps -----------------------------------------------------------------------------
+// A figure is drawn at a size a reader can read: a heatmap over 32 rows or columns (a causal mask
+// over 256 tokens) in blocks, each the largest value in it, in every format, and it says so.
+
+namespace {
+
+// Causal attention over `seq` tokens t0, t1, …: each position spreads its weight over itself and
+// the positions before it, and gives the future exactly zero.
+Table causal_weights(Eigen::Index seq) {
+  Eigen::MatrixXd weights = Eigen::MatrixXd::Zero(seq, seq);
+  for (Eigen::Index r = 0; r < seq; ++r)
+    weights.row(r).head(r + 1).setConstant(1.0 / static_cast<double>(r + 1));
+  std::vector<std::string> tokens;
+  for (Eigen::Index t = 0; t < seq; ++t)
+    tokens.push_back("t" + std::to_string(t));
+  return attention("weights_causal", "causal (decoder) attention, head 0", tokens, weights);
+}
+
+DemoResult causal_result(Eigen::Index seq) {
+  DemoResult result;
+  result.demo = "causal-mask";
+  result.tables = {causal_weights(seq)};
+  return result;
+}
+
+}  // namespace
+
+TEST_CASE("a heatmap up to 32 cells a side is drawn cell for cell", "[render][large]") {
+  const Table table = causal_weights(32);
+  const Table drawn = proofdeck::render::readable_heatmap(table);
+  CHECK(drawn.cells == table.cells);
+  CHECK(drawn.title == table.title);
+  CHECK(drawn.row_labels == table.row_labels);
+}
+
+TEST_CASE("a 256-token heatmap is drawn as 16×16 blocks, each the largest value in it",
+          "[render][large]") {
+  const Table table = causal_weights(256);
+  const Table drawn = proofdeck::render::readable_heatmap(table);
+  REQUIRE(drawn.cells.rows() == 16);
+  REQUIRE(drawn.cells.cols() == 16);
+  CHECK(drawn.title ==
+        "causal (decoder) attention, head 0 (256×256, drawn as 16×16 blocks of "
+        "16×16: each the largest value in it)");
+  CHECK(drawn.row_labels.front() == "t0–t15");
+  CHECK(drawn.column_labels.back() == "t240–t255");
+  CHECK(drawn.row_labels == drawn.column_labels);
+  // The first position attends only to itself (weight 1); a block above the diagonal holds only
+  // masked weights, so it stays an exact zero.
+  CHECK(drawn.cells(0, 0) == 1.0);
+  CHECK(drawn.cells(0, 1) == 0.0);
+  CHECK(drawn.cells(15, 14) == table.cells.block(240, 224, 16, 16).maxCoeff());
+  CHECK(drawn.cells.triangularView<Eigen::StrictlyUpper>().toDenseMatrix().isZero(0.0));
+  // Fewer blocks when fewer fit (a narrow terminal), never more than 24 a side.
+  CHECK(proofdeck::render::readable_heatmap(table, 8).cells.rows() == 8);
+  CHECK(proofdeck::render::readable_heatmap(causal_weights(48), 100).cells.rows() == 24);
+}
+
+TEST_CASE(
+    "blocks cover as many cells each where a divisor allows, and say when the last are "
+    "smaller",
+    "[render][large]") {
+  const Table drawn = proofdeck::render::readable_heatmap(causal_weights(70));
+  CHECK(drawn.cells.rows() == 14);  // 70 = 14 blocks of 5
+  CHECK_THAT(drawn.title, Contains("(70×70, drawn as 14×14 blocks of 5×5:"));
+  const Table odd = proofdeck::render::readable_heatmap(causal_weights(97));
+  CHECK(odd.cells.rows() == 20);  // 97 is prime: 19 blocks of 5, then one of 2
+  CHECK_THAT(odd.title, Contains("blocks of 5×5, the last ones smaller"));
+  CHECK(odd.row_labels.back() == "t95–t96");
+}
+
+TEST_CASE("a missing value is never hidden inside a block", "[render][large]") {
+  Table table = causal_weights(64);
+  table.cells(10, 3) = std::nan("");
+  const Table drawn = proofdeck::render::readable_heatmap(table);  // 16 blocks of 4
+  CHECK(std::isnan(drawn.cells(2, 0)));
+  CHECK(!std::isnan(drawn.cells(2, 1)));
+}
+
+TEST_CASE("a 256-token heatmap is a readable figure in SVG, HTML, Markdown and text",
+          "[render][large]") {
+  const DemoResult result = causal_result(256);
+  // Every block a different value: no run of equal cells to draw as one.
+  DemoResult varied = result;
+  for (Eigen::Index i = 0; i < varied.tables.front().cells.size(); ++i)
+    varied.tables.front().cells.data()[i] = static_cast<double>((i * 7919) % 1000) / 1000.0;
+  CHECK(proofdeck::render::svg_heatmap(varied.tables.front()).size() < 100'000);
+  const std::string svg = proofdeck::render::svg_heatmap(result.tables.front());
+  CHECK(svg.size() < 100'000);
+  CHECK(count(svg, "<rect ") <= 16 * 16);
+  CHECK_THAT(svg, Contains("drawn as 16×16 blocks of 16×16"));
+  CHECK(tag_problems(svg).empty());
+  const std::string html = proofdeck::render::render_html(result, sample_info());
+  CHECK(html.size() < 120'000);
+  CHECK_THAT(html, Contains("<figcaption>causal (decoder) attention, head 0 (256×256, drawn as"));
+  const std::string markdown = proofdeck::render::render_markdown(result, sample_info());
+  CHECK(count(markdown, "\n| **t") == 16);
+  const auto figures = proofdeck::render::render_svg_figures(result);
+  REQUIRE(figures.size() == 1);
+  CHECK(figures.front().svg.size() < 100'000);
+  // On a terminal, as many blocks as fit the width with their shades, none cut off.
+  for (const int width : {60, 100, 160}) {
+    const std::string text = text_of(result, width);
+    INFO("width " << width << "\n" << text);
+    CHECK(widest_line(text) <= width);
+    CHECK(count(text, "…") == 0);
+    CHECK_THAT(text, Contains("blocks of"));
+  }
+}
+
 // --- goldens ----------------------------------------------------------------------------------
 
 TEST_CASE("the sample renders exactly as its golden files", "[render][golden]") {

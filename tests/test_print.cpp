@@ -2,6 +2,7 @@
 // with each other and with what a quiz shows for the same seed; every bank string escaped for
 // HTML and Markdown; self-contained HTML with a section per topic and a figure per proof; the
 // figure files of --assets; usage and I/O errors with their exit codes.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <regex>
 #include <set>
@@ -276,6 +277,26 @@ TEST_CASE("print: every built-in question prints, a section per topic", "[print]
   Cli md;
   REQUIRE(md.run({"print", "--format", "md"}) == 0);
   CHECK(count(md.out.str(), "\n### Question ") == builtin.questions);
+}
+
+TEST_CASE("print: every figure of the every-question worksheet stays small enough to print",
+          "[print][large]") {
+  // A 256×256 heatmap drawn cell for cell was 8 MB of SVG, and the worksheet 17.6 MB, more than a
+  // browser prints in five minutes. Seeds 0 and 7 draw different template combinations (7 draws
+  // the causal mask over 256 tokens).
+  for (const std::string seed : {"0", "7"}) {
+    Cli cli;
+    REQUIRE(cli.run({"print", "--format", "html", "--answers", "appendix", "--seed", seed}) == 0);
+    const std::string html = cli.out.str();
+    INFO("seed " << seed);
+    CHECK(html.size() < 3'000'000);
+    std::size_t largest = 0;
+    for (std::size_t at = html.find("<svg"); at != std::string::npos;
+         at = html.find("<svg", at + 1)) {
+      largest = std::max(largest, html.find("</svg>", at) - at);
+    }
+    CHECK(largest < 100'000);
+  }
 }
 
 TEST_CASE("print: nothing a learner receives carries a question's or a trap's id", "[print][ids]") {

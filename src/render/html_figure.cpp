@@ -136,8 +136,9 @@ section.demo { overflow-wrap: anywhere; }
   return css;
 }
 
-std::string render_html_section(const DemoResult& result, const DemoInfo& info,
+std::string render_html_section(const DemoResult& raw, const DemoInfo& info,
                                 const HtmlSectionOptions& options) {
+  const DemoResult result = readable_figures(raw);
   const std::string name = info.name.empty() ? result.demo : info.name;
   std::string html;
   Out out(html);

@@ -100,8 +100,9 @@ void md_series(std::string& out, const Series& series, const MarkdownOptions& op
 
 }  // namespace
 
-std::string render_markdown(const DemoResult& result, const DemoInfo& info,
+std::string render_markdown(const DemoResult& raw, const DemoInfo& info,
                             const MarkdownOptions& options) {
+  const DemoResult result = readable_figures(raw);
   const int level = options.heading_level, part = options.heading_level + 1;
   std::string out = heading(level, info.title.empty() ? info.name : info.title);
   if (!info.claim.empty()) out += "> " + text::markdown_cell(info.claim) + "\n\n";

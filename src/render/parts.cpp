@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdint>
 #include <iterator>
+#include <limits>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -148,6 +149,77 @@ std::string shared_heading(const std::string& a, const std::string& b) {
   if (colon == std::string::npos || colon == 0 || b.size() <= colon + 2) return {};
   if (a.compare(0, colon + 2, b, 0, colon + 2) != 0 || a.size() <= colon + 2) return {};
   return a.substr(0, colon);
+}
+
+namespace {
+
+// How many rows (or columns) one block covers so that `cells` fit in at most `blocks`: a divisor
+// of `cells` where one is near, so that every block covers as many, else the smallest that fits.
+Eigen::Index block_size(Eigen::Index cells, Eigen::Index blocks) {
+  const Eigen::Index least = (cells + blocks - 1) / blocks;
+  for (Eigen::Index size = least; size <= 2 * least && size < cells; ++size) {
+    if (cells % size == 0) return size;
+  }
+  return least;
+}
+
+// "t0–t7": the first and last label a block covers.
+std::string span_label(const std::string& first, const std::string& last) {
+  return first == last ? first : first + "–" + last;
+}
+
+}  // namespace
+
+Table readable_heatmap(const Table& table, Eigen::Index blocks) {
+  const Eigen::Index rows = table.cells.rows(), columns = table.cells.cols();
+  if (!table.heatmap || (rows <= kMaxHeatmapCells && columns <= kMaxHeatmapCells)) return table;
+  blocks = std::clamp<Eigen::Index>(blocks, 1, kHeatmapBlocks);
+  const Eigen::Index row_block = block_size(rows, blocks);
+  const Eigen::Index column_block = block_size(columns, blocks);
+  const Eigen::Index block_rows = (rows + row_block - 1) / row_block;
+  const Eigen::Index block_columns = (columns + column_block - 1) / column_block;
+
+  Table binned;
+  binned.name = table.name;
+  binned.heatmap = true;
+  binned.cells.resize(block_rows, block_columns);
+  for (Eigen::Index r = 0; r < block_rows; ++r) {
+    const Eigen::Index top = r * row_block, height = std::min(row_block, rows - top);
+    for (Eigen::Index c = 0; c < block_columns; ++c) {
+      const Eigen::Index left = c * column_block, width = std::min(column_block, columns - left);
+      // The largest value, or NaN when the block holds one: a missing value is never hidden.
+      double largest = -std::numeric_limits<double>::infinity();
+      for (Eigen::Index i = top; i < top + height; ++i) {
+        for (Eigen::Index j = left; j < left + width; ++j) {
+          const double v = table.cells(i, j);
+          largest = std::isnan(v) || std::isnan(largest) ? std::nan("") : std::max(largest, v);
+        }
+      }
+      binned.cells(r, c) = largest;
+    }
+  }
+  for (Eigen::Index r = 0; r < block_rows; ++r) {
+    const Eigen::Index top = r * row_block, last = std::min(top + row_block, rows) - 1;
+    binned.row_labels.push_back(span_label(row_label(table, top), row_label(table, last)));
+  }
+  for (Eigen::Index c = 0; c < block_columns; ++c) {
+    const Eigen::Index left = c * column_block, last = std::min(left + column_block, columns) - 1;
+    binned.column_labels.push_back(
+        span_label(column_label(table, left), column_label(table, last)));
+  }
+  const bool even = rows % row_block == 0 && columns % column_block == 0;
+  binned.title =
+      fmt::format("{} ({}×{}, drawn as {}×{} blocks of {}×{}{}: each the largest value in it)",
+                  table_title(table), rows, columns, block_rows, block_columns, row_block,
+                  column_block, even ? "" : ", the last ones smaller");
+  return binned;
+}
+
+DemoResult readable_figures(const DemoResult& result, Eigen::Index blocks) {
+  DemoResult readable = result;
+  for (Table& table : readable.tables)
+    table = readable_heatmap(table, blocks);
+  return readable;
 }
 
 std::string parameter_text(const nlohmann::ordered_json& value) {

@@ -74,6 +74,20 @@ std::string parameter_text(const nlohmann::ordered_json& value);
 
 std::vector<std::pair<std::string, std::string>> parameters(const DemoResult& result);
 
+// A heatmap a reader can read: one with more than kMaxHeatmapCells rows or columns is drawn in
+// blocks, at most `blocks` a side (capped at kHeatmapBlocks), each block one cell holding the
+// largest value in it (so an exact zero, a masked weight, stays zero only where every cell is),
+// its labels the first and last of the rows or columns it covers ("t0–t15"), and its title saying
+// so. Every other table is returned as it is. The renderers draw these, never the raw cells of a
+// large table (a 256×256 heatmap is 65,536 SVG cells: 8 MB a figure); JSON keeps every cell.
+// 24 blocks of 24 pixels fit a printed page beside their labels.
+inline constexpr Eigen::Index kMaxHeatmapCells = 32;
+inline constexpr Eigen::Index kHeatmapBlocks = 24;
+Table readable_heatmap(const Table& table, Eigen::Index blocks = kHeatmapBlocks);
+
+// The result with every heatmap readable (readable_heatmap), the rest unchanged.
+DemoResult readable_figures(const DemoResult& result, Eigen::Index blocks = kHeatmapBlocks);
+
 // "variance by layer · log scale": what a series' axes show, `dot` between the parts.
 std::string series_subtitle(const Series& series, std::string_view dot);
 

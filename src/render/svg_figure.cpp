@@ -55,7 +55,8 @@ std::string y_tick_label(double tick, bool log) {
 
 }  // namespace
 
-std::string svg_heatmap(const Table& table) {
+std::string svg_heatmap(const Table& raw) {
+  const Table table = readable_heatmap(raw);
   constexpr double font = 12.0;
   constexpr std::size_t max_label = 18;
   std::size_t column_label_chars = 1, row_label_chars = 1;
@@ -109,25 +110,31 @@ std::string svg_heatmap(const Table& table) {
     }
   }
   const HeatScale scale(table);
-  for (Eigen::Index r = 0; r < table.cells.rows(); ++r) {
-    const double y = top + static_cast<double>(r) * cell_height;
+  const auto cell_top = [&](Eigen::Index r) { return top + static_cast<double>(r) * cell_height; };
+  const auto row_heading = [&](Eigen::Index r) {
     fmt::format_to(out,
                    R"(<text x="{}" y="{}" text-anchor="end" dominant-baseline="central" )"
                    R"(fill="#24292f">{}</text>)"
                    "\n",
-                   px(left - 8.0), px(y + cell_height / 2), label_text(row_label(table, r)));
-    for (Eigen::Index c = 0; c < table.cells.cols(); ++c) {
-      const double v = table.cells(r, c);
-      const double fraction = scale(v);
-      const double x = left + static_cast<double>(c) * cell_width;
-      fmt::format_to(out,
-                     R"(<rect x="{}" y="{}" width="{}" height="{}" fill="{}" stroke="#ffffff">)"
-                     R"(<title>{} → {}: {}</title></rect>)"
-                     "\n",
-                     px(x), px(y), px(cell_width), px(cell_height), hex(ramp_colour(fraction)),
-                     text::markup_escape(row_label(table, r)),
-                     text::markup_escape(column_label(table, c)), format_cell(v, 3));
-      if (numbers) {
+                   px(left - 8.0), px(cell_top(r) + cell_height / 2),
+                   label_text(row_label(table, r)));
+  };
+  if (numbers) {
+    // Each cell outlined in white, its number on it, the number again as its tooltip.
+    for (Eigen::Index r = 0; r < table.cells.rows(); ++r) {
+      const double y = cell_top(r);
+      row_heading(r);
+      for (Eigen::Index c = 0; c < table.cells.cols(); ++c) {
+        const double v = table.cells(r, c);
+        const double fraction = scale(v);
+        const double x = left + static_cast<double>(c) * cell_width;
+        fmt::format_to(out,
+                       R"(<rect x="{}" y="{}" width="{}" height="{}" fill="{}" stroke="#ffffff">)"
+                       R"(<title>{} → {}: {}</title></rect>)"
+                       "\n",
+                       px(x), px(y), px(cell_width), px(cell_height), hex(ramp_colour(fraction)),
+                       text::markup_escape(row_label(table, r)),
+                       text::markup_escape(column_label(table, c)), format_cell(v, 3));
         fmt::format_to(out,
                        R"(<text x="{}" y="{}" text-anchor="middle" dominant-baseline="central" )"
                        R"(fill="{}">{}</text>)"
@@ -136,7 +143,47 @@ std::string svg_heatmap(const Table& table) {
                        needs_light_text(fraction) ? "#ffffff" : "#1f2328", format_cell(v, 2));
       }
     }
+    svg += "</svg>";
+    return svg;
   }
+
+  // Up to 32 columns of small cells: a run of cells in a row holding the same value is one
+  // rectangle with one tooltip (a causal mask's zeros are half the grid), and the white outline
+  // of every cell is one path drawn over them all, so the figure stays small enough to print.
+  for (Eigen::Index r = 0; r < table.cells.rows(); ++r)
+    row_heading(r);
+  fmt::format_to(out, "<g transform=\"translate({} {})\">\n", px(left), px(top));
+  for (Eigen::Index r = 0; r < table.cells.rows(); ++r) {
+    for (Eigen::Index c = 0; c < table.cells.cols();) {
+      const std::string value = format_cell(table.cells(r, c), 3);
+      const std::string colour = hex(ramp_colour(scale(table.cells(r, c))));
+      Eigen::Index end = c + 1;
+      while (end < table.cells.cols() && format_cell(table.cells(r, end), 3) == value &&
+             hex(ramp_colour(scale(table.cells(r, end)))) == colour) {
+        ++end;
+      }
+      const std::string columns =
+          end - c == 1 ? column_label(table, c)
+                       : column_label(table, c) + " to " + column_label(table, end - 1);
+      fmt::format_to(out,
+                     R"(<rect x="{}" y="{}" width="{}" height="{}" fill="{}">)"
+                     R"(<title>{} → {}: {}</title></rect>)"
+                     "\n",
+                     px(static_cast<double>(c) * cell_width),
+                     px(static_cast<double>(r) * cell_height),
+                     px(static_cast<double>(end - c) * cell_width), px(cell_height), colour,
+                     text::markup_escape(row_label(table, r)), text::markup_escape(columns), value);
+      c = end;
+    }
+  }
+  const double grid_width = static_cast<double>(table.cells.cols()) * cell_width;
+  const double grid_height = static_cast<double>(table.cells.rows()) * cell_height;
+  std::string grid;
+  for (Eigen::Index r = 0; r <= table.cells.rows(); ++r)
+    grid += fmt::format("M0 {}h{}", px(static_cast<double>(r) * cell_height), px(grid_width));
+  for (Eigen::Index c = 0; c <= table.cells.cols(); ++c)
+    grid += fmt::format("M{} 0v{}", px(static_cast<double>(c) * cell_width), px(grid_height));
+  fmt::format_to(out, "<path d=\"{}\" fill=\"none\" stroke=\"#ffffff\"/>\n</g>\n", grid);
   svg += "</svg>";
   return svg;
 }
@@ -412,7 +459,8 @@ std::string standalone(const std::string& inline_svg) {
 }  // namespace
 
 SvgFigure svg_figure_file(const demo::Table& heatmap) {
-  return {heatmap.name, table_title(heatmap), standalone(svg_heatmap(heatmap))};
+  const Table table = readable_heatmap(heatmap);
+  return {table.name, table_title(table), standalone(svg_heatmap(table))};
 }
 
 SvgFigure svg_figure_file(const demo::Series& series) {

@@ -23,7 +23,8 @@ std::vector<SvgFigure> render_svg_figures(const DemoResult& result);
 SvgFigure svg_figure_file(const demo::Table& heatmap);
 SvgFigure svg_figure_file(const demo::Series& series);
 
-// The drawings themselves, as inline <svg> elements (for HTML pages).
+// The drawings themselves, as inline <svg> elements (for HTML pages). A large heatmap is drawn
+// in blocks (readable_heatmap), here as in every other figure.
 std::string svg_heatmap(const demo::Table& table);
 // The 0-to-1 colour legend under heatmaps of weights.
 std::string svg_legend();

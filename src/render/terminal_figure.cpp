@@ -894,8 +894,12 @@ std::string text_chart(const demo::Series& series) {
 std::string render_text(const DemoResult& result, const DemoInfo& info, const Theme& theme,
                         const TextOptions& options) {
   const Look look(theme, options);
-  const Lines lines = options.form == TextForm::compact ? compact_text(result, info, look)
-                                                        : full_text(result, info, look);
+  // A large heatmap in as many blocks as fit the width, shades alone: three columns a block, and
+  // about sixteen for the indent and the row labels ("t248–t255").
+  const DemoResult drawn =
+      readable_figures(result, std::clamp<Eigen::Index>((look.width - 16) / 3, 4, kHeatmapBlocks));
+  const Lines lines = options.form == TextForm::compact ? compact_text(drawn, info, look)
+                                                        : full_text(drawn, info, look);
   std::string text;
   for (const std::string& line : lines) {
     std::string fitted = clip(line, look.width);
