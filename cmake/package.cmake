@@ -78,6 +78,12 @@ install(CODE "
 # Debian links its binaries with full RELRO (lintian's hardening-no-bindnow otherwise).
 target_link_options(proofdeck PRIVATE -Wl,-z,relro -Wl,-z,now)
 
+# The package's tree also builds the test suite (scripts/trees.sh: the tests run the binary that
+# ships), which the package does not need: installing, and so cpack, builds nothing by itself, and
+# scripts/package builds what is installed (proofdeck, proofdeck_man, proofdeck_changelog) before
+# it packs.
+set(CMAKE_SKIP_INSTALL_ALL_DEPENDENCY ON)
+
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME proofdeck)
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})

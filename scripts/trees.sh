@@ -1,0 +1,23 @@
+# shellcheck shell=bash disable=SC2034  # (variables for the scripts that source this file)
+# The three build trees, sourced (not run) by every script that builds one, so that no two of
+# them can build a tree with different flags:
+#
+#   build/       portable Release with the Debian package's flags and the test suite: the tests
+#                run the very binary scripts/package ships. Portable (no -march=native, no FMA
+#                contraction), so printouts and goldens are bit-identical on every x86-64 machine.
+#                scripts/test, scripts/test --quick, scripts/package.
+#   build-fuzz/  clang, libFuzzer's coverage, AddressSanitizer + UndefinedBehaviorSanitizer,
+#                libstdc++'s and Eigen's assertions: the test suite again, under sanitizers and a
+#                second compiler, and the fuzz targets. scripts/test, scripts/fuzz.
+#   build-run/   Release tuned for the CPU it builds on (-march=native: AVX2/AVX-512, FMA) with
+#                threaded matrix products for `engine bench --threads`, and no test suite: FMA may
+#                change its last bits, so scripts/test proves it reaches the portable build's
+#                `check` verdicts instead. ./scripts/run, scripts/bench.
+portable_build_dir=build
+portable_build_flags=(-DCMAKE_BUILD_TYPE=Release -DPROOFDECK_PACKAGE=ON -DPROOFDECK_TESTS=ON)
+sanitized_build_dir=build-fuzz
+sanitized_build_flags=(-DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo
+                       -DPROOFDECK_FUZZ=ON -DPROOFDECK_TESTS=ON)
+tuned_build_dir=build-run
+tuned_build_flags=(-DCMAKE_BUILD_TYPE=Release -DPROOFDECK_NATIVE=ON -DPROOFDECK_OPENMP=ON
+                   -DPROOFDECK_TESTS=OFF)
