@@ -138,7 +138,7 @@ if [[ $status -eq 2 ]]; then pass "a bank that is not there exits 2"; else
   fail "a bank that is not there exits 2" "exit $status"; fi
 
 status=0
-printf 'q\n' | "$proofdeck" quiz --count 1 --seed 1 --color never >"$work/out" 2>"$work/err" \
+printf ':q\n' | "$proofdeck" quiz --count 1 --seed 1 --color never >"$work/out" 2>"$work/err" \
   || status=$?
 if [[ $status -eq 0 && -f $HOME/.local/share/proofdeck/progress.db ]]; then
   pass "a quiz keeps its progress in ~/.local/share/proofdeck/progress.db"

@@ -21,6 +21,7 @@ proofdeck=$1
 banks=$2
 part=$3
 kills=${4:-25}
+export TZ=UTC  # a learner's day is local: every run counts the same days
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/proofdeck-study-e2e.XXXXXX")
 cleanup() {
@@ -96,6 +97,27 @@ sessions() {
     check "SIG$signal during a drill keeps the answer given" \
       test "$(sql "$data/progress.db" "SELECT count(*) FROM reviews WHERE mode = 'drill'")" = 1
   done
+
+  # --- Ctrl-C at "How was it?" after a right answer --------------------------------------------
+  data="$work/drill-rating"
+  mkfifo "$work/in-rating"
+  "$proofdeck" drill --question order-without-pe --data-dir "$data" "${common[@]}" \
+    <"$work/in-rating" >"$work/out-rating" 2>"$work/err-rating" &
+  pid=$!
+  exec 3>"$work/in-rating"
+  echo f >&3
+  wait_for "$work/out-rating" "How was it?" || true
+  sleep 0.2
+  kill -s INT "$pid"
+  status=0
+  wait "$pid" || status=$?
+  exec 3>&-
+  check "SIGINT at the rating prompt exits 130" test "$status" -eq 130
+  check "SIGINT at the rating prompt says the card is not rated" \
+    grep -qF "Not rated: this card's schedule is unchanged" "$work/out-rating"
+  check "SIGINT at the rating prompt saves no review and no schedule" \
+    test "$(sql "$data/progress.db" "SELECT count(*) FROM reviews") $(sql "$data/progress.db" \
+      "SELECT count(*) FROM cards")" = "0 0"
 
   # --- an exam's clock ---------------------------------------------------------------------------
   data="$work/exam"

@@ -1,9 +1,17 @@
 // A learner's numeric answer: every notation questions/README.md lists reads as the same number,
-// and anything else is asked again with a hint, never counted wrong.
+// and anything else is asked again with a hint, never counted wrong; the example numbers a
+// question shows are never one of its answers.
 #include <catch2/catch.hpp>
+#include <cmath>
+#include <regex>
+#include <string>
 #include <variant>
+#include <vector>
 
+#include "bank/instance.hpp"
 #include "bank/numeric_answer.hpp"
+#include "bank/sources.hpp"
+#include "cli_test_support.hpp"
 
 using proofdeck::bank::numeric_matches;
 using proofdeck::bank::NumericAnswer;
@@ -19,11 +27,13 @@ double value_of(const char* text) {
   return std::get<NumericAnswer>(parsed).value;
 }
 
+// The hint for input that does not parse, with 2^22 as the question's example.
 std::string hint_of(const char* text) {
   const auto parsed = parse_numeric_answer(text);
   INFO(text);
   REQUIRE(std::holds_alternative<NumericAnswerError>(parsed));
-  return std::get<NumericAnswerError>(parsed).hint;
+  return proofdeck::bank::numeric_answer_hint(std::get<NumericAnswerError>(parsed),
+                                              proofdeck::bank::power_of_two(22));
 }
 
 }  // namespace
@@ -44,7 +54,7 @@ TEST_CASE("decimals, negatives and grouped decimals read as written", "[answer]"
 
 TEST_CASE("misplaced commas are asked again, not read as another number", "[answer]") {
   const std::string comma_hint =
-      "commas separate thousands (1,048,576); for a decimal point type 1.5";
+      "commas separate thousands (4,194,304); for a decimal point type 1.5";
   CHECK(hint_of("1,5") == comma_hint);
   CHECK(hint_of("10,48,576") == comma_hint);
   CHECK(hint_of("1,0485,76") == comma_hint);
@@ -53,7 +63,7 @@ TEST_CASE("misplaced commas are asked again, not read as another number", "[answ
 
 TEST_CASE("words, names and empty input are asked again with the notations", "[answer]") {
   const std::string hint =
-      "type a number: 1048576, 1,048,576, 1_048_576, 2^20, 1.048576e6 or 3 * 512 * 512";
+      "type a number: 4194304, 4,194,304, 4_194_304, 2^22, 4.194304e6 or 16*512*512";
   for (const char* text : {"", "   ", "a lot", "d_model * 2", "1/0", "2^", "1e400"}) {
     CHECK(hint_of(text) == hint);
   }
@@ -66,4 +76,127 @@ TEST_CASE("a numeric answer matches its key within the tolerance", "[answer]") {
   CHECK_FALSE(numeric_matches(0.98, 1.0, 0.01));
   CHECK(numeric_matches(1.04e6, 1048576, 0.01, true));
   CHECK_FALSE(numeric_matches(NAN, 1.0, 1.0));
+}
+
+// --- the examples a question shows ---------------------------------------------------------------
+
+namespace {
+
+using proofdeck::bank::Instance;
+using proofdeck::bank::Question;
+using proofdeck::bank::QuestionType;
+
+// Every way the question can be drawn: each admitted combination of a template's parameters, or
+// the question as it is.
+std::vector<Instance> every_draw(const Question& q) {
+  std::vector<Instance> draws;
+  const auto draw = [&](const proofdeck::bank::Bindings& bindings) {
+    Instance instance;
+    instance.question = &q;
+    instance.bindings = bindings;
+    instance.key = q.templ ? q.templ->answer->evaluate(bindings) : q.key.value.value_or(0.0);
+    draws.push_back(instance);
+  };
+  if (q.templ) {
+    proofdeck::bank::for_each_admitted(*q.templ, draw);
+  } else {
+    draw({});
+  }
+  return draws;
+}
+
+// Every notation of the example, each read back by the parser.
+void check_notations(const proofdeck::bank::NumberExample& example) {
+  for (const std::string& text : {example.plain, example.grouped, example.underscored,
+                                  example.power, example.scientific, example.product}) {
+    INFO(text);
+    CHECK(value_of(text.c_str()) == example.value);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("every notation of an example number reads back as that number", "[answer]") {
+  for (int exponent = 10; exponent <= 62; ++exponent)
+    check_notations(proofdeck::bank::power_of_two(exponent));
+  const auto example = proofdeck::bank::power_of_two(22);
+  CHECK(example.plain == "4194304");
+  CHECK(example.grouped == "4,194,304");
+  CHECK(example.underscored == "4_194_304");
+  CHECK(example.power == "2^22");
+  CHECK(example.scientific == "4.194304e6");
+  CHECK(example.product == "16*512*512");
+  CHECK(proofdeck::bank::power_of_two(10).scientific == "1.024e3");
+  CHECK(proofdeck::bank::power_of_two(12).product == "4*1024");
+}
+
+TEST_CASE("no example a built-in question shows is one of its answers, in any draw",
+          "[answer][example]") {
+  std::size_t draws = 0;
+  for (const auto& bank : proofdeck::bank::load_banks(proofdeck::bank::BankSources{{}, true})) {
+    for (const Question& q : bank.questions) {
+      for (const Instance& instance : every_draw(q)) {
+        const auto example = proofdeck::bank::number_example(instance);
+        INFO(q.id << " example " << example.plain);
+        if (q.type == QuestionType::numeric) {
+          ++draws;
+          CHECK(!numeric_matches(example.value, instance.key, q.key.tolerance, q.key.relative));
+          for (const double value : proofdeck::bank::distractor_values(instance))
+            CHECK(!numeric_matches(example.value, value, q.key.tolerance, q.key.relative));
+        }
+        check_notations(example);
+      }
+    }
+  }
+  CHECK(draws > 100);
+}
+
+TEST_CASE("the example avoids the key and everything within its tolerance", "[answer][example]") {
+  // The question that keys 1,048,576 shows another number, and so does its neighbour that does
+  // not: which example a question gets does not single out the one whose key it would have been.
+  Question q;
+  q.id = "probe";
+  q.type = QuestionType::numeric;
+  Instance instance;
+  instance.question = &q;
+  instance.key = 1048576;
+  const auto chosen = proofdeck::bank::number_example(instance);
+  CHECK(chosen.value != 1048576);
+  instance.key = chosen.value;  // now the example it would have shown is the key
+  const auto moved = proofdeck::bank::number_example(instance);
+  CHECK(moved.value != chosen.value);
+  q.key.tolerance = 0.5;
+  q.key.relative = true;  // within 50% of the key: its neighbouring powers of two are answers too
+  instance.key = 1048576;
+  const auto far = proofdeck::bank::number_example(instance);
+  CHECK(std::abs(far.value - 1048576) > 0.5 * 1048576);
+}
+
+TEST_CASE("the numbers quiz --help gives as examples are no built-in answer", "[answer][example]") {
+  cli_test::Cli cli;
+  REQUIRE(cli.run({"quiz", "--help"}) == 0);
+  std::smatch match;
+  const std::string help = cli.out.str();
+  REQUIRE(std::regex_search(help, match, std::regex(R"(a number \(([^)]*)\))")));
+  std::vector<double> examples;
+  const std::string listed = match[1].str();
+  const std::regex notation(R"(\d{1,3}(?:,\d{3})+|[0-9_.^e*]+)");
+  for (auto it = std::sregex_iterator(listed.begin(), listed.end(), notation);
+       it != std::sregex_iterator(); ++it) {
+    examples.push_back(value_of(it->str().c_str()));
+  }
+  REQUIRE(examples.size() >= 4);
+  for (const double example : examples)
+    CHECK(example == examples.front());  // one number, in several notations
+  for (const auto& bank : proofdeck::bank::load_banks(proofdeck::bank::BankSources{{}, true})) {
+    for (const Question& q : bank.questions) {
+      if (q.type != QuestionType::numeric) continue;
+      for (const Instance& instance : every_draw(q)) {
+        INFO(q.id);
+        CHECK(!numeric_matches(examples.front(), instance.key, q.key.tolerance, q.key.relative));
+        for (const double value : proofdeck::bank::distractor_values(instance))
+          CHECK(!numeric_matches(examples.front(), value, q.key.tolerance, q.key.relative));
+      }
+    }
+  }
 }

@@ -15,6 +15,7 @@
 #include "core/errors.hpp"
 #include "study/answer.hpp"
 #include "study/progress.hpp"
+#include "study/session.hpp"
 #include "text/number.hpp"
 
 using namespace proofdeck;
@@ -136,10 +137,35 @@ TEST_CASE("a single question takes one letter, any case, with or without a paren
   CHECK(upper.kind == Reply::Kind::answer);
 }
 
+TEST_CASE("a partly right select-all answer says which choices were wrong and which were missed",
+          "[study]") {
+  const bank::Bank b = study_bank();
+  const Instance multi = shown(question(b, "pe-schemes"));
+  const std::string sinusoidal = letter_of(multi, "sinusoidal"),
+                    learned = letter_of(multi, "learned"), rope = letter_of(multi, "RoPE");
+  const Grade partly = grade(multi, parse_reply(multi, sinusoidal + "," + rope));
+  CHECK_FALSE(partly.correct);
+  CHECK(partly.wrong_chosen == std::vector<std::string>{rope});
+  CHECK(partly.missed == std::vector<std::string>{learned});
+  CHECK(selection_verdict(partly) ==
+        "You chose " + rope + ", which is not right, and missed " + learned + ".");
+  const Grade short_of = grade(multi, parse_reply(multi, sinusoidal));
+  CHECK(selection_verdict(short_of) == "You missed " + learned + ".");
+  const Grade right = grade(multi, parse_reply(multi, sinusoidal + " " + learned));
+  CHECK(right.correct);
+  CHECK(selection_verdict(right).empty());
+  CHECK(parse_reply(multi, sinusoidal + "," + sinusoidal).hint ==
+        "each letter once: one or more (a,c)");
+}
+
 TEST_CASE("unclear input is asked again with a hint, never graded", "[study]") {
   const bank::Bank b = study_bank();
   const Instance single = shown(question(b, "mha-purpose"));
   CHECK(parse_reply(single, "a,b").hint == "one letter only: this question has a single answer");
+  // A letter twice is not one letter: asked again, as an order question asks it.
+  CHECK(parse_reply(single, "a,a").kind == Reply::Kind::unclear);
+  CHECK(parse_reply(single, "a,a").hint == "one letter only: this question has a single answer");
+  CHECK(parse_reply(single, "aa").kind == Reply::Kind::unclear);
   CHECK(parse_reply(single, "z").hint == "type one letter from a–b");
   CHECK(parse_reply(single, "").hint == "type your answer (? for help)");
   const Instance truth = shown(question(b, "order-without-pe"));
@@ -154,20 +180,38 @@ TEST_CASE("unclear input is asked again with a hint, never graded", "[study]") {
   CHECK(parse_reply(order, "a a b").kind == Reply::Kind::unclear);
 }
 
-TEST_CASE("commands: one letter where it is not an answer, the word always", "[study]") {
+TEST_CASE("commands have forms no answer can take: a bare letter always answers", "[study]") {
   const bank::Bank b = study_bank();
   const Instance two_options = shown(question(b, "mha-purpose"));
-  CHECK(parse_reply(two_options, "s").kind == Reply::Kind::skip);
-  CHECK(parse_reply(two_options, "q").kind == Reply::Kind::quit);
-  CHECK(parse_reply(two_options, "?").kind == Reply::Kind::help);
-  CHECK(parse_reply(two_options, "d").kind == Reply::Kind::demo);
-  CHECK(parse_reply(two_options, "f").kind == Reply::Kind::unclear);  // not an exam
+  for (const Instance* instance : {&two_options}) {
+    CHECK(parse_reply(*instance, ":s").kind == Reply::Kind::skip);
+    CHECK(parse_reply(*instance, ":q").kind == Reply::Kind::quit);
+    CHECK(parse_reply(*instance, ":d").kind == Reply::Kind::demo);
+    CHECK(parse_reply(*instance, "?").kind == Reply::Kind::help);
+    CHECK(parse_reply(*instance, "skip").kind == Reply::Kind::skip);
+    CHECK(parse_reply(*instance, "quit").kind == Reply::Kind::quit);
+    CHECK(parse_reply(*instance, "demo").kind == Reply::Kind::demo);
+  }
+  // Letters past the options are no command either: they are asked again as an answer.
+  for (const char* letter : {"s", "q", "d", "h", "f"}) {
+    INFO(letter);
+    const Reply reply = parse_reply(two_options, letter);
+    CHECK(reply.kind == Reply::Kind::unclear);
+    CHECK(reply.hint == "type one letter from a–b");
+  }
+  const Reply unknown = parse_reply(two_options, ":x");
+  CHECK(unknown.kind == Reply::Kind::unclear);
+  CHECK(unknown.hint == "the commands are :s (skip), :d (the demo), :q (quit) and ? (help)");
   const Instance four_options = shown(question(b, "pe-schemes"));
   CHECK(parse_reply(four_options, "d").kind == Reply::Kind::answer);  // option d
-  CHECK(parse_reply(four_options, "demo").kind == Reply::Kind::demo);
+  CHECK(parse_reply(four_options, ":d").kind == Reply::Kind::demo);
   const Instance truth = shown(question(b, "order-without-pe"));
   CHECK(parse_reply(truth, "f", true).kind == Reply::Kind::answer);  // false, even in an exam
-  CHECK(parse_reply(truth, "skip").kind == Reply::Kind::skip);
+  CHECK(parse_reply(truth, "s").kind == Reply::Kind::unclear);
+  CHECK(parse_reply(truth, ":s").kind == Reply::Kind::skip);
+  const Instance number = shown(question(b, "per-head-qkv"));
+  CHECK(parse_reply(number, "q").kind == Reply::Kind::unclear);
+  CHECK(parse_reply(number, ":q").kind == Reply::Kind::quit);
 }
 
 TEST_CASE("exam commands are whole words that no answer can be", "[study][exam]") {
@@ -235,9 +279,11 @@ TEST_CASE("select-all needs exactly the right set, in any order and separator", 
   const std::string s = letter_of(instance, "sinusoidal");
   const std::string l = letter_of(instance, "learned");
   const std::string r = letter_of(instance, "RoPE");
-  for (const std::string& typed : {s + "," + l, l + " " + s, s + l, l + ", " + s + " " + l}) {
+  for (const std::string& typed : {s + "," + l, l + " " + s, s + l, l + ",  " + s}) {
     CHECK(grade(instance, parse_reply(instance, typed)).correct);
   }
+  // A letter twice is asked again, never read as once.
+  CHECK(parse_reply(instance, l + ", " + s + " " + l).kind == Reply::Kind::unclear);
   const Grade partial = grade(instance, parse_reply(instance, s));
   CHECK_FALSE(partial.correct);
   CHECK(partial.trap.empty());  // a missed option embodies no trap

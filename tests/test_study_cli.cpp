@@ -13,11 +13,13 @@
 #include "bank/sources.hpp"
 #include "bank_test_support.hpp"
 #include "cli_test_support.hpp"
+#include "golden.hpp"
 
 using namespace cli_test;
 using Catch::Matchers::Contains;
 using Catch::Matchers::StartsWith;
 using nlohmann::json;
+using proofdeck::testing::read_file;
 
 namespace {
 
@@ -43,7 +45,7 @@ struct Study {
   // The letter the question shows for an option, read from a first run with the same seed.
   std::string letter_of(const std::vector<std::string>& args, const std::string& option) {
     Cli probe;
-    run(probe, args, "q\n");
+    run(probe, args, ":q\n");
     const std::regex line("\\n +([a-z])\\) " + option);
     std::smatch match;
     const std::string out = probe.out.str();
@@ -109,7 +111,7 @@ TEST_CASE("quiz: the same seed asks the same questions in the same order", "[cli
   Study study;
   const auto order = [&](const std::string& seed) {
     Cli cli;
-    study.run(cli, {"quiz", "--seed", seed, "--no-demo"}, "s\ns\ns\n");
+    study.run(cli, {"quiz", "--seed", seed, "--no-demo"}, ":s\n:s\n:s\n");
     std::vector<std::string> headers;
     const std::string out = cli.out.str();
     const std::regex header("\\[\\d/3\\] [^\\n]*\\n  ([^\\n]*)");
@@ -219,7 +221,7 @@ TEST_CASE("quiz: opening the proof before answering makes a right answer count a
   const std::string report = (study.dir.path() / "quiz.json").string();
   Cli cli;
   REQUIRE(study.run(cli, {"quiz", "--question", "order-without-pe", "--report", report},
-                    "d\nf\n") == 0);
+                    ":d\nf\n") == 0);
   const std::string out = cli.out.str();
   CHECK_THAT(out, Contains("Proof — ") &&
                       Contains("You opened the proof before answering: this answer will count "
@@ -239,7 +241,7 @@ TEST_CASE("quiz: unclear input is asked again with a hint, help and the demo on 
   REQUIRE(study.run(cli, {"quiz", "--question", "order-without-pe"}, "maybe\n?\nf\n") == 0);
   const std::string out = cli.out.str();
   CHECK_THAT(out, Contains("> maybe\n  ? type t (true) or f (false)") &&
-                      Contains("Commands: s skip · d the demo behind the question") &&
+                      Contains("Commands: :s skip · :d the demo behind the question") &&
                       Contains("Proof — order-blindness") && Contains("✓ Right."));
   CHECK_THAT(out, Contains("Score: 1 of 1 right"));
 }
@@ -319,12 +321,39 @@ TEST_CASE("drill: a new card steps through learning, is saved, and comes back wh
 TEST_CASE("drill: opening the demo before answering rates the card Again", "[cli][study]") {
   Study study;
   Cli cli;
-  REQUIRE(study.run(cli, {"drill", "--question", "order-without-pe", "--limit", "1"}, "d\nf\n") ==
+  REQUIRE(study.run(cli, {"drill", "--question", "order-without-pe", "--limit", "1"}, ":d\nf\n") ==
           0);
   CHECK_THAT(cli.out.str(), Contains("– Right, after opening the proof") &&
                                 Contains("Rated again · next review in 1 min") &&
                                 !Contains("How was it?"));
   CHECK(study.count("SELECT rating FROM reviews") == 1);  // Again
+}
+
+TEST_CASE("drill: a right answer left unrated changes no schedule and saves no review",
+          "[cli][study]") {
+  // The input ends at "How was it?" (as Ctrl-C does there): the answer is in the summary and the
+  // report, rated false; the card and the reviews table are as they were.
+  Study study;
+  TempDir dir;
+  const std::string report = (dir.path() / "drill.json").string();
+  Cli cli;
+  REQUIRE(study.run(cli, {"drill", "--question", "order-without-pe", "--report", report}, "f\n") ==
+          0);
+  CHECK_THAT(cli.out.str(), Contains("✓ Right.") && Contains("How was it?") &&
+                                Contains("Not rated: this card's schedule is unchanged") &&
+                                Contains("0 reviews saved") && !Contains("Rated good"));
+  CHECK(study.count("SELECT count(*) FROM reviews") == 0);
+  CHECK(study.count("SELECT count(*) FROM cards WHERE state != 'new'") == 0);
+  const auto written = nlohmann::json::parse(read_file(report));
+  REQUIRE(written["questions"].size() == 1);
+  CHECK(written["questions"][0]["correct"] == true);
+  CHECK(written["questions"][0]["rated"] == false);
+  // Rated, the same answer is saved and reported so.
+  Cli rated;
+  REQUIRE(study.run(rated, {"drill", "--question", "order-without-pe", "--report", report},
+                    "f\ng\n") == 0);
+  CHECK(study.count("SELECT count(*) FROM reviews") == 1);
+  CHECK(nlohmann::json::parse(read_file(report))["questions"][0]["rated"] == true);
 }
 
 TEST_CASE("drill: input that ends before the first answer says so, not 'nothing to drill'",
@@ -344,7 +373,7 @@ TEST_CASE("drill: new cards are dealt round the topics, the lesson's first in it
   Cli cli;
   std::string skips;
   for (int i = 0; i < 24; ++i)
-    skips += "s\n";
+    skips += ":s\n";
   cli.in.str(skips);
   REQUIRE(cli.run({"drill", "--new", "24", "--no-demo", "--seed", "0", "--data-dir",
                    dir.path().string(), "--now", "2026-03-02T09:00:00Z", "--color", "never",
@@ -392,7 +421,7 @@ TEST_CASE("drill: a right answer is rated by the learner, Enter meaning good", "
 TEST_CASE("drill: --new caps the new cards a day", "[cli][study]") {
   Study study;
   Cli cli;
-  REQUIRE(study.run(cli, {"drill", "--new", "1", "--auto-rate"}, "s\n") == 0);
+  REQUIRE(study.run(cli, {"drill", "--new", "1", "--auto-rate"}, ":s\n") == 0);
   CHECK_THAT(cli.out.str(), Contains("0 due · 1 new (0 of 1 new cards introduced today)"));
 }
 

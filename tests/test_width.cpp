@@ -195,7 +195,7 @@ TEST_CASE("quiz, exam and drill screens fit every width", "[width][study]") {
       INFO("--width " << width << (colour ? " in colour" : ""));
       // Answers that are right, wrong and unclear, ? for help and d for the demo.
       const std::string quiz =
-          run_at(width, with({"quiz", "--count", "6"}), "?\nd\nzz\na\nb\n1024\nt\nc\nb\n", colour);
+          run_at(width, with({"quiz", "--count", "6"}), "?\n:d\nzz\na\nb\n1024\nt\nc\nb\n", colour);
       CHECK(too_wide(quiz, width) == std::vector<std::string>{});
       const std::string exam =
           run_at(width, with({"exam", "--count", "4"}), "a\nf\nb\n\n\n\n\n", colour);

@@ -2,11 +2,16 @@
 #include "bank/instance.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <exception>
 #include <numeric>
+#include <string_view>
 
 #include <fmt/format.h>
 
 #include "bank/formula.hpp"
+#include "bank/numeric_answer.hpp"
 #include "bank/proof.hpp"
 
 namespace proofdeck::bank {
@@ -89,6 +94,64 @@ std::string expected_input(const Instance& instance) {
     }
   }
   return "";
+}
+
+std::vector<double> distractor_values(const Instance& instance) {
+  std::vector<double> values;
+  for (const Distractor& d : instance.question->distractors) {
+    if (d.value) {
+      values.push_back(*d.value);
+    } else if (d.formula) {
+      try {
+        values.push_back(d.formula->evaluate(instance.bindings));
+      } catch (const std::exception&) {
+      }
+    }
+  }
+  return values;
+}
+
+namespace {
+
+// FNV-1a over the question's id and its drawn parameters: the same question and draw pick the
+// same example every time, another draw usually another.
+std::uint64_t draw_hash(const Instance& instance) {
+  std::uint64_t hash = 14695981039346656037ull;
+  const auto mix = [&](std::string_view bytes) {
+    for (const char c : bytes) {
+      hash ^= static_cast<unsigned char>(c);
+      hash *= 1099511628211ull;
+    }
+  };
+  mix(instance.question->id);
+  for (const auto& [name, value] : instance.bindings)
+    mix(fmt::format("|{}={}", name, value));
+  return hash;
+}
+
+}  // namespace
+
+NumberExample number_example(const Instance& instance) {
+  const Question& q = *instance.question;
+  std::vector<double> answers = distractor_values(instance);
+  if (q.type == QuestionType::numeric) answers.push_back(instance.key);
+  const auto is_an_answer = [&](double value) {
+    return std::any_of(answers.begin(), answers.end(), [&](double answer) {
+      return numeric_matches(value, answer, q.key.tolerance, q.key.relative);
+    });
+  };
+  // 2^10 … 2^30, from a place the draw picks; past them, larger powers (a tolerance so wide that
+  // it takes in every one of them is not one a bank would keep).
+  constexpr int kFirst = 10, kCount = 21;
+  const auto start = static_cast<int>(draw_hash(instance) % kCount);
+  for (int i = 0; i < kCount; ++i) {
+    const int exponent = kFirst + (start + i) % kCount;
+    if (!is_an_answer(std::ldexp(1.0, exponent))) return power_of_two(exponent);
+  }
+  for (int exponent = kFirst + kCount; exponent < 63; ++exponent) {
+    if (!is_an_answer(std::ldexp(1.0, exponent))) return power_of_two(exponent);
+  }
+  return power_of_two(62);
 }
 
 std::vector<std::string> question_traps(const Question& q) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "bank/model.hpp"
+#include "bank/numeric_answer.hpp"
 #include "engine/rng.hpp"
 
 namespace proofdeck::bank {
@@ -33,6 +34,16 @@ std::string option_text(const Instance& instance, std::size_t position);
 
 // The right answer in the form the learner would type it ("b", "a,c", "true", "98304", "c a b").
 std::string expected_input(const Instance& instance);
+
+// Each distractor's value in this draw (a formula over the drawn parameters, or a number); one
+// whose formula cannot be evaluated for these parameters is left out.
+std::vector<double> distractor_values(const Instance& instance);
+
+// How to type a number, shown at a numeric question (its hint, its `?` help, the message after
+// input that does not parse): an example chosen for this question as drawn, a power of two that
+// is no answer to it — outside the tolerance of the key and of every distractor — and picked by
+// the question and its parameters, so that which one is shown says nothing about the key.
+NumberExample number_example(const Instance& instance);
 
 // Every trap a question can catch a learner in (its options', distractors' and own), each once,
 // in the order the question names them.

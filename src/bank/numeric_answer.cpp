@@ -1,20 +1,21 @@
 // Numeric answers: thousands separators, digit separators, powers and small arithmetic.
 #include "bank/numeric_answer.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <map>
 
 #include "bank/formula.hpp"
 #include "core/errors.hpp"
+#include "text/number.hpp"
 
 namespace proofdeck::bank {
 
 namespace {
-
-constexpr const char* kHint =
-    "type a number: 1048576, 1,048,576, 1_048_576, 2^20, 1.048576e6 or 3 * 512 * 512";
 
 bool is_digit(char c) {
   return c >= '0' && c <= '9';
@@ -59,26 +60,54 @@ std::string without_thousands_commas(std::string_view text, bool& misplaced) {
 }  // namespace
 
 std::variant<NumericAnswer, NumericAnswerError> parse_numeric_answer(std::string_view text) {
+  constexpr NumericAnswerError unreadable{NumericAnswerError::Kind::unreadable};
   while (!text.empty() && (text.front() == ' ' || text.front() == '\t'))
     text.remove_prefix(1);
   while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\r')) {
     text.remove_suffix(1);
   }
-  if (text.empty() || text.size() > 200) return NumericAnswerError{kHint};
+  if (text.empty() || text.size() > 200) return unreadable;
   bool misplaced = false;
   const std::string plain = without_thousands_commas(text, misplaced);
-  if (misplaced) {
-    return NumericAnswerError{
-        "commas separate thousands (1,048,576); for a decimal point type 1.5"};
-  }
+  if (misplaced) return NumericAnswerError{NumericAnswerError::Kind::misplaced_commas};
   try {
     const Formula formula = Formula::parse(plain, "answer");
-    if (!formula.variables().empty()) return NumericAnswerError{kHint};
+    if (!formula.variables().empty()) return unreadable;
     const double value = formula.evaluate({});
     return NumericAnswer{value};
   } catch (const InputError&) {
-    return NumericAnswerError{kHint};
+    return unreadable;
   }
+}
+
+NumberExample power_of_two(int exponent) {
+  NumberExample example;
+  example.value = std::ldexp(1.0, exponent);
+  example.plain = fmt::format("{}", std::uint64_t{1} << exponent);
+  example.grouped = text::group_digits(example.plain);
+  example.underscored = example.grouped;
+  std::replace(example.underscored.begin(), example.underscored.end(), ',', '_');
+  example.power = fmt::format("2^{}", exponent);
+  std::string digits = example.plain.substr(1);
+  while (!digits.empty() && digits.back() == '0')
+    digits.pop_back();
+  example.scientific = fmt::format("{}{}{}e{}", example.plain[0], digits.empty() ? "" : ".", digits,
+                                   example.plain.size() - 1);
+  example.product = exponent >= 19 ? fmt::format("{}*512*512", std::uint64_t{1} << (exponent - 18))
+                                   : fmt::format("{}*1024", std::uint64_t{1} << (exponent - 10));
+  return example;
+}
+
+std::string numeric_answer_hint(const NumericAnswerError& error, const NumberExample& example) {
+  switch (error.kind) {
+    case NumericAnswerError::Kind::unreadable:
+      return fmt::format("type a number: {}, {}, {}, {}, {} or {}", example.plain, example.grouped,
+                         example.underscored, example.power, example.scientific, example.product);
+    case NumericAnswerError::Kind::misplaced_commas:
+      return fmt::format("commas separate thousands ({}); for a decimal point type 1.5",
+                         example.grouped);
+  }
+  return {};
 }
 
 bool numeric_matches(double answer, double key, double tolerance, bool relative) {

@@ -15,10 +15,33 @@ struct NumericAnswer {
 };
 
 struct NumericAnswerError {
-  std::string hint;  // what to type instead, for the "asked again" prompt
+  enum class Kind {
+    unreadable,        // not a number in any notation
+    misplaced_commas,  // "1,5": a comma that does not separate a group of three digits
+  };
+  Kind kind = Kind::unreadable;
 };
 
 std::variant<NumericAnswer, NumericAnswerError> parse_numeric_answer(std::string_view text);
+
+// One number written in every notation parse_numeric_answer reads, for the examples a question
+// shows (bank/instance.hpp's number_example chooses the number).
+struct NumberExample {
+  double value = 0.0;
+  std::string plain;        // 4194304
+  std::string grouped;      // 4,194,304
+  std::string underscored;  // 4_194_304
+  std::string power;        // 2^22
+  std::string scientific;   // 4.194304e6
+  std::string product;      // 16*512*512
+};
+
+// 2^exponent (10 to 62) in every notation.
+NumberExample power_of_two(int exponent);
+
+// What to type instead, for the "asked again" prompt, with the example's notations:
+// "type a number: 4194304, 4,194,304, 4_194_304, 2^22, 4.194304e6 or 16*512*512".
+std::string numeric_answer_hint(const NumericAnswerError& error, const NumberExample& example);
 
 // True when answer is within tolerance of key (absolute, or relative when relative is set).
 bool numeric_matches(double answer, double key, double tolerance, bool relative = false);

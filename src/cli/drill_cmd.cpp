@@ -23,6 +23,15 @@ void setup_drill(CLI::App& app, const std::function<Context()>& context) {
   drill->add_flag("--no-demo", *no_demo, "Leave the live proof out of the feedback");
   drill->add_flag("--auto-rate", options->auto_rate,
                   "Rate every right answer Good instead of asking Hard / Good / Easy");
+  drill->add_option("--report", options->report_path,
+                    "Write the session as JSON to FILE (each card, answer, right or wrong, trap, "
+                    "whether its rating was saved)");
+  drill
+      ->add_option("--day-starts-at", options->day_starts_at,
+                   "The hour (0-23, local time from TZ) your day starts: cards due tomorrow are "
+                   "due from then, and --new counts from then. Saved for every later command; "
+                   "4 until set")
+      ->check(whole_number(0, 23));
   drill->add_flag("--fuzz", options->fuzz,
                   "Spread review intervals a little (as FSRS does), drawn from --seed");
   drill
@@ -33,10 +42,12 @@ void setup_drill(CLI::App& app, const std::function<Context()>& context) {
   drill->footer(
       "Due cards come first, then up to --new new cards a day, dealt round the topics (the "
       "lesson's first, in its order) so the first day spans the lesson. A wrong answer rates "
-      "Again, and so does a right one given after opening the demo (d); "
+      "Again, and so does a right one given after opening the demo (:d); "
       "after a right one you rate it h (hard), g or Enter (good), e (easy). New cards step "
       "through 1 and 10 minutes before their first interval in days; a lapse relearns for 10 "
-      "minutes. Cards still in their steps come back within the session (early, when nothing "
+      "minutes. A day is yours, as in Anki: it starts at 4:00 local time (TZ) unless "
+      "--day-starts-at says otherwise, and a card due on a day is due from its start. Cards still "
+      "in their steps come back within the session (early, when nothing "
       "else is due: it says so). Intervals keep Hard < Good < Easy, as Anki and ts-fsrs do. "
       "Each run draws a new seed (template numbers, fuzz); --seed N repeats it. Every answer is "
       "saved "
@@ -55,7 +66,7 @@ void setup_drill(CLI::App& app, const std::function<Context()>& context) {
     study::DrillLock lock(dir);
     study::ProgressStore store = study::ProgressStore::open(dir);
     study::InterruptGuard guard;
-    finish_study(study::run_drill(*run->session, store, run_options));
+    finish_study(study::run_drill(*run->session, store, run_options, run->write));
   });
 }
 

@@ -99,31 +99,15 @@ Reply parse_reply(const Instance& instance, std::string_view line, bool exam) {
     // An exam's commands are whole words, so none of them is ever an answer ("f" is false).
     if (std::optional<Reply> exam_reply = exam_command(text)) return *exam_reply;
   } else {
-    // Long command names always work; one-letter ones only where they are not an answer.
-    if (text == "skip") return command(Reply::Kind::skip);
-    if (text == "quit" || text == "exit") return command(Reply::Kind::quit);
-    if (text == "?" || text == "help") return command(Reply::Kind::help);
-    if (text == "demo") return command(Reply::Kind::demo);
-  }
-  const bool lettered = q.type == bank::QuestionType::single || q.type == bank::QuestionType::multi;
-  const auto is_answer_letter = [&](char c) {
-    if (lettered) return static_cast<std::size_t>(c - 'a') < choices(instance);
-    if (q.type == bank::QuestionType::truefalse)
-      return c == 't' || c == 'f' || c == 'y' || c == 'n';
-    return false;
-  };
-  if (!exam && text.size() == 1 && !is_answer_letter(text[0])) {
-    switch (text[0]) {
-      case 's':
-        return command(Reply::Kind::skip);
-      case 'q':
-        return command(Reply::Kind::quit);
-      case 'h':
-        return command(Reply::Kind::help);
-      case 'd':
-        return command(Reply::Kind::demo);
-      default:
-        break;
+    // Quiz and drill commands have a form no answer can take: a colon and a letter, or a word.
+    // A bare letter is never a command, so an option's letter always answers.
+    if (text == ":s" || text == "skip") return command(Reply::Kind::skip);
+    if (text == ":q" || text == "quit" || text == "exit") return command(Reply::Kind::quit);
+    if (text == "?" || text == ":?" || text == "help") return command(Reply::Kind::help);
+    if (text == ":d" || text == "demo") return command(Reply::Kind::demo);
+    if (text.size() == 2 && text[0] == ':') {
+      reply.hint = "the commands are :s (skip), :d (the demo), :q (quit) and ? (help)";
+      return reply;
     }
   }
   if (text.empty()) {
@@ -143,8 +127,12 @@ Reply parse_reply(const Instance& instance, std::string_view line, bool exam) {
       std::vector<std::size_t> unique = *positions;
       std::sort(unique.begin(), unique.end());
       unique.erase(std::unique(unique.begin(), unique.end()), unique.end());
-      if (q.type == bank::QuestionType::single && unique.size() != 1) {
+      if (q.type == bank::QuestionType::single && positions->size() != 1) {
         reply.hint = fmt::format("one letter only: this question has a single answer");
+        return reply;
+      }
+      if (unique.size() != positions->size()) {  // "a,a,c": asked again, as an order is
+        reply.hint = "each letter once: one or more (a,c)";
         return reply;
       }
       std::vector<std::string> ids, letters;
@@ -172,7 +160,7 @@ Reply parse_reply(const Instance& instance, std::string_view line, bool exam) {
     case bank::QuestionType::numeric: {
       const auto parsed = bank::parse_numeric_answer(text);
       if (const auto* error = std::get_if<bank::NumericAnswerError>(&parsed)) {
-        reply.hint = error->hint;
+        reply.hint = bank::numeric_answer_hint(*error, bank::number_example(instance));
         return reply;
       }
       reply.number = std::get<bank::NumericAnswer>(parsed).value;
@@ -228,6 +216,14 @@ Grade grade(const Instance& instance, const Reply& reply) {
         if (chosen[i] != q.options[i].correct) result.correct = false;
         if (chosen[i] && !q.options[i].correct && result.trap.empty())
           result.trap = q.options[i].trap;
+      }
+      // What a partly right selection got wrong, by shown letter: chosen but not right, right
+      // but not chosen.
+      for (std::size_t position = 0; position < instance.order.size(); ++position) {
+        const std::size_t index = instance.order[position];
+        if (chosen[index] && !q.options[index].correct)
+          result.wrong_chosen.push_back(letter(position));
+        if (!chosen[index] && q.options[index].correct) result.missed.push_back(letter(position));
       }
       break;
     }

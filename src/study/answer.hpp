@@ -34,9 +34,9 @@ struct Reply {
   bool revealed = false;  // the proof was opened before this answer: it counts as not known
 };
 
-// Commands in quiz and drill: s or skip, q or quit, ? or help, d or demo — a one-letter command
-// only where that letter is not an answer. In an exam (`exam`), whole words that no answer can
-// be: flag, back, next, goto N, review, submit, help (or ?), demo.
+// Commands in quiz and drill: :s or skip, :q or quit, ? or help, :d or demo — forms no answer
+// can take, so a bare letter is always read as an answer. In an exam (`exam`), whole words that
+// no answer can be: flag, back, next, goto N, review, submit, help (or ?), demo.
 Reply parse_reply(const Instance& instance, std::string_view line, bool exam = false);
 
 struct Grade {
@@ -44,6 +44,8 @@ struct Grade {
   std::string trap;      // the trap id the answer embodies, "" when none (or correct)
   std::string expected;  // the right answer for people: "b) Let the model …", "98,304", "true"
   bool revealed_right = false;  // right, but after opening the proof: counted as not known
+  // multi: the shown letters chosen that are not right, and the right ones not chosen
+  std::vector<std::string> wrong_chosen, missed;
 };
 
 // A reply given after opening the proof (`revealed`) is never correct: the learner saw it.

@@ -14,6 +14,7 @@
 #include "bank/instance.hpp"
 #include "bank/sources.hpp"
 #include "core/errors.hpp"
+#include "study/learner_day.hpp"
 #include "text/escape.hpp"
 #include "text/width.hpp"
 
@@ -30,8 +31,13 @@ void shuffle(std::vector<T>& items, engine::Rng& rng) {
   }
 }
 
+// "[5/15] Residual connections · single" — in an exam "[5/15] single": a real exam does not name
+// the topic a question is about, which is a cue to its answer.
 std::string header_for(const Session& session, const bank::Question& q, std::size_t position,
-                       std::size_t total) {
+                       std::size_t total, bool show_topic = true) {
+  if (!show_topic) {
+    return fmt::format("[{}/{}] {}", position, total, bank::question_type_name(q.type));
+  }
   const bank::Topic* topic = session.topic(q.topic);
   return fmt::format("[{}/{}] {} · {}", position, total, topic != nullptr ? topic->name : q.topic,
                      bank::question_type_name(q.type));
@@ -170,7 +176,7 @@ Outcome run_quiz(Session& s, ProgressStore& store, const QuizOptions& options,
   const std::int64_t id =
       store.begin_session("quiz", s.now(), settings_json(options.filters, s.seed));
   s.out << wrap_labelled("proofdeck quiz", s.theme.emphasis,
-                         fmt::format("· {} question{}{} · ? for help, q to stop", selected.size(),
+                         fmt::format("· {} question{}{} · ? for help, :q to stop", selected.size(),
                                      selected.size() == 1 ? "" : "s", text::terminal_safe(focus)),
                          s.width)
         << seed_line(s);
@@ -263,20 +269,21 @@ struct ExamState {
   }
 };
 
-// The review screen: every question's number, state and topic.
+// The review screen: every question's number, state and the start of its prompt (not its topic,
+// which the exam never shows: a cue to the answer).
 std::string render_review(const Session& s, const ExamState& exam) {
   std::string out = "\n" + fmt::format(s.theme.emphasis, "Review") + "\n";
   for (std::size_t i = 0; i < exam.answers.size(); ++i) {
     const Answered& a = exam.answers[i];
-    const bank::Topic* topic = s.topic(a.question->topic);
     std::string state =
         a.answered ? "answered " + text::terminal_safe(a.reply.shown) : std::string("unanswered");
     if (exam.flagged[i]) state += " · flagged";
+    const std::string head = fmt::format("{:>3}. {} — ", i + 1, state);
+    const int room = std::max(12, s.width - 2 - text::display_width(head));
+    const std::string prompt = text::truncate(
+        text::terminal_safe(a.instance.prompt, text::Newlines::as_spaces), room, "…");
     // Styled after wrapping, so the escape codes never count as width.
-    std::string line =
-        text::wrap_block(fmt::format("{:>3}. {} — {}", i + 1, state,
-                                     topic != nullptr ? topic->name : a.question->topic),
-                         s.width, "  ", "        ");
+    std::string line = text::wrap_block(head + prompt, s.width, "  ", "        ");
     for (const std::string word : {"unanswered", "flagged"}) {
       if (const std::size_t at = line.find(word); at != std::string::npos)
         line.replace(at, word.size(), fmt::format(s.theme.warning, "{}", word));
@@ -372,7 +379,7 @@ Outcome run_exam(Session& s, ProgressStore& store, const ExamOptions& options,
       if (at_end) {
         s.out << render_review(s, exam);
       } else {
-        std::string header = header_for(s, *a->question, exam.current + 1, n);
+        std::string header = header_for(s, *a->question, exam.current + 1, n, false);
         if (exam.flagged[exam.current]) header += " · flagged";
         s.out << render_question(s, a->instance, header);
         if (a->answered)
@@ -561,18 +568,21 @@ Outcome run_exam(Session& s, ProgressStore& store, const ExamOptions& options,
 
 namespace {
 
-std::string when(TimePoint now, TimePoint due) {
+// When a card is next due, as the learner reads it: a card in review by learner days ("in 8
+// days (2026-12-09)", "today"), one in its steps by the clock ("in 10 min").
+std::string when(const LearnerDays& days, const Card& card, TimePoint now) {
+  const TimePoint due = *card.due;
+  if (card.state == CardState::review) {
+    const int ahead = days.days_between(now, due);
+    if (ahead <= 0) return "today";
+    return fmt::format("in {} day{} ({})", ahead, ahead == 1 ? "" : "s", days.label(due));
+  }
   const auto seconds = (due - now).count();
   if (seconds < 60) return "now";
   if (seconds < 3600) return fmt::format("in {} min", (seconds + 30) / 60);
   if (seconds < 86400) return fmt::format("in {} h", (seconds + 1800) / 3600);
-  const auto days = (seconds + 43200) / 86400;
-  return fmt::format("in {} day{} ({})", days, days == 1 ? "" : "s",
-                     format_time(due).substr(0, 10));
-}
-
-TimePoint day_start(TimePoint t) {
-  return std::chrono::floor<std::chrono::days>(t);
+  const auto ahead = (seconds + 43200) / 86400;
+  return fmt::format("in {} day{} ({})", ahead, ahead == 1 ? "" : "s", days.label(due));
 }
 
 // New cards in the order a new learner should meet them: round-robin over topics, the lesson
@@ -608,7 +618,8 @@ std::vector<const bank::Question*> round_robin(const std::vector<bank::Bank>& ba
 
 }  // namespace
 
-Outcome run_drill(Session& s, ProgressStore& store, const DrillOptions& options) {
+Outcome run_drill(Session& s, ProgressStore& store, const DrillOptions& options,
+                  const ReportWriter& write) {
   SchedulerOptions scheduler_options;
   scheduler_options.desired_retention = options.retention;
   scheduler_options.fuzz = options.fuzz;
@@ -616,22 +627,33 @@ Outcome run_drill(Session& s, ProgressStore& store, const DrillOptions& options)
   const std::vector<const bank::Question*> selected = select_questions(s.banks, options.filters);
   std::map<std::string, Card> cards = store.cards();
   const TimePoint now = s.now();
+  if (options.day_starts_at && *options.day_starts_at != store.day_starts_at()) {
+    store.set_day_starts_at(*options.day_starts_at);
+    s.out << wrap_styled(s.theme.dim,
+                         fmt::format("Your day now starts at {:02}:00 local time, in this drill "
+                                     "and every later command (saved in {}).",
+                                     *options.day_starts_at, store.path().string()),
+                         s.width, "", "  ");
+  }
+  const LearnerDays days(store.day_starts_at());
+  const TimePoint today = days.start_of(days.day_of(now));
 
-  // New cards introduced today (their first drill review is today) count against --new.
+  // New cards introduced today (their first drill review is in this learner's day) count
+  // against --new.
   std::map<std::string, TimePoint> first_drill;
   for (const ReviewRow& r : store.reviews()) {
     if (r.mode == "drill" && !first_drill.contains(r.card)) first_drill[r.card] = r.at;
   }
   int new_today = 0;
   for (const auto& [card, at] : first_drill)
-    new_today += at >= day_start(now);
+    new_today += at >= today;
 
   std::vector<const bank::Question*> due, fresh;
   for (const bank::Question* q : selected) {
     const auto it = cards.find(q->id);
     if (it == cards.end() || it->second.state == CardState::fresh) {
       fresh.push_back(q);
-    } else if (it->second.due && *it->second.due <= now) {
+    } else if (days.due(it->second, now)) {
       due.push_back(q);
     }
   }
@@ -646,7 +668,7 @@ Outcome run_drill(Session& s, ProgressStore& store, const DrillOptions& options)
 
   s.out << wrap_labelled("proofdeck drill", s.theme.emphasis,
                          fmt::format("· {} due · {} new ({} of {} new cards introduced today) · ? "
-                                     "for help, q to stop",
+                                     "for help, :q to stop",
                                      due.size(), fresh.size(), new_today, options.new_per_day),
                          s.width)
         << seed_line(s);
@@ -684,7 +706,7 @@ Outcome run_drill(Session& s, ProgressStore& store, const DrillOptions& options)
         s.out << wrap_styled(s.theme.dim,
                              fmt::format("Nothing else is due: reviewing ahead (this card is due "
                                          "{}; it is still in its learning steps).",
-                                         when(s.now(), due_at)),
+                                         when(days, cards[q->id], s.now())),
                              s.width, "  ", "    ");
       }
     }
@@ -720,13 +742,10 @@ Outcome run_drill(Session& s, ProgressStore& store, const DrillOptions& options)
         const LineReader::Status read =
             s.reader.read(line, s.width >= 52 ? "  How was it? h hard · g good (Enter) · e easy > "
                                               : "  h hard · g good · e easy > ");
-        if (read == LineReader::Status::interrupted) {
-          outcome.interrupted = stop_after = true;
-          s.out << "\n";
-          break;
-        }
         if (read != LineReader::Status::line) {
-          stop_after = true;
+          // Interrupted, or the input ended, before a rating: nothing is saved for this card.
+          outcome.interrupted = read == LineReader::Status::interrupted;
+          a.rated = false;
           s.out << "\n";
           break;
         }
@@ -755,9 +774,16 @@ Outcome run_drill(Session& s, ProgressStore& store, const DrillOptions& options)
                                s.width - 2, "    ");
       }
     }
+    if (!a.rated) {
+      s.out << wrap_styled(s.theme.dim,
+                           "Not rated: this card's schedule is unchanged, and no review is saved.",
+                           s.width, "  ", "    ");
+      answers.push_back(std::move(a));
+      break;
+    }
     const TimePoint at = s.now();
-    const ReviewOutcome reviewed =
-        scheduler.review(card, rating, at, options.fuzz ? uniform : std::function<double()>{});
+    const ReviewOutcome reviewed = days.review(scheduler, card, rating, at,
+                                               options.fuzz ? uniform : std::function<double()>{});
     AnswerRecord record = record_of(s, a, "drill", id);
     record.at = at;
     record.rating = rating;
@@ -772,7 +798,7 @@ Outcome run_drill(Session& s, ProgressStore& store, const DrillOptions& options)
                                      : rating == Rating::hard ? "hard"
                                      : rating == Rating::good ? "good"
                                                               : "easy",
-                                     when(at, *reviewed.card.due)),
+                                     when(days, reviewed.card, at)),
                          s.width, "  ", "    ");
     if (reviewed.card.lapses >= kLeechLapses && rating == Rating::again) {
       s.out << wrap_styled(s.theme.warning,
@@ -802,16 +828,16 @@ Outcome run_drill(Session& s, ProgressStore& store, const DrillOptions& options)
     return outcome;
   }
   if (answers.empty() && !outcome.interrupted) {
-    std::optional<TimePoint> soonest;
+    const Card* soonest = nullptr;
     for (const bank::Question* q : selected) {
       const auto it = cards.find(q->id);
-      if (it != cards.end() && it->second.due && (!soonest || *it->second.due < *soonest))
-        soonest = it->second.due;
+      if (it != cards.end() && it->second.due && (!soonest || *it->second.due < *soonest->due))
+        soonest = &it->second;
     }
     s.out << text::wrap_block(
         fmt::format(
             "Nothing to drill now{}. `proofdeck stats` shows the forecast.",
-            soonest ? fmt::format(": the next card is due {}", when(s.now(), *soonest)) : ""),
+            soonest ? fmt::format(": the next card is due {}", when(days, *soonest, s.now())) : ""),
         s.width, "  ", "    ");
     return outcome;
   }
@@ -819,13 +845,16 @@ Outcome run_drill(Session& s, ProgressStore& store, const DrillOptions& options)
   int due_left = 0;
   for (const bank::Question* q : selected) {
     const auto it = cards.find(q->id);
-    due_left += it != cards.end() && it->second.state != CardState::fresh && it->second.due &&
-                *it->second.due <= s.now();
+    due_left += it != cards.end() && days.due(it->second, s.now());
   }
-  s.out << text::wrap_block(fmt::format("{} review{} saved · {} card{} due now", total,
-                                        total == 1 ? "" : "s", due_left, due_left == 1 ? "" : "s"),
-                            s.width, "  ", "    ")
+  s.out << text::wrap_block(
+               fmt::format("{} review{} saved · {} card{} due now", reviews,
+                           reviews == 1 ? "" : "s", due_left, due_left == 1 ? "" : "s"),
+               s.width, "  ", "    ")
         << seed_line(s);
+  if (!options.report_path.empty()) {
+    write(options.report_path, session_report(s, "drill", answers).dump(2) + "\n");
+  }
   return outcome;
 }
 

@@ -40,7 +40,11 @@ struct DrillOptions {
   bool show_demo = true;  // --no-demo: feedback without the live proof
   bool auto_rate = false;
   bool fuzz = false;
-  double retention = 0.9;  // --retention R
+  double retention = 0.9;   // --retention R
+  std::string report_path;  // --report FILE
+  // --day-starts-at H: the hour the learner's day starts, saved in progress.db for every later
+  // command; unset, the saved one (4 when none was saved).
+  std::optional<int> day_starts_at;
 };
 
 struct Outcome {
@@ -54,7 +58,8 @@ Outcome run_quiz(Session& session, ProgressStore& store, const QuizOptions& opti
                  const ReportWriter& write);
 Outcome run_exam(Session& session, ProgressStore& store, const ExamOptions& options,
                  const ReportWriter& write);
-Outcome run_drill(Session& session, ProgressStore& store, const DrillOptions& options);
+Outcome run_drill(Session& session, ProgressStore& store, const DrillOptions& options,
+                  const ReportWriter& write);
 
 // An FSRS card counts as a leech after this many lapses.
 inline constexpr int kLeechLapses = 8;

@@ -386,4 +386,26 @@ DrillLock::~DrillLock() {
   if (fd_ >= 0) ::close(fd_);  // closing releases the lock
 }
 
+int ProgressStore::day_starts_at() {
+  SQLite::Statement query(*db_, "SELECT value FROM meta WHERE key = 'day_starts_at'");
+  if (!query.executeStep()) return kDefaultDayStartsAt;
+  const std::string value = query.getColumn(0).getString();
+  const bool digits = !value.empty() && value.size() <= 2 &&
+                      value.find_first_not_of("0123456789") == std::string::npos;
+  if (!digits || std::stoi(value) > 23) {
+    throw StateError(
+        "progress.day_starts_at",
+        fmt::format("{}: meta's day_starts_at is \"{}\", not an hour from 0 to 23; set "
+                    "it again with `proofdeck drill --day-starts-at H`",
+                    path_.string(), value));
+  }
+  return std::stoi(value);
+}
+
+void ProgressStore::set_day_starts_at(int hour) {
+  SQLite::Statement set(*db_, "INSERT OR REPLACE INTO meta(key, value) VALUES('day_starts_at', ?)");
+  set.bind(1, std::to_string(hour));
+  set.exec();
+}
+
 }  // namespace proofdeck::study

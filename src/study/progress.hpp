@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "study/fsrs.hpp"
+#include "study/learner_day.hpp"
 
 namespace proofdeck::study {
 
@@ -90,6 +91,12 @@ class ProgressStore {
 
   std::vector<ReviewRow> reviews();
   std::vector<SessionRecord> sessions();
+
+  // The hour the learner's day starts (learner_day.hpp): meta's "day_starts_at", set by
+  // `drill --day-starts-at H`, kDefaultDayStartsAt in a database that never set it. StateError
+  // when the stored value is not a whole hour from 0 to 23.
+  int day_starts_at();
+  void set_day_starts_at(int hour);
 
  private:
   ProgressStore(std::filesystem::path path, std::unique_ptr<SQLite::Database> db)

@@ -128,7 +128,7 @@ std::string render_question(const Session& session, const Instance& instance,
   const bank::Question& q = *instance.question;
   std::string text = "\n" + wrap_styled(session.theme.emphasis, header, session.width, "", "  ");
   text += text::wrap_block(safe(instance.prompt), session.width, "  ");
-  const std::string_view hint = [&]() -> std::string_view {
+  const std::string hint = [&]() -> std::string {
     switch (q.type) {
       case bank::QuestionType::single:
         return "one letter";
@@ -136,8 +136,11 @@ std::string render_question(const Session& session, const Instance& instance,
         return "select all that apply: letters, e.g. a,c";
       case bank::QuestionType::truefalse:
         return "t or f";
-      case bank::QuestionType::numeric:
-        return "a number: 1048576, 1,048,576, 2^20, 1.048576e6";
+      case bank::QuestionType::numeric: {
+        const bank::NumberExample example = bank::number_example(instance);
+        return fmt::format("a number, as {}, {}, {} or {}", example.plain, example.grouped,
+                           example.power, example.scientific);
+      }
       case bank::QuestionType::order:
         return "every letter, in the right order, e.g. c a b";
     }
@@ -172,9 +175,12 @@ std::string render_help(const Instance& instance, bool exam) {
     case bank::QuestionType::truefalse:
       text += "t or f (true/false, y/n).\n";
       break;
-    case bank::QuestionType::numeric:
-      text += "a number, as 1048576, 1,048,576, 1_048_576, 2^20, 1.048576e6 or 3*512*512.\n";
-      break;
+    case bank::QuestionType::numeric: {
+      const bank::NumberExample example = bank::number_example(instance);
+      text +=
+          fmt::format("a number, as {}, {}, {}, {}, {} or {}.\n", example.plain, example.grouped,
+                      example.underscored, example.power, example.scientific, example.product);
+    } break;
     case bank::QuestionType::order:
       text += "all the letters in the right order (c a b d).\n";
       break;
@@ -188,9 +194,9 @@ std::string render_help(const Instance& instance, bool exam) {
     return text;
   }
   text +=
-      "  Commands: s skip · d the demo behind the question (opening it before you answer "
-      "makes the answer count as not known) · q quit (the summary follows)\n";
-  text += "  Where a command letter is also an answer letter, type the word: skip, demo, quit.\n";
+      "  Commands: :s skip · :d the demo behind the question (opening it before you answer "
+      "makes the answer count as not known) · :q quit (the summary follows); the words skip, "
+      "demo and quit work too. A letter on its own is always an answer.\n";
   return text;
 }
 
@@ -260,6 +266,30 @@ std::string render_proof(Session& session, const Instance& instance) {
   }
 }
 
+namespace {
+
+// "a and c" / "a, b and d": shown letters in a sentence.
+std::string letters_in_words(const std::vector<std::string>& letters) {
+  std::string words;
+  for (std::size_t i = 0; i < letters.size(); ++i) {
+    words += (i == 0 ? "" : i + 1 == letters.size() ? " and " : ", ") + letters[i];
+  }
+  return words;
+}
+
+}  // namespace
+
+std::string selection_verdict(const Grade& grade) {
+  const std::size_t wrong = grade.wrong_chosen.size();
+  const std::string chosen =
+      wrong == 0 ? ""
+                 : fmt::format("You chose {}, which {} not right",
+                               letters_in_words(grade.wrong_chosen), wrong == 1 ? "is" : "are");
+  if (grade.missed.empty()) return chosen.empty() ? "" : chosen + ".";
+  const std::string missed = letters_in_words(grade.missed);
+  return chosen.empty() ? "You missed " + missed + "." : chosen + ", and missed " + missed + ".";
+}
+
 std::string render_feedback(Session& session, const Answered& a, bool show_demo) {
   const bank::Question& q = *a.question;
   const Theme& theme = session.theme;
@@ -281,6 +311,8 @@ std::string render_feedback(Session& session, const Answered& a, bool show_demo)
     const std::string plain =
         text::wrap_block("✗ Wrong. The answer: " + safe(a.grade.expected), session.width, "", "  ");
     text += fmt::format(theme.bad, "✗ Wrong.") + plain.substr(std::strlen("✗ Wrong."));
+    if (const std::string verdict = selection_verdict(a.grade); !verdict.empty())
+      text += text::wrap_block(verdict, session.width, "  ", "  ");
   }
   if (!a.grade.correct && !a.grade.trap.empty()) {
     if (const bank::Trap* trap = session.trap(a.grade.trap)) {
@@ -491,6 +523,7 @@ nlohmann::ordered_json session_report(const Session& session, const std::string&
     entry["time_ms"] = a.time_ms;
     entry["skipped"] = !a.answered;
     if (a.answered && a.reply.revealed) entry["revealed"] = true;
+    if (mode == "drill") entry["rated"] = a.answered && a.rated;
     questions.push_back(std::move(entry));
     if (!a.answered) {
       ++skipped;

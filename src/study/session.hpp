@@ -66,6 +66,9 @@ struct Answered {
   Reply reply;
   Grade grade;
   std::int64_t time_ms = 0;
+  // drill: whether a rating was saved; false when the drill was interrupted (or its input ended)
+  // at "How was it?" after a right answer: the card's schedule is unchanged.
+  bool rated = true;
 };
 
 // The question as shown: "[3/10] topic · type", the prompt and lettered options or steps.
@@ -74,6 +77,10 @@ std::string render_question(const Session& session, const Instance& instance,
 
 // The help a `?` prints, for this question's type.
 std::string render_help(const Instance& instance, bool exam);
+
+// A partly right select-all answer in words: "b is not right; you missed a and d." Empty for
+// other questions and for a selection without either mistake.
+std::string selection_verdict(const Grade& grade);
 
 // After an answer: right or wrong, the right answer, the trap the wrong answer embodies (name and
 // correction), the explanation with its source, the worked formula of a template, and — unless

@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "bank/instance.hpp"
+#include "study/learner_day.hpp"
 #include "study/modes.hpp"
 #include "text/escape.hpp"
 #include "text/number.hpp"
@@ -66,10 +67,6 @@ double chance_of_at_least(const std::vector<double>& probabilities, int needed) 
 }
 
 namespace {
-
-TimePoint day_of(TimePoint t) {
-  return std::chrono::floor<std::chrono::days>(t);
-}
 
 ordered_json share(int part, int whole) {
   return whole == 0 ? ordered_json(nullptr) : ordered_json(static_cast<double>(part) / whole);
@@ -201,7 +198,8 @@ int needed_to_pass(int n, double pass) {
 // `latest_exam`: the length of the latest exam taken, if any.
 ordered_json readiness(const Loaded& loaded, const std::vector<ReviewRow>& reviews,
                        const std::map<std::string, Card>& cards, const Scheduler& scheduler,
-                       TimePoint now, const StatsOptions& options, std::optional<int> latest_exam) {
+                       const LearnerDays& learner, TimePoint now, const StatsOptions& options,
+                       std::optional<int> latest_exam) {
   // Per question: whether it was ever answered, and its latest quiz and exam answers since its
   // last drill review (the drill's own answers are in the card's retrievability).
   std::set<std::string> seen;
@@ -221,7 +219,7 @@ ordered_json readiness(const Loaded& loaded, const std::vector<ReviewRow>& revie
   for (const bank::Question* q : loaded.questions) {
     const auto card = cards.find(q->id);
     const double prior = card != cards.end() && drilled(card->second)
-                             ? scheduler.retrievability(card->second, now)
+                             ? learner.retrievability(scheduler, card->second, now)
                              : guess_chance(*q);
     const std::deque<bool>& answers = recent[q->id];
     const int right = static_cast<int>(std::count(answers.begin(), answers.end(), true));
@@ -300,7 +298,10 @@ ordered_json compute_stats(ProgressStore& store, const std::vector<bank::Bank>& 
   const std::vector<ReviewRow> reviews = store.reviews();
   const std::map<std::string, Card> cards = store.cards();
   const Scheduler scheduler;
-  const TimePoint today = day_of(now);
+  // Days are the learner's (learner_day.hpp): "today" began at the rollover hour.
+  const LearnerDays learner(store.day_starts_at());
+  const LearnerDate today = learner.day_of(now);
+  const TimePoint today_began = learner.start_of(today);
 
   ordered_json stats;
   stats["now"] = format_time(now);
@@ -309,7 +310,7 @@ ordered_json compute_stats(ProgressStore& store, const std::vector<bank::Bank>& 
   std::map<std::string, int> by_mode{{"quiz", 0}, {"exam", 0}, {"drill", 0}};
   int retention_reviews = 0, retained = 0;
   for (const ReviewRow& r : reviews) {
-    today_count += r.at >= today;
+    today_count += r.at >= today_began;
     ++by_mode[r.mode];
     if (r.mode == "drill" && r.elapsed_days && *r.elapsed_days >= 1) {
       ++retention_reviews;
@@ -335,10 +336,10 @@ ordered_json compute_stats(ProgressStore& store, const std::vector<bank::Bank>& 
     const Card& card = it->second;
     ++states[std::string(state_name(card.state))];
     if (card.due) {
-      if (*card.due < now) ++overdue;
-      const auto day = std::max<std::int64_t>(
-          0, std::chrono::duration_cast<std::chrono::days>(day_of(*card.due) - today).count());
-      if (day < 30) ++days[static_cast<std::size_t>(day)];
+      // By learner day: overdue when due on a day before today (counted today).
+      const int day = learner.days_between(now, *card.due);
+      overdue += day < 0;
+      if (day < 30) ++days[static_cast<std::size_t>(std::max(0, day))];
     }
     if (card.lapses >= kLeechLapses) leeches.push_back({{"id", id}, {"lapses", card.lapses}});
   }
@@ -347,7 +348,7 @@ ordered_json compute_stats(ProgressStore& store, const std::vector<bank::Bank>& 
   int next_7 = 0, next_30 = 0;
   for (std::size_t d = 0; d < days.size(); ++d) {
     forecast_days.push_back(
-        {{"date", format_time(today + std::chrono::days(d)).substr(0, 10)}, {"due", days[d]}});
+        {{"date", format_date(today + std::chrono::days(d))}, {"due", days[d]}});
     if (d < 7) next_7 += days[d];
     next_30 += days[d];
   }
@@ -374,7 +375,7 @@ ordered_json compute_stats(ProgressStore& store, const std::vector<bank::Bank>& 
       seen += seen_cards.contains(q->id);
       if (const auto it = cards.find(q->id); it != cards.end() && drilled(it->second)) {
         ++drilled_cards;
-        recall += scheduler.retrievability(it->second, now);
+        recall += learner.retrievability(scheduler, it->second, now);
       }
     }
     const auto [correct, answered] = answers_by_topic[topic->id];
@@ -395,7 +396,8 @@ ordered_json compute_stats(ProgressStore& store, const std::vector<bank::Bank>& 
   std::optional<int> latest_exam;
   if (!stats["exams"].empty() && stats["exams"].back()["total"].get<int>() > 0)
     latest_exam = stats["exams"].back()["total"].get<int>();
-  stats["readiness"] = readiness(questions, reviews, cards, scheduler, now, options, latest_exam);
+  stats["readiness"] =
+      readiness(questions, reviews, cards, scheduler, learner, now, options, latest_exam);
 
   // Traps: how often a question that could catch the learner in it was answered, and how often
   // it did.
