@@ -1,10 +1,13 @@
 // `proofdeck print`: handouts and worksheets in Markdown or self-contained HTML, with the quiz
 // filters, answers inline, in a key at the end, or left out.
 #include <filesystem>
+#include <map>
 #include <memory>
+#include <optional>
 
 #include <fmt/format.h>
 
+#include "bank/form.hpp"
 #include "bank/proof.hpp"
 #include "cli/print_export_cmds.hpp"
 #include "cli/study_support.hpp"
@@ -12,6 +15,7 @@
 #include "core/errors.hpp"
 #include "print/handout.hpp"
 #include "print/printable.hpp"
+#include "study/modes.hpp"
 
 namespace proofdeck::cli {
 
@@ -26,6 +30,7 @@ struct PrintOptions {
   std::string answers = "inline";  // inline | appendix | none
   std::string assets_dir;          // --assets DIR: Markdown figures as SVG files
   std::string title;               // --title; empty: the banks' titles
+  int count = 0;                   // --count N: N questions drawn with the seed; 0: all
 };
 
 std::string resolved_format(const PrintOptions& options) {
@@ -57,6 +62,59 @@ void write_assets(const std::string& dir, const std::vector<print::Asset>& asset
     write_output((fs::path(dir) / asset.name).string(), asset.svg, io);
 }
 
+// The sheet's questions, arranged: every selected one, or --count N drawn with the seed across
+// the topics as an exam draws them. A question that would give away another's answer (as drawn
+// for this sheet: bank/form.hpp) is left out, or with --count replaced by the next of its topic;
+// standard error says which and why. Questions named with --question are all kept, with a
+// warning for each such pair.
+std::vector<print::TopicGroup> arrange_form(const std::vector<bank::Bank>& banks,
+                                            std::vector<const bank::Question*> selected,
+                                            const PrintOptions& options, Context& context) {
+  const std::uint64_t seed = context.global.seed;
+  std::map<std::string, std::vector<const bank::Question*>> spares;
+  if (options.count > 0) {
+    engine::Rng rng(seed);
+    selected = study::draw_spread(selected, static_cast<std::size_t>(options.count), rng, spares);
+  }
+  const bool named = !options.filters.questions.empty();
+  // Each removal redraws the sheet (the same seed over fewer or other questions), so conflicts are
+  // looked for again until none is left; every pass removes one question, so this ends.
+  while (true) {
+    const std::vector<print::TopicGroup> groups = print::arrange(banks, selected, seed);
+    std::vector<const bank::Instance*> form;
+    for (const print::TopicGroup& group : groups)
+      for (const print::Printed& printed : group.questions)
+        form.push_back(&printed.instance);
+    std::optional<std::string> conflict;
+    std::size_t later = 0;
+    for (std::size_t j = 1; j < form.size() && !conflict; ++j) {
+      for (std::size_t i = 0; i < j && !conflict; ++i) {
+        conflict = bank::form_conflict(*form[i], *form[j]);
+        later = j;
+        if (conflict && named) {
+          context.io.err << fmt::format(
+              "warning: --question {} and {}: one states the other's answer; both are printed as "
+              "named\n",
+              form[i]->question->id, form[j]->question->id);
+          conflict.reset();
+        }
+      }
+    }
+    if (!conflict) return groups;
+    const bank::Question* dropped = form[later]->question;
+    std::erase(selected, dropped);
+    std::vector<const bank::Question*>& topic_spares = spares[dropped->topic];
+    std::string replacement;
+    if (!topic_spares.empty()) {
+      selected.push_back(topic_spares.front());
+      replacement = fmt::format("; {} takes its place", topic_spares.front()->id);
+      topic_spares.erase(topic_spares.begin());
+    }
+    context.io.err << fmt::format("note: {} is left out: {}{}\n", dropped->id, *conflict,
+                                  replacement);
+  }
+}
+
 void run_print(const PrintOptions& options, Context& context) {
   const std::string format = resolved_format(options);
   if (!options.assets_dir.empty() && format != "md") {
@@ -68,8 +126,8 @@ void run_print(const PrintOptions& options, Context& context) {
   StudyBanks loaded = load_study_banks(context);
   study::Filters filters = options.filters;
   filters.banks.insert(filters.banks.end(), loaded.selected.begin(), loaded.selected.end());
-  const auto selected = study::select_questions(loaded.banks, filters);
-  const auto groups = print::arrange(loaded.banks, selected, context.global.seed);
+  const auto groups =
+      arrange_form(loaded.banks, study::select_questions(loaded.banks, filters), options, context);
 
   print::HandoutOptions handout_options;
   handout_options.format =
@@ -112,14 +170,22 @@ void setup_print(CLI::App& app, const std::function<Context()>& context) {
                       "Markdown: also write each proof figure as an SVG file into DIR and link "
                       "it from the document");
   command->add_option("--title", options->title, "The title (default: the banks' titles)");
+  command
+      ->add_option("--count", options->count,
+                   "N questions drawn with --seed, spread over the topics as an exam draws them "
+                   "(default: every question the filters select)")
+      ->check(whole_number(1, 100000));
   command->footer(
       "A section per topic; questions numbered 1..N, options lettered and templates drawn from "
       "--seed, so a worksheet and its key printed with the same seed and filters match; proofs run "
       "as check proves them, so the numbers beside an explanation are the ones it quotes. HTML is "
-      "one file with inline CSS and SVG (no scripts, no network), a page per topic in print.\n"
+      "one file with inline CSS and SVG (no scripts, no network), a page per topic in print. No "
+      "sheet holds two questions where one states the other's answer: the later is left out "
+      "(with --count, replaced), and standard error says which.\n"
       "Examples:\n"
       "  proofdeck print --format html --output handout.html --topic multi-head\n"
       "  proofdeck print --answers appendix --seed 7 --output worksheet.html\n"
+      "  proofdeck print --answers none --count 20 --seed 3 --output form.html\n"
       "  proofdeck print --format md --output sheet.md --assets figures");
   command->callback([options, context] {
     Context ctx = context();

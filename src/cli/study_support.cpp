@@ -132,6 +132,7 @@ std::unique_ptr<StudyRun> start_study(Context& context) {
       // Proofs run as `check` proves them (seed 0), so the numbers an explanation quotes are the
       // numbers on screen; --seed shuffles and draws questions, not the demos' weights.
       .runner = bank::DemoRunner(0),
+      .err = &context.io.err,
   });
   Io* io = &context.io;
   run->write = [io](const std::string& path, const std::string& text) {

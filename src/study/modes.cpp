@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "bank/form.hpp"
 #include "bank/instance.hpp"
 #include "bank/sources.hpp"
 #include "core/errors.hpp"
@@ -124,6 +125,39 @@ std::vector<std::pair<std::string, int>> weakest_traps(ProgressStore& store, int
   return ranked;
 }
 
+// On standard error, how many questions a form swapped or left out so that none gives away
+// another's answer. Which ones, or the numbers involved, would themselves give answers away.
+void warn_left_out(const Session& s, const std::vector<bank::LeftOut>& left_out) {
+  if (left_out.empty() || s.err == nullptr) return;
+  const auto replaced = static_cast<std::size_t>(std::count_if(
+      left_out.begin(), left_out.end(), [](const bank::LeftOut& l) { return l.replaced; }));
+  const std::size_t n = left_out.size();
+  *s.err << fmt::format(
+      "note: {} question{} would have given away another's answer on this form{}\n", n,
+      n == 1 ? "" : "s",
+      replaced == n
+          ? fmt::format("; the next eligible question took {} place", n == 1 ? "its" : "each one's")
+      : replaced == 0
+          ? fmt::format(" and {} left out", n == 1 ? "is" : "are")
+          : fmt::format("; {} replaced by the next eligible, {} left out", replaced, n - replaced));
+}
+
+// On standard error, each pair of questions named with --question where one states the other's
+// answer: they are asked as named.
+void warn_named_conflicts(const Session& s, const std::vector<Instance>& form) {
+  if (s.err == nullptr) return;
+  for (std::size_t i = 0; i < form.size(); ++i) {
+    for (std::size_t j = i + 1; j < form.size(); ++j) {
+      if (bank::form_conflict(form[i], form[j])) {
+        *s.err << fmt::format(
+            "warning: --question {} and {}: one states the other's answer; both are asked as "
+            "named\n",
+            form[i].question->id, form[j].question->id);
+      }
+    }
+  }
+}
+
 }  // namespace
 
 Outcome run_quiz(Session& s, ProgressStore& store, const QuizOptions& options,
@@ -171,8 +205,27 @@ Outcome run_quiz(Session& s, ProgressStore& store, const QuizOptions& options,
   }
   engine::Rng rng(s.seed);
   shuffle(selected, rng);
-  if (options.count && static_cast<std::size_t>(*options.count) < selected.size())
-    selected.resize(static_cast<std::size_t>(*options.count));
+  // The form: the first --count of the shuffled questions, drawn in order; one that would give
+  // away another's answer is replaced by the next (bank/form.hpp). Questions named with
+  // --question are asked as named, with a warning.
+  const std::size_t size = options.count
+                               ? std::min(selected.size(), static_cast<std::size_t>(*options.count))
+                               : selected.size();
+  std::vector<Instance> form;
+  for (std::size_t i = 0; i < size; ++i)
+    form.push_back(instantiate(*selected[i], rng));
+  if (options.filters.questions.empty()) {
+    std::size_t next_spare = size;
+    warn_left_out(s, bank::untangle(form, [&](std::size_t) -> std::optional<Instance> {
+                    if (next_spare >= selected.size()) return std::nullopt;
+                    return instantiate(*selected[next_spare++], rng);
+                  }));
+  } else {
+    warn_named_conflicts(s, form);
+  }
+  selected.clear();
+  for (const Instance& instance : form)
+    selected.push_back(instance.question);
   const std::int64_t id =
       store.begin_session("quiz", s.now(), settings_json(options.filters, s.seed));
   s.out << wrap_labelled("proofdeck quiz", s.theme.emphasis,
@@ -185,7 +238,7 @@ Outcome run_quiz(Session& s, ProgressStore& store, const QuizOptions& options,
   for (std::size_t i = 0; i < selected.size(); ++i) {
     Answered a;
     a.question = selected[i];
-    a.instance = instantiate(*a.question, rng);
+    a.instance = form[i];
     s.out << render_question(s, a.instance, header_for(s, *a.question, i + 1, selected.size()));
     const auto asked = std::chrono::steady_clock::now();
     const AskResult result = ask(s, a.instance, a.reply, false);
@@ -218,31 +271,6 @@ Outcome run_quiz(Session& s, ProgressStore& store, const QuizOptions& options,
 // --- exam ---------------------------------------------------------------------------------------
 
 namespace {
-
-// n questions drawn across topics in proportion to how many each topic has (largest remainder).
-std::vector<const bank::Question*> draw_exam(std::vector<const bank::Question*> pool, std::size_t n,
-                                             engine::Rng& rng) {
-  std::vector<std::string> topics;
-  std::map<std::string, std::vector<const bank::Question*>> by_topic;
-  for (const bank::Question* q : pool) {
-    if (!by_topic.contains(q->topic)) topics.push_back(q->topic);
-    by_topic[q->topic].push_back(q);
-  }
-  n = std::min(n, pool.size());
-  std::vector<int> sizes;
-  for (const std::string& topic : topics)
-    sizes.push_back(static_cast<int>(by_topic[topic].size()));
-  const std::vector<int> quota = exam_quota(sizes, static_cast<int>(n));
-  std::vector<const bank::Question*> drawn;
-  for (std::size_t t = 0; t < topics.size(); ++t) {
-    std::vector<const bank::Question*>& questions = by_topic[topics[t]];
-    shuffle(questions, rng);
-    drawn.insert(drawn.end(), questions.begin(),
-                 questions.begin() + static_cast<std::ptrdiff_t>(quota[t]));
-  }
-  shuffle(drawn, rng);
-  return drawn;
-}
 
 std::string clock_text(std::chrono::steady_clock::duration left) {
   const auto seconds =
@@ -314,19 +342,66 @@ std::string exam_result_json(const ExamState& exam, double minutes_taken, const 
 
 }  // namespace
 
+std::vector<const bank::Question*> draw_spread(
+    std::vector<const bank::Question*> pool, std::size_t n, engine::Rng& rng,
+    std::map<std::string, std::vector<const bank::Question*>>& spares) {
+  std::vector<std::string> topics;
+  std::map<std::string, std::vector<const bank::Question*>> by_topic;
+  for (const bank::Question* q : pool) {
+    if (!by_topic.contains(q->topic)) topics.push_back(q->topic);
+    by_topic[q->topic].push_back(q);
+  }
+  n = std::min(n, pool.size());
+  std::vector<int> sizes;
+  for (const std::string& topic : topics)
+    sizes.push_back(static_cast<int>(by_topic[topic].size()));
+  const std::vector<int> quota = exam_quota(sizes, static_cast<int>(n));
+  std::vector<const bank::Question*> drawn;
+  for (std::size_t t = 0; t < topics.size(); ++t) {
+    std::vector<const bank::Question*>& questions = by_topic[topics[t]];
+    shuffle(questions, rng);
+    drawn.insert(drawn.end(), questions.begin(),
+                 questions.begin() + static_cast<std::ptrdiff_t>(quota[t]));
+    spares[topics[t]].assign(questions.begin() + static_cast<std::ptrdiff_t>(quota[t]),
+                             questions.end());
+  }
+  shuffle(drawn, rng);
+  return drawn;
+}
+
 Outcome run_exam(Session& s, ProgressStore& store, const ExamOptions& options,
                  const ReportWriter& write) {
   engine::Rng rng(s.seed);
-  const std::vector<const bank::Question*> drawn = draw_exam(
-      select_questions(s.banks, options.filters), static_cast<std::size_t>(options.count), rng);
-  ExamState exam;
-  exam.answers.resize(drawn.size());
-  exam.flagged.assign(drawn.size(), false);
-  for (std::size_t i = 0; i < drawn.size(); ++i) {
-    exam.answers[i].question = drawn[i];
-    exam.answers[i].instance = instantiate(*drawn[i], rng);
+  std::map<std::string, std::vector<const bank::Question*>> spares;
+  const std::vector<const bank::Question*> drawn =
+      draw_spread(select_questions(s.banks, options.filters),
+                  static_cast<std::size_t>(options.count), rng, spares);
+  std::vector<Instance> form;
+  for (const bank::Question* q : drawn)
+    form.push_back(instantiate(*q, rng));
+  if (options.filters.questions.empty()) {
+    // A question that would give away another's answer is replaced by the next of its topic (so
+    // the spread holds), else of any topic.
+    warn_left_out(s, bank::untangle(form, [&](std::size_t i) -> std::optional<Instance> {
+                    std::vector<const bank::Question*>* from = &spares[form[i].question->topic];
+                    for (auto it = spares.begin(); from->empty() && it != spares.end(); ++it)
+                      from = &it->second;
+                    if (from->empty()) return std::nullopt;
+                    const bank::Question* next = from->front();
+                    from->erase(from->begin());
+                    return instantiate(*next, rng);
+                  }));
+  } else {
+    warn_named_conflicts(s, form);
   }
-  const std::size_t n = drawn.size();
+  ExamState exam;
+  exam.answers.resize(form.size());
+  exam.flagged.assign(form.size(), false);
+  for (std::size_t i = 0; i < form.size(); ++i) {
+    exam.answers[i].question = form[i].question;
+    exam.answers[i].instance = form[i];
+  }
+  const std::size_t n = form.size();
   const auto deadline =
       s.started + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                       std::chrono::duration<double, std::ratio<60>>(options.minutes));

@@ -51,6 +51,7 @@ struct Session {
   std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
   bank::DemoRunner runner{0};
   std::vector<Reminder>* reminders = nullptr;  // an exam's time warnings, shown while prompts wait
+  std::ostream* err = nullptr;                 // notes and warnings (standard error); none if null
 
   // The session's clock: the start plus the time that has really passed since.
   TimePoint now() const;

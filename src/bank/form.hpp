@@ -1,0 +1,51 @@
+// Forms whose questions do not answer each other. A worksheet, an exam or a quiz is a form; one
+// question's text (its prompt, every option, every step) must not state another's key as drawn:
+// "At d_model = 512 the block holds 1,048,576 weights" gives away "how many weights does the
+// block hold?".
+//
+// What counts as stating a key:
+//   - a number of at least 1,000 in magnitude — a numeric key, or a right option that is only a
+//     number — written in the other text in any notation the answer parser reads (1048576,
+//     1,048,576, 1_048_576, 2^20, 1.048576e6, 4*512*512), within the key's own tolerance;
+//   - a right option's whole text (at least 20 characters), word for word, case and spacing
+//     aside.
+// Smaller numbers are the givens items share (8 heads, 64 tokens, d_model = 512): a 16 in "16
+// heads" does not give away a rank of 16, and counting it would empty a topic's worksheet.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "bank/instance.hpp"
+
+namespace proofdeck::bank {
+
+inline constexpr double kGiveawayMagnitude = 1000.0;
+inline constexpr std::size_t kGiveawayPhrase = 20;
+
+// What in `text_of`'s prompt, options or steps states `key_of`'s key ("1,048,576", or the right
+// option's text); nullopt when nothing does. A question never gives itself away.
+std::optional<std::string> states_key(const Instance& text_of, const Instance& key_of);
+
+// Why `a` and `b` cannot share a form ("question A states B's key, 1,048,576"), either way round;
+// nullopt when they can.
+std::optional<std::string> form_conflict(const Instance& a, const Instance& b);
+
+// One question left out of a form, and why.
+struct LeftOut {
+  std::string id;
+  std::string reason;     // form_conflict's
+  bool replaced = false;  // a spare took its place
+};
+
+// Drops, in order, every instance that conflicts with one kept before it. `spare` is asked for a
+// replacement for the dropped one (its position, what it conflicted with): it returns the next
+// eligible candidate, or nullopt when there is none; a replacement is checked the same way.
+// Returns what was left out.
+std::vector<LeftOut> untangle(std::vector<Instance>& form,
+                              const std::function<std::optional<Instance>(std::size_t)>& spare);
+
+}  // namespace proofdeck::bank
