@@ -115,6 +115,9 @@ sessions() {
   check "SIGINT at the rating prompt exits 130" test "$status" -eq 130
   check "SIGINT at the rating prompt says the card is not rated" \
     grep -qF "Not rated: this card's schedule is unchanged" "$work/out-rating"
+  check "SIGINT at the rating prompt says the last answer was not saved" \
+    grep -qxF "Interrupted: every answer given was saved but the last, left unrated." \
+    "$work/err-rating"
   check "SIGINT at the rating prompt saves no review and no schedule" \
     test "$(sql "$data/progress.db" "SELECT count(*) FROM reviews") $(sql "$data/progress.db" \
       "SELECT count(*) FROM cards")" = "0 0"

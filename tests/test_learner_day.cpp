@@ -251,6 +251,17 @@ TEST_CASE("new cards introduced count against --new until the next day starts at
   CHECK(learner.stats("2026-12-01T04:00:00Z")["reviews"]["today"] == 0);
 }
 
+TEST_CASE("stats dates an exam by the learner's day it was taken on", "[study][day][cli]") {
+  Learner learner;
+  Cli exam;
+  learner.run(exam, {"exam", "--question", "order-without-pe"}, "2026-12-02T03:00:00Z", "f\nyes\n");
+  const auto stats = learner.stats("2026-12-02T05:00:00Z");
+  REQUIRE(stats["exams"].size() == 1);
+  CHECK(stats["exams"][0]["at"] == "2026-12-02T03:00:00Z");
+  CHECK(stats["exams"][0]["date"] == "2026-12-01");  // before 04:00: the evening's day
+  CHECK(stats["reviews"]["today"] == 0);
+}
+
 TEST_CASE("drill --day-starts-at H is saved for every later command", "[study][day][cli]") {
   Learner learner;
   learner.easy("order-without-pe", "2026-12-01T05:30:00Z", "f");

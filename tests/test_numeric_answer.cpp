@@ -12,6 +12,7 @@
 #include "bank/numeric_answer.hpp"
 #include "bank/sources.hpp"
 #include "cli_test_support.hpp"
+#include "golden.hpp"
 
 using proofdeck::bank::numeric_matches;
 using proofdeck::bank::NumericAnswer;
@@ -170,6 +171,31 @@ TEST_CASE("the example avoids the key and everything within its tolerance", "[an
   instance.key = 1048576;
   const auto far = proofdeck::bank::number_example(instance);
   CHECK(std::abs(far.value - 1048576) > 0.5 * 1048576);
+}
+
+TEST_CASE("the numbers the README gives as examples are no built-in answer", "[answer][example]") {
+  const std::string readme =
+      proofdeck::testing::read_file(std::string(PROOFDECK_FIXTURE_DIR) + "/../../README.md");
+  const std::size_t at = readme.find("numbers as `");
+  REQUIRE(at != std::string::npos);
+  const std::string sentence = readme.substr(at, readme.find("(each", at) - at);
+  std::vector<double> examples;
+  const std::regex quoted("`([^`]+)`");
+  for (auto it = std::sregex_iterator(sentence.begin(), sentence.end(), quoted);
+       it != std::sregex_iterator(); ++it)
+    examples.push_back(value_of((*it)[1].str().c_str()));
+  REQUIRE(examples.size() >= 4);
+  for (const auto& bank : proofdeck::bank::load_banks(proofdeck::bank::BankSources{{}, true})) {
+    for (const Question& q : bank.questions) {
+      if (q.type != QuestionType::numeric) continue;
+      for (const Instance& instance : every_draw(q)) {
+        for (const double example : examples) {
+          INFO(q.id << " " << example);
+          CHECK(!numeric_matches(example, instance.key, q.key.tolerance, q.key.relative));
+        }
+      }
+    }
+  }
 }
 
 TEST_CASE("the numbers quiz --help gives as examples are no built-in answer", "[answer][example]") {

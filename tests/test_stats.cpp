@@ -363,7 +363,8 @@ TEST_CASE("exams are kept: each completed one with its score, verdict, minutes a
                            {"beta", {{"correct", 0}, {"total", 1}}},
                            {"gamma", {{"correct", 1}, {"total", 1}}}}},
                          {"pass", 75.0},
-                         {"allowed_minutes", 10.0}});
+                         {"allowed_minutes", 10.0},
+                         {"date", "2026-02-22"}});
   // Saved without a result: no topics, minutes from its start (10:00:00) to its end (10:12:30).
   CHECK(exams[1]["topics"] == json::object());
   CHECK(exams[1]["minutes"] == 12.5);

@@ -143,7 +143,10 @@ std::unique_ptr<StudyRun> start_study(Context& context) {
 
 void finish_study(const study::Outcome& outcome) {
   if (outcome.interrupted) {
-    throw Error("study.interrupted", "interrupted: every answer given was saved",
+    throw Error("study.interrupted",
+                outcome.unrated ? "interrupted: every answer given was saved but the last, "
+                                  "left unrated"
+                                : "interrupted: every answer given was saved",
                 ExitCode::interrupted);
   }
 }

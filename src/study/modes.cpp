@@ -702,14 +702,9 @@ Outcome run_drill(Session& s, ProgressStore& store, const DrillOptions& options,
   const std::vector<const bank::Question*> selected = select_questions(s.banks, options.filters);
   std::map<std::string, Card> cards = store.cards();
   const TimePoint now = s.now();
-  if (options.day_starts_at && *options.day_starts_at != store.day_starts_at()) {
-    store.set_day_starts_at(*options.day_starts_at);
-    s.out << wrap_styled(s.theme.dim,
-                         fmt::format("Your day now starts at {:02}:00 local time, in this drill "
-                                     "and every later command (saved in {}).",
-                                     *options.day_starts_at, store.path().string()),
-                         s.width, "", "  ");
-  }
+  const bool new_day_start =
+      options.day_starts_at && *options.day_starts_at != store.day_starts_at();
+  if (new_day_start) store.set_day_starts_at(*options.day_starts_at);
   const LearnerDays days(store.day_starts_at());
   const TimePoint today = days.start_of(days.day_of(now));
 
@@ -747,6 +742,13 @@ Outcome run_drill(Session& s, ProgressStore& store, const DrillOptions& options,
                                      due.size(), fresh.size(), new_today, options.new_per_day),
                          s.width)
         << seed_line(s);
+  if (new_day_start) {
+    s.out << wrap_styled(s.theme.dim,
+                         fmt::format("Your day now starts at {:02}:00 local time, in this drill "
+                                     "and every later command (saved in {}).",
+                                     *options.day_starts_at, store.path().string()),
+                         s.width, "  ", "    ");
+  }
   const std::int64_t id = store.begin_session("drill", now,
                                               settings_json(options.filters, s.seed,
                                                             {{"new", options.new_per_day},
@@ -820,6 +822,7 @@ Outcome run_drill(Session& s, ProgressStore& store, const DrillOptions& options,
         if (read != LineReader::Status::line) {
           // Interrupted, or the input ended, before a rating: nothing is saved for this card.
           outcome.interrupted = read == LineReader::Status::interrupted;
+          outcome.unrated = true;
           a.rated = false;
           s.out << "\n";
           break;

@@ -51,6 +51,7 @@ struct DrillOptions {
 
 struct Outcome {
   bool interrupted = false;
+  bool unrated = false;  // drill: interrupted at "How was it?", so that answer was not saved
 };
 
 // Writes `report` (JSON) to path atomically; StateError when it cannot.

@@ -393,6 +393,11 @@ ordered_json compute_stats(ProgressStore& store, const std::vector<bank::Bank>& 
   stats["topics"] = std::move(topics);
 
   stats["exams"] = exam_history(store.sessions());
+  for (ordered_json& exam : stats["exams"]) {
+    // The learner's date it was taken on (an exam at 01:00 belongs to the evening before).
+    if (const auto taken = parse_time(exam["at"].get<std::string>()))
+      exam["date"] = learner.label(*taken);
+  }
   std::optional<int> latest_exam;
   if (!stats["exams"].empty() && stats["exams"].back()["total"].get<int>() > 0)
     latest_exam = stats["exams"].back()["total"].get<int>();
@@ -566,7 +571,8 @@ std::string render_exams(const ordered_json& stats, double pass, const Theme& th
     std::string minutes = minutes_text(exam["minutes"].get<double>());
     if (!exam["allowed_minutes"].is_null())
       minutes += " of " + minutes_text(exam["allowed_minutes"].get<double>());
-    const std::string date = exam["at"].get<std::string>().substr(0, 10);
+    const std::string date = exam.contains("date") ? exam["date"].get<std::string>()
+                                                   : exam["at"].get<std::string>().substr(0, 10);
     const std::string share =
         total == 0 ? std::string("–") : fmt::format("{:.0f}%", 100.0 * score / total);
     // In columns when the line fits, else wrapped with the columns' gaps made separators.

@@ -25,9 +25,10 @@ inline constexpr int kRecentAnswers = 3;
 
 // {"now", "reviews": {"today", "total", "by_mode"}, "retention": {"true_retention", "reviews"},
 //  "cards": {"new", "learning", "review", "relearning"}, "forecast": {"overdue", "next_7",
-//  "next_30", "days": [{"date", "due"}] × 30}, "topics": [{"id", "name", "questions", "seen",
+//  "next_30", "days": [{"date", "due"}] × 30} (dates and "today" are the learner's days:
+//  learner_day.hpp), "topics": [{"id", "name", "questions", "seen",
 //  "answers", "correct", "accuracy", "drilled", "recall"}], "exams": [{"at", "score", "total",
-//  "passed", "minutes", "topics", "pass", "allowed_minutes"}] oldest first, "readiness":
+//  "passed", "minutes", "topics", "pass", "allowed_minutes", "date"}] oldest first, "readiness":
 //  {"pass", "overall", "reaches_pass", "weakest", "topics": [{"id", "name", "readiness",
 //  "seen", "questions"}], "exam": {"questions", "needed", "pass_chance", "like_latest"}}, "traps":
 //  [{"id", "name", "exposed", "fell", "miss_rate"}] worst first, "leeches": [{"id", "lapses"}]}.
