@@ -833,7 +833,7 @@ Outcome run_drill(Session& s, ProgressStore& store, const DrillOptions& options,
           if (!std::isspace(static_cast<unsigned char>(c)))
             word += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
         if (word.empty() || word == "g" || word == "good") break;
-        if (word == "q" || word == "quit") {  // the answer still counts, as good
+        if (word == "q" || word == ":q" || word == "quit") {  // the answer still counts, as good
           stop_after = true;
           break;
         }
