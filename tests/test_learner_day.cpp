@@ -32,6 +32,18 @@ LearnerDate date(int y, unsigned m, unsigned d) {
   return LearnerDate{std::chrono::year{y} / std::chrono::month{m} / std::chrono::day{d}};
 }
 
+// A card in review of difficulty 5, last reviewed and due at the times given.
+Card in_review(double stability, const char* last_review, const char* due) {
+  Card card;
+  card.state = CardState::review;
+  card.stability = stability;
+  card.difficulty = 5.0;
+  card.reps = 3;
+  card.last_review = at(last_review);
+  card.due = at(due);
+  return card;
+}
+
 // TZ set for a scope (the tests' main runs in UTC), then back to UTC.
 class Zone {
  public:
@@ -123,13 +135,7 @@ TEST_CASE("FSRS counts whole learner days: 23:00 to 05:00 is a day, 23:00 to 01:
           "[study][day][fsrs]") {
   const Scheduler scheduler;
   const LearnerDays days;
-  Card card;
-  card.state = CardState::review;
-  card.stability = 10.0;
-  card.difficulty = 5.0;
-  card.reps = 3;
-  card.last_review = at("2026-12-01T23:00:00Z");
-  card.due = at("2026-12-11T23:00:00Z");
+  const Card card = in_review(10.0, "2026-12-01T23:00:00Z", "2026-12-11T23:00:00Z");
   // Six hours on the clock, but the next learner day: a review a day later, not the same day.
   const ReviewOutcome next_day =
       days.review(scheduler, card, Rating::good, at("2026-12-02T05:00:00Z"));
@@ -175,13 +181,7 @@ TEST_CASE("in America/New_York the learner's day that holds 2026-11-01's fall-ba
   // Reviewed at 04:30 EDT on the 31st, a card due N days on is due on the 31st + N, although
   // N × 24 h after 04:30 EDT is 03:30 EST, still the day before: it is due an hour later.
   const Scheduler scheduler;
-  Card card;
-  card.state = CardState::review;
-  card.stability = 3.0;
-  card.difficulty = 5.0;
-  card.reps = 2;
-  card.last_review = at("2026-10-28T12:00:00Z");
-  card.due = at("2026-10-31T12:00:00Z");
+  const Card card = in_review(3.0, "2026-10-28T12:00:00Z", "2026-10-31T12:00:00Z");
   const TimePoint now = at("2026-10-31T08:30:00Z");
   const ReviewOutcome outcome = days.review(scheduler, card, Rating::hard, now);
   const int n = days.days_between(now, *outcome.card.due);
