@@ -523,6 +523,18 @@ TEST_CASE("exam: questions are drawn across topics in proportion", "[cli][study]
   CHECK(topics == std::map<std::string, int>{{"multi-head", 2}, {"positional", 1}});
 }
 
+TEST_CASE("exam: a question's header gives no topic, a quiz's does", "[cli][study]") {
+  // A real exam names no topic beside a question: it would cue the answer.
+  Study study;
+  Cli exam;
+  REQUIRE(study.run(exam, {"exam", "--question", "order-without-pe"}, "") == 0);
+  CHECK_THAT(exam.out.str(),
+             Contains("\n[1/1] truefalse\n") && !Contains("[1/1] Positional encoding"));
+  Cli quiz;
+  REQUIRE(study.run(quiz, {"quiz", "--question", "order-without-pe"}, ":q\n") == 0);
+  CHECK_THAT(quiz.out.str(), Contains("[1/1] Positional encoding · truefalse"));
+}
+
 // --- stats and list -----------------------------------------------------------------------------
 
 TEST_CASE("an exam taken through the CLI is kept: stats shows its score, verdict and topics",
