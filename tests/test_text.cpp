@@ -112,6 +112,11 @@ TEST_CASE("one grouping rule: four or more integer digits", "[text][number]") {
   CHECK(text::format_number(1.0 / 3) == "0.3333333333");
   CHECK(text::format_number(-1048575.99998) == "-1,048,576");            // rounded to 10 digits
   CHECK(text::format_number(9007199254740992.0) == "9.007199255×10¹⁵");  // 2^53: not exact
+  // Below 2^53 every integer is exact, and is written in full so that it reads back as typed
+  // (fuzz_answer found 9007199254640993 written as 9.007199255×10¹⁵).
+  CHECK(text::format_number(9007199254640993.0) == "9,007,199,254,640,993");
+  CHECK(text::format_number(9007199127370496.0) == "9,007,199,127,370,496");
+  CHECK(text::format_number(1e15) == "1,000,000,000,000,000");
   CHECK(text::format_short(1024) == "1,024");
   CHECK(text::format_short(0.08342) == "0.0834");
   CHECK(text::format_short(32.14) == "32.1");

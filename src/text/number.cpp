@@ -38,6 +38,12 @@ void strip_trailing_zeros(std::string& number) {
 }
 
 std::string format_number(double value) {
+  // Exactly: an integer below 2^53 is exact in a double, so it is written in full and reads back
+  // as typed (9007199254640993, not 9.007199255×10¹⁵); figures keep the exponent from 10^15.
+  if (value == std::trunc(value) && std::fabs(value) < 9007199254740992.0 && value != 0) {
+    return (std::signbit(value) ? "-" : "") +
+           group_digits(std::to_string(static_cast<std::int64_t>(std::fabs(value))));
+  }
   return format_readable(value, 10);
 }
 

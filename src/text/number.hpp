@@ -12,8 +12,10 @@ namespace proofdeck::text {
 // "1048576" → "1,048,576", "-1234.5" → "-1,234.5"; "512", "1.5e-07", "nan" unchanged.
 std::string group_digits(std::string_view number);
 
-// Exactly, for keys, prompts and messages: format_readable to 10 significant digits
-// ("1,048,576", "0.3333333333", "0.000015", "9.007199255×10¹⁵"); -0 as 0.
+// Exactly, for keys, prompts and messages: an integer below 2^53 in full (each is exact in a
+// double, so what a learner typed reads back as typed: "9,007,199,254,640,993"), anything else
+// format_readable to 10 significant digits ("0.3333333333", "0.000015", "9.007199255×10¹⁵" for
+// 2^53); -0 as 0.
 std::string format_number(double value);
 
 // Compactly, for figures and tables: format_readable to three significant digits (0.0834, 32.1,
