@@ -307,7 +307,8 @@ std::string render_review(const Session& s, const ExamState& exam) {
         a.answered ? "answered " + text::terminal_safe(a.reply.shown) : std::string("unanswered");
     if (exam.flagged[i]) state += " · flagged";
     const std::string head = fmt::format("{:>3}. {} — ", i + 1, state);
-    const int room = std::max(12, s.width - 2 - text::display_width(head));
+    // wrap_block fits every line within the width less the hanging indent (8): one line each.
+    const int room = std::max(12, s.width - 8 - text::display_width(head));
     const std::string prompt = text::truncate(
         text::terminal_safe(a.instance.prompt, text::Newlines::as_spaces), room, "…");
     // Styled after wrapping, so the escape codes never count as width.
