@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <optional>
 #include <string>
 
 namespace proofdeck::text {
@@ -37,13 +38,21 @@ void strip_trailing_zeros(std::string& number) {
   if (number.back() == '.') number.pop_back();
 }
 
+namespace {
+
+// A nonzero integer of magnitude below `below`, grouped ("-1,048,576"); nullopt otherwise.
+std::optional<std::string> integer_in_full(double value, double below) {
+  if (value == 0 || value != std::trunc(value) || !(std::fabs(value) < below)) return std::nullopt;
+  return (std::signbit(value) ? "-" : "") +
+         group_digits(std::to_string(static_cast<std::int64_t>(std::fabs(value))));
+}
+
+}  // namespace
+
 std::string format_number(double value) {
   // Exactly: an integer below 2^53 is exact in a double, so it is written in full and reads back
   // as typed (9007199254640993, not 9.007199255×10¹⁵); figures keep the exponent from 10^15.
-  if (value == std::trunc(value) && std::fabs(value) < 9007199254740992.0 && value != 0) {
-    return (std::signbit(value) ? "-" : "") +
-           group_digits(std::to_string(static_cast<std::int64_t>(std::fabs(value))));
-  }
+  if (auto full = integer_in_full(value, 9007199254740992.0)) return *full;
   return format_readable(value, 10);
 }
 
@@ -64,10 +73,7 @@ std::string format_readable(double value, int significant) {
   if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
   if (value == 0) return "0";
   // Integers in full below 10^15 (every one of them is exact in a double).
-  if (value == std::trunc(value) && std::fabs(value) < 1e15) {
-    return (std::signbit(value) ? "-" : "") +
-           group_digits(std::to_string(static_cast<std::int64_t>(std::fabs(value))));
-  }
+  if (auto full = integer_in_full(value, 1e15)) return *full;
   significant = std::clamp(significant, 1, 17);
   // Rounded first, so 0.000099996 becomes 0.0001 and is written as one.
   const std::string scientific_text = fmt::format("{:.{}e}", std::fabs(value), significant - 1);
