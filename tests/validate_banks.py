@@ -70,6 +70,10 @@ rejected("a predicate with two comparators and a tolerance", lambda b: b["questi
     claim={"value": "x", "lt": 1, "gt": 0, "tolerance": 0}))
 rejected("a predicate without a value name", lambda b: b["questions"][0]["options"][0].update(claim={"lt": 1}))
 rejected("a question without explanation", lambda b: b["questions"][0].pop("explanation"))
+rejected("requires given as one id, not a list", lambda b: b["topics"][1].update(requires="multi-head"))
+rejected("a bank's requires holding an id that is not kebab-case",
+         lambda b: b["bank"].update(requires=["Transformer Layer"]))
+rejected("an id required twice", lambda b: b["topics"][1].update(requires=["multi-head", "multi-head"]))
 rejected("a template parameter with no values", lambda b: b["questions"][2]["template"]["params"].update(heads=[]))
 
 print(f"{passed} passed, {failed} failed")

@@ -154,6 +154,36 @@ class Reader {
     return value;
   }
 
+  // "requires": ["id", ...], the ids in file order, each with its pointer; a repeated id is
+  // reported. Whether each names a loaded bank or topic is known only once every bank is loaded
+  // (bank/prerequisites.hpp).
+  std::vector<Requirement> requirements(const json& parent, const std::string& pointer) {
+    std::vector<Requirement> result;
+    const json& items = array(parent, "requires", pointer);
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      const std::string where = fmt::format("{}/requires/{}", pointer, i);
+      if (!items[i].is_string() || items[i].get_ref<const std::string&>().empty()) {
+        problem(where, fmt::format("expected the id of a topic or bank, found {} {}",
+                                   json_kind(items[i]), json_preview(items[i])));
+        continue;
+      }
+      const std::string& value = items[i].get_ref<const std::string&>();
+      if (!is_kebab_id(value)) {
+        problem(where, fmt::format("'{}' is not a valid id; expected lower-case words joined by "
+                                   "hyphens, like 'multi-head'",
+                                   value.substr(0, 80)));
+        continue;
+      }
+      if (std::any_of(result.begin(), result.end(),
+                      [&](const Requirement& earlier) { return earlier.id == value; })) {
+        problem(where, fmt::format("'{}' is required twice", value));
+        continue;
+      }
+      result.push_back(Requirement{value, where});
+    }
+    return result;
+  }
+
   // A date or a UTC date-time ("2026-12-01", "2026-12-01T09:00:00Z"); nullopt (reported) for
   // anything else, an offset included: a bank says when it changed in one time zone.
   std::optional<TimePoint> utc_time(const json& parent, std::string_view key,
@@ -750,6 +780,23 @@ void check_references(Reader& reader, const Bank& bank) {
                      fmt::format("trap id '{}' is used twice", bank.traps[i].id));
     }
   }
+  // A requirement that names the bank itself or the topic itself: never met (the rest of
+  // `requires` is resolved where banks combine, bank/prerequisites.hpp).
+  for (const Requirement& r : bank.prerequisites) {
+    if (r.id == bank.id) reader.problem(r.pointer, fmt::format("bank '{}' requires itself", r.id));
+  }
+  for (const Topic& topic : bank.topics) {
+    for (const Requirement& r : topic.prerequisites) {
+      if (r.id == topic.id) {
+        reader.problem(r.pointer, fmt::format("topic '{}' requires itself", r.id));
+      } else if (r.id == bank.id && !topics.contains(r.id)) {
+        reader.problem(r.pointer,
+                       fmt::format("topic '{}' requires its own bank '{}', so itself; name the "
+                                   "topics of this bank it requires",
+                                   topic.id, r.id));
+      }
+    }
+  }
   const auto check_trap = [&](const std::string& trap, const std::string& pointer) {
     if (!trap.empty() && !traps.contains(trap)) {
       reader.problem(pointer, fmt::format("unknown trap '{}'; the bank's traps: {}", trap,
@@ -912,9 +959,10 @@ Bank load_bank(std::string_view text, const std::string& file, const LoadLimits&
     }
     const json& meta = root.at("bank");
     if (reader.object(meta, "/bank",
-                      {"id", "title", "lesson", "description", "revised", "lint_allow"},
+                      {"id", "title", "lesson", "description", "revised", "requires", "lint_allow"},
                       {"id", "title", "lesson"})) {
       bank.lint_allow = reader.waivers(meta, "/bank");
+      bank.prerequisites = reader.requirements(meta, "/bank");
       bank.id = reader.id(meta, "id", "/bank");
       bank.title = reader.text(meta, "title", "/bank");
       bank.lesson = reader.text(meta, "lesson", "/bank");
@@ -925,10 +973,13 @@ Bank load_bank(std::string_view text, const std::string& file, const LoadLimits&
     const json& topics = reader.array(root, "topics", "");
     for (std::size_t i = 0; i < topics.size(); ++i) {
       const std::string where = fmt::format("/topics/{}", i);
-      if (!reader.object(topics[i], where, {"id", "name", "description"}, {"id", "name"})) continue;
-      bank.topics.push_back(Topic{reader.id(topics[i], "id", where),
-                                  reader.text(topics[i], "name", where),
-                                  reader.text(topics[i], "description", where)});
+      if (!reader.object(topics[i], where, {"id", "name", "description", "requires"},
+                         {"id", "name"})) {
+        continue;
+      }
+      bank.topics.push_back(Topic{
+          reader.id(topics[i], "id", where), reader.text(topics[i], "name", where),
+          reader.text(topics[i], "description", where), reader.requirements(topics[i], where)});
     }
     const json& traps = reader.array(root, "traps", "");
     for (std::size_t i = 0; i < traps.size(); ++i) {

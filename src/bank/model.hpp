@@ -29,10 +29,18 @@ struct LintWaiver {
   std::string pointer;
 };
 
+// An id named in a `requires` list: a bank, or a topic, that must come first
+// (bank/prerequisites.hpp resolves it across the loaded banks).
+struct Requirement {
+  std::string id;
+  std::string pointer;  // "/topics/2/requires/0"
+};
+
 struct Topic {
   std::string id;
   std::string name;
   std::string description;
+  std::vector<Requirement> prerequisites;  // "requires": topics or banks met before this one
 };
 
 struct Trap {
@@ -155,7 +163,9 @@ struct Bank {
   // changed imports as newer (print/apkg.hpp).
   std::string revised;
   std::optional<TimePoint> revised_at;
-  std::vector<LintWaiver> lint_allow;  // bank-level rules (tf-balance, length-cue) waived
+  std::vector<LintWaiver> lint_allow;      // bank-level rules (tf-balance, length-cue) waived
+  std::vector<Requirement> prerequisites;  // "requires": banks whose topics come before all of
+                                           // this bank's
   std::vector<Topic> topics;
   std::vector<Trap> traps;
   std::vector<Question> questions;

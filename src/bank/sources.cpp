@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "bank/builtin.hpp"
+#include "bank/prerequisites.hpp"
 #include "core/json_input.hpp"
 
 namespace proofdeck::bank {
@@ -62,6 +63,7 @@ std::vector<Bank> load_banks(const BankSources& sources, const LoadLimits& limit
   }
   if (!problems.empty()) throw BankErrors(std::move(problems));
   check_unique_ids(banks);
+  check_prerequisites(banks);
   return banks;
 }
 

@@ -29,6 +29,13 @@ json waivers_json(const std::vector<bank::LintWaiver>& waivers) {
   return list;
 }
 
+json requirements_json(const std::vector<bank::Requirement>& requirements) {
+  json list = json::array();
+  for (const bank::Requirement& requirement : requirements)
+    list.push_back(requirement.id);
+  return list;
+}
+
 json source_json(const bank::Source& source) {
   json node = json::object();
   put_text(node, "section", source.section);
@@ -192,11 +199,13 @@ json bank_json(const bank::Bank& b, const std::vector<const bank::Question*>* qu
   meta["lesson"] = b.lesson;
   put_text(meta, "description", b.description);
   put_text(meta, "revised", b.revised);  // as written: a date stays a date
+  if (!b.prerequisites.empty()) meta["requires"] = requirements_json(b.prerequisites);
   if (!b.lint_allow.empty()) meta["lint_allow"] = waivers_json(b.lint_allow);
   json topics = json::array();
   for (const bank::Topic& topic : b.topics) {
     json item{{"id", topic.id}, {"name", topic.name}};
     put_text(item, "description", topic.description);
+    if (!topic.prerequisites.empty()) item["requires"] = requirements_json(topic.prerequisites);
     topics.push_back(std::move(item));
   }
   json traps = json::array();
