@@ -446,12 +446,12 @@ TEST_CASE("export: a built-in bank that changed has a later revised date", "[exp
     const char* sha1;
   };
   const std::vector<Pin> pins = {
-      {"questions/modern-decoder.json", "2026-12-02T00:00:00Z",
-       "cd7d22898182a3bb7cd03bca9099b4e37a2092d4"},
-      {"questions/scaled-dot-product-attention.json", "2026-12-01T22:00:00Z",
-       "81f31417dde7a1900dd3aad9465d6263d44111a8"},
-      {"questions/transformer-architectures.json", "2026-12-01",
-       "94fe823df7a415f4abc9dbf053db4647ca8a1901"},
+      {"questions/modern-decoder.json", "2026-12-02T12:00:00Z",
+       "72b2e54e4a272f7ef3750efeb99c9dba985a6a34"},
+      {"questions/scaled-dot-product-attention.json", "2026-12-02",
+       "0e5a1f3432d6e67da87aae75dbd9aa6913e7385b"},
+      {"questions/transformer-architectures.json", "2026-12-02",
+       "55a37dd1089af13fbced147e72c7ab76917fc42d"},
       {"questions/transformer-layer.json", "2026-12-01T22:00:00Z",
        "a6a2ad35acd57b5d30777958091bbd69bc177b4f"},
   };

@@ -14,6 +14,8 @@
 using namespace proofdeck::bank;
 using bank_test::problems_of;
 using bank_test::worked_example;
+using Catch::Matchers::Contains;
+using cli_test::Cli;
 using cli_test::TempDir;
 using nlohmann::json;
 
@@ -242,4 +244,33 @@ TEST_CASE("requires is a list of distinct ids, and nothing requires itself", "[b
             "bank.json: /topics/0/requires/0: topic 'multi-head' requires itself",
             "bank.json: /topics/1/requires/0: topic 'positional' requires its own bank "
             "'example', so itself; name the topics of this bank it requires"});
+}
+
+TEST_CASE("the built-in banks: the lesson's first, attention before the modern decoder",
+          "[bank][requires]") {
+  const std::vector<Bank> banks = load_banks(BankSources{{}, true});
+  const StudyOrder order(banks);
+  std::vector<std::string> bank_order;
+  for (const Bank* b : order.banks())
+    bank_order.push_back(b->id);
+  CHECK(bank_order == std::vector<std::string>{"transformer-layer", "scaled-dot-product-attention",
+                                               "transformer-architectures", "modern-decoder"});
+  CHECK(order.topics().front().topic->id == "multi-head");
+  CHECK(order.position("scaled-dot-product-attention", "sdpa-formula") <
+        order.position("scaled-dot-product-attention", "sdpa-scaling"));
+  for (const char* modern : {"gqa-mqa", "flash-attention", "alibi"})
+    CHECK(order.position("modern-decoder", modern) >
+          order.position("scaled-dot-product-attention", "sdpa-scaling"));
+}
+
+TEST_CASE("export --to json keeps requires as the bank wrote it", "[cli][requires]") {
+  Cli cli;
+  REQUIRE(cli.run({"export", "--to", "json", "--bank", "modern-decoder"}) == 0);
+  CHECK_THAT(cli.out.str(), Contains("\"requires\": [\n      \"scaled-dot-product-attention\",\n"
+                                     "      \"transformer-architectures\"\n    ]"));
+  Cli topics;
+  REQUIRE(topics.run({"export", "--to", "json", "--bank", "scaled-dot-product-attention"}) == 0);
+  const json exported = json::parse(topics.out.str());
+  CHECK(exported["topics"][1]["requires"] == json::array({"sdpa-formula"}));
+  CHECK_FALSE(exported["bank"].contains("requires"));
 }
