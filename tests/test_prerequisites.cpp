@@ -263,6 +263,46 @@ TEST_CASE("the built-in banks: the lesson's first, attention before the modern d
           order.position("scaled-dot-product-attention", "sdpa-scaling"));
 }
 
+TEST_CASE("list topics and list banks follow the study order, as text and as JSON",
+          "[cli][requires]") {
+  Cli topics;
+  REQUIRE(topics.run({"list", "topics", "--format", "json"}) == 0);
+  const json listed = json::parse(topics.out.str());
+  const std::vector<Bank> builtin = load_banks(BankSources{{}, true});
+  const StudyOrder order(builtin);
+  REQUIRE(listed.size() == order.topics().size());
+  for (std::size_t p = 0; p < listed.size(); ++p) {
+    INFO(p);
+    CHECK(listed[p]["id"] == order.topics()[p].topic->id);
+  }
+  CHECK(listed[7]["id"] == "sdpa-formula");
+  CHECK(listed[8]["id"] == "sdpa-scaling");
+
+  Cli text;
+  REQUIRE(text.run({"list", "topics", "--color", "never", "--width", "100"}) == 0);
+  const std::string out = text.out.str();
+  CHECK(out.find("\nsdpa-scaling ") < out.find("\ngqa-mqa "));
+  CHECK(out.rfind("multi-head ", 0) == 0);
+
+  Cli banks;
+  REQUIRE(banks.run({"list", "banks", "--format", "json"}) == 0);
+  const json listed_banks = json::parse(banks.out.str());
+  CHECK(listed_banks.front()["id"] == "transformer-layer");
+  CHECK(listed_banks.back()["id"] == "modern-decoder");
+}
+
+TEST_CASE("list questions lists them topic by topic in the study order", "[cli][requires]") {
+  Cli cli;
+  REQUIRE(cli.run({"list", "questions", "--bank", "scaled-dot-product-attention", "--format",
+                   "json"}) == 0);
+  const json listed = json::parse(cli.out.str());
+  REQUIRE(listed.size() == 20);
+  std::vector<std::string> runs;
+  for (const json& q : listed)
+    if (runs.empty() || runs.back() != q["topic"]) runs.push_back(q["topic"]);
+  CHECK(runs == std::vector<std::string>{"sdpa-formula", "sdpa-scaling", "sdpa-masking-cost"});
+}
+
 TEST_CASE("export --to json keeps requires as the bank wrote it", "[cli][requires]") {
   Cli cli;
   REQUIRE(cli.run({"export", "--to", "json", "--bank", "modern-decoder"}) == 0);

@@ -367,31 +367,76 @@ TEST_CASE("drill: input that ends before the first answer says so, not 'nothing 
   CHECK(study.count("SELECT count(*) FROM cards") == 0);
 }
 
-TEST_CASE("drill: new cards are dealt round the topics, the lesson's first in its order",
-          "[cli][study]") {
+namespace {
+
+// The topic of each new card a first drill deals, skipping every card (`args` added).
+std::vector<std::string> dealt_topics(int cards, const std::vector<std::string>& args = {}) {
   TempDir dir;
   Cli cli;
   std::string skips;
-  for (int i = 0; i < 24; ++i)
+  for (int i = 0; i < cards; ++i)
     skips += ":s\n";
   cli.in.str(skips);
-  REQUIRE(cli.run({"drill", "--new", "24", "--no-demo", "--seed", "0", "--data-dir",
-                   dir.path().string(), "--now", "2026-03-02T09:00:00Z", "--color", "never",
-                   "--width", "200"}) == 0);
+  std::vector<std::string> command = {"drill",
+                                      "--new",
+                                      std::to_string(cards),
+                                      "--no-demo",
+                                      "--seed",
+                                      "0",
+                                      "--data-dir",
+                                      dir.path().string(),
+                                      "--now",
+                                      "2026-03-02T09:00:00Z",
+                                      "--color",
+                                      "never",
+                                      "--width",
+                                      "200"};
+  command.insert(command.end(), args.begin(), args.end());
+  REQUIRE(cli.run(command) == 0);
   const std::string out = cli.out.str();
   std::vector<std::string> topics;
   const std::regex header("\\[drill \\d+\\] new · ([^\\n]+)\\n");
   for (auto it = std::sregex_iterator(out.begin(), out.end(), header); it != std::sregex_iterator();
        ++it)
     topics.push_back((*it)[1]);
+  return topics;
+}
+
+}  // namespace
+
+TEST_CASE(
+    "drill: new cards are dealt round the topics whose prerequisites are met, the "
+    "lesson's first in its order",
+    "[cli][study]") {
+  const std::vector<std::string> topics = dealt_topics(24);
   REQUIRE(topics.size() == 24);
-  // The lesson bank's seven topics in the lesson's order, then the other banks' fifteen, then the
-  // second round begins again with the lesson's.
-  const std::vector<std::string> lesson = {topics.begin(), topics.begin() + 7};
-  CHECK(lesson.front() == "Multi-head attention");
-  CHECK(std::set<std::string>(topics.begin(), topics.begin() + 22).size() == 22);
-  CHECK(topics[22] == topics[0]);
-  CHECK(topics[23] == topics[1]);
+  // The lesson bank's seven topics in the lesson's order, then the attention formula, the one
+  // other topic that requires nothing; then the second round begins again with the lesson's.
+  CHECK(topics.front() == "Multi-head attention");
+  CHECK(std::set<std::string>(topics.begin(), topics.begin() + 8).size() == 8);
+  CHECK(topics[7] == "The attention formula: Q, K, V and the softmax");
+  CHECK(topics[8] == topics[0]);
+  CHECK(topics[9] == topics[1]);
+  CHECK(std::set<std::string>(topics.begin(), topics.end()).size() == 8);
+}
+
+TEST_CASE("drill: a topic's new cards come after every new card of what it requires",
+          "[cli][study][requires]") {
+  // scaled-dot-product-attention's 20 cards (the formula's 5 first) before any of
+  // modern-decoder's 47, which requires it.
+  const std::vector<std::string> topics =
+      dealt_topics(67, {"--bank", "scaled-dot-product-attention", "--bank", "modern-decoder"});
+  REQUIRE(topics.size() == 67);
+  const std::string formula = "The attention formula: Q, K, V and the softmax";
+  CHECK(std::count(topics.begin(), topics.begin() + 5, formula) == 5);
+  const std::set<std::string> attention = {formula, "Why divide by √d_k", "Masking and cost"};
+  for (std::size_t i = 0; i < topics.size(); ++i) {
+    INFO(i << ": " << topics[i]);
+    CHECK(attention.contains(topics[i]) == (i < 20));
+  }
+  // The modern decoder's topics, round by round in the bank's order, once they may start.
+  CHECK(topics[20] == "Grouped-query and multi-query attention");
+  CHECK(topics[26] == "FlashAttention and tiled attention");
 }
 
 TEST_CASE("drill: a template is one card that draws fresh numbers at each review", "[cli][study]") {

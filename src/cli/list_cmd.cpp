@@ -6,6 +6,7 @@
 #include <fmt/color.h>
 #include <fmt/format.h>
 
+#include "bank/prerequisites.hpp"
 #include "cli/study_cmds.hpp"
 #include "cli/study_support.hpp"
 #include "cli/validators.hpp"
@@ -22,38 +23,39 @@ struct ListOptions {
   study::Filters filters;
 };
 
+// Every list in the study order (bank::StudyOrder): topics as a learner meets them, banks by
+// their first topic, traps by bank, questions by topic and then as their bank has them.
 nlohmann::ordered_json list_json(const std::vector<bank::Bank>& banks, const ListOptions& o) {
+  const bank::StudyOrder order(banks);
   nlohmann::ordered_json items = nlohmann::ordered_json::array();
   if (o.what == "banks") {
-    for (const bank::Bank& b : banks) {
-      items.push_back({{"id", b.id},
-                       {"title", b.title},
-                       {"lesson", b.lesson},
-                       {"builtin", b.builtin},
-                       {"file", b.file},
-                       {"topics", b.topics.size()},
-                       {"traps", b.traps.size()},
-                       {"questions", b.questions.size()}});
+    for (const bank::Bank* b : order.banks()) {
+      items.push_back({{"id", b->id},
+                       {"title", b->title},
+                       {"lesson", b->lesson},
+                       {"builtin", b->builtin},
+                       {"file", b->file},
+                       {"topics", b->topics.size()},
+                       {"traps", b->traps.size()},
+                       {"questions", b->questions.size()}});
     }
   } else if (o.what == "topics") {
-    for (const bank::Bank& b : banks) {
-      for (const bank::Topic& t : b.topics) {
-        std::size_t count = 0;
-        for (const bank::Question& q : b.questions)
-          count += q.topic == t.id;
-        items.push_back({{"id", t.id}, {"bank", b.id}, {"name", t.name}, {"questions", count}});
-      }
+    for (const auto& [b, t] : order.topics()) {
+      std::size_t count = 0;
+      for (const bank::Question& q : b->questions)
+        count += q.topic == t->id;
+      items.push_back({{"id", t->id}, {"bank", b->id}, {"name", t->name}, {"questions", count}});
     }
   } else if (o.what == "traps") {
-    for (const bank::Bank& b : banks) {
-      for (const bank::Trap& t : b.traps) {
+    for (const bank::Bank* b : order.banks()) {
+      for (const bank::Trap& t : b->traps) {
         std::size_t count = 0;
-        for (const bank::Question& q : b.questions) {
+        for (const bank::Question& q : b->questions) {
           const auto traps = bank::question_traps(q);
           count += std::find(traps.begin(), traps.end(), t.id) != traps.end();
         }
         items.push_back({{"id", t.id},
-                         {"bank", b.id},
+                         {"bank", b->id},
                          {"name", t.name},
                          {"misconception", t.misconception},
                          {"correction", t.correction},
@@ -61,7 +63,12 @@ nlohmann::ordered_json list_json(const std::vector<bank::Bank>& banks, const Lis
       }
     }
   } else {
-    for (const bank::Question* q : study::select_questions(banks, o.filters)) {
+    std::vector<const bank::Question*> selected = study::select_questions(banks, o.filters);
+    std::stable_sort(selected.begin(), selected.end(),
+                     [&](const bank::Question* a, const bank::Question* b) {
+                       return order.position(a->bank, a->topic) < order.position(b->bank, b->topic);
+                     });
+    for (const bank::Question* q : selected) {
       items.push_back({{"id", q->id},
                        {"bank", q->bank},
                        {"topic", q->topic},

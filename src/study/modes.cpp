@@ -13,7 +13,7 @@
 
 #include "bank/form.hpp"
 #include "bank/instance.hpp"
-#include "bank/sources.hpp"
+#include "bank/prerequisites.hpp"
 #include "core/errors.hpp"
 #include "study/learner_day.hpp"
 #include "text/escape.hpp"
@@ -661,34 +661,33 @@ std::string when(const LearnerDays& days, const Card& card, TimePoint now) {
   return fmt::format("in {} day{} ({})", ahead, ahead == 1 ? "" : "s", days.label(due));
 }
 
-// New cards in the order a new learner should meet them: round-robin over topics, the lesson
-// bank's topics first in the lesson's order, then the other banks' — so the first day spans the
-// lesson instead of exhausting one bank. Within a topic, bank order.
-std::vector<const bank::Question*> round_robin(const std::vector<bank::Bank>& banks,
-                                               const std::vector<const bank::Question*>& fresh) {
-  std::vector<const bank::Bank*> ordered;
-  for (const bank::Bank& b : banks)
-    if (b.lesson == bank::kLessonId) ordered.push_back(&b);
-  for (const bank::Bank& b : banks)
-    if (b.lesson != bank::kLessonId) ordered.push_back(&b);
-  std::vector<std::vector<const bank::Question*>> by_topic;
-  for (const bank::Bank* b : ordered) {
-    for (const bank::Topic& topic : b->topics) {
-      std::vector<const bank::Question*> questions;
-      for (const bank::Question* q : fresh)
-        if (q->bank == b->id && q->topic == topic.id) questions.push_back(q);
-      if (!questions.empty()) by_topic.push_back(std::move(questions));
-    }
-  }
+// New cards in the order a new learner should meet them (bank::StudyOrder): round-robin over
+// the topics in that order, so the first day spans the lesson instead of exhausting one topic,
+// where a topic joins the round only once every new card of what it requires, directly or
+// through others, has been dealt. Within a topic, bank order.
+std::vector<const bank::Question*> deal_new(const std::vector<bank::Bank>& banks,
+                                            const std::vector<const bank::Question*>& fresh) {
+  const bank::StudyOrder order(banks);
+  const std::size_t topic_count = order.topics().size();
+  std::vector<std::vector<const bank::Question*>> by_topic(topic_count);
   std::vector<const bank::Question*> dealt;
-  for (std::size_t round = 0; dealt.size() < fresh.size(); ++round) {
-    const std::size_t before = dealt.size();
-    for (const auto& questions : by_topic)
-      if (round < questions.size()) dealt.push_back(questions[round]);
-    if (dealt.size() == before) break;  // a question outside every topic list: keep it last
+  std::vector<const bank::Question*> outside;  // in no loaded topic: dealt last
+  for (const bank::Question* q : fresh) {
+    const std::size_t p = order.position(q->bank, q->topic);
+    (p == topic_count ? outside : by_topic[p]).push_back(q);
   }
-  for (const bank::Question* q : fresh)
-    if (std::find(dealt.begin(), dealt.end(), q) == dealt.end()) dealt.push_back(q);
+  std::vector<std::size_t> next(topic_count, 0);
+  std::vector<bool> done(topic_count, false);  // every new card of it and what it requires dealt
+  for (;;) {
+    const std::size_t before = dealt.size();
+    for (std::size_t p = 0; p < topic_count; ++p) {
+      const bool met = order.requirements_met(p, done);
+      if (met && next[p] < by_topic[p].size()) dealt.push_back(by_topic[p][next[p]++]);
+      done[p] = met && next[p] == by_topic[p].size();
+    }
+    if (dealt.size() == before) break;
+  }
+  dealt.insert(dealt.end(), outside.begin(), outside.end());
   return dealt;
 }
 
@@ -732,7 +731,7 @@ Outcome run_drill(Session& s, ProgressStore& store, const DrillOptions& options,
     return *cards[a->id].due < *cards[b->id].due;
   });
   const auto quota = static_cast<std::size_t>(std::max(0, options.new_per_day - new_today));
-  fresh = round_robin(s.banks, fresh);
+  fresh = deal_new(s.banks, fresh);
   if (fresh.size() > quota) fresh.resize(quota);
   std::vector<const bank::Question*> queue = due;
   queue.insert(queue.end(), fresh.begin(), fresh.end());
