@@ -15,8 +15,10 @@
 #include "demo/demo.hpp"
 #include "demo_test_support.hpp"
 #include "golden.hpp"
+#include "number_readback.hpp"
 #include "render/figure.hpp"
 #include "render/parts.hpp"
+#include "text/number.hpp"
 
 using namespace proofdeck;
 using namespace proofdeck::demo;
@@ -246,6 +248,29 @@ class DemoGolden : public Catch::ITestInvoker {
     const DemoResult result = run(name_);
     proofdeck::testing::check_golden(name_ + ".json", to_json(result).dump(2) + "\n");
     proofdeck::testing::check_golden(name_ + ".txt", render_text(result, *info, Theme::plain()));
+    // Every number it computes, as prose (format_readable) and figures (format_short) write it,
+    // reads back as that number: never a non-integer shown as an integer beside its key.
+    const auto reads_back = [&](const std::string& what, double value) {
+      for (const std::string& shown : {text::format_readable(value), text::format_short(value)}) {
+        INFO(name_ << ": " << what << " = " << fmt::format("{}", value) << " shown as " << shown);
+        CHECK(proofdeck::testing::misreads(shown, value).empty());
+      }
+    };
+    for (const auto& [value_name, value] : result.values) {
+      if (value.kind == proofdeck::demo::Value::Kind::number) reads_back(value_name, value.number);
+    }
+    for (const auto& table : result.tables) {
+      for (Eigen::Index i = 0; i < table.cells.size(); ++i)
+        reads_back(table.name, table.cells.data()[i]);
+    }
+    for (const auto& series : result.series) {
+      for (const double x : series.x)
+        reads_back(series.name + " x", x);
+      for (const auto& [line, ys] : series.lines) {
+        for (const double y : ys)
+          reads_back(series.name + " " + line, y);
+      }
+    }
   }
 
  private:

@@ -418,7 +418,8 @@ TEST_CASE("worked() substitutes the variables and shows the result", "[formula]"
         "3 × 512 × (512 ÷ 8) × 8 + 512^2 = 1,048,576");
   CHECK(worked("max( d_model // heads,4 )", kLesson) == "max(512 // 8, 4) = 64");
   CHECK(worked("2^20") == "2^20 = 1,048,576");
-  CHECK(worked("1_048_576 - 1e-5*2") == "1,048,576 - 0.00001 × 2 ≈ 1,048,576");
+  CHECK(worked("1_048_576 - 1e-5*2") == "1,048,576 - 0.00001 × 2 = 1,048,575.99998");
+  CHECK(worked("2/3") == "2 ÷ 3 ≈ 0.6666666667");
 }
 
 TEST_CASE("worked() parenthesizes negative values", "[formula]") {

@@ -1,12 +1,16 @@
 // Proving keys: the worked example's keys are verified by computation; a wrong key, an unknown
 // value or demo, or a vacuous proof is never reported verified.
+#include <fmt/format.h>
 #include <catch2/catch.hpp>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "bank/builtin.hpp"
+#include "bank/formula.hpp"
 #include "bank/loader.hpp"
 #include "bank/proof.hpp"
 #include "bank_test_support.hpp"
+#include "number_readback.hpp"
 
 using namespace proofdeck::bank;
 using bank_test::worked_example;
@@ -336,4 +340,40 @@ TEST_CASE("prefetching runs on threads gives the same verdicts as running one by
     CHECK(one.message == other.message);
   }
   CHECK(sequential.runs() == threaded.runs());
+}
+
+TEST_CASE("every value a built-in proof shows reads back as the number it is", "[check][number]") {
+  // What feedback, printouts and exports write beside a key (bank::format_measured), for every
+  // question's `show` and computed value, in every admitted combination of a template.
+  std::vector<Bank> banks;
+  for (const EmbeddedBank& embedded : builtin_banks())
+    banks.push_back(load_bank(embedded.text, std::string(embedded.name)));
+  DemoRunner runner(0);
+  runner.prefetch(banks, 2);
+  std::size_t checked = 0;
+  for (const Bank& loaded : banks) {
+    for (const Question& q : loaded.questions) {
+      if (!q.proof) continue;
+      std::vector<std::string> names = q.proof->show;
+      if (!q.key.computed.empty()) names.push_back(q.key.computed);
+      const auto check_bindings = [&](const Bindings& bindings) {
+        const proofdeck::demo::DemoResult& result = runner.run(*q.proof, bindings, q.id);
+        for (const std::string& shown : names) {
+          const proofdeck::demo::Value* value = result.find(substitute(shown, bindings));
+          if (value == nullptr || value->kind != proofdeck::demo::Value::Kind::number) continue;
+          const std::string text = format_measured(value->number);
+          INFO(q.id << ": " << shown << " = " << fmt::format("{}", value->number) << " shown as "
+                    << text);
+          CHECK(proofdeck::testing::misreads(text, value->number).empty());
+          ++checked;
+        }
+      };
+      if (q.templ) {
+        for_each_admitted(*q.templ, check_bindings);
+      } else {
+        check_bindings({});
+      }
+    }
+  }
+  CHECK(checked > 100);
 }

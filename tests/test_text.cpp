@@ -1,12 +1,15 @@
 // The text layer: how wide text is on a terminal, fitting and wrapping it at word boundaries,
 // the one rule for numbers, escaping for terminals, markup and Markdown, and "did you mean". Every
 // output path of proofdeck goes through these, so each rule is pinned here once.
+#include <fmt/format.h>
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <random>
 #include <string>
 #include <vector>
 
+#include "number_readback.hpp"
 #include "text/escape.hpp"
 #include "text/number.hpp"
 #include "text/suggest.hpp"
@@ -16,6 +19,7 @@
 namespace {
 
 namespace text = proofdeck::text;
+namespace testing = proofdeck::testing;
 using Lines = std::vector<std::string>;
 
 bool valid_utf8(const std::string& s) {
@@ -110,7 +114,7 @@ TEST_CASE("one grouping rule: four or more integer digits", "[text][number]") {
   CHECK(text::format_number(2.50) == "2.5");
   CHECK(text::format_number(1e-5) == "0.00001");
   CHECK(text::format_number(1.0 / 3) == "0.3333333333");
-  CHECK(text::format_number(-1048575.99998) == "-1,048,576");            // rounded to 10 digits
+  CHECK(text::format_number(-1048575.99998) == "-1,048,575.99998");      // never to an integer
   CHECK(text::format_number(9007199254740992.0) == "9.007199255×10¹⁵");  // 2^53: not exact
   // Below 2^53 every integer is exact, and is written in full so that it reads back as typed
   // (fuzz_answer found 9007199254640993 written as 9.007199255×10¹⁵).
@@ -133,13 +137,53 @@ TEST_CASE("numbers in prose are plain decimals unless their size needs an expone
   CHECK(text::format_readable(1.0 / 65536) == "0.00001526");
   CHECK(text::format_readable(0.000099996) == "0.0001");  // rounded before it is written
   CHECK(text::format_readable(-2.5e-3) == "-0.0025");
-  CHECK(text::format_readable(12345.678) == "12,346");  // no invented zeros
+  CHECK(text::format_readable(12345.678) == "12,345.7");  // no invented zeros, no false integer
   CHECK(text::format_readable(3.3671e-9) == "3.367×10⁻⁹");
   CHECK(text::format_readable(1.11e-16) == "1.11×10⁻¹⁶");
   CHECK(text::format_readable(2.5e20) == "2.5×10²⁰");
   CHECK(text::format_readable(0.1234567, 2) == "0.12");
   CHECK(text::format_readable(-0.0) == "0");
   CHECK(text::format_readable(std::nan("")) == "nan");
+}
+
+TEST_CASE("a non-integer is never written as an integer: its first differing decimal shows",
+          "[text][number]") {
+  CHECK(text::format_readable(2047.875) == "2,047.9");  // rope-scaling's key, not "2,048"
+  CHECK(text::format_short(2047.875) == "2,047.9");
+  CHECK(text::format_readable(1365.33) == "1,365.3");
+  CHECK(text::format_short(4095.5) == "4,095.5");
+  CHECK(text::format_readable(0.99996) == "0.99996");  // rounds to 1.000: one more decimal
+  CHECK(text::format_readable(-1999.9999) == "-1,999.9999");
+  CHECK(text::format_readable(2048.0) == "2,048");
+  // Arithmetic noise past what a double holds for sure is not spelled out.
+  CHECK(text::format_readable(8.000000000000002) == "8");
+  CHECK(text::format_readable(0.1 + 0.2) == "0.3");
+}
+
+TEST_CASE("every number written for people reads back as itself", "[text][number]") {
+  // Across magnitudes from 10^-20 to 10^20, near-integers and halves among them, at every
+  // precision the renderers use: within half a unit of the last digit, and a non-integer never
+  // written as an integer.
+  std::mt19937_64 draw(29);
+  std::uniform_real_distribution<double> exponent(-20.0, 20.0), unit(0.0, 1.0);
+  for (int i = 0; i < 20000; ++i) {
+    double value = std::pow(10.0, exponent(draw)) * (unit(draw) < 0.5 ? -1 : 1);
+    const double pick = unit(draw);
+    if (pick < 0.2)
+      value = std::round(value) + (unit(draw) - 0.5) * 1e-3;  // just off an integer
+    else if (pick < 0.3)
+      value = std::round(value) + 0.5;
+    else if (pick < 0.4)
+      value = std::round(value);
+    for (const int significant : {1, 2, 3, 4, 10}) {
+      const std::string shown = text::format_readable(value, significant);
+      INFO(fmt::format("{} at {} digits: {}", value, significant, shown));
+      REQUIRE(testing::misreads(shown, value).empty());
+    }
+    const std::string exact = text::format_number(value);
+    INFO(fmt::format("{} exactly: {}", value, exact));
+    REQUIRE(testing::misreads(exact, value).empty());
+  }
 }
 
 TEST_CASE("a number needs the digits that keep it within what is allowed", "[text][number]") {

@@ -47,6 +47,12 @@ std::optional<std::string> integer_in_full(double value, double below) {
          group_digits(std::to_string(static_cast<std::int64_t>(std::fabs(value))));
 }
 
+// Whether `value` rounds to an integer at 15 significant digits.
+bool integer_to_15_digits(double value) {
+  const double rounded = std::stod(fmt::format("{:.14e}", value));
+  return rounded == std::trunc(rounded);
+}
+
 }  // namespace
 
 std::string format_number(double value) {
@@ -86,9 +92,19 @@ std::string format_readable(double value, int significant) {
     // No spaces: a number never breaks across lines, in prose or in a figure's label.
     return sign + mantissa + "×10" + superscript(exponent);
   }
-  std::string fixed =
-      fmt::format("{:.{}f}", std::fabs(value), std::max(0, significant - 1 - exponent));
+  int decimals = std::max(0, significant - 1 - exponent);
+  std::string fixed = fmt::format("{:.{}f}", std::fabs(value), decimals);
   strip_trailing_zeros(fixed);
+  // A non-integer is never written as an integer (2047.875 is "2,047.9", not "2,048", beside a
+  // key of 2047.875): decimals are added until the first one that differs shows. A value that is
+  // an integer to 15 significant digits (what a double holds for sure) counts as one, so
+  // arithmetic noise (8.000000000000002) is not spelled out.
+  if (fixed.find('.') == std::string::npos && !integer_to_15_digits(value)) {
+    while (fixed.find('.') == std::string::npos && decimals < 15 - exponent) {
+      fixed = fmt::format("{:.{}f}", std::fabs(value), ++decimals);
+      strip_trailing_zeros(fixed);
+    }
+  }
   return sign + group_digits(fixed);
 }
 

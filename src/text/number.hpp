@@ -24,7 +24,9 @@ std::string format_short(double value);
 
 // For people reading a computed number in prose — printouts, feedback, key numbers, answer keys:
 // one rule on paper and on screen. Integers below 10^15 in full ("1,048,576"); other values
-// rounded to `significant` digits but never inside their integer part ("12,346", not "12,350"),
+// rounded to `significant` digits but never inside their integer part ("1,365.3", not "1,370"),
+// and never to an integer: a non-integer keeps its first decimal that differs ("2,047.9" for
+// 2047.875, "0.99996" rather than "1"; an integer to 15 digits counts as one),
 // trailing zeros dropped, as plain decimals from 0.00001 up to 10^15 ("0.4011", "0.00001526",
 // "15.05"); only smaller or larger ones need an exponent, written as a person would and without
 // spaces, so it never breaks across lines ("3.367×10⁻⁹"). nan and ±inf as such; -0 as 0.
