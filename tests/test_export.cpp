@@ -482,3 +482,27 @@ TEST_CASE("export: a built-in bank that changed has a later revised date", "[exp
     }
   }
 }
+
+TEST_CASE("export and print: an explanation's {value:NAME} is the proof's number in every format",
+          "[export][print][explanation]") {
+  TempDir dir;
+  json bank = bank_test::worked_example();
+  bank["questions"][0]["explanation"] = "Eight heads need {value:total_h8} weights in all.";
+  const std::string path = dir.write("quoting.json", bank.dump());
+  const auto output_of = [&](std::vector<std::string> args) {
+    Cli cli;
+    args.insert(args.end(), {"--no-builtin", "--bank", path, "--seed", "3"});
+    const int exit_code = cli.run(args);
+    INFO(cli.err.str());
+    REQUIRE(exit_code == 0);
+    return cli.out.str();
+  };
+  for (const std::string& text :
+       {output_of({"print", "--format", "md"}), output_of({"print", "--format", "html"}),
+        output_of({"export", "--to", "gift"}), output_of({"export", "--to", "anki"})}) {
+    CHECK_THAT(text, Contains("Eight heads need 1,048,576 weights in all."));
+    CHECK_THAT(text, !Contains("{value:"));
+  }
+  // The JSON export is a bank: it keeps the reference, so it loads and proves again.
+  CHECK_THAT(output_of({"export", "--to", "json"}), Contains("{value:total_h8}"));
+}

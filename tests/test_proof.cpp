@@ -377,3 +377,70 @@ TEST_CASE("every value a built-in proof shows reads back as the number it is", "
   }
   CHECK(checked > 100);
 }
+
+// --- explanations that quote the proof ----------------------------------------------------------
+
+TEST_CASE("an explanation's {value:NAME} is written from the proof by the number rule",
+          "[check][explanation]") {
+  json bank = worked_example();
+  bank["questions"][0]["explanation"] =
+      "Eight heads need {value:total_h8} weights, {value:ratio_h8_h1} times one head's.";
+  CHECK(problems_of(bank).empty());
+  const Bank loaded = load_bank(bank.dump(), "bank.json");
+  proofdeck::engine::Rng rng(1);
+  const Instance instance = instantiate(loaded.questions[0], rng);
+  DemoRunner runner(0);
+  CHECK(explanation_text(instance, runner) ==
+        "Eight heads need 1,048,576 weights, 1 times one "
+        "head's.");
+}
+
+TEST_CASE("in a template, {value:NAME} may name the value through the drawn parameters",
+          "[check][explanation]") {
+  json bank = worked_example();
+  bank["questions"][2]["explanation"] = "One head holds {value:per_head_qkv_h{heads}} of them.";
+  CHECK(problems_of(bank).empty());
+  const Bank loaded = load_bank(bank.dump(), "bank.json");
+  proofdeck::engine::Rng rng(3);
+  const Instance instance = instantiate(loaded.questions[2], rng);
+  DemoRunner runner(0);
+  const double heads = instance.bindings.at("heads"), d_model = instance.bindings.at("d_model");
+  CHECK(explanation_text(instance, runner) ==
+        "One head holds " + format_measured(3 * d_model * (d_model / heads)) + " of them.");
+}
+
+TEST_CASE("{value:NAME} is not a template parameter, and {param} still is",
+          "[check][explanation]") {
+  CHECK(placeholders("{value:per_head_qkv_h{heads}} and {d_model}") ==
+        std::vector<std::string>{"heads", "d_model"});
+  CHECK(value_references("a {value:x} b {value:y_{h}} c {h}") ==
+        std::vector<std::string>{"x", "y_{h}"});
+  CHECK(substitute("{value:y_{h}} with {h}", {{"h", 8}}) == "{value:y_8} with 8");
+  json bank = worked_example();
+  bank["questions"][2]["explanation"] = "{value:per_head_qkv_h{head}} per head.";
+  CHECK_THROWS_WITH(load_bank(bank.dump(), "bank.json"),
+                    Catch::Contains("/questions/2/explanation: 'head' is not a template parameter; "
+                                    "parameters: d_model, heads"));
+}
+
+TEST_CASE("an explanation that quotes a value its demo lacks is a load error naming the values",
+          "[check][explanation]") {
+  json bank = worked_example();
+  bank["questions"][0]["explanation"] = "Eight heads need {value:total_h9} weights.";
+  const std::vector<std::string> problems = problems_of(bank);
+  REQUIRE(problems.size() == 1);
+  CHECK_THAT(problems[0], Catch::StartsWith("bank.json: /questions/0/explanation: head-params has "
+                                            "no value 'total_h9'; its values: "));
+}
+
+TEST_CASE("an explanation cannot quote a value without a proof to compute it",
+          "[check][explanation]") {
+  json bank = worked_example();
+  bank["questions"][0].erase("proof");
+  bank["questions"][0]["unprovable"] = "a design motive";
+  bank["questions"][0]["explanation"] = "Eight heads need {value:total_h8} weights.";
+  CHECK_THROWS_WITH(load_bank(bank.dump(), "bank.json"),
+                    Catch::Contains("/questions/0/explanation: quotes {value:total_h8}, but the "
+                                    "question has no proof to compute it; add a proof whose demo "
+                                    "has that value, or write the number"));
+}

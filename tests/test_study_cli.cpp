@@ -107,6 +107,20 @@ TEST_CASE("quiz: a right answer, then a trap call-out, then the summary and the 
   CHECK(study.count("SELECT count(*) FROM cards") == 0);  // only drill schedules
 }
 
+TEST_CASE("quiz: the explanation quotes its proof's value, written by the number rule",
+          "[cli][study][explanation]") {
+  Study study;
+  json bank = bank_test::worked_example();
+  bank["questions"][0]["explanation"] = "Eight heads need {value:total_h8} weights in all.";
+  const std::string path = study.dir.write("quoting.json", bank.dump());
+  Cli cli;
+  cli.in.str("a\n");
+  REQUIRE(cli.run({"quiz", "--question", "mha-purpose", "--seed", "0", "--no-builtin", "--bank",
+                   path, "--data-dir", study.dir.path().string(), "--now", study.now, "--color",
+                   "never"}) == 0);
+  CHECK_THAT(cli.out.str(), Contains("Why: Eight heads need 1,048,576 weights in all."));
+}
+
 TEST_CASE("quiz: the same seed asks the same questions in the same order", "[cli][study]") {
   Study study;
   const auto order = [&](const std::string& seed) {

@@ -397,7 +397,7 @@ void template_literal(Linter& linter, const Bank& bank, const Question& q) {
     linter.add(bank, &q, "template-literal",
                fmt::format("the explanation states {}, which no draw computes; a learner who "
                            "drew other parameters reads a wrong number: use {{param}} "
-                           "placeholders or words",
+                           "placeholders, {{value:NAME}} from the proof, or words",
                            number));
   }
 }

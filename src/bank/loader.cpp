@@ -12,6 +12,7 @@
 #include <fmt/ranges.h>
 
 #include "bank/lint_rules.hpp"
+#include "bank/proof.hpp"
 #include "core/json_input.hpp"
 
 namespace proofdeck::bank {
@@ -419,19 +420,6 @@ std::optional<QuestionType> parse_type(const std::string& name) {
   return std::nullopt;
 }
 
-// The `{name}` placeholders in a text.
-std::vector<std::string> placeholders(std::string_view text) {
-  std::vector<std::string> names;
-  std::size_t open = text.find('{');
-  while (open != std::string_view::npos) {
-    const std::size_t close = text.find('}', open);
-    if (close == std::string_view::npos) break;
-    names.emplace_back(text.substr(open + 1, close - open - 1));
-    open = text.find('{', close);
-  }
-  return names;
-}
-
 void read_options(Reader& reader, const json& node, const std::string& pointer, Question& q) {
   const json& options = reader.array(node, "options", pointer);
   std::set<std::string> seen;
@@ -689,6 +677,15 @@ Question read_question(Reader& reader, const json& node, const std::string& poin
   q.unprovable = reader.text(node, "unprovable", pointer);
   if (q.proof && !q.unprovable.empty()) {
     reader.problem(pointer + "/unprovable", "a question with a proof is not unprovable");
+  }
+  if (const auto quoted = value_references(q.explanation); !quoted.empty() && !q.proof) {
+    reader.problem(pointer + "/explanation",
+                   fmt::format("quotes {{value:{}}}, but the question has no proof to compute it; "
+                               "add a proof whose demo has that value, or write the number",
+                               quoted.front()));
+  }
+  for (const std::string& name : value_references(q.explanation)) {
+    if (name.empty()) reader.problem(pointer + "/explanation", "{value:} names no value");
   }
   if (const auto difficulty = reader.number(node, "difficulty", pointer)) {
     if (*difficulty != 1 && *difficulty != 2 && *difficulty != 3) {

@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "bank/formula.hpp"
 #include "bank/numeric_answer.hpp"
 #include "core/errors.hpp"
 
@@ -46,9 +47,15 @@ std::string substitute(std::string_view text, const Bindings& bindings, NumberSt
   std::string result;
   std::size_t at = 0;
   while (at < text.size()) {
-    const std::size_t open = text.find('{', at);
-    const std::size_t close = open == std::string_view::npos ? open : text.find('}', open);
+    // The innermost braces first, so "{value:variance_{layers}}" becomes "{value:variance_20}".
+    const std::size_t close = text.find('}', at);
     if (close == std::string_view::npos) break;
+    const std::size_t open = text.rfind('{', close);
+    if (open == std::string_view::npos || open < at) {
+      result += text.substr(at, close + 1 - at);
+      at = close + 1;
+      continue;
+    }
     const auto it = bindings.find(text.substr(open + 1, close - open - 1));
     result += text.substr(at, open - at);
     result += it == bindings.end()            ? std::string(text.substr(open, close - open + 1))
@@ -58,6 +65,97 @@ std::string substitute(std::string_view text, const Bindings& bindings, NumberSt
   }
   result += text.substr(std::min(at, text.size()));
   return result;
+}
+
+namespace {
+
+constexpr std::string_view kValuePrefix = "{value:";
+
+// Calls visit(open, close) for every brace pair of `text`, innermost first, nesting respected.
+template <typename Visit>
+void for_each_brace(std::string_view text, Visit visit) {
+  std::vector<std::size_t> opens;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '{') {
+      opens.push_back(i);
+    } else if (text[i] == '}' && !opens.empty()) {
+      visit(opens.back(), i);
+      opens.pop_back();
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> placeholders(std::string_view text) {
+  std::vector<std::string> names;
+  for_each_brace(text, [&](std::size_t open, std::size_t close) {
+    const std::string_view inside = text.substr(open + 1, close - open - 1);
+    if (text.substr(open).starts_with(kValuePrefix) || inside.find('{') != std::string_view::npos)
+      return;
+    names.emplace_back(inside);
+  });
+  return names;
+}
+
+std::vector<std::string> value_references(std::string_view text) {
+  std::vector<std::pair<std::size_t, std::string>> found;
+  for_each_brace(text, [&](std::size_t open, std::size_t close) {
+    if (!text.substr(open).starts_with(kValuePrefix)) return;
+    const std::size_t start = open + kValuePrefix.size();
+    found.emplace_back(open, std::string(text.substr(start, close - start)));
+  });
+  std::sort(found.begin(), found.end());  // in reading order, not innermost first
+  std::vector<std::string> names;
+  for (auto& [open, name] : found)
+    names.push_back(std::move(name));
+  return names;
+}
+
+namespace {
+
+// `text` with each `{value:NAME}` replaced by written(NAME).
+template <typename Written>
+std::string replace_values(std::string_view text, Written written) {
+  std::string out;
+  std::size_t at = 0;
+  for (std::size_t open = text.find(kValuePrefix); open != std::string_view::npos;
+       open = text.find(kValuePrefix, at)) {
+    const std::size_t start = open + kValuePrefix.size();
+    const std::size_t close = text.find('}', start);
+    if (close == std::string_view::npos) break;
+    out += text.substr(at, open - at);
+    out += written(std::string(text.substr(start, close - start)),
+                   text.substr(open, close + 1 - open));
+    at = close + 1;
+  }
+  return out + std::string(text.substr(std::min(at, text.size())));
+}
+
+}  // namespace
+
+std::string fill_values(std::string_view text, const demo::DemoResult& result) {
+  return replace_values(text, [&](const std::string& name, std::string_view reference) {
+    const demo::Value* value = result.find(name);
+    if (value == nullptr) return std::string(reference);
+    if (value->kind == demo::Value::Kind::boolean)
+      return std::string(value->boolean ? "yes" : "no");
+    return format_measured(value->number);
+  });
+}
+
+std::string explanation_text(const Instance& instance, DemoRunner& runner) {
+  const Question& q = *instance.question;
+  if (!q.proof || instance.explanation.find(kValuePrefix) == std::string::npos)
+    return instance.explanation;
+  try {
+    return fill_values(instance.explanation,
+                       runner.run(*q.proof, instance.bindings, q.file + ": " + q.proof->pointer));
+  } catch (const std::exception&) {
+    return replace_values(instance.explanation, [](const std::string& name, std::string_view) {
+      return "(" + name + ": the demo could not run)";
+    });
+  }
 }
 
 namespace {
@@ -275,6 +373,8 @@ std::vector<NameUse> name_uses(const Question& q) {
     if (option.claim) collect_uses(*option.claim, uses);
   }
   if (q.claim) collect_uses(*q.claim, uses);
+  for (const std::string& name : value_references(q.explanation))
+    uses.push_back({name, q.pointer + "/explanation", NameUse::Need::any});
   return uses;
 }
 

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "bank/instance.hpp"
 #include "bank/model.hpp"
 #include "demo/demo.hpp"
 
@@ -55,6 +56,23 @@ enum class NumberStyle { plain, grouped };
 // stay as they are.
 std::string substitute(std::string_view text, const Bindings& bindings,
                        NumberStyle style = NumberStyle::plain);
+
+// The `{param}` placeholders of a text, innermost first where they nest; `{value:NAME}`
+// references are not placeholders (value_references lists them).
+std::vector<std::string> placeholders(std::string_view text);
+
+// The NAMEs of an explanation's `{value:NAME}` references, in order: values of the question's
+// demo, quoted where the explanation is shown (NAME may hold `{param}` placeholders in templates).
+std::vector<std::string> value_references(std::string_view text);
+
+// Each `{value:NAME}` of `text` (placeholders already filled) written from `result` by the
+// number rule (format_measured: "2,047.5", "1.421×10⁻¹⁴"); a name the result lacks stays as it is.
+std::string fill_values(std::string_view text, const demo::DemoResult& result);
+
+// The explanation as a learner reads it: the instance's, with its `{value:NAME}` references
+// filled from the question's proof run with the drawn parameters (through `runner`, so a run
+// already made is reused). A demo that cannot run leaves "(NAME: the demo could not run)".
+std::string explanation_text(const Instance& instance, DemoRunner& runner);
 
 // The proof's arguments as the demo takes them from `--set`, placeholders substituted, lists
 // comma-joined: {"d_model": "{d_model}", "heads": [1, 8]} → "d_model=512", "heads=1,8".

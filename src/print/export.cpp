@@ -76,9 +76,9 @@ std::string gift_percent(double percent) {
 }
 
 std::string general_feedback(const Printed& printed, const Facts& facts,
-                             const std::optional<ProofRun>& run) {
+                             const std::optional<ProofRun>& run, bank::DemoRunner& runner) {
   const bank::Question& q = printed.question();
-  std::string text = printed.instance.explanation;
+  std::string text = bank::explanation_text(printed.instance, runner);
   if (!facts.worked.empty()) text += "\nWorked: " + facts.worked;
   if (run) {
     if (const std::string numbers = key_numbers_text(*run, q.proof->demo); !numbers.empty())
@@ -164,7 +164,7 @@ void gift_question(std::string& gift, const Printed& printed, bank::DemoRunner& 
       }
       break;
   }
-  fmt::format_to(out, "\t####{}\n}}\n\n", general_feedback(printed, facts, run));
+  fmt::format_to(out, "\t####{}\n}}\n\n", general_feedback(printed, facts, run, runner));
 }
 
 // ============================================================================================
@@ -285,7 +285,7 @@ AnkiNote anki_note(const Printed& printed, bank::DemoRunner& runner) {
                   (lettered ? ")" : "") + " <i>" + anki_field(trap.trap->name) + "</i> — " +
                   anki_field(trap.trap->correction);
   }
-  note.explanation = anki_field(printed.instance.explanation);
+  note.explanation = anki_field(bank::explanation_text(printed.instance, runner));
   note.worked = anki_field(facts.worked);
   if (const std::optional<ProofRun> run = run_proof(printed, runner))
     note.proof = anki_field(key_numbers_text(*run, q.proof->demo));

@@ -215,7 +215,7 @@ void html_answer(std::string& html, const Printed& printed, const Facts& facts, 
     html += "</ul>\n";
   }
   fmt::format_to(out, "<p class=\"why\"><strong>Why:</strong> {}</p>\n",
-                 text::html_text(printed.instance.explanation));
+                 text::html_text(bank::explanation_text(printed.instance, runner)));
   if (!facts.worked.empty()) {
     fmt::format_to(out, "<p class=\"worked\"><strong>Worked:</strong> {}</p>\n",
                    text::html_text(facts.worked));
@@ -483,7 +483,8 @@ struct MarkdownWriter {
       }
       md += "\n";
     }
-    fmt::format_to(out, "**Why:** {}\n\n", text::markdown_escape(printed.instance.explanation));
+    fmt::format_to(out, "**Why:** {}\n\n",
+                   text::markdown_escape(bank::explanation_text(printed.instance, runner)));
     if (!facts.worked.empty())
       fmt::format_to(out, "**Worked:** {}\n\n", text::markdown_escape(facts.worked));
     fmt::format_to(out, "*Source: {}*\n\n", text::markdown_escape(facts.source));

@@ -320,7 +320,8 @@ std::string render_feedback(Session& session, const Answered& a, bool show_demo)
       text += text::wrap_block(safe(trap->correction), session.width, "    ");
     }
   }
-  text += text::wrap_block("Why: " + safe(a.instance.explanation), session.width, "  ");
+  text += text::wrap_block("Why: " + safe(bank::explanation_text(a.instance, session.runner)),
+                           session.width, "  ");
   std::string source = q.source.reference.empty() ? q.source.section : q.source.reference;
   if (!q.source.quote.empty()) source += " — \"" + q.source.quote + "\"";
   text += fmt::format(theme.dim, "{}",
