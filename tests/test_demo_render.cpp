@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "demo_test_support.hpp"
 #include "golden.hpp"
 #include "render/figure.hpp"
 #include "render/parts.hpp"
@@ -824,4 +825,67 @@ TEST_CASE("the sample renders exactly as its golden files", "[render][golden]") 
   check_golden("render_sample.txt", text_of(result, 80));
   check_golden("render_sample.md", proofdeck::render::render_markdown(result, sample_info()));
   check_golden("render_sample.html", proofdeck::render::render_html(result, sample_info()));
+}
+
+// --- the command that draws a run again ---------------------------------------------------------
+
+namespace {
+
+// The words of a command as a POSIX shell splits them (single quotes only, as written).
+std::vector<std::string> shell_words(const std::string& command) {
+  std::vector<std::string> words;
+  std::string word;
+  bool quoted = false, any = false;
+  for (const char c : command) {
+    if (c == '\'') {
+      quoted = !quoted;
+      any = true;
+    } else if (c == ' ' && !quoted) {
+      if (any) words.push_back(std::exchange(word, {}));
+      any = false;
+    } else {
+      word += c;
+      any = true;
+    }
+  }
+  if (any) words.push_back(word);
+  return words;
+}
+
+}  // namespace
+
+TEST_CASE("a run's command names every parameter it changed, and reproduces the run", "[render]") {
+  using proofdeck::render::reproduce_command;
+  const auto info = [](const std::string& name) { return *proofdeck::demo::find_demo(name); };
+  CHECK(reproduce_command(proofdeck::testing::run("rope-scaling"), info("rope-scaling")) ==
+        "proofdeck demo run rope-scaling");
+  CHECK(reproduce_command(proofdeck::testing::run("head-params", {"heads=1,4", "d_model=256"}, 7),
+                          info("head-params")) ==
+        "proofdeck demo run head-params --set d_model=256 --set heads=1,4 --seed 7");
+  CHECK(
+      reproduce_command(proofdeck::testing::run(
+                            "order-blindness", {"a=the cat's toy", "b=toy cat's the", "focus=toy"}),
+                        info("order-blindness")) ==
+      "proofdeck demo run order-blindness --set 'a=the cat'\\''s toy' --set 'b=toy cat'\\''s "
+      "the' --set focus=toy");
+  // Read back as `demo run` reads it, the command gives the same parameters and seed.
+  for (const auto& [name, sets] : std::vector<std::pair<std::string, std::vector<std::string>>>{
+           {"rope-scaling", {"factor=4", "trained=1024"}},
+           {"sqrt-dk-scaling", {"d_k=8,64", "trials=3"}},
+           {"order-blindness", {"a=one two three", "b=three two one", "focus=two"}},
+           {"variance-drift", {"layers=12"}}}) {
+    const DemoResult result = proofdeck::testing::run(name, sets, 5);
+    const std::vector<std::string> words = shell_words(reproduce_command(result, info(name)));
+    INFO(reproduce_command(result, info(name)));
+    REQUIRE(words.size() >= 4);
+    std::vector<std::string> assignments;
+    std::uint64_t seed = 0;
+    for (std::size_t i = 4; i + 1 < words.size(); i += 2) {
+      if (words[i] == "--set") assignments.push_back(words[i + 1]);
+      if (words[i] == "--seed") seed = std::stoull(words[i + 1]);
+    }
+    const DemoResult again = proofdeck::demo::run_demo(
+        info(name), proofdeck::demo::resolve_params(info(name), assignments), seed);
+    CHECK(again.params == result.params);
+  }
 }

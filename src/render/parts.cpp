@@ -9,6 +9,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <iterator>
 #include <limits>
 #include <string>
@@ -234,6 +235,49 @@ std::vector<std::pair<std::string, std::string>> parameters(const DemoResult& re
   for (const auto& [key, value] : result.params.items())
     list.emplace_back(key, parameter_text(value));
   return list;
+}
+
+namespace {
+
+// A --set value as the demo reads it back: lists comma-joined, text as it is.
+std::string assignment_value(const nlohmann::ordered_json& value) {
+  if (value.is_string()) return value.get<std::string>();
+  if (!value.is_array()) return value.dump();
+  std::string joined;
+  for (const auto& item : value)
+    joined += (joined.empty() ? "" : ",") + assignment_value(item);
+  return joined;
+}
+
+// Single-quoted for a POSIX shell unless every character is safe as it is.
+std::string shell_word(const std::string& word) {
+  const bool plain = !word.empty() && std::all_of(word.begin(), word.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || std::strchr("_-.,=+:/", c) != nullptr;
+  });
+  if (plain) return word;
+  std::string quoted = "'";
+  for (const char c : word)
+    quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
+}  // namespace
+
+std::string reproduce_command(const DemoResult& result, const DemoInfo& info) {
+  std::string command =
+      "proofdeck demo run " + shell_word(info.name.empty() ? result.demo : info.name);
+  if (!result.params.is_object()) return command;
+  for (const demo::ParamSpec& spec : info.params) {
+    const auto given = result.params.find(spec.name);
+    // Compared as one JSON type, so 2 and 2.0 are the same default.
+    if (given == result.params.end() || nlohmann::json::parse(given->dump()) == spec.default_value)
+      continue;
+    command += " --set " + shell_word(spec.name + "=" + assignment_value(*given));
+  }
+  if (const auto seed = result.params.find("seed");
+      seed != result.params.end() && seed->is_number() && *seed != 0)
+    command += " --seed " + seed->dump();
+  return command;
 }
 
 std::string series_subtitle(const Series& series, std::string_view dot) {

@@ -867,10 +867,10 @@ Lines compact_text(const DemoResult& result, const DemoInfo& info, const Look& l
   append(lines, value_lines);
   if (shown < figures_total && lines.size() < kMaxLines) {
     const std::size_t left_out = figures_total - shown;
-    lines.push_back(
-        styled(look.dim, look.fit(fmt::format("{} more {}: proofdeck demo run {}", left_out,
-                                              left_out == 1 ? "figure" : "figures", name),
-                                  look.width)));
+    lines.push_back(styled(look.dim, look.fit(fmt::format("{} more {}: {}", left_out,
+                                                          left_out == 1 ? "figure" : "figures",
+                                                          reproduce_command(result, info)),
+                                              look.width)));
   }
   return lines;
 }
