@@ -292,9 +292,8 @@ TEST_CASE("a study session ended by Ctrl-C exits 130 with a notice, not an error
   REQUIRE(proofdeck::study::InterruptGuard::interrupted());
   Cli cli;
   CHECK(cli.run({"quiz", "--data-dir", data.path().string(), "--color", "never"}) == 130);
-  // (A quiz over every question also notes, first, the few it left out: tests/test_form.cpp.)
   CHECK_THAT(cli.err.str(),
-             Catch::Matchers::EndsWith("\nInterrupted: every answer given was saved.\n") &&
+             Catch::Matchers::EndsWith("Interrupted: every answer given was saved.\n") &&
                  !Contains("error"));
 }
 

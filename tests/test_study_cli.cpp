@@ -94,7 +94,10 @@ TEST_CASE("quiz: a right answer, then a trap call-out, then the summary and the 
                  Contains("Trap: Multi-head attention cuts parameters") &&
                  Contains("Why: Eight heads of width 64") &&
                  Contains("Source: Identity statement") &&
-                 Contains("Traps you fell into:\n    Multi-head attention cuts parameters ×1"));
+                 Contains("Traps you fell into:\n    Multi-head attention cuts parameters ×1") &&
+                 Contains("  To ask again each question whose latest answer was wrong:\n"
+                          "    proofdeck quiz --missed\n"));
+  CHECK_THAT(ok.out.str(), !Contains("--missed"));  // nothing was missed
   const json report = study.report("r.json");
   CHECK(report["mode"] == "quiz");
   CHECK(report["score"] == json{{"correct", 0}, {"total", 1}});
@@ -105,6 +108,51 @@ TEST_CASE("quiz: a right answer, then a trap call-out, then the summary and the 
   CHECK(report["questions"][0]["trap"] == "mha-cuts-params");
   CHECK(study.count("SELECT count(*) FROM reviews WHERE mode = 'quiz'") == 2);
   CHECK(study.count("SELECT count(*) FROM cards") == 0);  // only drill schedules
+}
+
+TEST_CASE(
+    "quiz: without --count a form holds 20 of the questions that match, and the summary "
+    "says how to ask more",
+    "[cli][study]") {
+  TempDir data;
+  const auto quiz = [&](std::vector<std::string> args) {
+    Cli cli;
+    cli.in.str(":q\n");
+    args.insert(args.begin(), "quiz");
+    args.insert(args.end(), {"--seed", "0", "--no-demo", "--data-dir", data.path().string(),
+                             "--color", "never"});
+    REQUIRE(cli.run(args) == 0);  // :q at the first question: the summary of none answered
+    return cli.out.str();
+  };
+
+  const std::string whole = quiz({});
+  CHECK_THAT(whole, Contains("proofdeck quiz · 20 questions ·"));
+  std::smatch cut;
+  REQUIRE(std::regex_search(whole, cut,
+                            std::regex("\n  20 of the ([0-9]+) questions that match were on "
+                                       "this quiz; to ask more:\n    proofdeck quiz --count "
+                                       "([0-9]+)\n")));
+  CHECK(std::stoi(cut[1]) > 50);  // every built-in question matches
+  CHECK(cut[2] == "50");
+
+  // The session's filters carry into the command; a count no larger than what matches.
+  const std::string formula = quiz({"--topic", "multi-head"});
+  CHECK_THAT(formula,
+             Contains("· 20 questions ·") &&
+                 Contains("\n  20 of the 26 questions that match were on this quiz; to "
+                          "ask more:\n    proofdeck quiz --topic multi-head --count 26\n"));
+
+  // Fewer than 20 match: all of them, and nothing to ask more of.
+  const std::string few = quiz({"--topic", "sdpa-formula"});
+  CHECK_THAT(few, Contains("proofdeck quiz · 5 questions ·") && !Contains("to ask more"));
+  // --count is the learner's own limit, above or below 20.
+  CHECK_THAT(quiz({"--count", "3"}),
+             Contains("proofdeck quiz · 3 questions ·") && !Contains("to ask more"));
+  CHECK_THAT(quiz({"--count", "30"}),
+             Contains("proofdeck quiz · 30 questions ·") && !Contains("to ask more"));
+  // --question asks all it names, however many.
+  CHECK_THAT(quiz({"--question", "mha-purpose-subspaces"}),
+             Contains("proofdeck quiz · 1 question ·"));
 }
 
 TEST_CASE("quiz: the explanation quotes its proof's value, written by the number rule",

@@ -1,4 +1,6 @@
 // `proofdeck quiz`: practice with immediate feedback, trap call-outs and live proofs.
+#include <fmt/format.h>
+
 #include <memory>
 
 #include "cli/study_cmds.hpp"
@@ -15,7 +17,11 @@ void setup_quiz(CLI::App& app, const std::function<Context()>& context) {
   CLI::App* quiz = app.add_subcommand(
       "quiz", "Practice with immediate feedback, trap call-outs and live proofs");
   add_filter_options(quiz, options->filters);
-  quiz->add_option("-n,--count", *count, "Ask at most N questions (default: all that match)")
+  quiz->add_option(
+          "-n,--count", *count,
+          fmt::format("Ask at most N questions (default: {}, or all that match when "
+                      "fewer; --missed, --weakest, --trap and --question ask all they select)",
+                      study::kDefaultQuizCount))
       ->check(whole_number(1, 100000));
   quiz->add_flag("--no-demo", *no_demo, "Leave the live proof out of the feedback");
   quiz->add_flag("--missed", options->missed,

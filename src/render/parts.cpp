@@ -9,7 +9,6 @@
 #include <cctype>
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <iterator>
 #include <limits>
 #include <string>
@@ -249,30 +248,18 @@ std::string assignment_value(const nlohmann::ordered_json& value) {
   return joined;
 }
 
-// Single-quoted for a POSIX shell unless every character is safe as it is.
-std::string shell_word(const std::string& word) {
-  const bool plain = !word.empty() && std::all_of(word.begin(), word.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || std::strchr("_-.,=+:/", c) != nullptr;
-  });
-  if (plain) return word;
-  std::string quoted = "'";
-  for (const char c : word)
-    quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return quoted + "'";
-}
-
 }  // namespace
 
 std::string reproduce_command(const DemoResult& result, const DemoInfo& info) {
   std::string command =
-      "proofdeck demo run " + shell_word(info.name.empty() ? result.demo : info.name);
+      "proofdeck demo run " + text::shell_word(info.name.empty() ? result.demo : info.name);
   if (!result.params.is_object()) return command;
   for (const demo::ParamSpec& spec : info.params) {
     const auto given = result.params.find(spec.name);
     // Compared as one JSON type, so 2 and 2.0 are the same default.
     if (given == result.params.end() || nlohmann::json::parse(given->dump()) == spec.default_value)
       continue;
-    command += " --set " + shell_word(spec.name + "=" + assignment_value(*given));
+    command += " --set " + text::shell_word(spec.name + "=" + assignment_value(*given));
   }
   if (const auto seed = result.params.find("seed");
       seed != result.params.end() && seed->is_number() && *seed != 0)

@@ -100,6 +100,19 @@ std::string seed_line(const Session& s) {
                      s.width, "  ", "    ");
 }
 
+// `proofdeck quiz` with the session's filters and `extra`, as a copyable command.
+std::string quiz_command(const Filters& filters, const std::string& extra) {
+  std::string command = "proofdeck quiz";
+  const auto add = [&](const char* flag, const std::vector<std::string>& values) {
+    for (const std::string& value : values)
+      command += fmt::format(" {} {}", flag, text::shell_word(value));
+  };
+  add("--from-bank", filters.banks);
+  add("--topic", filters.topics);
+  add("--type", filters.types);
+  return command + " " + extra;
+}
+
 // --missed: the questions whose latest answer (any mode) was wrong.
 std::set<std::string> missed_questions(ProgressStore& store) {
   std::map<std::string, bool> latest;
@@ -208,9 +221,14 @@ Outcome run_quiz(Session& s, ProgressStore& store, const QuizOptions& options,
   // The form: the first --count of the shuffled questions, drawn in order; one that would give
   // away another's answer is replaced by the next (bank/form.hpp). Questions named with
   // --question are asked as named, with a warning.
-  const std::size_t size = options.count
-                               ? std::min(selected.size(), static_cast<std::size_t>(*options.count))
-                               : selected.size();
+  const bool own_limit = options.missed || options.weakest || !options.filters.traps.empty() ||
+                         !options.filters.questions.empty();
+  const std::optional<int> limit = options.count ? options.count
+                                   : own_limit   ? std::nullopt
+                                                 : std::optional(kDefaultQuizCount);
+  const std::size_t matching = selected.size();
+  const std::size_t size =
+      limit ? std::min(selected.size(), static_cast<std::size_t>(*limit)) : selected.size();
   std::vector<Instance> form;
   for (std::size_t i = 0; i < size; ++i)
     form.push_back(instantiate(*selected[i], rng));
@@ -260,8 +278,28 @@ Outcome run_quiz(Session& s, ProgressStore& store, const QuizOptions& options,
   int total = 0;
   const int correct = score(answers, total);
   store.end_session(id, s.now(), correct, total, std::nullopt, outcome.interrupted);
-  s.out << render_summary(s, answers, outcome.interrupted ? "Quiz interrupted" : "Quiz finished")
-        << seed_line(s);
+  s.out << render_summary(s, answers, outcome.interrupted ? "Quiz interrupted" : "Quiz finished");
+  // What to do next: more of the same, or again the ones just missed. Each command on a line of
+  // its own, so it is never cut and copies whole.
+  if (!options.count && size < matching) {
+    s.out << text::wrap_block(
+                 fmt::format("{} of the {} questions that match were on this quiz; to ask more:",
+                             size, matching),
+                 s.width, "  ", "    ")
+          << "    "
+          << quiz_command(options.filters,
+                          fmt::format("--count {}", std::min<std::size_t>(matching, 50)))
+          << "\n";
+  }
+  const bool missed_any = std::any_of(answers.begin(), answers.end(), [](const Answered& a) {
+    return a.answered && !a.grade.correct;
+  });
+  if (missed_any) {
+    s.out << text::wrap_block("To ask again each question whose latest answer was wrong:", s.width,
+                              "  ", "    ")
+          << "    " << quiz_command(options.filters, "--missed") << "\n";
+  }
+  s.out << seed_line(s);
   if (!options.report_path.empty()) {
     write(options.report_path, session_report(s, "quiz", answers).dump(2) + "\n");
   }

@@ -17,9 +17,13 @@
 
 namespace proofdeck::study {
 
+// A quiz without --count asks this many (or all that match, when fewer): a first session is a
+// few minutes, not the whole bank. --missed, --weakest, --trap and --question ask all they select.
+constexpr int kDefaultQuizCount = 20;
+
 struct QuizOptions {
   Filters filters;
-  std::optional<int> count;    // --count N: at most N questions
+  std::optional<int> count;    // --count N: at most N questions (default kDefaultQuizCount)
   bool show_demo = true;       // --no-demo: skip the live proof in feedback
   std::string report_path;     // --report FILE
   bool missed = false;         // --missed: questions whose latest answer was wrong

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 
 #include "text/utf8.hpp"
@@ -136,6 +137,18 @@ std::string markdown_code(std::string_view raw) {
   const bool plain = !text.empty() && text.find_first_of("`|\n\r") == std::string::npos &&
                      text.front() != ' ' && text.back() != ' ';
   return plain ? "`" + text + "`" : markdown_cell(text);
+}
+
+std::string shell_word(std::string_view word) {
+  const bool plain = !word.empty() && std::all_of(word.begin(), word.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) ||
+           std::string_view("_-.,=+:/").find(c) != std::string_view::npos;
+  });
+  if (plain) return std::string(word);
+  std::string quoted = "'";
+  for (const char c : word)
+    quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
 }
 
 std::string url_path(std::string_view path) {

@@ -35,6 +35,10 @@ std::string markdown_cell(std::string_view text);
 // a table cell, a line break, an edge space) as escaped text instead.
 std::string markdown_code(std::string_view text);
 
+// A word for a POSIX shell, as a copyable command shows it: as it is when every character is
+// plain (letters, digits, _ - . , = + : /), else single-quoted.
+std::string shell_word(std::string_view word);
+
 // A link target: characters outside a path's plain set (letters, digits, / . _ - ~)
 // percent-encoded.
 std::string url_path(std::string_view path);
