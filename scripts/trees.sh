@@ -12,7 +12,8 @@
 #   build-run/   Release tuned for the CPU it builds on (-march=native: AVX2/AVX-512, FMA) with
 #                threaded matrix products for `engine bench --threads`, and no test suite: FMA may
 #                change its last bits, so scripts/test proves it reaches the portable build's
-#                `check` verdicts instead. ./scripts/run, scripts/bench.
+#                `check` verdicts instead; and the man page (build-run/man/proofdeck.1.gz).
+#                ./scripts/run, scripts/bench.
 portable_build_dir=build
 portable_build_flags=(-DCMAKE_BUILD_TYPE=Release -DPROOFDECK_PACKAGE=ON -DPROOFDECK_TESTS=ON)
 sanitized_build_dir=build-fuzz
@@ -20,4 +21,4 @@ sanitized_build_flags=(-DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDe
                        -DPROOFDECK_FUZZ=ON -DPROOFDECK_TESTS=ON)
 tuned_build_dir=build-run
 tuned_build_flags=(-DCMAKE_BUILD_TYPE=Release -DPROOFDECK_NATIVE=ON -DPROOFDECK_OPENMP=ON
-                   -DPROOFDECK_TESTS=OFF)
+                   -DPROOFDECK_MAN_PAGE=ON -DPROOFDECK_TESTS=OFF)
