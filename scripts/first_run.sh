@@ -1,4 +1,4 @@
-# shellcheck shell=bash
+# shellcheck shell=bash disable=SC2034  # (default_run_args is for the scripts that source this)
 # What ./scripts/run starts when given no arguments, sourced by it and by tests/run_check.sh.
 #
 # A learner with no progress yet gets a short first quiz from the lesson's own bank (ten
