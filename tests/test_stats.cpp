@@ -470,8 +470,8 @@ TEST_CASE("stats with no exam says how to take one", "[stats][cli]") {
   const History h;
   cli_test::Cli cli;
   REQUIRE(h.run(cli, {"stats", "--pass", "80", "--width", "160"}) == 0);
-  CHECK_THAT(cli.out.str(), Contains("Exams: none yet — take one with proofdeck exam (e.g. "
-                                     "proofdeck exam --count 20 --minutes 25 --pass 80)") &&
+  CHECK_THAT(cli.out.str(), Contains("Exams: none yet — take one, e.g.\n"
+                                     "    proofdeck exam --count 20 --minutes 25 --pass 80\n") &&
                                 Contains("A 7-question exam at 80% (6 right): under 1% chance of "
                                          "passing"));
   const json s = [&] {

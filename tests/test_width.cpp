@@ -214,3 +214,26 @@ TEST_CASE("a quiz's prose never splits a word at any width", "[width][study]") {
   check_never_splits_words(
       {"quiz", "--count", "5", "--no-demo", "--data-dir", home.path().string(), "--seed", "7"});
 }
+
+TEST_CASE("prose wraps at 100 columns at most, while figures and tables take the whole width",
+          "[width][study][demo]") {
+  const auto widest = [](const std::string& output) {
+    int widest_line = 0;
+    for (const std::string& line : lines_of(output))
+      widest_line = std::max(widest_line, proofdeck::text::display_width(line));
+    return widest_line;
+  };
+  TempDir home;
+  const std::vector<std::string> quiz = {
+      "quiz", "--count", "5", "--no-demo", "--data-dir", home.path().string(), "--seed", "7"};
+  for (const int width : {100, 160, 400}) {
+    INFO("--width " << width);
+    const int prose = widest(run_at(width, quiz, "a\nb\nt\n1024\nc\n"));
+    CHECK(prose <= proofdeck::text::kProseWidth);
+    CHECK(prose > 90);  // the measure is used, not a narrower default
+    CHECK(widest(run_at(width, {"--help"})) <= proofdeck::text::kProseWidth);
+    CHECK(widest(run_at(width, {"quiz", "--help"})) <= proofdeck::text::kProseWidth);
+  }
+  // A table as wide as the terminal lets it be.
+  CHECK(widest(run_at(160, {"demo", "run", "head-params"})) > 120);
+}

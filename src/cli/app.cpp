@@ -158,8 +158,9 @@ int run(const std::vector<std::string>& args, Io& io) {
                  "Where progress.db lives (default: $PROOFDECK_HOME, else "
                  "$XDG_DATA_HOME/proofdeck, else ~/.local/share/proofdeck)");
   app.add_option("--width", global.width,
-                 "Text width in columns, 20 or more (default: the terminal's, else $COLUMNS, "
-                 "else 80)")
+                 "Text width in columns, 20 or more: tables, figures and commands use all of "
+                 "it, prose wraps at 100 at most (default: the terminal's, else $COLUMNS, else "
+                 "80)")
       ->check(whole_number(20, 10000));
   app.add_option("--now", global.now,
                  "The clock, as ISO-8601 (2026-01-01T09:00:00Z or 2026-01-01), for tests and "

@@ -19,7 +19,8 @@ std::size_t definition_column(std::string_view line, std::size_t indent) {
 
 }  // namespace
 
-HelpFormatter::HelpFormatter(int width) : width_(std::max(width, 20)) {
+// Help is prose, read at the prose measure however wide the terminal.
+HelpFormatter::HelpFormatter(int width) : width_(std::clamp(width, 20, text::kProseWidth)) {
   // The option column takes up to 30 columns, but never more than a third of the line.
   column_ = std::clamp(width_ / 3, 12, 30);
   column_width(static_cast<std::size_t>(column_));

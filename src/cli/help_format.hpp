@@ -1,6 +1,7 @@
 // `--help` at any width: CLI11's own formatter writes descriptions on one line however long, so a
 // terminal breaks them mid-word. This one (for Debian's CLI11 2.1) wraps every description, usage
-// line and footer at word boundaries to the width text output uses (cli::text_width), keeping
+// line and footer at word boundaries to the width text output uses (cli::text_width) but at most
+// the prose measure (text::kProseWidth), keeping
 // the option column where it fits and moving a description under a long option name otherwise.
 #pragma once
 

@@ -542,11 +542,10 @@ constexpr std::size_t kTrendExams = 5;   // a topic's trend: its latest exams
 std::string render_exams(const ordered_json& stats, double pass, const Theme& theme, int width) {
   const ordered_json& exams = stats["exams"];
   if (exams.empty()) {
-    return "\n" + wrap_labelled("Exams:", theme.emphasis,
-                                fmt::format("none yet — take one with proofdeck exam (e.g. "
-                                            "proofdeck exam --count 20 --minutes 25 --pass {})",
-                                            text::format_number(pass)),
-                                width);
+    // The command on a line of its own, so it copies whole at any width.
+    return "\n" + wrap_labelled("Exams:", theme.emphasis, "none yet — take one, e.g.", width) +
+           fmt::format("    proofdeck exam --count 20 --minutes 25 --pass {}\n",
+                       text::format_number(pass));
   }
   std::string out =
       "\n" + wrap_labelled("Exams", theme.emphasis,

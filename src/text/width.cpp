@@ -151,6 +151,7 @@ std::vector<std::string> wrap(std::string_view text, int width) {
 std::string wrap_block(std::string_view text, int width, std::string_view indent,
                        std::string_view hanging) {
   if (hanging.empty()) hanging = indent;
+  width = std::min(width, kProseWidth);
   // Wrapped to the narrower of the two room widths, so every line fits whichever indent it gets.
   const int room = std::max(10, width - std::max(display_width(indent), display_width(hanging)));
   std::string out;

@@ -15,6 +15,11 @@ namespace proofdeck::text {
 // and of files written for any reader.
 constexpr int kDefaultWidth = 80;
 
+// The measure of prose: paragraphs, explanations, prompts and messages wrap at the narrower of
+// the width and this, since lines much longer than 100 columns are hard to read back along;
+// tables, figures and commands take the whole width.
+constexpr int kProseWidth = 100;
+
 // Columns a terminal gives the text: one per character, two for East Asian wide and fullwidth
 // characters and emoji, none for combining marks and zero-width characters. Newlines count as
 // nothing; the text is taken as one line.
@@ -38,9 +43,9 @@ std::string fit(std::string_view text, int columns);
 // become one. At least one line, possibly empty.
 std::vector<std::string> wrap(std::string_view text, int width);
 
-// The same as a block of lines for a terminal, each ended by "\n": the first indented by
-// `indent`, the others by `hanging` (by `indent` when empty), all within `width` columns (when
-// the indent leaves fewer than 10, lines take 10).
+// Prose as a block of lines for a terminal, each ended by "\n": the first indented by `indent`,
+// the others by `hanging` (by `indent` when empty), all within `width` columns and at most
+// kProseWidth (when the indent leaves fewer than 10, lines take 10).
 std::string wrap_block(std::string_view text, int width, std::string_view indent,
                        std::string_view hanging = {});
 
