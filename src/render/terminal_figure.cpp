@@ -340,8 +340,11 @@ GridPlan plan_grid(const std::vector<const Table*>& tables, const Look& look, in
   return plan;
 }
 
+// `title_height`: lines the title takes at least, blank ones first, so that two grids side by
+// side start on one line whatever their titles.
 Block heatmap_block(const Table& table, const GridPlan& plan, const Look& look,
-                    const std::string& title, const fmt::text_style& title_style) {
+                    const std::string& title, const fmt::text_style& title_style,
+                    std::size_t title_height = 0) {
   Block block;
   block.width = plan.width;
   const auto add = [&](const std::string& text, const fmt::text_style& style) {
@@ -350,6 +353,10 @@ Block heatmap_block(const Table& table, const GridPlan& plan, const Look& look,
                             styled(style, pad_right(line, plan.width - kGridIndent)));
     }
   };
+  const std::size_t title_lines =
+      title.empty() ? 0 : text::wrap(title, plan.width - kGridIndent).size();
+  for (std::size_t i = title_lines; i < title_height; ++i)
+    block.lines.push_back(spaces(plan.width));
   if (!title.empty()) add(title, title_style);
 
   const int label_room = look.paint_cells ? plan.cell_width - 1 : plan.cell_width;
@@ -420,15 +427,14 @@ Lines heatmap_pair(const Table& a, const Table& b, const Look& look) {
   const std::string title_b = one_line(table_title(b));
   const std::string heading = shared_heading(title_a, title_b);
   Lines lines;
-  if (!heading.empty()) {
-    lines.push_back(styled(look.heading, look.fit(heading, look.width)));
-    const std::size_t cut = heading.size() + 2;
-    append(lines, side_by_side(heatmap_block(a, plan, look, title_a.substr(cut), {}),
-                               heatmap_block(b, plan, look, title_b.substr(cut), {}), kPairGap));
-  } else {
-    append(lines, side_by_side(heatmap_block(a, plan, look, title_a, look.heading),
-                               heatmap_block(b, plan, look, title_b, look.heading), kPairGap));
-  }
+  const std::size_t cut = heading.empty() ? 0 : heading.size() + 2;
+  const std::string own_a = title_a.substr(cut), own_b = title_b.substr(cut);
+  const fmt::text_style own_style = heading.empty() ? look.heading : fmt::text_style{};
+  if (!heading.empty()) lines.push_back(styled(look.heading, look.fit(heading, look.width)));
+  const std::size_t height = std::max(text::wrap(own_a, plan.width - kGridIndent).size(),
+                                      text::wrap(own_b, plan.width - kGridIndent).size());
+  append(lines, side_by_side(heatmap_block(a, plan, look, own_a, own_style, height),
+                             heatmap_block(b, plan, look, own_b, own_style, height), kPairGap));
   return lines;
 }
 
