@@ -426,6 +426,23 @@ TEST_CASE("a shared title prefix becomes one heading over the pair", "[render]")
   }));
 }
 
+TEST_CASE("side-by-side heatmaps start their grids on one line when their titles differ in height",
+          "[render]") {
+  DemoResult result = pair_only();
+  result.tables[1].title =
+      "no positional encoding: dog bit cat, the same three words the other "
+      "way round, a title that wraps";
+  const auto lines = lines_of(text_of(result, 80));
+  // Every row of cells holds a cell of each grid: "cat  ░░ 0.62 …    dog  …".
+  for (const std::string& line : lines) {
+    if (line.find("0.") == std::string::npos) continue;
+    INFO(line);
+    CHECK(count(line, "0.") == 6);
+  }
+  CHECK(std::count_if(lines.begin(), lines.end(),
+                      [](const std::string& line) { return count(line, "0.") == 6; }) == 3);
+}
+
 TEST_CASE("labels from a result reach the terminal sanitized", "[render]") {
   DemoResult result = pair_only();
   result.tables[0].row_labels[0] = "\x1b[31mred";

@@ -2,6 +2,7 @@
 // width, $COLUMNS or 80 otherwise, tested in test_cli.cpp). Two rules, checked on real output:
 //  - no line is wider than the width, unless it is one word longer than the whole line;
 //  - wrapping never splits a word: prose reads the same words in the same order at any width.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <regex>
 #include <sstream>
@@ -10,6 +11,7 @@
 
 #include "cli_test_support.hpp"
 #include "demo/demo.hpp"
+#include "render/parts.hpp"
 #include "render/terminal_figure.hpp"
 #include "text/width.hpp"
 
@@ -176,6 +178,127 @@ TEST_CASE("every demo's figure fits every width", "[width][demo]") {
               options);
           CHECK(too_wide(drawn, width) == std::vector<std::string>{});
         }
+      }
+    }
+  }
+}
+
+namespace {
+
+// The numbers in a figure, as whole tokens: "8,796,093,022,208", "0.28", "1.73×10⁻¹⁴". Digits
+// inside names (head_dim_h1, t0, L1) are not numbers.
+std::vector<std::string> numbers_in(const std::string& text) {
+  static const std::regex number(
+      "(^|[^A-Za-z_0-9.,])([0-9](?:[0-9,.]*[0-9])?(?:×10)?(?:⁻|⁰|¹|²|³|⁴|⁵|⁶|⁷|⁸|⁹)*)");
+  // A value axis's tick labels are chosen for the width: they are not the figure's numbers.
+  std::string plain;
+  bool axis = false;
+  for (const std::string& line : lines_of(text)) {
+    if (!axis) plain += line + "\n";
+    const std::size_t start = line.find_first_not_of(' ');
+    axis = start != std::string::npos && line.compare(start, 3, "└") == 0;
+  }
+  std::vector<std::string> numbers;
+  for (auto it = std::sregex_iterator(plain.begin(), plain.end(), number);
+       it != std::sregex_iterator(); ++it) {
+    numbers.push_back((*it)[2].str());
+  }
+  return numbers;
+}
+
+// A command wrapped the way a shell reads it (a line ending in " \" goes on with the next, its
+// indent ignored) back on one line.
+std::string joined_continuations(const std::string& text) {
+  static const std::regex continuation(" \\\\\n *");
+  return std::regex_replace(without_escapes(text), continuation, " ");
+}
+
+// Every "proofdeck …" command in the text, to the end of its (joined) line.
+std::vector<std::string> commands_in(const std::string& text) {
+  std::vector<std::string> commands;
+  std::istringstream in(joined_continuations(text));
+  for (std::string line; std::getline(in, line);) {
+    if (const std::size_t at = line.find("proofdeck "); at != std::string::npos)
+      commands.push_back(line.substr(at));
+  }
+  return commands;
+}
+
+bool has_token(const std::vector<std::string>& tokens, const std::string& token) {
+  return std::find(tokens.begin(), tokens.end(), token) != tokens.end();
+}
+
+// What is wrong with a figure drawn at `width` columns, against the same figure at 160: "" when
+// nothing is.
+std::string figure_problem(const std::string& drawn, int width,
+                           const std::vector<std::string>& wide_numbers,
+                           const std::string& command) {
+  for (const std::string& line : lines_of(drawn)) {
+    if (proofdeck::text::display_width(line) > width) return "a line is too wide: " + line;
+  }
+  // A command is there to be copied: it is never cut, and it draws this run (as text, or as
+  // Markdown tables that hold every number).
+  const std::vector<std::string> commands = commands_in(drawn);
+  for (const std::string& shown : commands) {
+    if (shown != command && shown != command + " --format md")
+      return "a command is not whole: " + shown;
+  }
+  // A number is whole, or not there at all: none is cut to a shorter one ("→ 8,796,") or to
+  // "…".
+  const std::vector<std::string> numbers = numbers_in(drawn);
+  for (const std::string& number : numbers) {
+    if (drawn.find(number + "…") != std::string::npos) return "a number is cut: " + number + "…";
+    if (!has_token(wide_numbers, number) && drawn.find(number + ",\n") != std::string::npos)
+      return "a number is cut: " + number + ",";
+  }
+  // Every number the widest figure shows is there too, unless a figure that is left out says so
+  // and how to see it.
+  if (commands.empty()) {
+    for (const std::string& number : wide_numbers) {
+      if (!has_token(numbers, number)) return "a number drawn at 160 columns is missing: " + number;
+    }
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("every demo's figure keeps its numbers and commands whole at every width from 40 to 160",
+          "[width][demo]") {
+  using proofdeck::render::TextForm;
+  for (const proofdeck::demo::DemoInfo& info : proofdeck::demo::catalog()) {
+    const proofdeck::demo::DemoResult result =
+        proofdeck::demo::run_demo(info, proofdeck::demo::resolve_params(info, {}), 0);
+    const std::string command = proofdeck::render::reproduce_command(result, info);
+    for (const TextForm form : {TextForm::full, TextForm::compact}) {
+      const auto draw = [&](int width) {
+        proofdeck::render::TextOptions options;
+        options.form = form;
+        options.width = width;
+        return proofdeck::render::render_text(result, info, proofdeck::Theme::plain(), options);
+      };
+      // Quiz feedback lists as many of the first six values as its dozen lines leave room for:
+      // its figures' numbers are the ones it must keep.
+      const auto figures_of = [&](const std::string& drawn) {
+        if (form == TextForm::full) return drawn;
+        std::string figures;
+        for (const std::string& line : lines_of(drawn)) {
+          const std::vector<std::string> words = words_of(line);
+          const bool value_line = !words.empty() && result.find(words.front()) != nullptr;
+          if (!value_line) figures += line + "\n";
+        }
+        return figures;
+      };
+      const std::vector<std::string> wide_numbers = numbers_in(figures_of(draw(160)));
+      // The first width at which something is wrong, if any.
+      for (int width = 40; width <= 160; ++width) {
+        const std::string drawn = draw(width);
+        const std::string problem = figure_problem(drawn, width, wide_numbers, command);
+        INFO(info.name << (form == TextForm::full ? " in full" : " compact") << " at " << width
+                       << " columns: " << problem << "\n"
+                       << drawn);
+        CHECK(problem == "");
+        if (!problem.empty()) break;
       }
     }
   }

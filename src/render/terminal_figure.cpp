@@ -84,6 +84,7 @@ struct Look {
   fmt::text_style heading;                   // titles
   fmt::text_style dim;                       // secondary lines
   fmt::text_style value;                     // the numbers in the value list
+  bool full = true;                          // the full form, not quiz feedback
   bool paint_cells = false;                  // 256-colour backgrounds instead of shade characters
   std::vector<fmt::text_style> line_styles;  // bars of a series' lines, cycled
 
@@ -93,6 +94,7 @@ struct Look {
         heading(theme.emphasis),
         dim(theme.dim),
         value(theme.emphasis),
+        full(options.form == TextForm::full),
         paint_cells(options.color256 && has_colour(theme)) {
     if (has_colour(theme)) {
       // Readable on dark and light backgrounds alike (blue text is not, on dark ones).
@@ -185,6 +187,53 @@ Lines styled_wrap(const fmt::text_style& style, std::string_view text, int width
   return lines;
 }
 
+// text::wrap_block as lines: the first indented by `indent`, the rest by `hanging`.
+Lines block_lines(std::string_view text, int width, std::string_view indent,
+                  std::string_view hanging) {
+  Lines lines;
+  const std::string block = text::wrap_block(text, width, indent, hanging);
+  for (std::size_t at = 0; at < block.size();) {
+    const std::size_t end = block.find('\n', at);
+    lines.push_back(block.substr(at, end - at));
+    if (end == std::string::npos) break;
+    at = end + 1;
+  }
+  return lines;
+}
+
+// A command as a shell reads it, within `width`: words joined on a line while they fit, a line
+// that goes on ended with " \\" and the next indented two more. Words are split at spaces outside
+// quotes (reproduce_command quotes a value with spaces), so every line can be pasted as it is.
+Lines command_lines(std::string_view command, int width, std::string_view indent) {
+  std::vector<std::string> words(1);
+  bool quoted = false;
+  for (const char c : command) {
+    if (c == ' ' && !quoted) {
+      words.emplace_back();
+      continue;
+    }
+    if (c == '\'') quoted = !quoted;
+    words.back() += c;
+  }
+  Lines lines;
+  std::string line(indent);
+  std::size_t on_line = 0;
+  for (std::size_t i = 0; i < words.size(); ++i) {
+    const bool last = i + 1 == words.size();
+    const int needed = text::display_width(line) + 1 + text::display_width(words[i]) +
+                       (last ? 0 : 2);  // " \\" if another line follows
+    if (on_line > 0 && needed > width) {
+      lines.push_back(line + " \\");
+      line = std::string(indent) + "  ";
+      on_line = 0;
+    }
+    line += (on_line == 0 ? "" : " ") + words[i];
+    ++on_line;
+  }
+  lines.push_back(line);
+  return lines;
+}
+
 // --- heatmaps -------------------------------------------------------------------------------
 
 // How a grid of cells fits the columns it has.
@@ -215,6 +264,7 @@ GridPlan plan_grid(const std::vector<const Table*>& tables, const Look& look, in
   int number_width = 1, row_label_width = 1, column_label_width = 1;
   Eigen::Index columns_count = 0;
   bool same_labels = true;
+  bool numbered_rows = false;  // a row label holds a number
   for (const Table* table : tables) {
     columns_count = std::max(columns_count, table->cells.cols());
     same_labels =
@@ -224,8 +274,10 @@ GridPlan plan_grid(const std::vector<const Table*>& tables, const Look& look, in
           std::max(number_width, text::display_width(format_cell(table->cells.data()[i], 2)));
     }
     for (Eigen::Index r = 0; r < table->cells.rows(); ++r) {
-      row_label_width =
-          std::max(row_label_width, text::display_width(one_line(row_label(*table, r))));
+      const std::string label = one_line(row_label(*table, r));
+      row_label_width = std::max(row_label_width, text::display_width(label));
+      numbered_rows = numbered_rows || std::any_of(label.begin(), label.end(),
+                                                   [](char c) { return c >= '0' && c <= '9'; });
     }
     for (Eigen::Index c = 0; c < table->cells.cols(); ++c) {
       column_label_width =
@@ -271,7 +323,9 @@ GridPlan plan_grid(const std::vector<const Table*>& tables, const Look& look, in
     plan.label_width = std::min(wanted, room);
     plan.shown = count;
     plan.width = kGridIndent + plan.label_width + 2 + grid_width(cell, count);
-    if (plan.label_width >= (whole_labels ? wanted : std::min(wanted, 4 + index))) return plan;
+    // A label may lose its end to "…", but not a number in it ("d_k = 1…").
+    const bool cut_allowed = !whole_labels && !numbered_rows;
+    if (plan.label_width >= (cut_allowed ? std::min(wanted, 4 + index) : wanted)) return plan;
   }
   // Too many columns even for shades: as many as fit, then an ellipsis.
   const int index = plan.index_digits > 0 ? plan.index_digits + 1 : 0;
@@ -286,8 +340,11 @@ GridPlan plan_grid(const std::vector<const Table*>& tables, const Look& look, in
   return plan;
 }
 
+// `title_height`: lines the title takes at least, blank ones first, so that two grids side by
+// side start on one line whatever their titles.
 Block heatmap_block(const Table& table, const GridPlan& plan, const Look& look,
-                    const std::string& title, const fmt::text_style& title_style) {
+                    const std::string& title, const fmt::text_style& title_style,
+                    std::size_t title_height = 0) {
   Block block;
   block.width = plan.width;
   const auto add = [&](const std::string& text, const fmt::text_style& style) {
@@ -296,6 +353,10 @@ Block heatmap_block(const Table& table, const GridPlan& plan, const Look& look,
                             styled(style, pad_right(line, plan.width - kGridIndent)));
     }
   };
+  const std::size_t title_lines =
+      title.empty() ? 0 : text::wrap(title, plan.width - kGridIndent).size();
+  for (std::size_t i = title_lines; i < title_height; ++i)
+    block.lines.push_back(spaces(plan.width));
   if (!title.empty()) add(title, title_style);
 
   const int label_room = look.paint_cells ? plan.cell_width - 1 : plan.cell_width;
@@ -366,23 +427,64 @@ Lines heatmap_pair(const Table& a, const Table& b, const Look& look) {
   const std::string title_b = one_line(table_title(b));
   const std::string heading = shared_heading(title_a, title_b);
   Lines lines;
-  if (!heading.empty()) {
-    lines.push_back(styled(look.heading, look.fit(heading, look.width)));
-    const std::size_t cut = heading.size() + 2;
-    append(lines, side_by_side(heatmap_block(a, plan, look, title_a.substr(cut), {}),
-                               heatmap_block(b, plan, look, title_b.substr(cut), {}), kPairGap));
-  } else {
-    append(lines, side_by_side(heatmap_block(a, plan, look, title_a, look.heading),
-                               heatmap_block(b, plan, look, title_b, look.heading), kPairGap));
-  }
+  const std::size_t cut = heading.empty() ? 0 : heading.size() + 2;
+  const std::string own_a = title_a.substr(cut), own_b = title_b.substr(cut);
+  const fmt::text_style own_style = heading.empty() ? look.heading : fmt::text_style{};
+  if (!heading.empty()) lines.push_back(styled(look.heading, look.fit(heading, look.width)));
+  const std::size_t height = std::max(text::wrap(own_a, plan.width - kGridIndent).size(),
+                                      text::wrap(own_b, plan.width - kGridIndent).size());
+  append(lines, side_by_side(heatmap_block(a, plan, look, own_a, own_style, height),
+                             heatmap_block(b, plan, look, own_b, own_style, height), kPairGap));
   return lines;
 }
 
-Lines heatmap_single(const Table& table, const Look& look) {
+// The smallest width at which a heatmap's cells hold their numbers, up to kWidestGrid; 0 if none.
+constexpr int kWidestGrid = 400;
+int width_for_numbers(const Table& table, const Look& look) {
+  const auto numbers_at = [&](int width) { return plan_grid({&table}, look, width).numbers; };
+  if (!numbers_at(kWidestGrid)) return 0;
+  int low = look.width, high = kWidestGrid;  // numbers_at(low) is false, numbers_at(high) true
+  while (high - low > 1) {
+    const int middle = low + (high - low) / 2;
+    (numbers_at(middle) ? high : low) = middle;
+  }
+  return high;
+}
+
+// A heatmap's numbers are cut off when at most this many columns: then they follow the shades,
+// a record a row; a wider heatmap says where its numbers are.
+constexpr Eigen::Index kRecordColumns = 8;
+
+Lines heatmap_single(const Table& table, const Look& look, const DemoResult& result,
+                     const DemoInfo& info) {
   const GridPlan plan = plan_grid({&table}, look, look.width);
   Lines lines = styled_wrap(look.heading, one_line(table_title(table)), look.width);
   Block block = heatmap_block(table, plan, look, {}, {});
   append(lines, block.lines);
+  if (!plan.numbers && look.full && table.cells.cols() > kRecordColumns) {
+    if (const int needed = width_for_numbers(table, look); needed > 0) {
+      append(
+          lines,
+          styled_wrap(look.dim,
+                      fmt::format("the numbers need {} columns: widen the terminal or run", needed),
+                      look.width, spaces(kGridIndent)));
+      for (const std::string& line : command_lines(reproduce_command(result, info) + " --format md",
+                                                   look.width, spaces(kGridIndent + 2)))
+        lines.push_back(styled(look.dim, line));
+    }
+  } else if (!plan.numbers && look.full) {
+    // Shades alone: the numbers the cells have no room for follow, a record a row.
+    lines.push_back(spaces(kGridIndent) + styled(look.dim, "by row:"));
+    for (Eigen::Index r = 0; r < table.cells.rows(); ++r) {
+      std::string record = one_line(row_label(table, r)) + ":";
+      for (Eigen::Index c = 0; c < table.cells.cols(); ++c) {
+        record += (c == 0 ? " " : " " + look.glyphs.dot + " ") + one_line(column_label(table, c)) +
+                  "\u00a0" +
+                  format_cell(table.cells(r, c), 2);  // a cell's label and number together
+      }
+      append(lines, block_lines(record, look.width, spaces(kGridIndent), spaces(kGridIndent + 2)));
+    }
+  }
   return lines;
 }
 
@@ -405,11 +507,13 @@ std::string heatmap_legend(const Look& look) {
 struct TableGroup {
   Lines lines;
   bool heatmap = false;
+  std::size_t tables = 1;  // two for a pair
 };
 
 Lines numeric_table(const Table& table, const Look& look);
 
-std::vector<TableGroup> table_groups(const DemoResult& result, const Look& look) {
+std::vector<TableGroup> table_groups(const DemoResult& result, const DemoInfo& info,
+                                     const Look& look) {
   std::vector<TableGroup> groups;
   const auto& tables = result.tables;
   for (std::size_t i = 0; i < tables.size(); ++i) {
@@ -420,17 +524,35 @@ std::vector<TableGroup> table_groups(const DemoResult& result, const Look& look)
     }
     if (i + 1 < tables.size() && tables[i + 1].heatmap && same_shape(table, tables[i + 1])) {
       if (Lines pair = heatmap_pair(table, tables[i + 1], look); !pair.empty()) {
-        groups.push_back({std::move(pair), true});
+        groups.push_back({std::move(pair), true, 2});
         ++i;
         continue;
       }
     }
-    groups.push_back({heatmap_single(table, look), true});
+    groups.push_back({heatmap_single(table, look, result, info), true});
   }
   return groups;
 }
 
 // --- numeric tables -------------------------------------------------------------------------
+
+// A table too wide for its columns, one record a row: the row's label, then a "column: value"
+// line for each column. Nothing is cut: a long line wraps between words, and a number is one.
+Lines stacked_records(const Table& table, const std::vector<std::string>& headers,
+                      const std::vector<std::vector<std::string>>& cells, const Look& look) {
+  Lines lines = styled_wrap(look.heading, one_line(table_title(table)), look.width);
+  for (std::size_t r = 0; r < cells.size(); ++r) {
+    append(lines, block_lines(one_line(row_label(table, static_cast<Eigen::Index>(r))), look.width,
+                              "  ", "    "));
+    for (std::size_t c = 0; c < cells[r].size(); ++c) {
+      for (std::string& line :
+           block_lines(headers[c] + ": " + cells[r][c], look.width, "    ", "      ")) {
+        lines.push_back(std::move(line));
+      }
+    }
+  }
+  return lines;
+}
 
 Lines numeric_table(const Table& table, const Look& look) {
   Lines lines = styled_wrap(look.heading, one_line(table_title(table)), look.width);
@@ -480,7 +602,15 @@ Lines numeric_table(const Table& table, const Look& look) {
   while (shown > 1 && total(widths, shown) + (shown < widths.size() ? ellipsis : 0) > look.width) {
     --shown;
   }
-  const bool clipped = shown < widths.size();
+  // A row label may lose its end to "…", but not a number in it.
+  bool cuts_a_number = false;
+  for (Eigen::Index r = 0; r < rows; ++r) {
+    const std::string label = one_line(row_label(table, r));
+    cuts_a_number = cuts_a_number || (text::display_width(label) > label_width &&
+                                      std::any_of(label.begin(), label.end(),
+                                                  [](char c) { return c >= '0' && c <= '9'; }));
+  }
+  if (shown < widths.size() || cuts_a_number) return stacked_records(table, headers, cells, look);
 
   // Headers on up to three lines, bottom-aligned over their numbers.
   constexpr std::size_t kHeaderLines = 3;
@@ -509,7 +639,6 @@ Lines numeric_table(const Table& table, const Look& look) {
       const std::size_t blank = header_height - cell.size();
       header += "  " + pad_left(line < blank ? "" : cell[line - blank], widths[c]);
     }
-    if (clipped && line + 1 == header_height) header += "  " + look.glyphs.ellipsis;
     lines.push_back(styled(look.dim, header));
   }
   for (Eigen::Index r = 0; r < rows; ++r) {
@@ -657,7 +786,9 @@ Lines series_bars(const Series& series, const Look& look) {
 }
 
 // "no normalization  ▁▁▂▃▄▅▆█  2.01 → 1,052,871": the series' title, then one line per series
-// line, all on one scale and of one length, for the compact form.
+// line, all on one scale and of one length, then the first and last x under the sparks, for the
+// compact form. Nothing is cut: when the labels, the sparks and the ranges do not fit on one line,
+// each label goes on a line of its own above its sparks.
 Lines series_sparklines(const Series& series, const Look& look) {
   std::string title = one_line(series_title(series));
   if (series.log_scale) title += " " + look.glyphs.dot + " log scale";
@@ -676,9 +807,15 @@ Lines series_sparklines(const Series& series, const Look& look) {
     range_width = std::max(range_width, text::display_width(range_of(y, points)));
     count = std::max(count, points);
   }
-  label_width = std::min(label_width, look.width / 3);
-  const int room = look.width - 2 - label_width - 2 - 2 - range_width;
-  const int shown = std::min(static_cast<int>(count), std::max(room, 1));
+  if (count == 0) return lines;
+  const int wanted = static_cast<int>(std::min<std::size_t>(count, 8));
+  // Beside the labels when the sparks get as many columns as they have points (up to eight).
+  const bool beside = look.width - 2 - label_width - 2 - 2 - range_width >= wanted;
+  const int spark_column = beside ? 2 + label_width + 2 : 4;
+  // The range after the sparks, or under them when even a line of its own leaves no room.
+  const bool range_after = look.width - spark_column - 2 - range_width >= wanted;
+  const int room = look.width - spark_column - (range_after ? 2 + range_width : 0);
+  const int shown = std::clamp(room, 1, static_cast<int>(count));
   const auto levels = static_cast<double>(look.glyphs.sparks.size() - 1);
   for (std::size_t l = 0; l < series.lines.size(); ++l) {
     const auto& [label, y] = series.lines[l];
@@ -694,9 +831,33 @@ Lines series_sparklines(const Series& series, const Look& look) {
                                        std::clamp(scale.fraction(v), 0.0, 1.0) * levels))]
                                  : " ";
     }
-    lines.push_back("  " + pad_right(look.fit(one_line(label), label_width), label_width) + "  " +
-                    styled(look.line_style(l), spark) + "  " +
-                    styled(look.dim, range_of(y, points)));
+    spark = styled(look.line_style(l), pad_right(spark, shown));
+    const std::string range = styled(look.dim, range_of(y, points));
+    if (beside) {
+      lines.push_back("  " + pad_right(one_line(label), label_width) + "  " + spark + "  " + range);
+      continue;
+    }
+    append(lines, block_lines(one_line(label), look.width, "  ", "    "));
+    if (range_after) {
+      lines.push_back(spaces(spark_column) + spark + "  " + range);
+    } else {
+      lines.push_back(spaces(spark_column) + spark);
+      lines.push_back(spaces(spark_column) + range);
+    }
+  }
+  // The x axis: the first x under the first spark, the last under the last, then what x is.
+  const std::string first = text::format_short(series.x.front());
+  const std::string last = text::format_short(series.x[count - 1]);
+  const int gap = std::max(shown - text::display_width(first) - text::display_width(last), 1);
+  std::string axis = first + spaces(gap) + last;
+  if (!series.x_label.empty()) axis += " " + one_line(series.x_label);
+  if (spark_column + text::display_width(axis) <= look.width) {
+    lines.push_back(spaces(spark_column) + styled(look.dim, axis));
+    return lines;
+  }
+  for (const std::string& line :
+       block_lines(axis, look.width, spaces(spark_column), spaces(spark_column))) {
+    lines.push_back(styled(look.dim, line));
   }
   return lines;
 }
@@ -782,7 +943,7 @@ Lines full_text(const DemoResult& result, const DemoInfo& info, const Look& look
   }
   sections.push_back(std::move(head));
 
-  std::vector<TableGroup> groups = table_groups(result, look);
+  std::vector<TableGroup> groups = table_groups(result, info, look);
   for (std::size_t g = 0; g < groups.size(); ++g) {
     // The shade legend goes under the last heatmap.
     const bool last_heatmap =
@@ -821,16 +982,27 @@ Lines full_text(const DemoResult& result, const DemoInfo& info, const Look& look
   return lines;
 }
 
+// The figures and values of quiz feedback, without the line that says what is left out.
+struct CompactLayout {
+  Lines lines;
+  std::size_t shown = 0;  // figures drawn
+  std::size_t total = 0;  // figures the result has
+};
+
 // Quiz feedback: the heatmaps and charts that fit in about a dozen lines, then six values.
-Lines compact_text(const DemoResult& result, const DemoInfo& info, const Look& look) {
+// `reserve` lines of the dozen are kept for saying what is left out: the values give them up.
+CompactLayout compact_layout(const DemoResult& result, const DemoInfo& info, const Look& look,
+                             std::size_t reserve) {
   constexpr std::size_t kMaxLines = 12;
   constexpr std::size_t kMaxValues = 6;
   const std::string title = one_line(info.title.empty() ? info.name : info.title);
   const std::string name = one_line(info.name.empty() ? result.demo : info.name);
   const std::string suffix = " " + look.glyphs.dot + " " + name;
-  Lines lines{text::display_width(title) + text::display_width(suffix) <= look.width
-                  ? styled(look.heading, title) + styled(look.dim, suffix)
-                  : styled(look.heading, look.fit(title, look.width))};
+  CompactLayout layout;
+  Lines& lines = layout.lines;
+  lines.push_back(text::display_width(title) + text::display_width(suffix) <= look.width
+                      ? styled(look.heading, title) + styled(look.dim, suffix)
+                      : styled(look.heading, look.fit(title, look.width)));
 
   // The first figure is the picture the feedback is for: it comes before the values, which keep
   // at least two lines and give up the rest when the figure needs them.
@@ -838,40 +1010,86 @@ Lines compact_text(const DemoResult& result, const DemoInfo& info, const Look& l
       result.values.begin(), result.values.begin() + static_cast<std::ptrdiff_t>(std::min(
                                                          result.values.size(), kMaxValues)));
   const std::size_t value_reserve = std::min<std::size_t>(value_columns(values, look).size(), 2);
-  std::vector<Lines> candidates;
-  for (TableGroup& group : table_groups(result, look)) {
-    if (group.heatmap) candidates.push_back(std::move(group.lines));
+  // Each with the number of figures it draws (a pair of heatmaps is two).
+  std::vector<std::pair<Lines, std::size_t>> candidates;
+  for (TableGroup& group : table_groups(result, info, look)) {
+    if (group.heatmap) candidates.emplace_back(std::move(group.lines), group.tables);
   }
   // A one-point series has no picture: its number is among the values.
   for (const Series& series : result.series) {
-    if (charted(series)) candidates.push_back(series_sparklines(series, look));
+    if (charted(series)) candidates.emplace_back(series_sparklines(series, look), 1);
   }
-  const std::size_t figures_total =
-      candidates.size() +
-      static_cast<std::size_t>(std::count_if(result.tables.begin(), result.tables.end(),
-                                             [](const Table& table) { return !table.heatmap; }));
+  layout.total = result.tables.size() + static_cast<std::size_t>(std::count_if(
+                                            result.series.begin(), result.series.end(), charted));
 
   std::size_t budget = kMaxLines - lines.size() - value_reserve;
-  std::size_t shown = 0;
-  for (Lines& figure : candidates) {
+  for (auto& [figure, count] : candidates) {
     if (figure.size() > budget) continue;
     budget -= figure.size();
     append(lines, figure);
-    ++shown;
+    layout.shown += count;
   }
   Lines value_lines = value_columns(values, look);
-  while (!values.empty() && lines.size() + value_lines.size() > kMaxLines) {
+  while (!values.empty() && lines.size() + value_lines.size() + reserve > kMaxLines) {
     values.pop_back();
     value_lines = value_columns(values, look);
   }
   append(lines, value_lines);
-  if (shown < figures_total && lines.size() < kMaxLines) {
-    const std::size_t left_out = figures_total - shown;
-    lines.push_back(styled(look.dim, look.fit(fmt::format("{} more {}: {}", left_out,
-                                                          left_out == 1 ? "figure" : "figures",
-                                                          reproduce_command(result, info)),
-                                              look.width)));
+  return layout;
+}
+
+// The smallest width, up to kWidestLook, at which quiz feedback shows more than `shown`
+// figures; 0 if none does.
+constexpr int kWidestLook = 240;
+int width_showing_more(const DemoResult& result, const DemoInfo& info, const Look& look,
+                       std::size_t shown) {
+  const auto more_at = [&](int width) {
+    Look wider = look;
+    wider.width = width;
+    return compact_layout(result, info, wider, 0).shown > shown;
+  };
+  if (look.width >= kWidestLook || !more_at(kWidestLook)) return 0;
+  int low = look.width, high = kWidestLook;  // more_at(low) is false, more_at(high) true
+  while (high - low > 1) {
+    const int middle = low + (high - low) / 2;
+    (more_at(middle) ? high : low) = middle;
   }
+  return high;
+}
+
+// What is left out says so, and how to see it: a command never cut, to copy as it is.
+Lines left_out_lines(const DemoResult& result, const DemoInfo& info, const Look& look,
+                     const CompactLayout& layout) {
+  Lines lines;
+  const std::size_t left_out = layout.total - layout.shown;
+  const std::string command = reproduce_command(result, info);
+  const int wider = width_showing_more(result, info, look, layout.shown);
+  std::string message;
+  if (wider == 0) {
+    message = fmt::format("{} more {}:", left_out, left_out == 1 ? "figure" : "figures");
+  } else if (left_out == 1) {
+    message = fmt::format("1 figure needs {} columns: widen the terminal or run", wider);
+  } else {
+    message = fmt::format("{} more figures, some shown at {} columns: widen the terminal or run",
+                          left_out, wider);
+  }
+  if (text::display_width(message) + 1 + text::display_width(command) <= look.width) {
+    lines.push_back(styled(look.dim, message + " " + command));
+    return lines;
+  }
+  append(lines, styled_wrap(look.dim, message, look.width));
+  for (const std::string& line : command_lines(command, look.width, "  "))
+    lines.push_back(styled(look.dim, line));
+  return lines;
+}
+
+Lines compact_text(const DemoResult& result, const DemoInfo& info, const Look& look) {
+  CompactLayout layout = compact_layout(result, info, look, 0);
+  if (layout.shown >= layout.total) return layout.lines;
+  // The note on what is left out takes lines of the dozen, so there is room for it.
+  layout = compact_layout(result, info, look, left_out_lines(result, info, look, layout).size());
+  Lines lines = std::move(layout.lines);
+  append(lines, left_out_lines(result, info, look, layout));
   return lines;
 }
 
