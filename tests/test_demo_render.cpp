@@ -572,6 +572,45 @@ TEST_CASE("a log-scale series is drawn as bars and says so", "[render]") {
   CHECK_THAT(text, !Contains("1–20 │"));
 }
 
+TEST_CASE(
+    "a line that reads the same at every x is a level marked across the other bars, not one "
+    "bar for the whole range",
+    "[render]") {
+  DemoResult result = sample_result();
+  Series ceiling;
+  ceiling.name = "angle";
+  ceiling.title = "angle by position";
+  ceiling.x_label = "position";
+  ceiling.x = {0, 1, 2, 3, 4, 5, 6, 7};
+  ceiling.lines = {{"unscaled", {0, 1, 2, 3, 4, 5, 6, 7}},
+                   {"trained range ends", {4, 4, 4, 4, 4, 4, 4, 4}}};
+  result.series = {ceiling};
+  const std::string text = text_of(result, 80);
+  CHECK_THAT(text, Contains("┊ trained range ends = 4, the same from position 0 to 7") &&
+                       !Contains("0–7 │"));
+  const auto lines = lines_of(text);
+  const auto row = [&](const std::string& x) {
+    const auto line = std::find_if(lines.begin(), lines.end(), [&](const std::string& l) {
+      return l.find(x + " │") != std::string::npos;
+    });
+    REQUIRE(line != lines.end());
+    return *line;
+  };
+  // The mark stands in one column: past a short bar's value, across a long bar.
+  const std::size_t column = row("1").rfind("┊");
+  REQUIRE(column != std::string::npos);
+  CHECK(row("1").find(" 1 ", row("1").find("│")) < column);  // the value beside its bar
+  CHECK(row("7").find("┊") != std::string::npos);
+  CHECK(proofdeck::text::display_width(row("1").substr(0, column)) ==
+        proofdeck::text::display_width(row("7").substr(0, row("7").find("┊"))));
+  CHECK_THAT(row("7"), Contains("┊█"));
+
+  // Every line flat: no line to mark them on, so each is drawn as it is.
+  ceiling.lines = {{"a", {2, 2, 2, 2, 2, 2, 2, 2}}, {"b", {3, 3, 3, 3, 3, 3, 3, 3}}};
+  result.series = {ceiling};
+  CHECK_THAT(text_of(result, 80), Contains("0–7 │") && !Contains("┊"));
+}
+
 TEST_CASE("the compact form fits quiz feedback", "[render]") {
   const std::string text = text_of(sample_result(), 80, Theme::plain(), TextForm::compact);
   INFO(text);

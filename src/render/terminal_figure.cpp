@@ -36,6 +36,7 @@ struct Glyphs {
   std::vector<std::string> eighths;  // partial bar cells, 1/8 … 7/8 (empty: whole cells)
   std::vector<std::string> sparks;   // sparkline levels
   std::string full, vertical, corner, horizontal, tick, ellipsis, quote, dot, arrow, range;
+  std::string level;  // a reference level's mark across a bar chart's bars
 
   static Glyphs unicode() {
     return {.shades = {" ", "░", "▒", "▓", "█"},
@@ -50,7 +51,8 @@ struct Glyphs {
             .quote = "│ ",
             .dot = "·",
             .arrow = "→",
-            .range = "–"};
+            .range = "–",
+            .level = "┊"};
   }
   static Glyphs ascii() {
     return {.shades = {" ", ".", ":", "-", "=", "+", "*", "#", "%", "@"},
@@ -65,7 +67,8 @@ struct Glyphs {
             .quote = "| ",
             .dot = "-",
             .arrow = "->",
-            .range = "-"};
+            .range = "-",
+            .level = ":"};
   }
 };
 
@@ -707,6 +710,23 @@ std::vector<BarRow> bar_rows(const Series& series, const std::vector<double>& y,
   return rows;
 }
 
+// `drawn` (a bar of one-column glyphs) with `mark` in column `column`, over the bar or past it.
+std::string with_mark(const std::string& drawn, int column, const std::string& mark) {
+  std::vector<std::string> cells;
+  for (std::size_t at = 0; at < drawn.size();) {
+    const std::size_t start = at;
+    text::decode(drawn, at);
+    cells.push_back(drawn.substr(start, at - start));
+  }
+  if (static_cast<int>(cells.size()) <= column)
+    cells.resize(static_cast<std::size_t>(column) + 1, " ");
+  cells[static_cast<std::size_t>(column)] = mark;
+  std::string out;
+  for (const std::string& cell : cells)
+    out += cell;
+  return out;
+}
+
 Lines series_bars(const Series& series, const Look& look) {
   Lines lines = styled_wrap(look.heading, one_line(series_title(series)), look.width);
   if (const std::string subtitle = series_subtitle(series, look.glyphs.dot); !subtitle.empty()) {
@@ -718,10 +738,20 @@ Lines series_bars(const Series& series, const Look& look) {
     return lines;
   }
   std::vector<std::vector<BarRow>> rows;
-  int x_width = 1, value_width = 1;
-  for (const auto& [label, y] : series.lines) {
+  for (const auto& [label, y] : series.lines)
     rows.push_back(bar_rows(series, y, look));
-    for (const BarRow& row : rows.back()) {
+  // A line that reads the same over the whole x range, beside lines that do not (the trained
+  // range's end beside the angles), is a reference level: a mark down the other lines' bars at
+  // its value, named under the axis, rather than one bar for every x.
+  std::vector<bool> level(series.lines.size(), false);
+  for (std::size_t l = 0; l < series.lines.size(); ++l)
+    level[l] = series.x.size() >= 3 && rows[l].size() == 1;
+  if (std::all_of(level.begin(), level.end(), [](bool b) { return b; }))
+    level.assign(level.size(), false);  // nothing to mark them on
+  int x_width = 1, value_width = 1;
+  for (std::size_t l = 0; l < series.lines.size(); ++l) {
+    if (level[l]) continue;
+    for (const BarRow& row : rows[l]) {
       x_width = std::max(x_width, text::display_width(row.x));
       value_width = std::max(value_width, text::display_width(text::format_short(row.value)));
     }
@@ -733,8 +763,15 @@ Lines series_bars(const Series& series, const Look& look) {
                                  std::max(bar_width / (series.log_scale ? 5 : 8), 2), false);
   const double zero = scale.log ? 0.0 : std::clamp(scale.fraction(0.0), 0.0, 1.0) * bar_width;
   const int zero_column = static_cast<int>(std::lround(zero));
+  std::vector<int> level_columns;  // where each level's mark goes, in the bars' columns
+  for (std::size_t l = 0; l < series.lines.size(); ++l) {
+    if (!level[l] || !scale.drawable(rows[l][0].value)) continue;
+    const double end = std::clamp(scale.fraction(rows[l][0].value), 0.0, 1.0) * bar_width;
+    level_columns.push_back(std::clamp(static_cast<int>(std::lround(end)), 0, bar_width - 1));
+  }
 
   for (std::size_t l = 0; l < series.lines.size(); ++l) {
+    if (level[l]) continue;
     const std::string& label = series.lines[l].first;
     const fmt::text_style& style = look.line_style(l);
     if (!label.empty() || series.lines.size() > 1) {
@@ -756,9 +793,22 @@ Lines series_bars(const Series& series, const Look& look) {
           drawn = spaces(zero_column - cells) + repeat(look.glyphs.full, cells);
         }
       }
+      // A level's mark crosses the bar, or stands past its value; where the value would touch
+      // it, that row goes without.
+      const std::string value = text::format_short(v);
+      std::string after;  // past the value: spaces and marks
+      int column_after = text::display_width(drawn) + 1 + text::display_width(value);
+      for (const int column : level_columns) {
+        if (column < text::display_width(drawn)) {
+          drawn = with_mark(drawn, column, look.glyphs.level);
+        } else if (column > column_after) {
+          after += spaces(column - column_after) + look.glyphs.level;
+          column_after = column + 1;
+        }
+      }
       lines.push_back(spaces(indent) + pad_left(row.x, x_width) + " " +
-                      styled(look.dim, look.glyphs.vertical) + styled(style, drawn) + " " +
-                      text::format_short(v));
+                      styled(look.dim, look.glyphs.vertical) + styled(style, drawn) + " " + value +
+                      after);
     }
   }
 
@@ -782,6 +832,17 @@ Lines series_bars(const Series& series, const Look& look) {
   }
   lines.push_back(spaces(indent + x_width + 1) + styled(look.dim, axis));
   lines.push_back(spaces(indent) + styled(look.dim, axis_labels(ticks, look.width - indent)));
+  for (std::size_t l = 0; l < series.lines.size(); ++l) {
+    if (!level[l]) continue;
+    const std::string x_label = series.x_label.empty() ? "x" : one_line(series.x_label);
+    append(lines, styled_wrap(look.line_style(l),
+                              fmt::format("{} {} = {}, the same from {} {} to {}",
+                                          look.glyphs.level, one_line(series.lines[l].first),
+                                          text::format_short(rows[l][0].value), x_label,
+                                          text::format_short(series.x.front()),
+                                          text::format_short(series.x.back())),
+                              look.width, "  "));
+  }
   return lines;
 }
 

@@ -285,7 +285,7 @@ Outcome run_quiz(Session& s, ProgressStore& store, const QuizOptions& options,
     s.out << text::wrap_block(
                  fmt::format("{} of the {} questions that match were on this quiz; to ask more:",
                              size, matching),
-                 s.width, "  ", "    ")
+                 s.width, "  ", "  ")
           << "    "
           << quiz_command(options.filters,
                           fmt::format("--count {}", std::min<std::size_t>(matching, 50)))
@@ -296,7 +296,7 @@ Outcome run_quiz(Session& s, ProgressStore& store, const QuizOptions& options,
   });
   if (missed_any) {
     s.out << text::wrap_block("To ask again each question whose latest answer was wrong:", s.width,
-                              "  ", "    ")
+                              "  ", "  ")
           << "    " << quiz_command(options.filters, "--missed") << "\n";
   }
   s.out << seed_line(s);
