@@ -497,10 +497,10 @@ TEST_CASE("exam: commands are words that never answer; every question stays open
   const std::string out = cli.out.str();
   CHECK_THAT(out,
              Contains("proofdeck exam · 3 questions · 5 minutes · pass at 60%") &&
-                 Contains("left · 0/3 answered] > flag\n  Question 1 flagged for review.") &&
+                 Contains("\n[0/3 answered] > flag\n  Question 1 flagged for review.") &&
                  Contains("[1/3]") && Contains("[2/3]") && Contains("[3/3]") &&
                  Contains("· flagged") && Contains("No question 9: the questions are 1 to 3.") &&
-                 Contains("unanswered · flagged — ") && Contains("0 of 3 answered, 1 flagged.") &&
+                 Contains("unanswered · flagged — ") && Contains("0 of 3 answered, 1 flagged, ") &&
                  Contains("3 of 3 are unanswered (they count as wrong). 1 is flagged. "
                           "Submit now?") &&
                  Contains("Not submitted: the exam goes on.") &&
@@ -587,8 +587,8 @@ TEST_CASE("exam: a question's header gives no topic, a quiz's does", "[cli][stud
   Study study;
   Cli exam;
   REQUIRE(study.run(exam, {"exam", "--question", "order-without-pe"}, "") == 0);
-  CHECK_THAT(exam.out.str(),
-             Contains("\n[1/1] truefalse\n") && !Contains("[1/1] Positional encoding"));
+  CHECK_THAT(exam.out.str(), Contains("\n[1/1] truefalse · 30:00 left\n") &&
+                                 !Contains("[1/1] Positional encoding"));
   Cli quiz;
   REQUIRE(study.run(quiz, {"quiz", "--question", "order-without-pe"}, ":q\n") == 0);
   CHECK_THAT(quiz.out.str(), Contains("[1/1] Positional encoding · truefalse"));

@@ -28,12 +28,13 @@ void setup_exam(CLI::App& app, const std::function<Context()>& context) {
   exam->add_flag("--no-demo", *no_demo, "Leave the proof figures out of the results");
   exam->add_option("--report", options->report_path, "Write the result as JSON to FILE");
   exam->footer(
-      "Each run draws a new form and shows its seed; --seed N repeats one. The prompt shows the "
-      "time left and your progress; warnings come at 5 and 1 minutes left. Type an answer, or a "
-      "command (whole words, never an answer): flag marks the question for review, next and "
-      "back move, goto N opens question N, review lists every question's state, submit ends "
-      "the exam after asking (it counts the unanswered). Every question stays open until you "
-      "submit; when time runs out, what is answered is submitted.\n"
+      "Each run draws a new form and shows its seed; --seed N repeats one. Each question shows "
+      "the time left as it opens, the prompt your progress; warnings come at 5 and 1 minutes "
+      "left. Type an answer, or a command (whole words, never an answer): flag marks the "
+      "question for review, next and back move, goto N opens question N, review lists every "
+      "question's state, time shows the time left, submit ends the exam after asking (it "
+      "counts the unanswered). Every question stays open until you submit; when time runs "
+      "out, what is answered is submitted.\n"
       "The result: score, pass or fail, per topic, the traps you fell into, and every missed "
       "question with the right answer, its trap, the explanation and the demo that proves it. "
       "Exams are kept: `proofdeck stats` shows your scores over time and your readiness.\n"

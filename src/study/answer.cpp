@@ -56,7 +56,7 @@ std::optional<std::vector<std::size_t>> read_letters(const std::string& text, st
 
 namespace {
 
-// flag, back, next, goto N, review, submit, help — or nothing when the line is not a command.
+// flag, back, next, goto N, review, submit, time, help — or nothing when the line is not a command.
 std::optional<Reply> exam_command(const std::string& text) {
   Reply reply;
   const auto command = [&](Reply::Kind kind) {
@@ -69,6 +69,7 @@ std::optional<Reply> exam_command(const std::string& text) {
   if (text == "next") return command(Reply::Kind::next);
   if (text == "review") return command(Reply::Kind::review);
   if (text == "submit") return command(Reply::Kind::submit);
+  if (text == "time") return command(Reply::Kind::time);
   if (text == "demo") return command(Reply::Kind::demo);
   if (text.starts_with("goto")) {
     const std::string number = lowercase_trimmed(std::string_view(text).substr(4));

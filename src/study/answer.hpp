@@ -21,8 +21,22 @@ using bank::question_traps;
 
 // What one line of input means.
 struct Reply {
-  // skip/quit: quiz and drill; flag/back/next/go/review/submit: exams.
-  enum class Kind { answer, skip, quit, help, demo, flag, back, next, go, review, submit, unclear };
+  // skip/quit: quiz and drill; flag/back/next/go/review/submit/time: exams.
+  enum class Kind {
+    answer,
+    skip,
+    quit,
+    help,
+    demo,
+    flag,
+    back,
+    next,
+    go,
+    review,
+    submit,
+    time,
+    unclear
+  };
   Kind kind = Kind::unclear;
   std::size_t target = 0;           // go: the question number typed ("goto 3")
   std::string hint;                 // unclear: what to type instead
@@ -36,7 +50,7 @@ struct Reply {
 
 // Commands in quiz and drill: :s or skip, :q or quit, ? or help, :d or demo — forms no answer
 // can take, so a bare letter is always read as an answer. In an exam (`exam`), whole words that
-// no answer can be: flag, back, next, goto N, review, submit, help (or ?), demo.
+// no answer can be: flag, back, next, goto N, review, submit, time, help (or ?), demo.
 Reply parse_reply(const Instance& instance, std::string_view line, bool exam = false);
 
 struct Grade {

@@ -272,9 +272,12 @@ Outcome run_quiz(Session& s, ProgressStore& store, const QuizOptions& options,
 
 namespace {
 
+// "24:13 left". Read from the clock each time it is shown, never kept: a prompt shown again
+// after a warning must not say an older time than the warning did.
 std::string clock_text(std::chrono::steady_clock::duration left) {
+  // Rounded up, as a countdown is: 30:00 at the start, 0:01 in the last second.
   const auto seconds =
-      std::max<long long>(0, std::chrono::duration_cast<std::chrono::seconds>(left).count());
+      std::max<long long>(0, std::chrono::ceil<std::chrono::seconds>(left).count());
   return fmt::format("{}:{:02} left", seconds / 60, seconds % 60);
 }
 
@@ -299,7 +302,7 @@ struct ExamState {
 
 // The review screen: every question's number, state and the start of its prompt (not its topic,
 // which the exam never shows: a cue to the answer).
-std::string render_review(const Session& s, const ExamState& exam) {
+std::string render_review(const Session& s, const ExamState& exam, const std::string& time_left) {
   std::string out = "\n" + fmt::format(s.theme.emphasis, "Review") + "\n";
   for (std::size_t i = 0; i < exam.answers.size(); ++i) {
     const Answered& a = exam.answers[i];
@@ -320,8 +323,9 @@ std::string render_review(const Session& s, const ExamState& exam) {
     out += line;
   }
   out += text::wrap_block(
-      fmt::format("{} of {} answered, {} flagged. goto N opens a question; submit ends the exam.",
-                  exam.answered(), exam.answers.size(), exam.flags()),
+      fmt::format("{} of {} answered, {} flagged, {}. goto N opens a question; submit ends the "
+                  "exam.",
+                  exam.answered(), exam.answers.size(), exam.flags(), time_left),
       s.width, "  ");
   return out;
 }
@@ -432,15 +436,18 @@ Outcome run_exam(Session& s, ProgressStore& store, const ExamOptions& options,
         << seed_line(s)
         << text::wrap_block(
                "No feedback until the end. Answer, or type a command: flag, next, back, goto N, "
-               "review, submit (? lists them). Every question stays open until you submit.",
+               "review, time, submit (? lists them). Every question stays open until you submit.",
                s.width, "  ");
   Outcome outcome;
   bool timed_out = false;
+  // The prompt holds no clock: it is printed again, unchanged, under each warning and after
+  // every line, so a time in it would go stale. The time left is shown where it is computed:
+  // with each question, the review screen, the warnings and the `time` command.
   const auto status = [&]() {
-    return fmt::format("[{} · {}/{} answered{}]",
-                       clock_text(deadline - std::chrono::steady_clock::now()), exam.answered(), n,
+    return fmt::format("[{}/{} answered{}]", exam.answered(), n,
                        exam.flags() > 0 ? fmt::format(" · {} flagged", exam.flags()) : "");
   };
+  const auto time_left = [&]() { return clock_text(deadline - s.steady_now()); };
   const auto note = [&](const std::string& message) {
     s.out << text::wrap_block(message, s.width, "  ", "    ");
   };
@@ -453,10 +460,11 @@ Outcome run_exam(Session& s, ProgressStore& store, const ExamOptions& options,
     Answered* a = at_end ? nullptr : &exam.answers[exam.current];
     if (!shown) {
       if (at_end) {
-        s.out << render_review(s, exam);
+        s.out << render_review(s, exam, time_left());
       } else {
         std::string header = header_for(s, *a->question, exam.current + 1, n, false);
         if (exam.flagged[exam.current]) header += " · flagged";
+        header += " · " + time_left();
         s.out << render_question(s, a->instance, header);
         if (a->answered)
           note(fmt::format("Your answer: {} (type another to change it, next to keep it)",
@@ -527,8 +535,11 @@ Outcome run_exam(Session& s, ProgressStore& store, const ExamOptions& options,
           shown = false;
         }
         break;
+      case Reply::Kind::time:
+        note(time_left() + "; at 0:00 what is answered is submitted.");
+        break;
       case Reply::Kind::review:
-        s.out << render_review(s, exam);
+        s.out << render_review(s, exam, time_left());
         if (!at_end) note(fmt::format("Still on question {}.", exam.current + 1));
         break;
       case Reply::Kind::submit: {

@@ -107,6 +107,10 @@ TimePoint Session::now() const {
                                                                   started);
 }
 
+std::chrono::steady_clock::time_point Session::steady_now() const {
+  return clock ? clock() : std::chrono::steady_clock::now();
+}
+
 const bank::Trap* Session::trap(const std::string& id) const {
   for (const bank::Bank& b : banks) {
     for (const bank::Trap& t : b.traps)
@@ -189,8 +193,9 @@ std::string render_help(const Instance& instance, bool exam) {
     text +=
         "  Commands (whole words, never an answer): flag marks this question for review · next "
         "and back move without answering · goto N opens question N · review lists every "
-        "question with its state · submit ends the exam (it asks first, counting the "
-        "unanswered).\n  Any question can be answered again until you submit.\n";
+        "question with its state · time shows the time left · submit ends the exam (it asks "
+        "first, counting the unanswered).\n  Any question can be answered again until you "
+        "submit.\n";
     return text;
   }
   text +=
@@ -372,6 +377,7 @@ AskResult ask(Session& session, const Instance& instance, Reply& reply, bool exa
       case Reply::Kind::go:
       case Reply::Kind::review:
       case Reply::Kind::submit:
+      case Reply::Kind::time:
         return AskResult::command;
       case Reply::Kind::help:
         session.out << text::wrap_block(render_help(instance, exam), session.width, "  ");

@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <iosfwd>
 #include <map>
 #include <memory>
@@ -52,11 +53,15 @@ struct Session {
   bank::DemoRunner runner{0};
   std::vector<Reminder>* reminders = nullptr;  // an exam's time warnings, shown while prompts wait
   std::ostream* err = nullptr;                 // notes and warnings (standard error); none if null
+  // The clock an exam reads the time left from, each time it shows it; unset, the steady clock
+  // (tests set one that jumps ahead).
+  std::function<std::chrono::steady_clock::time_point()> clock;
 
   // The session's clock: the start plus the time that has really passed since.
   TimePoint now() const;
   const bank::Trap* trap(const std::string& id) const;
   const bank::Topic* topic(const std::string& id) const;
+  std::chrono::steady_clock::time_point steady_now() const;
 };
 
 // One answered (or skipped) question, for summaries, reports and stats.
@@ -98,7 +103,7 @@ enum class AskResult { answered, skipped, quit, ended, interrupted, timeout, com
 // Reads lines (after the question was shown) until an answer, a command the caller handles, the
 // end of input, an interruption or the deadline. Help and the demo are handled here (opening the
 // demo before answering marks the reply `revealed`); unclear input is asked again with its hint.
-// `status` prefixes the prompt (an exam's clock).
+// `status` prefixes the prompt (an exam's progress).
 AskResult ask(Session& session, const Instance& instance, Reply& reply, bool exam,
               LineReader::Deadline deadline = std::nullopt, const std::string& status = "");
 
