@@ -217,6 +217,22 @@ TEST_CASE("commands have forms no answer can take: a bare letter always answers"
   CHECK(parse_reply(number, ":q").kind == Reply::Kind::quit);
 }
 
+TEST_CASE("a numeric answer reads back by the number rule, whatever notation was typed",
+          "[study][exam]") {
+  const bank::Bank b = study_bank();
+  const Instance number = shown(question(b, "per-head-qkv"));
+  CHECK(answer_for_people(number, parse_reply(number, "2^25", true)) == "33,554,432");
+  CHECK(answer_for_people(number, parse_reply(number, "1_048_576", true)) == "1,048,576");
+  CHECK(answer_for_people(number, parse_reply(number, "32*1.4142135623730951", true)) ==
+        "45.254834");
+  CHECK(answer_for_people(number, parse_reply(number, "0.5", true)) == "0.5");
+  // Letters and truth values read back as shown.
+  const Instance four_options = shown(question(b, "pe-schemes"));
+  CHECK(answer_for_people(four_options, parse_reply(four_options, "c a", true)) == "a,c");
+  const Instance truth = shown(question(b, "order-without-pe"));
+  CHECK(answer_for_people(truth, parse_reply(truth, "f", true)) == "false");
+}
+
 TEST_CASE("exam commands are whole words that no answer can be", "[study][exam]") {
   const bank::Bank b = study_bank();
   const Instance four_options = shown(question(b, "pe-schemes"));

@@ -562,6 +562,17 @@ TEST_CASE("exam: the results show each missed question with its answer, trap, wh
   CHECK(kept["minutes"].get<double>() >= 0);
 }
 
+TEST_CASE("exam: a typed number reads back by the number rule in the review and the results",
+          "[cli][study][exam]") {
+  Study study;
+  Cli cli;
+  REQUIRE(study.run(cli, {"exam", "--question", "per-head-qkv", "--no-demo"},
+                    "2^25\nreview\nsubmit\nyes\n") == 0);
+  const std::string out = cli.out.str();
+  CHECK_THAT(out, Contains("1. answered 33,554,432 — ") && Contains("Your answer: 33,554,432\n"));
+  CHECK_THAT(out, !Contains("33554432"));  // never the machine's digits
+}
+
 TEST_CASE("exam: --no-demo leaves the proof figures out of the results", "[cli][study][exam]") {
   Study study;
   Cli cli;

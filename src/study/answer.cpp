@@ -9,6 +9,7 @@
 
 #include "bank/numeric_answer.hpp"
 #include "bank/precision.hpp"
+#include "text/number.hpp"
 
 namespace proofdeck::study {
 
@@ -197,6 +198,12 @@ Reply parse_reply(const Instance& instance, std::string_view line, bool exam) {
   return reply;
 }
 
+std::string answer_for_people(const Instance& instance, const Reply& reply) {
+  if (instance.question->type == bank::QuestionType::numeric)
+    return text::format_number(reply.number);
+  return reply.shown;
+}
+
 Grade grade(const Instance& instance, const Reply& reply) {
   const bank::Question& q = *instance.question;
   Grade result;
@@ -238,8 +245,8 @@ Grade grade(const Instance& instance, const Reply& reply) {
           bank::numeric_matches(reply.number, instance.key, q.key.tolerance, q.key.relative);
       const double allowed =
           q.key.relative ? q.key.tolerance * std::abs(instance.key) : q.key.tolerance;
-      result.expected = bank::key_text(instance.key, instance.prompt, allowed) +
-                        (q.key.unit.empty() ? "" : " " + q.key.unit);
+      result.expected = bank::with_unit(bank::key_text(instance.key, instance.prompt, allowed),
+                                        instance.key, q.key.unit);
       if (!result.correct) {
         for (const bank::Distractor& d : q.distractors) {
           const double value =

@@ -307,7 +307,8 @@ std::string render_review(const Session& s, const ExamState& exam, const std::st
   for (std::size_t i = 0; i < exam.answers.size(); ++i) {
     const Answered& a = exam.answers[i];
     std::string state =
-        a.answered ? "answered " + text::terminal_safe(a.reply.shown) : std::string("unanswered");
+        a.answered ? "answered " + text::terminal_safe(answer_for_people(a.instance, a.reply))
+                   : std::string("unanswered");
     if (exam.flagged[i]) state += " · flagged";
     const std::string head = fmt::format("{:>3}. {} — ", i + 1, state);
     // wrap_block fits every line within the width less the hanging indent (8): one line each.
@@ -468,7 +469,7 @@ Outcome run_exam(Session& s, ProgressStore& store, const ExamOptions& options,
         s.out << render_question(s, a->instance, header);
         if (a->answered)
           note(fmt::format("Your answer: {} (type another to change it, next to keep it)",
-                           text::terminal_safe(a->reply.shown)));
+                           text::terminal_safe(answer_for_people(a->instance, a->reply))));
       }
       shown = true;
     }
@@ -629,7 +630,7 @@ Outcome run_exam(Session& s, ProgressStore& store, const ExamOptions& options,
                              false);
     Answered shown_answer = a;
     if (a.answered) {
-      note("Your answer: " + text::terminal_safe(a.reply.shown));
+      note("Your answer: " + text::terminal_safe(answer_for_people(a.instance, a.reply)));
     } else {
       shown_answer.grade = grade(a.instance, Reply{});
       shown_answer.grade.correct = false;
