@@ -93,6 +93,9 @@ Reply parse_reply(const Instance& instance, std::string_view line, bool exam) {
   const bank::Question& q = *instance.question;
   const std::string text = lowercase_trimmed(line);
   Reply reply;
+  const std::size_t first = line.find_first_not_of(" \t\r\n");
+  if (first != std::string_view::npos)
+    reply.typed = std::string(line.substr(first, line.find_last_not_of(" \t\r\n") - first + 1));
   const auto command = [&](Reply::Kind kind) {
     reply.kind = kind;
     return reply;

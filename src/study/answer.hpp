@@ -46,6 +46,9 @@ struct Reply {
   std::string text;       // the answer in the bank's ids, for the record ("a,c", "true", "98304")
   std::string shown;      // the answer as the learner sees it: shown letters ("b,e"), "true", …
   bool revealed = false;  // the proof was opened before this answer: it counts as not known
+  // The line as typed, without surrounding spaces: parse_reply of it against the same question
+  // gives this reply again (an exam keeps it to rebuild its review).
+  std::string typed;
 };
 
 // Commands in quiz and drill: :s or skip, :q or quit, ? or help, :d or demo — forms no answer

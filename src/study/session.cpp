@@ -442,8 +442,32 @@ struct Tally {
 
 }  // namespace
 
+std::string render_score(const Session& session, const std::vector<Answered>& answers,
+                         bool unanswered_wrong, std::chrono::milliseconds elapsed) {
+  int correct = 0, answered = 0, skipped = 0;
+  for (const Answered& a : answers) {
+    if (!a.answered) {
+      ++skipped;
+      continue;
+    }
+    ++answered;
+    correct += a.grade.correct;
+  }
+  const int out_of = unanswered_wrong ? answered + skipped : answered;
+  const int percent = out_of == 0 ? 0 : (100 * correct + out_of / 2) / out_of;
+  return "  " + wrap_labelled("Score:", session.theme.emphasis,
+                              fmt::format("{} of {} right ({}%){} · {}", correct, out_of, percent,
+                                          skipped > 0 ? fmt::format(", {} {}", skipped,
+                                                                    unanswered_wrong ? "unanswered"
+                                                                                     : "skipped")
+                                                      : std::string(),
+                                          format_duration(elapsed)),
+                              session.width - 2, "    ");
+}
+
 std::string render_summary(const Session& session, const std::vector<Answered>& answers,
-                           const std::string& title, bool unanswered_wrong) {
+                           const std::string& title, bool unanswered_wrong,
+                           std::optional<std::chrono::milliseconds> elapsed_given) {
   const Theme& theme = session.theme;
   int correct = 0, answered = 0, skipped = 0;
   std::vector<std::pair<std::string, Tally>> topics;
@@ -466,25 +490,16 @@ std::string render_summary(const Session& session, const std::vector<Answered>& 
       ++trap->second;
     }
   }
-  const auto elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(
-      std::chrono::steady_clock::now() - session.started);
+  const auto elapsed = elapsed_given.value_or(std::chrono::duration_cast<std::chrono::milliseconds>(
+      std::chrono::steady_clock::now() - session.started));
   std::string text = "\n" + fmt::format(theme.emphasis, "{}", title) + "\n";
   const int out_of = unanswered_wrong ? answered + skipped : answered;
-  const int percent = out_of == 0 ? 0 : (100 * correct + out_of / 2) / out_of;
   if (out_of == 0) {
     return text + fmt::format("  No question answered{} · {}\n",
                               skipped > 0 ? fmt::format(" ({} skipped)", skipped) : "",
                               format_duration(elapsed));
   }
-  text +=
-      "  " + wrap_labelled(
-                 "Score:", theme.emphasis,
-                 fmt::format("{} of {} right ({}%){} · {}", correct, out_of, percent,
-                             skipped > 0 ? fmt::format(", {} {}", skipped,
-                                                       unanswered_wrong ? "unanswered" : "skipped")
-                                         : std::string(),
-                             format_duration(elapsed)),
-                 session.width - 2, "    ");
+  text += render_score(session, answers, unanswered_wrong, elapsed);
   if (!topics.empty()) {
     std::string line;
     for (const auto& [id, tally] : topics) {

@@ -109,8 +109,14 @@ AskResult ask(Session& session, const Instance& instance, Reply& reply, bool exa
 
 // The end-of-session summary: score, per topic, the traps fallen into with counts, time taken.
 // In an exam (`unanswered_wrong`) a question left unanswered counts against the score.
+// `elapsed`: the time the session took, when already measured (else measured now).
 std::string render_summary(const Session& session, const std::vector<Answered>& answers,
-                           const std::string& title, bool unanswered_wrong = false);
+                           const std::string& title, bool unanswered_wrong = false,
+                           std::optional<std::chrono::milliseconds> elapsed = std::nullopt);
+
+// The summary's score line: "  Score: 3 of 4 right (75%), 1 unanswered · 2 min 5 s".
+std::string render_score(const Session& session, const std::vector<Answered>& answers,
+                         bool unanswered_wrong, std::chrono::milliseconds elapsed);
 
 // The report --report writes: {"mode", "seed", "started", "duration_s", "score": {"correct",
 // "total"}, "skipped", "questions": [{"id", "bank", "topic", "answer", "correct", "trap",
