@@ -446,8 +446,8 @@ TEST_CASE("export: a built-in bank that changed has a later revised date", "[exp
     const char* sha1;
   };
   const std::vector<Pin> pins = {
-      {"questions/modern-decoder.json", "2026-12-02T12:00:00Z",
-       "72b2e54e4a272f7ef3750efeb99c9dba985a6a34"},
+      {"questions/modern-decoder.json", "2026-12-03T06:00:00Z",
+       "d5335e9d94c9d14c949c69d389aa4ff4416ce157"},
       {"questions/scaled-dot-product-attention.json", "2026-12-02",
        "0e5a1f3432d6e67da87aae75dbd9aa6913e7385b"},
       {"questions/transformer-architectures.json", "2026-12-02",

@@ -549,6 +549,27 @@ TEST_CASE("a numeric key is shown at the precision its prompt asks for", "[lint]
   CHECK(key_text(0.123456789, "What share?", 0) == "0.123456789");
 }
 
+TEST_CASE("a key at an asked precision is grouped by the number rule, its decimals kept",
+          "[lint][precision]") {
+  // Beside the worked line's "= 4,095.5": the same number rule, the three places asked for.
+  CHECK(key_text(4095.5, "Give it to three decimal places.", 0.0005) == "4,095.500");
+  CHECK(key_text(2047.875, "Give it to three decimal places.", 0.0005) == "2,047.875");
+  CHECK(key_text(-12345.678, "To one decimal place?", 0.05) == "-12,345.7");
+}
+
+TEST_CASE("a key's unit follows its number once, singular after exactly 1", "[lint][precision]") {
+  CHECK(with_unit("4,095.500", 4095.5, "positions") == "4,095.500 positions");
+  CHECK(with_unit("33,554,432", 33554432, "bytes") == "33,554,432 bytes");
+  CHECK(with_unit("1", 1, "query heads") == "1 query head");
+  CHECK(with_unit("1", 1, "FLOPs") == "1 FLOP");
+  CHECK(with_unit("2", 2, "query heads") == "2 query heads");
+  // Not every final s is a plural: short units and singular words keep it.
+  CHECK(with_unit("1", 1, "ms") == "1 ms");
+  CHECK(with_unit("1", 1, "class") == "1 class");
+  CHECK(with_unit("1", 1, "axis") == "1 axis");
+  CHECK(with_unit("42", 42, "") == "42");
+}
+
 TEST_CASE("a key the prompt gives no precision for has the digits its tolerance needs",
           "[lint][precision]") {
   // 1% of 15.05: four digits are well inside it, and no exponent or ten-digit tail shows.

@@ -409,8 +409,8 @@ TEST_CASE("stats text: the exam history, the trend by topic, readiness against t
   cli_test::Cli cli;
   REQUIRE(h.run(cli, {"stats", "--width", "100"}) == 0);
   const std::string out = cli.out.str();
-  CHECK_THAT(out, Contains("\n  2026-02-22  2/4   50%  FAIL at 75%  8.5 of 10 min\n"));
-  CHECK_THAT(out, Contains("\n  2026-02-26  3/4   75%  PASS at 50%  12.5 of 20 min\n"));
+  CHECK_THAT(out, Contains("\n  #1  2026-02-22  2/4   50%  FAIL at 75%  8.5 of 10 min\n"));
+  CHECK_THAT(out, Contains("\n  #2  2026-02-26  3/4   75%  PASS at 50%  12.5 of 20 min\n"));
   CHECK_THAT(out, Contains("By topic (percent right, oldest → latest, at most 5 exams)"));
   CHECK_THAT(out, Contains("\nReadiness 46% — below the 75% pass mark; weakest: Alpha 44%\n"));
   CHECK_THAT(out, Contains("\n  A 4-question exam like your latest, at 75% (3 right): 26% chance "
@@ -439,9 +439,10 @@ TEST_CASE("stats text lists the latest 10 exams and each topic's trend over its 
   cli_test::Cli cli;
   REQUIRE(h.run(cli, {"stats", "--width", "100"}) == 0);
   const std::string out = cli.out.str();
-  CHECK_THAT(out, Contains("\n  (2 earlier exams: stats --format json)\n  2026-02-12  2/4   50%  "
-                           "FAIL at 75%  5 of 10 min\n"));
-  CHECK_THAT(out, Contains("  2026-02-21  1/4   25%  FAIL at 75%  5 of 10 min\nBy topic"));
+  CHECK_THAT(out,
+             Contains("\n  (2 earlier exams: stats --format json)\n   #3  2026-02-12  2/4   50%  "
+                      "FAIL at 75%  5 of 10 min\n"));
+  CHECK_THAT(out, Contains("  #12  2026-02-21  1/4   25%  FAIL at 75%  5 of 10 min\nBy topic"));
   // Exams 8 to 12 (i = 7 … 11): 2, 3, 4, 0, 1 of 4.
   CHECK_THAT(out, Contains("\n  Alpha ") && Contains(" 50% → 75% → 100% → 0% → 25%\n"));
   CHECK_THAT(out, Contains("\n  retired ") && Contains(" 50%\n"));

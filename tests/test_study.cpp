@@ -8,12 +8,15 @@
 #include <catch2/catch.hpp>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <regex>
+#include <sstream>
 
 #include "bank/loader.hpp"
 #include "bank_test_support.hpp"
 #include "cli_test_support.hpp"
 #include "core/errors.hpp"
 #include "study/answer.hpp"
+#include "study/modes.hpp"
 #include "study/progress.hpp"
 #include "study/session.hpp"
 #include "text/number.hpp"
@@ -214,6 +217,22 @@ TEST_CASE("commands have forms no answer can take: a bare letter always answers"
   CHECK(parse_reply(number, ":q").kind == Reply::Kind::quit);
 }
 
+TEST_CASE("a numeric answer reads back by the number rule, whatever notation was typed",
+          "[study][exam]") {
+  const bank::Bank b = study_bank();
+  const Instance number = shown(question(b, "per-head-qkv"));
+  CHECK(answer_for_people(number, parse_reply(number, "2^25", true)) == "33,554,432");
+  CHECK(answer_for_people(number, parse_reply(number, "1_048_576", true)) == "1,048,576");
+  CHECK(answer_for_people(number, parse_reply(number, "32*1.4142135623730951", true)) ==
+        "45.254834");
+  CHECK(answer_for_people(number, parse_reply(number, "0.5", true)) == "0.5");
+  // Letters and truth values read back as shown.
+  const Instance four_options = shown(question(b, "pe-schemes"));
+  CHECK(answer_for_people(four_options, parse_reply(four_options, "c a", true)) == "a,c");
+  const Instance truth = shown(question(b, "order-without-pe"));
+  CHECK(answer_for_people(truth, parse_reply(truth, "f", true)) == "false");
+}
+
 TEST_CASE("exam commands are whole words that no answer can be", "[study][exam]") {
   const bank::Bank b = study_bank();
   const Instance four_options = shown(question(b, "pe-schemes"));
@@ -225,6 +244,7 @@ TEST_CASE("exam commands are whole words that no answer can be", "[study][exam]"
     CHECK(parse_reply(*instance, "review", true).kind == Reply::Kind::review);
     CHECK(parse_reply(*instance, " Submit ", true).kind == Reply::Kind::submit);
     CHECK(parse_reply(*instance, "?", true).kind == Reply::Kind::help);
+    CHECK(parse_reply(*instance, "time", true).kind == Reply::Kind::time);
     const Reply go = parse_reply(*instance, "goto 12", true);
     CHECK(go.kind == Reply::Kind::go);
     CHECK(go.target == 12);
@@ -501,4 +521,60 @@ TEST_CASE("the data folder: --data-dir, PROOFDECK_HOME, XDG_DATA_HOME, then HOME
   env["PROOFDECK_HOME"] = "/pd";
   CHECK(resolve_data_dir("", getenv) == "/pd");
   CHECK(resolve_data_dir("/given", getenv) == "/given");
+}
+
+// --- an exam's clock ----------------------------------------------------------------------------
+
+TEST_CASE("exam: the prompt holds no clock; each time left shown is read when it is shown",
+          "[study][exam][clock]") {
+  // The exam's clock jumps 61 s every time it is read: a time computed once and shown again
+  // later would repeat itself instead of going down.
+  const std::vector<bank::Bank> banks{study_bank()};
+  cli_test::TempDir dir;
+  ProgressStore store = ProgressStore::open(dir.path());
+  std::istringstream in("time\nnext\ntime\nreview\nsubmit\nyes\n");
+  std::ostringstream out;
+  LineReader reader(in, -1, out);
+  const auto started = std::chrono::steady_clock::now();
+  int reads = 0;
+  Session session{.banks = banks,
+                  .out = out,
+                  .reader = reader,
+                  .theme = {},
+                  .width = 100,
+                  .echo_input = true,
+                  .seed = 1,
+                  .start = {},
+                  .started = started,
+                  .runner = bank::DemoRunner(0),
+                  .reminders = nullptr,
+                  .err = nullptr,
+                  .clock = [&] { return started + std::chrono::seconds(61) * ++reads; }};
+  ExamOptions options;
+  options.count = 2;
+  options.minutes = 30;
+  options.show_demo = false;
+  run_exam(session, store, options, [](const std::string&, const std::string&) {});
+  const std::string shown = out.str();
+
+  // Every prompt (a line that waits for input) is free of any time.
+  const std::regex prompt(R"(\n(\[[^\n]*\] (submit\? |> ))[^\n]*)");
+  int prompts = 0;
+  for (auto it = std::sregex_iterator(shown.begin(), shown.end(), prompt);
+       it != std::sregex_iterator(); ++it, ++prompts)
+    CHECK_THAT((*it)[1].str(), !Contains("left") && !Contains(":"));
+  CHECK(prompts >= 6);
+
+  // The question headers, `time` and the review screen each show the clock as read then.
+  std::vector<int> seconds_left;
+  const std::regex left(R"((\d+):(\d\d) left)");
+  for (auto it = std::sregex_iterator(shown.begin(), shown.end(), left);
+       it != std::sregex_iterator(); ++it)
+    seconds_left.push_back(std::stoi((*it)[1]) * 60 + std::stoi((*it)[2]));
+  REQUIRE(seconds_left.size() == 5);  // question 1, time, question 2, time, review
+  for (std::size_t i = 1; i < seconds_left.size(); ++i)
+    CHECK(seconds_left[i] == seconds_left[i - 1] - 61);
+  CHECK_THAT(shown, Contains("[1/2] ") && Contains("[2/2] ") &&
+                        Contains("left; at 0:00 what is answered is submitted.") &&
+                        Contains("0 of 2 answered, 0 flagged, "));
 }

@@ -14,6 +14,7 @@
 #include "bank_test_support.hpp"
 #include "cli_test_support.hpp"
 #include "golden.hpp"
+#include "study/progress.hpp"
 
 using namespace cli_test;
 using Catch::Matchers::Contains;
@@ -545,10 +546,10 @@ TEST_CASE("exam: commands are words that never answer; every question stays open
   const std::string out = cli.out.str();
   CHECK_THAT(out,
              Contains("proofdeck exam · 3 questions · 5 minutes · pass at 60%") &&
-                 Contains("left · 0/3 answered] > flag\n  Question 1 flagged for review.") &&
+                 Contains("\n[0/3 answered] > flag\n  Question 1 flagged for review.") &&
                  Contains("[1/3]") && Contains("[2/3]") && Contains("[3/3]") &&
                  Contains("· flagged") && Contains("No question 9: the questions are 1 to 3.") &&
-                 Contains("unanswered · flagged — ") && Contains("0 of 3 answered, 1 flagged.") &&
+                 Contains("unanswered · flagged — ") && Contains("0 of 3 answered, 1 flagged, ") &&
                  Contains("3 of 3 are unanswered (they count as wrong). 1 is flagged. "
                           "Submit now?") &&
                  Contains("Not submitted: the exam goes on.") &&
@@ -610,6 +611,144 @@ TEST_CASE("exam: the results show each missed question with its answer, trap, wh
   CHECK(kept["minutes"].get<double>() >= 0);
 }
 
+TEST_CASE("exam: a typed number reads back by the number rule in the review and the results",
+          "[cli][study][exam]") {
+  Study study;
+  Cli cli;
+  REQUIRE(study.run(cli, {"exam", "--question", "per-head-qkv", "--no-demo"},
+                    "2^25\nreview\nsubmit\nyes\n") == 0);
+  const std::string out = cli.out.str();
+  CHECK_THAT(out, Contains("1. answered 33,554,432 — ") && Contains("Your answer: 33,554,432\n"));
+  CHECK_THAT(out, !Contains("33554432"));  // never the machine's digits
+}
+
+TEST_CASE("exam: the results end with the score and the verdict again", "[cli][study][exam]") {
+  Study study;
+  Cli cli;
+  REQUIRE(study.run(cli, {"exam", "--count", "3", "--pass", "60"}, "") == 0);
+  const std::string out = cli.out.str();
+  // After the long review of every missed question, its last lines say how the exam went.
+  const std::string ending = out.substr(out.rfind("Questions to review"));
+  CHECK_THAT(ending, Contains("\n\n  Score: 0 of 3 right (0%), 3 unanswered · 0 s\n"
+                              "  Result: 0 of 3 = 0% → FAIL (pass mark 60%)\n"
+                              "  seed 0 — --seed 0 repeats this\n"));
+  CHECK_THAT(out.substr(0, out.find("Questions to review")),
+             Contains("Result: 0 of 3 = 0% → FAIL (pass mark 60%)"));
+}
+
+// --- exam --review ------------------------------------------------------------------------------
+
+namespace {
+
+// What an exam printed from its title on: the results `exam --review` must rebuild.
+std::string results_of(const std::string& out) {
+  const std::size_t at = out.find("\nExam submitted\n");
+  REQUIRE(at != std::string::npos);
+  return out.substr(at);
+}
+
+}  // namespace
+
+TEST_CASE("exam --review rebuilds a past exam's results exactly as they were shown",
+          "[cli][study][exam][review]") {
+  Study study;
+  Cli first;
+  // A wrong number typed as a power, a true/false answered, the rest left unanswered.
+  REQUIRE(study.run(first, {"exam", "--count", "3", "--seed", "4"},
+                    "goto 1\n2^25\nnext\nt\nsubmit\nyes\n") == 0);
+  Cli second;
+  REQUIRE(study.run(second, {"exam", "--question", "order-without-pe", "--seed", "9"}, "f\n") == 0);
+
+  Cli latest;
+  REQUIRE(study.run(latest, {"exam", "--review"}) == 0);
+  CHECK_THAT(latest.out.str(),
+             StartsWith("proofdeck exam --review 2 · exam 2 of 2, taken 2026-03-02T09:00:00Z"));
+  CHECK(results_of(latest.out.str()) == results_of(second.out.str()));
+
+  Cli earlier;
+  REQUIRE(study.run(earlier, {"exam", "--review", "1"}) == 0);
+  CHECK(results_of(earlier.out.str()) == results_of(first.out.str()));
+  CHECK_THAT(results_of(earlier.out.str()),
+             Contains("Your answer: 33,554,432") && Contains("seed 4 — --seed 4 repeats this"));
+  // Reviewing saves nothing: still two exams, and their answers only.
+  CHECK(study.count("SELECT count(*) FROM sessions") == 2);
+  CHECK(study.count("SELECT count(*) FROM reviews") == 3);
+}
+
+TEST_CASE("exam --review N names the exams there are when N is none of them",
+          "[cli][study][exam][review]") {
+  Study study;
+  Cli none;
+  CHECK(study.run(none, {"exam", "--review"}) == 2);
+  CHECK_THAT(none.err.str(), Contains("--review: no exam to review yet"));
+  for (int i = 0; i < 2; ++i) {
+    Cli exam;
+    REQUIRE(study.run(exam, {"exam", "--question", "order-without-pe"}, "f\n") == 0);
+  }
+  Cli beyond;
+  CHECK(study.run(beyond, {"exam", "--review", "3"}) == 2);
+  CHECK_THAT(beyond.err.str(),
+             Contains("--review 3: there is no exam 3; proofdeck stats lists 2 exams, numbered 1 "
+                      "(the oldest) to 2 (the latest)"));
+  Cli zero;
+  CHECK(study.run(zero, {"exam", "--review", "0"}) == 2);
+  CHECK_THAT(zero.err.str(), Contains("--review 0: expected a whole number from 1 to 1000000"));
+  Cli mixed;
+  CHECK(study.run(mixed, {"exam", "--review", "1", "--count", "5"}) == 2);
+  CHECK_THAT(mixed.err.str(), Contains("--count cannot be given with --review"));
+  // stats numbers them the same way.
+  Cli stats;
+  REQUIRE(study.run(stats, {"stats", "--width", "100"}) == 0);
+  CHECK_THAT(stats.out.str(), Contains("\n  #1  2026-03-02") && Contains("\n  #2  2026-03-02"));
+}
+
+TEST_CASE("exam --review says an exam saved before exams kept their answers cannot be rebuilt",
+          "[cli][study][exam][review]") {
+  Study study;
+  {
+    // What proofdeck wrote before: the settings, the score, per-topic results and minutes, and
+    // (earlier still) no result at all.
+    auto store = proofdeck::study::ProgressStore::open(study.dir.path());
+    const auto at = *proofdeck::study::parse_time("2026-03-01T09:00:00Z");
+    const std::string settings =
+        R"({"count":1,"minutes":30,"pass":75,"seed":7,"topics":[],"traps":[],"banks":[],)"
+        R"("types":[],"questions":[]})";
+    const std::int64_t old = store.begin_session("exam", at, settings);
+    store.end_session(old, at + std::chrono::minutes(3), 1, 1, true, false,
+                      R"({"minutes":3,"allowed_minutes":30,"pass":75,"topics":{}})");
+    const std::int64_t older = store.begin_session("exam", at, settings);
+    store.end_session(older, at + std::chrono::minutes(4), 0, 1, false, false);
+  }
+  for (const std::string n : {"1", "2"}) {
+    Cli cli;
+    CHECK(study.run(cli, {"exam", "--review", n}) == 3);
+    CHECK_THAT(cli.err.str(), Contains("exam " + n +
+                                       " cannot be rebuilt: it was taken on 2026-03-01T09:00:00Z "
+                                       "with an older proofdeck, which kept its score and "
+                                       "per-topic results but not its questions and answers as "
+                                       "typed"));
+    CHECK(cli.out.str().empty());
+  }
+}
+
+TEST_CASE("exam --review refuses to rebuild an exam from banks that draw it differently",
+          "[cli][study][exam][review]") {
+  Study study;
+  Cli exam;
+  REQUIRE(study.run(exam, {"exam", "--count", "2"}, "") == 0);
+  // The same data folder, the bank revised since: its questions renamed.
+  json revised = bank_test::worked_example();
+  for (json& q : revised["questions"])
+    q["id"] = q["id"].get<std::string>() + "-v2";
+  const std::string other = study.dir.write("revised.json", revised.dump());
+  Cli cli;
+  cli.in.str("");
+  CHECK(cli.run({"exam", "--review", "--no-builtin", "--bank", other, "--data-dir",
+                 study.dir.path().string(), "--color", "never"}) == 3);
+  CHECK_THAT(cli.err.str(), Contains("exam 1 cannot be rebuilt: ") &&
+                                Contains("load the banks it was taken with (--bank)"));
+}
+
 TEST_CASE("exam: --no-demo leaves the proof figures out of the results", "[cli][study][exam]") {
   Study study;
   Cli cli;
@@ -635,8 +774,8 @@ TEST_CASE("exam: a question's header gives no topic, a quiz's does", "[cli][stud
   Study study;
   Cli exam;
   REQUIRE(study.run(exam, {"exam", "--question", "order-without-pe"}, "") == 0);
-  CHECK_THAT(exam.out.str(),
-             Contains("\n[1/1] truefalse\n") && !Contains("[1/1] Positional encoding"));
+  CHECK_THAT(exam.out.str(), Contains("\n[1/1] truefalse · 30:00 left\n") &&
+                                 !Contains("[1/1] Positional encoding"));
   Cli quiz;
   REQUIRE(study.run(quiz, {"quiz", "--question", "order-without-pe"}, ":q\n") == 0);
   CHECK_THAT(quiz.out.str(), Contains("[1/1] Positional encoding · truefalse"));

@@ -100,7 +100,21 @@ std::string key_text(double key, const std::string& prompt, double allowed) {
   // A whole number is shown whole: the exact answer is right at any precision.
   const int decimals = decimals_of(key, *asked);
   if (decimals <= 0) return format_number(rounded(key, *asked));
-  return fmt::format("{:.{}f}", rounded(key, *asked), std::min(decimals, 15));
+  // The asked decimals are kept ("4,095.500" to three places); the integer part grouped by the
+  // number rule, as everywhere else the number is written.
+  return text::group_digits(fmt::format("{:.{}f}", rounded(key, *asked), std::min(decimals, 15)));
+}
+
+std::string with_unit(const std::string& number, double value, const std::string& unit) {
+  if (unit.empty()) return number;
+  std::string shown = unit;
+  // "bytes" → "byte", "query heads" → "query head"; not "ms", "class" or "axis".
+  const std::size_t word = shown.find_last_of(' ') + 1;  // npos + 1: the whole unit
+  const std::string_view last = std::string_view(shown).substr(word);
+  if (value == 1.0 && last.size() >= 4 && last.back() == 's' && !last.ends_with("ss") &&
+      !last.ends_with("is") && !last.ends_with("us"))
+    shown.pop_back();
+  return number + " " + shown;
 }
 
 std::string tolerance_text(double key, const std::string& prompt, double tolerance, bool relative) {

@@ -133,6 +133,7 @@ std::unique_ptr<StudyRun> start_study(Context& context) {
       // numbers on screen; --seed shuffles and draws questions, not the demos' weights.
       .runner = bank::DemoRunner(0),
       .err = &context.io.err,
+      .clock = {},  // the steady clock
   });
   Io* io = &context.io;
   run->write = [io](const std::string& path, const std::string& text) {

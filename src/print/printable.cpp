@@ -52,10 +52,6 @@ std::string type_label(const bank::Question& q) {
   return "";
 }
 
-std::string with_unit(const std::string& number, const bank::NumericKey& key) {
-  return key.unit.empty() ? number : number + " " + key.unit;
-}
-
 }  // namespace
 
 Facts facts_of(const Printed& printed, const bank::Bank& bank) {
@@ -95,8 +91,8 @@ Facts facts_of(const Printed& printed, const bank::Bank& bank) {
     case bank::QuestionType::numeric: {
       const double allowed =
           q.key.relative ? q.key.tolerance * std::fabs(instance.key) : q.key.tolerance;
-      const std::string key =
-          with_unit(bank::key_text(instance.key, instance.prompt, allowed), q.key);
+      const std::string key = bank::with_unit(
+          bank::key_text(instance.key, instance.prompt, allowed), instance.key, q.key.unit);
       facts.answer_letters = key;
       facts.answer_words = key + bank::tolerance_text(instance.key, instance.prompt,
                                                       q.key.tolerance, q.key.relative);
@@ -106,7 +102,8 @@ Facts facts_of(const Printed& printed, const bank::Bank& bank) {
         try {
           const double value =
               d.formula ? d.formula->evaluate(instance.bindings) : d.value.value_or(0.0);
-          facts.traps.push_back({with_unit(bank::format_measured(value), q.key), trap});
+          facts.traps.push_back(
+              {bank::with_unit(bank::format_measured(value), value, q.key.unit), trap});
         } catch (const std::exception&) {
           // A distractor formula undefined for these parameters is no wrong answer to print.
         }

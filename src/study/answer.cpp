@@ -9,6 +9,7 @@
 
 #include "bank/numeric_answer.hpp"
 #include "bank/precision.hpp"
+#include "text/number.hpp"
 
 namespace proofdeck::study {
 
@@ -56,7 +57,7 @@ std::optional<std::vector<std::size_t>> read_letters(const std::string& text, st
 
 namespace {
 
-// flag, back, next, goto N, review, submit, help — or nothing when the line is not a command.
+// flag, back, next, goto N, review, submit, time, help — or nothing when the line is not a command.
 std::optional<Reply> exam_command(const std::string& text) {
   Reply reply;
   const auto command = [&](Reply::Kind kind) {
@@ -69,6 +70,7 @@ std::optional<Reply> exam_command(const std::string& text) {
   if (text == "next") return command(Reply::Kind::next);
   if (text == "review") return command(Reply::Kind::review);
   if (text == "submit") return command(Reply::Kind::submit);
+  if (text == "time") return command(Reply::Kind::time);
   if (text == "demo") return command(Reply::Kind::demo);
   if (text.starts_with("goto")) {
     const std::string number = lowercase_trimmed(std::string_view(text).substr(4));
@@ -91,6 +93,9 @@ Reply parse_reply(const Instance& instance, std::string_view line, bool exam) {
   const bank::Question& q = *instance.question;
   const std::string text = lowercase_trimmed(line);
   Reply reply;
+  const std::size_t first = line.find_first_not_of(" \t\r\n");
+  if (first != std::string_view::npos)
+    reply.typed = std::string(line.substr(first, line.find_last_not_of(" \t\r\n") - first + 1));
   const auto command = [&](Reply::Kind kind) {
     reply.kind = kind;
     return reply;
@@ -196,6 +201,12 @@ Reply parse_reply(const Instance& instance, std::string_view line, bool exam) {
   return reply;
 }
 
+std::string answer_for_people(const Instance& instance, const Reply& reply) {
+  if (instance.question->type == bank::QuestionType::numeric)
+    return text::format_number(reply.number);
+  return reply.shown;
+}
+
 Grade grade(const Instance& instance, const Reply& reply) {
   const bank::Question& q = *instance.question;
   Grade result;
@@ -237,8 +248,8 @@ Grade grade(const Instance& instance, const Reply& reply) {
           bank::numeric_matches(reply.number, instance.key, q.key.tolerance, q.key.relative);
       const double allowed =
           q.key.relative ? q.key.tolerance * std::abs(instance.key) : q.key.tolerance;
-      result.expected = bank::key_text(instance.key, instance.prompt, allowed) +
-                        (q.key.unit.empty() ? "" : " " + q.key.unit);
+      result.expected = bank::with_unit(bank::key_text(instance.key, instance.prompt, allowed),
+                                        instance.key, q.key.unit);
       if (!result.correct) {
         for (const bank::Distractor& d : q.distractors) {
           const double value =

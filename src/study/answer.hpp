@@ -21,8 +21,22 @@ using bank::question_traps;
 
 // What one line of input means.
 struct Reply {
-  // skip/quit: quiz and drill; flag/back/next/go/review/submit: exams.
-  enum class Kind { answer, skip, quit, help, demo, flag, back, next, go, review, submit, unclear };
+  // skip/quit: quiz and drill; flag/back/next/go/review/submit/time: exams.
+  enum class Kind {
+    answer,
+    skip,
+    quit,
+    help,
+    demo,
+    flag,
+    back,
+    next,
+    go,
+    review,
+    submit,
+    time,
+    unclear
+  };
   Kind kind = Kind::unclear;
   std::size_t target = 0;           // go: the question number typed ("goto 3")
   std::string hint;                 // unclear: what to type instead
@@ -32,12 +46,19 @@ struct Reply {
   std::string text;       // the answer in the bank's ids, for the record ("a,c", "true", "98304")
   std::string shown;      // the answer as the learner sees it: shown letters ("b,e"), "true", …
   bool revealed = false;  // the proof was opened before this answer: it counts as not known
+  // The line as typed, without surrounding spaces: parse_reply of it against the same question
+  // gives this reply again (an exam keeps it to rebuild its review).
+  std::string typed;
 };
 
 // Commands in quiz and drill: :s or skip, :q or quit, ? or help, :d or demo — forms no answer
 // can take, so a bare letter is always read as an answer. In an exam (`exam`), whole words that
-// no answer can be: flag, back, next, goto N, review, submit, help (or ?), demo.
+// no answer can be: flag, back, next, goto N, review, submit, time, help (or ?), demo.
 Reply parse_reply(const Instance& instance, std::string_view line, bool exam = false);
+
+// The answer as the learner reads it back (review screens, "Your answer:"): a number by the
+// number rule ("33,554,432" for 2^25, "45.254834"), anything else as shown ("b,e", "true").
+std::string answer_for_people(const Instance& instance, const Reply& reply);
 
 struct Grade {
   bool correct = false;

@@ -16,6 +16,7 @@
 #include "bank/prerequisites.hpp"
 #include "core/errors.hpp"
 #include "study/learner_day.hpp"
+#include "study/stats.hpp"
 #include "text/escape.hpp"
 #include "text/width.hpp"
 
@@ -310,9 +311,12 @@ Outcome run_quiz(Session& s, ProgressStore& store, const QuizOptions& options,
 
 namespace {
 
+// "24:13 left". Read from the clock each time it is shown, never kept: a prompt shown again
+// after a warning must not say an older time than the warning did.
 std::string clock_text(std::chrono::steady_clock::duration left) {
+  // Rounded up, as a countdown is: 30:00 at the start, 0:01 in the last second.
   const auto seconds =
-      std::max<long long>(0, std::chrono::duration_cast<std::chrono::seconds>(left).count());
+      std::max<long long>(0, std::chrono::ceil<std::chrono::seconds>(left).count());
   return fmt::format("{}:{:02} left", seconds / 60, seconds % 60);
 }
 
@@ -337,12 +341,13 @@ struct ExamState {
 
 // The review screen: every question's number, state and the start of its prompt (not its topic,
 // which the exam never shows: a cue to the answer).
-std::string render_review(const Session& s, const ExamState& exam) {
+std::string render_review(const Session& s, const ExamState& exam, const std::string& time_left) {
   std::string out = "\n" + fmt::format(s.theme.emphasis, "Review") + "\n";
   for (std::size_t i = 0; i < exam.answers.size(); ++i) {
     const Answered& a = exam.answers[i];
     std::string state =
-        a.answered ? "answered " + text::terminal_safe(a.reply.shown) : std::string("unanswered");
+        a.answered ? "answered " + text::terminal_safe(answer_for_people(a.instance, a.reply))
+                   : std::string("unanswered");
     if (exam.flagged[i]) state += " · flagged";
     const std::string head = fmt::format("{:>3}. {} — ", i + 1, state);
     // wrap_block fits every line within the width less the hanging indent (8): one line each.
@@ -358,25 +363,95 @@ std::string render_review(const Session& s, const ExamState& exam) {
     out += line;
   }
   out += text::wrap_block(
-      fmt::format("{} of {} answered, {} flagged. goto N opens a question; submit ends the exam.",
-                  exam.answered(), exam.answers.size(), exam.flags()),
+      fmt::format("{} of {} answered, {} flagged, {}. goto N opens a question; submit ends the "
+                  "exam.",
+                  exam.answered(), exam.answers.size(), exam.flags(), time_left),
       s.width, "  ");
   return out;
 }
 
-std::string exam_result_json(const ExamState& exam, double minutes_taken, const ExamOptions& o) {
+// What sessions.result keeps of an exam: its per-topic result and minutes (for stats), and
+// what `exam --review` needs to rebuild its results — the count asked for, the time taken, and
+// the form: each question's id and parameters (checked against the seed's draw) with the line
+// typed as its last answer.
+std::string exam_result_json(const ExamState& exam, double minutes_taken,
+                             std::chrono::milliseconds elapsed, bool timed_out,
+                             const ExamOptions& o) {
   nlohmann::ordered_json topics = nlohmann::ordered_json::object();
-  for (const Answered& a : exam.answers) {
+  nlohmann::ordered_json form = nlohmann::ordered_json::array();
+  for (std::size_t i = 0; i < exam.answers.size(); ++i) {
+    const Answered& a = exam.answers[i];
     nlohmann::ordered_json& topic = topics[a.question->topic];
     if (topic.is_null()) topic = {{"correct", 0}, {"total", 0}};
     topic["total"] = topic["total"].get<int>() + 1;
     topic["correct"] = topic["correct"].get<int>() + (a.answered && a.grade.correct ? 1 : 0);
+    nlohmann::ordered_json entry = {{"id", a.question->id}, {"bank", a.question->bank}};
+    if (!a.instance.bindings.empty()) entry["params"] = a.instance.bindings;
+    entry["answer"] = a.answered ? nlohmann::ordered_json(a.reply.typed) : nullptr;
+    entry["flagged"] = static_cast<bool>(exam.flagged[i]);
+    form.push_back(std::move(entry));
   }
-  return nlohmann::ordered_json{{"minutes", minutes_taken},
-                                {"allowed_minutes", o.minutes},
-                                {"pass", o.pass},
-                                {"topics", topics}}
+  return nlohmann::ordered_json{{"minutes", minutes_taken}, {"allowed_minutes", o.minutes},
+                                {"pass", o.pass},           {"topics", topics},
+                                {"count", o.count},         {"duration_ms", elapsed.count()},
+                                {"timed_out", timed_out},   {"form", std::move(form)}}
       .dump();
+}
+
+// An exam's results, from its title to the seed line: the summary and the verdict, every
+// question missed with the right answer, its trap, why and the proof — and, after that long
+// review, the score and the verdict again, so the last lines say how it went. The exam prints
+// them when it ends; `exam --review N` rebuilds them, identical, from what was kept.
+std::string render_results(Session& s, const std::vector<Answered>& answers, double pass,
+                           const std::string& title, std::chrono::milliseconds elapsed,
+                           bool show_demo) {
+  const std::size_t n = answers.size();
+  int answered_total = 0;
+  const int correct = score(answers, answered_total);
+  const double percent = n == 0 ? 0.0 : 100.0 * correct / static_cast<double>(n);
+  const bool passed = percent + 1e-9 >= pass;
+  // The verdict is styled after wrapping: "PASS"/"FAIL" is a word of its own.
+  std::string verdict =
+      text::wrap_block(fmt::format("Result: {} of {} = {:.0f}% → {} (pass mark {}%)", correct, n,
+                                   percent, passed ? "PASS" : "FAIL", text::format_number(pass)),
+                       s.width, "  ", "    ");
+  const std::size_t word = verdict.find(passed ? "PASS" : "FAIL");
+  verdict.replace(word, 4,
+                  passed ? fmt::format(s.theme.good, "PASS") : fmt::format(s.theme.bad, "FAIL"));
+  std::string out = render_summary(s, answers, title, true, elapsed) + verdict;
+  const auto note = [&](const std::string& message) {
+    out += text::wrap_block(message, s.width, "  ", "    ");
+  };
+  bool reviewed = false;
+  for (std::size_t i = 0; i < n; ++i) {
+    const Answered& a = answers[i];
+    if (a.answered && a.grade.correct) continue;
+    if (!reviewed) {
+      out += "\n" + fmt::format(s.theme.emphasis, "Questions to review") + "\n" +
+             text::wrap_block(
+                 "Each with the right answer, the trap behind a wrong one, why, and the demo "
+                 "that proves it.",
+                 s.width, "  ");
+    }
+    reviewed = true;
+    const bank::Topic* topic = s.topic(a.question->topic);
+    out += render_question(s, a.instance,
+                           fmt::format("Question {} · {} · {}", i + 1,
+                                       topic != nullptr ? topic->name : a.question->topic,
+                                       bank::question_type_name(a.question->type)),
+                           false);
+    Answered shown_answer = a;
+    if (a.answered) {
+      note("Your answer: " + text::terminal_safe(answer_for_people(a.instance, a.reply)));
+    } else {
+      shown_answer.grade = grade(a.instance, Reply{});
+      shown_answer.grade.correct = false;
+      shown_answer.grade.trap.clear();
+    }
+    out += render_feedback(s, shown_answer, show_demo);
+  }
+  if (reviewed) out += "\n" + render_score(s, answers, true, elapsed) + verdict;
+  return out + seed_line(s);
 }
 
 }  // namespace
@@ -408,8 +483,12 @@ std::vector<const bank::Question*> draw_spread(
   return drawn;
 }
 
-Outcome run_exam(Session& s, ProgressStore& store, const ExamOptions& options,
-                 const ReportWriter& write) {
+namespace {
+
+// An exam's form for the session's seed: drawn across topics (draw_spread), then untangled so
+// that no question gives away another's answer. `warn`: say on standard error what was swapped
+// (a review rebuilding the form keeps quiet: it was said when the exam was taken).
+std::vector<Instance> exam_form(const Session& s, const ExamOptions& options, bool warn) {
   engine::Rng rng(s.seed);
   std::map<std::string, std::vector<const bank::Question*>> spares;
   const std::vector<const bank::Question*> drawn =
@@ -421,18 +500,28 @@ Outcome run_exam(Session& s, ProgressStore& store, const ExamOptions& options,
   if (options.filters.questions.empty()) {
     // A question that would give away another's answer is replaced by the next of its topic (so
     // the spread holds), else of any topic.
-    warn_left_out(s, bank::untangle(form, [&](std::size_t i) -> std::optional<Instance> {
-                    std::vector<const bank::Question*>* from = &spares[form[i].question->topic];
-                    for (auto it = spares.begin(); from->empty() && it != spares.end(); ++it)
-                      from = &it->second;
-                    if (from->empty()) return std::nullopt;
-                    const bank::Question* next = from->front();
-                    from->erase(from->begin());
-                    return instantiate(*next, rng);
-                  }));
+    const std::vector<bank::LeftOut> left_out =
+        bank::untangle(form, [&](std::size_t i) -> std::optional<Instance> {
+          std::vector<const bank::Question*>* from = &spares[form[i].question->topic];
+          for (auto it = spares.begin(); from->empty() && it != spares.end(); ++it)
+            from = &it->second;
+          if (from->empty()) return std::nullopt;
+          const bank::Question* next = from->front();
+          from->erase(from->begin());
+          return instantiate(*next, rng);
+        });
+    if (warn) warn_left_out(s, left_out);
   } else {
-    warn_named_conflicts(s, form);
+    if (warn) warn_named_conflicts(s, form);
   }
+  return form;
+}
+
+}  // namespace
+
+Outcome run_exam(Session& s, ProgressStore& store, const ExamOptions& options,
+                 const ReportWriter& write) {
+  const std::vector<Instance> form = exam_form(s, options, true);
   ExamState exam;
   exam.answers.resize(form.size());
   exam.flagged.assign(form.size(), false);
@@ -470,15 +559,18 @@ Outcome run_exam(Session& s, ProgressStore& store, const ExamOptions& options,
         << seed_line(s)
         << text::wrap_block(
                "No feedback until the end. Answer, or type a command: flag, next, back, goto N, "
-               "review, submit (? lists them). Every question stays open until you submit.",
+               "review, time, submit (? lists them). Every question stays open until you submit.",
                s.width, "  ");
   Outcome outcome;
   bool timed_out = false;
+  // The prompt holds no clock: it is printed again, unchanged, under each warning and after
+  // every line, so a time in it would go stale. The time left is shown where it is computed:
+  // with each question, the review screen, the warnings and the `time` command.
   const auto status = [&]() {
-    return fmt::format("[{} · {}/{} answered{}]",
-                       clock_text(deadline - std::chrono::steady_clock::now()), exam.answered(), n,
+    return fmt::format("[{}/{} answered{}]", exam.answered(), n,
                        exam.flags() > 0 ? fmt::format(" · {} flagged", exam.flags()) : "");
   };
+  const auto time_left = [&]() { return clock_text(deadline - s.steady_now()); };
   const auto note = [&](const std::string& message) {
     s.out << text::wrap_block(message, s.width, "  ", "    ");
   };
@@ -491,14 +583,15 @@ Outcome run_exam(Session& s, ProgressStore& store, const ExamOptions& options,
     Answered* a = at_end ? nullptr : &exam.answers[exam.current];
     if (!shown) {
       if (at_end) {
-        s.out << render_review(s, exam);
+        s.out << render_review(s, exam, time_left());
       } else {
         std::string header = header_for(s, *a->question, exam.current + 1, n, false);
         if (exam.flagged[exam.current]) header += " · flagged";
+        header += " · " + time_left();
         s.out << render_question(s, a->instance, header);
         if (a->answered)
           note(fmt::format("Your answer: {} (type another to change it, next to keep it)",
-                           text::terminal_safe(a->reply.shown)));
+                           text::terminal_safe(answer_for_people(a->instance, a->reply))));
       }
       shown = true;
     }
@@ -565,8 +658,11 @@ Outcome run_exam(Session& s, ProgressStore& store, const ExamOptions& options,
           shown = false;
         }
         break;
+      case Reply::Kind::time:
+        note(time_left() + "; at 0:00 what is answered is submitted.");
+        break;
       case Reply::Kind::review:
-        s.out << render_review(s, exam);
+        s.out << render_review(s, exam, time_left());
         if (!at_end) note(fmt::format("Still on question {}.", exam.current + 1));
         break;
       case Reply::Kind::submit: {
@@ -620,51 +716,15 @@ Outcome run_exam(Session& s, ProgressStore& store, const ExamOptions& options,
   const int correct = score(exam.answers, answered_total);
   const double percent = n == 0 ? 0.0 : 100.0 * correct / static_cast<double>(n);
   const bool passed = percent + 1e-9 >= options.pass;
-  const double minutes_taken =
-      std::chrono::duration<double, std::ratio<60>>(std::chrono::steady_clock::now() - s.started)
-          .count();
+  // Measured once: the summary shows it and the review rebuilt later shows it again.
+  const auto elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(
+      std::chrono::steady_clock::now() - s.started);
+  const double minutes_taken = std::chrono::duration<double, std::ratio<60>>(elapsed).count();
   store.end_session(id, s.now(), correct, static_cast<int>(n), passed, outcome.interrupted,
-                    exam_result_json(exam, minutes_taken, options));
-  s.out << render_summary(s, exam.answers,
-                          outcome.interrupted ? "Exam interrupted" : "Exam submitted", true);
-  // The verdict is styled after wrapping: "PASS"/"FAIL" is a word of its own.
-  std::string result = text::wrap_block(
-      fmt::format("Result: {} of {} = {:.0f}% → {} (pass mark {}%)", correct, n, percent,
-                  passed ? "PASS" : "FAIL", text::format_number(options.pass)),
-      s.width, "  ", "    ");
-  const std::size_t verdict = result.find(passed ? "PASS" : "FAIL");
-  result.replace(verdict, 4,
-                 passed ? fmt::format(s.theme.good, "PASS") : fmt::format(s.theme.bad, "FAIL"));
-  s.out << result;
-  bool first = true;
-  for (std::size_t i = 0; i < n; ++i) {
-    const Answered& a = exam.answers[i];
-    if (a.answered && a.grade.correct) continue;
-    if (first)
-      s.out << "\n"
-            << fmt::format(s.theme.emphasis, "Questions to review") << "\n"
-            << text::wrap_block(
-                   "Each with the right answer, the trap behind a wrong one, why, "
-                   "and the demo that proves it.",
-                   s.width, "  ");
-    first = false;
-    const bank::Topic* topic = s.topic(a.question->topic);
-    s.out << render_question(s, a.instance,
-                             fmt::format("Question {} · {} · {}", i + 1,
-                                         topic != nullptr ? topic->name : a.question->topic,
-                                         bank::question_type_name(a.question->type)),
-                             false);
-    Answered shown_answer = a;
-    if (a.answered) {
-      note("Your answer: " + text::terminal_safe(a.reply.shown));
-    } else {
-      shown_answer.grade = grade(a.instance, Reply{});
-      shown_answer.grade.correct = false;
-      shown_answer.grade.trap.clear();
-    }
-    s.out << render_feedback(s, shown_answer, options.show_demo);
-  }
-  s.out << seed_line(s);
+                    exam_result_json(exam, minutes_taken, elapsed, timed_out, options));
+  s.out << render_results(s, exam.answers, options.pass,
+                          outcome.interrupted ? "Exam interrupted" : "Exam submitted", elapsed,
+                          options.show_demo);
   if (!options.report_path.empty()) {
     nlohmann::ordered_json report = session_report(s, "exam", exam.answers);
     report["score"]["total"] = n;
@@ -676,6 +736,119 @@ Outcome run_exam(Session& s, ProgressStore& store, const ExamOptions& options,
     write(options.report_path, report.dump(2) + "\n");
   }
   return outcome;
+}
+
+namespace {
+
+// Why `exam --review` cannot rebuild exam `number`: StateError (exit 3), the saved exam is fine
+// but what it needs is missing or has changed.
+[[noreturn]] void cannot_rebuild(std::size_t number, const std::string& why) {
+  throw StateError("exam.review.unavailable",
+                   fmt::format("exam {} cannot be rebuilt: {}", number, why));
+}
+
+}  // namespace
+
+void review_exam(Session& s, ProgressStore& store, const ExamReviewOptions& options) {
+  const std::vector<SessionRecord> exams = listed_exams(store.sessions());
+  if (exams.empty()) {
+    throw InputError("exam.review.none",
+                     "--review: no exam to review yet — take one with proofdeck exam (stats lists "
+                     "the exams taken)");
+  }
+  if (options.number && (*options.number < 1 || *options.number > exams.size())) {
+    throw InputError(
+        "exam.review.range",
+        fmt::format("--review {}: there is no exam {}; proofdeck stats lists {}", *options.number,
+                    *options.number,
+                    exams.size() == 1
+                        ? std::string("one exam, number 1")
+                        : fmt::format("{} exams, numbered 1 (the oldest) to {} (the latest)",
+                                      exams.size(), exams.size())));
+  }
+  const std::size_t number = options.number.value_or(exams.size());
+  const SessionRecord& record = exams[number - 1];
+  const nlohmann::json settings = nlohmann::json::parse(record.settings, nullptr, false);
+  const nlohmann::json result = nlohmann::json::parse(record.result, nullptr, false);
+  if (!result.is_object() || !result.contains("form") || !settings.is_object()) {
+    cannot_rebuild(number,
+                   fmt::format("it was taken on {} with an older proofdeck, which kept its score "
+                               "and per-topic results but not its questions and answers as typed "
+                               "(exams taken since keep them)",
+                               format_time(record.started)));
+  }
+  ExamOptions exam_options;
+  try {
+    s.seed = settings.at("seed").get<std::uint64_t>();
+    exam_options.count = result.at("count").get<int>();
+    exam_options.pass = result.at("pass").get<double>();
+    exam_options.minutes = result.at("allowed_minutes").get<double>();
+    for (const auto& [key, list] : {std::pair{"topics", &exam_options.filters.topics},
+                                    std::pair{"traps", &exam_options.filters.traps},
+                                    std::pair{"banks", &exam_options.filters.banks},
+                                    std::pair{"types", &exam_options.filters.types},
+                                    std::pair{"questions", &exam_options.filters.questions}})
+      *list = settings.at(key).get<std::vector<std::string>>();
+  } catch (const nlohmann::json::exception& e) {
+    cannot_rebuild(number, fmt::format("its saved settings are incomplete ({})", e.what()));
+  }
+  const nlohmann::json& saved = result.at("form");
+  std::vector<Instance> form;
+  try {
+    form = exam_form(s, exam_options, false);
+  } catch (const InputError& e) {
+    cannot_rebuild(number, fmt::format("the banks loaded now cannot draw its form ({}); load the "
+                                       "banks it was taken with (--bank)",
+                                       e.what()));
+  }
+  if (!saved.is_array() || saved.size() != form.size()) {
+    cannot_rebuild(number, fmt::format("it had {} questions, and its seed now draws {} from the "
+                                       "banks loaded; load the banks it was taken with (--bank)",
+                                       saved.is_array() ? saved.size() : 0, form.size()));
+  }
+  std::vector<Answered> answers(form.size());
+  for (std::size_t i = 0; i < form.size(); ++i) {
+    const nlohmann::json& kept = saved[i];
+    const std::string id = kept.value("id", std::string());
+    const nlohmann::json params = kept.value("params", nlohmann::json::object());
+    if (id != form[i].question->id || params != nlohmann::json(form[i].bindings)) {
+      cannot_rebuild(number, fmt::format("its question {} was {}, and its seed now draws {} from "
+                                         "the banks loaded (a bank changed, or other banks are "
+                                         "loaded); load the banks it was taken with (--bank)",
+                                         i + 1, id, form[i].question->id));
+    }
+    Answered& a = answers[i];
+    a.question = form[i].question;
+    a.instance = form[i];
+    if (const auto typed = kept.find("answer"); typed != kept.end() && typed->is_string()) {
+      a.reply = parse_reply(a.instance, typed->get<std::string>(), true);
+      if (a.reply.kind != Reply::Kind::answer) {
+        cannot_rebuild(number, fmt::format("the answer kept for its question {} (\"{}\") no "
+                                           "longer reads as an answer to it",
+                                           i + 1, text::terminal_safe(typed->get<std::string>())));
+      }
+      a.answered = true;
+      a.grade = grade(a.instance, a.reply);
+    }
+  }
+  int answered_total = 0;
+  if (const int correct = score(answers, answered_total); correct != record.correct) {
+    cannot_rebuild(number, fmt::format("its answers now grade {} right where {} were when it was "
+                                       "taken: a key changed in the banks since",
+                                       correct, record.correct));
+  }
+  const std::string taken = format_time(record.started);
+  s.out << wrap_labelled(
+      fmt::format("proofdeck exam --review {}", number), s.theme.emphasis,
+      fmt::format("· exam {} of {}, taken {} · {} · {} · pass at {}%{}", number, exams.size(),
+                  taken, plural(static_cast<double>(form.size()), "question", "questions"),
+                  plural(exam_options.minutes, "minute", "minutes"),
+                  text::format_number(exam_options.pass),
+                  result.value("timed_out", false) ? " · its time ran out" : ""),
+      s.width);
+  s.out << render_results(s, answers, exam_options.pass, "Exam submitted",
+                          std::chrono::milliseconds(result.value("duration_ms", std::int64_t{0})),
+                          options.show_demo);
 }
 
 // --- drill --------------------------------------------------------------------------------------

@@ -39,6 +39,12 @@ struct ExamOptions {
   std::string report_path;
 };
 
+// exam --review [N]: the results of a past exam, rebuilt from its saved seed and answers.
+struct ExamReviewOptions {
+  std::optional<std::size_t> number;  // N as stats numbers the exams (from 1); unset: the latest
+  bool show_demo = true;              // --no-demo
+};
+
 struct DrillOptions {
   Filters filters;
   int new_per_day = 20;   // --new N
@@ -72,6 +78,13 @@ Outcome run_quiz(Session& session, ProgressStore& store, const QuizOptions& opti
                  const ReportWriter& write);
 Outcome run_exam(Session& session, ProgressStore& store, const ExamOptions& options,
                  const ReportWriter& write);
+// Prints exam N's results again, as they were shown when it was submitted: its form drawn again
+// from the saved seed and settings with the banks loaded now, checked against the questions it
+// kept, and each answer read again from the line typed. InputError (exit 2) when N names no
+// exam; StateError (exit 3) when the exam cannot be rebuilt, saying why: saved before exams kept
+// their answers, or the banks loaded now draw or grade it differently.
+void review_exam(Session& session, ProgressStore& store, const ExamReviewOptions& options);
+
 Outcome run_drill(Session& session, ProgressStore& store, const DrillOptions& options,
                   const ReportWriter& write);
 

@@ -107,6 +107,10 @@ TimePoint Session::now() const {
                                                                   started);
 }
 
+std::chrono::steady_clock::time_point Session::steady_now() const {
+  return clock ? clock() : std::chrono::steady_clock::now();
+}
+
 const bank::Trap* Session::trap(const std::string& id) const {
   for (const bank::Bank& b : banks) {
     for (const bank::Trap& t : b.traps)
@@ -189,8 +193,9 @@ std::string render_help(const Instance& instance, bool exam) {
     text +=
         "  Commands (whole words, never an answer): flag marks this question for review · next "
         "and back move without answering · goto N opens question N · review lists every "
-        "question with its state · submit ends the exam (it asks first, counting the "
-        "unanswered).\n  Any question can be answered again until you submit.\n";
+        "question with its state · time shows the time left · submit ends the exam (it asks "
+        "first, counting the unanswered).\n  Any question can be answered again until you "
+        "submit.\n";
     return text;
   }
   text +=
@@ -372,6 +377,7 @@ AskResult ask(Session& session, const Instance& instance, Reply& reply, bool exa
       case Reply::Kind::go:
       case Reply::Kind::review:
       case Reply::Kind::submit:
+      case Reply::Kind::time:
         return AskResult::command;
       case Reply::Kind::help:
         session.out << text::wrap_block(render_help(instance, exam), session.width, "  ");
@@ -436,8 +442,32 @@ struct Tally {
 
 }  // namespace
 
+std::string render_score(const Session& session, const std::vector<Answered>& answers,
+                         bool unanswered_wrong, std::chrono::milliseconds elapsed) {
+  int correct = 0, answered = 0, skipped = 0;
+  for (const Answered& a : answers) {
+    if (!a.answered) {
+      ++skipped;
+      continue;
+    }
+    ++answered;
+    correct += a.grade.correct;
+  }
+  const int out_of = unanswered_wrong ? answered + skipped : answered;
+  const int percent = out_of == 0 ? 0 : (100 * correct + out_of / 2) / out_of;
+  return "  " + wrap_labelled("Score:", session.theme.emphasis,
+                              fmt::format("{} of {} right ({}%){} · {}", correct, out_of, percent,
+                                          skipped > 0 ? fmt::format(", {} {}", skipped,
+                                                                    unanswered_wrong ? "unanswered"
+                                                                                     : "skipped")
+                                                      : std::string(),
+                                          format_duration(elapsed)),
+                              session.width - 2, "    ");
+}
+
 std::string render_summary(const Session& session, const std::vector<Answered>& answers,
-                           const std::string& title, bool unanswered_wrong) {
+                           const std::string& title, bool unanswered_wrong,
+                           std::optional<std::chrono::milliseconds> elapsed_given) {
   const Theme& theme = session.theme;
   int correct = 0, answered = 0, skipped = 0;
   std::vector<std::pair<std::string, Tally>> topics;
@@ -460,25 +490,16 @@ std::string render_summary(const Session& session, const std::vector<Answered>& 
       ++trap->second;
     }
   }
-  const auto elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(
-      std::chrono::steady_clock::now() - session.started);
+  const auto elapsed = elapsed_given.value_or(std::chrono::duration_cast<std::chrono::milliseconds>(
+      std::chrono::steady_clock::now() - session.started));
   std::string text = "\n" + fmt::format(theme.emphasis, "{}", title) + "\n";
   const int out_of = unanswered_wrong ? answered + skipped : answered;
-  const int percent = out_of == 0 ? 0 : (100 * correct + out_of / 2) / out_of;
   if (out_of == 0) {
     return text + fmt::format("  No question answered{} · {}\n",
                               skipped > 0 ? fmt::format(" ({} skipped)", skipped) : "",
                               format_duration(elapsed));
   }
-  text +=
-      "  " + wrap_labelled(
-                 "Score:", theme.emphasis,
-                 fmt::format("{} of {} right ({}%){} · {}", correct, out_of, percent,
-                             skipped > 0 ? fmt::format(", {} {}", skipped,
-                                                       unanswered_wrong ? "unanswered" : "skipped")
-                                         : std::string(),
-                             format_duration(elapsed)),
-                 session.width - 2, "    ");
+  text += render_score(session, answers, unanswered_wrong, elapsed);
   if (!topics.empty()) {
     std::string line;
     for (const auto& [id, tally] : topics) {

@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <iosfwd>
 #include <map>
 #include <memory>
@@ -52,11 +53,15 @@ struct Session {
   bank::DemoRunner runner{0};
   std::vector<Reminder>* reminders = nullptr;  // an exam's time warnings, shown while prompts wait
   std::ostream* err = nullptr;                 // notes and warnings (standard error); none if null
+  // The clock an exam reads the time left from, each time it shows it; unset, the steady clock
+  // (tests set one that jumps ahead).
+  std::function<std::chrono::steady_clock::time_point()> clock;
 
   // The session's clock: the start plus the time that has really passed since.
   TimePoint now() const;
   const bank::Trap* trap(const std::string& id) const;
   const bank::Topic* topic(const std::string& id) const;
+  std::chrono::steady_clock::time_point steady_now() const;
 };
 
 // One answered (or skipped) question, for summaries, reports and stats.
@@ -98,14 +103,20 @@ enum class AskResult { answered, skipped, quit, ended, interrupted, timeout, com
 // Reads lines (after the question was shown) until an answer, a command the caller handles, the
 // end of input, an interruption or the deadline. Help and the demo are handled here (opening the
 // demo before answering marks the reply `revealed`); unclear input is asked again with its hint.
-// `status` prefixes the prompt (an exam's clock).
+// `status` prefixes the prompt (an exam's progress).
 AskResult ask(Session& session, const Instance& instance, Reply& reply, bool exam,
               LineReader::Deadline deadline = std::nullopt, const std::string& status = "");
 
 // The end-of-session summary: score, per topic, the traps fallen into with counts, time taken.
 // In an exam (`unanswered_wrong`) a question left unanswered counts against the score.
+// `elapsed`: the time the session took, when already measured (else measured now).
 std::string render_summary(const Session& session, const std::vector<Answered>& answers,
-                           const std::string& title, bool unanswered_wrong = false);
+                           const std::string& title, bool unanswered_wrong = false,
+                           std::optional<std::chrono::milliseconds> elapsed = std::nullopt);
+
+// The summary's score line: "  Score: 3 of 4 right (75%), 1 unanswered · 2 min 5 s".
+std::string render_score(const Session& session, const std::vector<Answered>& answers,
+                         bool unanswered_wrong, std::chrono::milliseconds elapsed);
 
 // The report --report writes: {"mode", "seed", "started", "duration_s", "score": {"correct",
 // "total"}, "skipped", "questions": [{"id", "bank", "topic", "answer", "correct", "trap",

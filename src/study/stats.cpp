@@ -21,6 +21,14 @@
 
 namespace proofdeck::study {
 
+std::vector<SessionRecord> listed_exams(const std::vector<SessionRecord>& sessions) {
+  std::vector<SessionRecord> exams;
+  for (const SessionRecord& s : sessions) {
+    if (s.mode == "exam" && !s.interrupted && s.ended) exams.push_back(s);
+  }
+  return exams;
+}
+
 using nlohmann::ordered_json;
 
 double guess_chance(const bank::Question& question) {
@@ -148,8 +156,7 @@ bool drilled(const Card& card) {
 // Each completed exam (ended, not interrupted), oldest first.
 ordered_json exam_history(const std::vector<SessionRecord>& sessions) {
   ordered_json exams = ordered_json::array();
-  for (const SessionRecord& s : sessions) {
-    if (s.mode != "exam" || s.interrupted || !s.ended) continue;
+  for (const SessionRecord& s : listed_exams(sessions)) {
     const nlohmann::json settings = parse_object(s.settings);
     const nlohmann::json result = parse_object(s.result);
     const std::optional<double> pass =
@@ -547,11 +554,14 @@ std::string render_exams(const ordered_json& stats, double pass, const Theme& th
            fmt::format("    proofdeck exam --count 20 --minutes 25 --pass {}\n",
                        text::format_number(pass));
   }
-  std::string out =
-      "\n" + wrap_labelled("Exams", theme.emphasis,
-                           "(score · pass or fail at its own pass mark · minutes)", width);
+  std::string out = "\n" + wrap_labelled("Exams", theme.emphasis,
+                                         "(#N: exam --review N · score · pass or fail at its "
+                                         "pass mark · minutes)",
+                                         width);
   const std::size_t first = exams.size() > kExamsShown ? exams.size() - kExamsShown : 0;
   int score_width = 0;
+  // Numbered from 1, oldest first, as `exam --review N` counts them.
+  const int number_width = text::display_width(fmt::format("#{}", exams.size()));
   for (std::size_t e = first; e < exams.size(); ++e) {
     score_width =
         std::max(score_width, text::display_width(fmt::format("{}/{}", exams[e]["score"].get<int>(),
@@ -575,15 +585,17 @@ std::string render_exams(const ordered_json& stats, double pass, const Theme& th
     const std::string share =
         total == 0 ? std::string("–") : fmt::format("{:.0f}%", 100.0 * score / total);
     // In columns when the line fits, else wrapped with the columns' gaps made separators.
+    const std::string number = fmt::format("#{}", e + 1);
     const std::string columns = fmt::format(
-        "  {}  {}  {:>4}  {}  {} min\n", date,
+        "  {}  {}  {}  {:>4}  {}  {} min\n", text::pad_left(number, number_width), date,
         text::pad_left(fmt::format("{}/{}", score, total), score_width), share, verdict, minutes);
-    out += style_verdict(text::display_width(columns) <= width
-                             ? columns
-                             : text::wrap_block(fmt::format("{} {}/{} = {} · {} · {} min", date,
-                                                            score, total, share, verdict, minutes),
-                                                width, "  ", "    "),
-                         theme);
+    out += style_verdict(
+        text::display_width(columns) <= width
+            ? columns
+            : text::wrap_block(fmt::format("{} {} {}/{} = {} · {} · {} min", number, date, score,
+                                           total, share, verdict, minutes),
+                               width, "  ", "    "),
+        theme);
   }
 
   // Each topic's percent right in its latest exams (those that kept per-topic results).

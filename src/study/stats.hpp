@@ -42,6 +42,10 @@ nlohmann::ordered_json compute_stats(ProgressStore& store, const std::vector<ban
 
 std::string render_stats(const nlohmann::ordered_json& stats, const Theme& theme, int width);
 
+// The exams stats lists, oldest first — each ended without being interrupted — as `stats`
+// numbers them from 1 and `exam --review N` reads them.
+std::vector<SessionRecord> listed_exams(const std::vector<SessionRecord>& sessions);
+
 // The chance of answering a question right by a blind guess: 1/n for single choice with n
 // options, 1/(2^n − 1) for select-all with n options (any non-empty choice), 1/2 for true or
 // false, 1/n! for n steps to order, 0 for a number to type.
