@@ -469,7 +469,7 @@ std::string render_summary(const Session& session, const std::vector<Answered>& 
                            const std::string& title, bool unanswered_wrong,
                            std::optional<std::chrono::milliseconds> elapsed_given) {
   const Theme& theme = session.theme;
-  int correct = 0, answered = 0, skipped = 0;
+  int answered = 0, skipped = 0;
   std::vector<std::pair<std::string, Tally>> topics;
   std::vector<std::pair<std::string, int>> traps;
   for (const Answered& a : answers) {
@@ -481,7 +481,6 @@ std::string render_summary(const Session& session, const std::vector<Answered>& 
     ++topic->second.total;
     if (!a.answered) continue;
     ++answered;
-    correct += a.grade.correct;
     topic->second.correct += a.grade.correct;
     if (!a.grade.correct && !a.grade.trap.empty()) {
       auto trap = std::find_if(traps.begin(), traps.end(),
