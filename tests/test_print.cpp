@@ -212,6 +212,15 @@ TEST_CASE("print: the answer key starts on its own page and topics on theirs", "
   CHECK_THAT(css, Contains("break-inside: avoid"));
 }
 
+TEST_CASE("print: the traps box may break between traps, never inside one", "[print]") {
+  // Kept whole, a long box moved to the second page and left the first with the title alone.
+  const std::string css = proofdeck::print::handout_stylesheet();
+  const std::string print = css.substr(css.find("@media print"));
+  CHECK_THAT(print, Contains("aside.traps dd, "));
+  CHECK_THAT(print, Contains("aside.traps dt { break-after: avoid;"));
+  CHECK_THAT(print, !Contains("aside.traps,"));
+}
+
 // --- Markdown ---------------------------------------------------------------------------------
 
 TEST_CASE("print: every bank string is escaped in Markdown", "[print]") {

@@ -668,17 +668,21 @@ ol.key-grid li { display: flex; gap: .6rem; padding: .12rem 0; border-bottom: 1p
 .key-entry { margin: 1.5rem 0; }
 .key-entry .answer-block { margin-left: 2.6rem; }
 @media print {
+  html, body.handout { font-size: 10pt; }
   body.handout { max-width: none; }
   nav.contents { display: none; }
   a { color: inherit; text-decoration: none; }
   section.topic { break-before: page; page-break-before: always; margin-top: 0; }
   section.topic:first-of-type { break-before: auto; page-break-before: auto; }
   section.answer-key { break-before: page; page-break-before: always; margin-top: 0; }
-  .stem, aside.traps, ol.key-grid li, .proof-head, .answer-block > p, ul.trap-list li {
+  .stem, aside.traps dd, ol.key-grid li, .proof-head, .answer-block > p, ul.trap-list li {
     break-inside: avoid; page-break-inside: avoid; }
-  article.question h3, .key-entry h4, section.topic > h2, .key-details-title {
-    break-after: avoid; page-break-after: avoid; }
+  article.question h3, .key-entry h4, section.topic > h2, .key-details-title, aside.traps h3,
+  aside.traps dt { break-after: avoid; page-break-after: avoid; }
   .proof section.demo { background: none; }
+  .proof .heatmaps { display: flex; flex-wrap: wrap; column-gap: 1.5rem; }
+  .proof figure.heatmap { zoom: .8; }
+  .proof svg.chart { width: 75%; }
 }
 )";
   return css;
