@@ -367,6 +367,28 @@ TEST_CASE("print: the key may name each question, so an instructor can find it i
   CHECK_THAT(key, Contains("<code>mha-purpose</code>"));
 }
 
+TEST_CASE("print: the key's list of trapped wrong answers says what each option reads", "[print]") {
+  // Worked example, seed 3: b) of question 1 embodies the parameters trap.
+  const std::string html =
+      print_worked({"--format", "html", "--seed", "3", "--answers", "appendix"});
+  CHECK_THAT(html, Contains("<li><span class=\"wrong-answer\">b)</span> <span "
+                            "class=\"option-text\">Reduce the number of parameters in the "
+                            "attention block</span> <span class=\"trap-note\">"));
+  const std::string md = print_worked({"--format", "md", "--seed", "3", "--answers", "appendix"});
+  CHECK_THAT(md, Contains("- ✗ **b)** Reduce the number of parameters in the attention block  \n"
+                          "  *Trap: Multi-head attention cuts parameters* — "));
+  // Over every built-in question: no lettered line in a key is the letter alone.
+  for (const std::string format : {"html", "md"}) {
+    Cli cli;
+    REQUIRE(cli.run({"print", "--format", format, "--answers", "appendix"}) == 0);
+    INFO(format);
+    const std::string key = cli.out.str().substr(cli.out.str().find("nswer key"));
+    CHECK(matches(key, R"((<span class="wrong-answer">[a-z]\)</span> <span class="trap-note">))")
+              .empty());
+    CHECK(matches(key, R"((- ✗ \*\*[a-z]\)\*\* *(\*Trap|\n)))").empty());
+  }
+}
+
 TEST_CASE("print: the proofs are the computations check proves, whatever --seed draws", "[print]") {
   // An explanation quotes the numbers its demo computes at seed 0 ("a difference below 1e-16");
   // a sheet printed with another seed must print those same numbers beside it.
