@@ -288,6 +288,47 @@ TEST_CASE("quiz: a bad --now is a usage error naming the value", "[cli][study]")
   CHECK_THAT(cli.err.str(), Contains("--now 'yesterday': expected an ISO-8601 time"));
 }
 
+TEST_CASE("a study command names the progress database it creates, once", "[cli][study]") {
+  // A mistyped --data-dir would otherwise start from nothing without a word.
+  Study study;
+  const std::string note =
+      "note: new progress database at " + (study.dir.path() / "progress.db").string() + "\n";
+  Cli first;
+  REQUIRE(study.run(first, {"stats"}) == 0);
+  CHECK(first.err.str() == note);
+  Cli again;
+  REQUIRE(study.run(again, {"quiz", "--count", "1"}, "") == 0);
+  CHECK(again.err.str().find("new progress database") == std::string::npos);
+
+  for (const std::string command : {"quiz", "exam", "drill"}) {  // whichever comes first
+    Study fresh;
+    Cli cli;
+    REQUIRE(fresh.run(cli, {command}, "") == 0);
+    INFO(command);
+    CHECK_THAT(cli.err.str(), Contains("note: new progress database at " +
+                                       (fresh.dir.path() / "progress.db").string()));
+  }
+}
+
+TEST_CASE("a filter that names nothing creates no progress database", "[cli][study]") {
+  Study study;
+  for (const std::string command : {"quiz", "exam", "drill"}) {
+    Cli cli;
+    CHECK(study.run(cli, {command, "--topic", "norms"}) == 2);
+    INFO(command);
+    CHECK(cli.err.str() == "error: no topic 'norms'; the topics: multi-head, positional\n");
+    CHECK_FALSE(std::filesystem::exists(study.dir.path() / "progress.db"));
+  }
+}
+
+TEST_CASE("an empty progress file left by a killed first run counts as new", "[cli][study]") {
+  Study study;
+  study.dir.write("progress.db", "");
+  Cli cli;
+  REQUIRE(study.run(cli, {"stats"}) == 0);
+  CHECK_THAT(cli.err.str(), Contains("note: new progress database at "));
+}
+
 TEST_CASE("quiz: a progress file that is not a database stops the session, untouched",
           "[cli][study]") {
   Study study;

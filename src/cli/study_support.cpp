@@ -84,6 +84,13 @@ std::filesystem::path data_dir(const Context& context) {
   return study::resolve_data_dir(context.global.data_dir, context.io.getenv);
 }
 
+study::ProgressStore open_progress(const Context& context, const std::filesystem::path& dir) {
+  study::ProgressStore store = study::ProgressStore::open(dir);
+  if (store.created())
+    context.io.err << "note: new progress database at " << store.path().string() << "\n";
+  return store;
+}
+
 void add_filter_options(CLI::App* command, study::Filters& filters) {
   command->add_option("--topic", filters.topics, "Only questions of this topic (repeatable)")
       ->group("Filters");
