@@ -17,6 +17,7 @@
 
 using namespace cli_test;
 using Catch::Matchers::Contains;
+using Catch::Matchers::EndsWith;
 using Catch::Matchers::StartsWith;
 using nlohmann::json;
 using proofdeck::testing::read_file;
@@ -724,7 +725,19 @@ TEST_CASE("list shows banks, topics, traps and questions, as text or JSON", "[cl
   CHECK(t[0]["id"] == "mha-cuts-params");
   Cli questions;
   REQUIRE(study.run(questions, {"list", "questions", "--type", "numeric"}) == 0);
-  CHECK_THAT(questions.out.str(), StartsWith("per-head-qkv") && Contains("1 questions"));
+  CHECK_THAT(questions.out.str(), StartsWith("per-head-qkv") && EndsWith("\n1 question\n"));
+}
+
+TEST_CASE("list counts in the singular when there is one", "[cli][study]") {
+  // The example bank: the trap "Multi-head attention cuts parameters" is tested by one question.
+  Study study;
+  Cli traps;
+  REQUIRE(study.run(traps, {"list", "traps"}) == 0);
+  CHECK_THAT(traps.out.str(), Contains(" 1 question · ") && EndsWith("\n2 traps\n"));
+  CHECK(traps.out.str().find(" 1 questions") == std::string::npos);
+  Cli banks;
+  REQUIRE(study.run(banks, {"list", "banks"}) == 0);
+  CHECK_THAT(banks.out.str(), Contains(" 3 questions · ") && EndsWith("\n1 bank\n"));
 }
 
 TEST_CASE("the global bank option selects a loaded bank by id when no such file exists",
