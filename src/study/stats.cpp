@@ -414,15 +414,19 @@ ordered_json compute_stats(ProgressStore& store, const std::vector<bank::Bank>& 
     }
     if (!r.trap.empty()) ++trap_counts[r.trap].first;
   }
+  // Worst first: the highest miss rate, then the most falls, then by id. Rates compare as
+  // fractions (fell / exposed, exposed at least fell), exactly.
   std::vector<std::pair<std::string, std::pair<int, int>>> ordered(trap_counts.begin(),
                                                                    trap_counts.end());
-  std::stable_sort(ordered.begin(), ordered.end(), [](const auto& a, const auto& b) {
-    const double ra =
-        a.second.second == 0 ? 0 : static_cast<double>(a.second.first) / a.second.second;
-    const double rb =
-        b.second.second == 0 ? 0 : static_cast<double>(b.second.first) / b.second.second;
+  const auto exposed = [](const std::pair<int, int>& counts) {
+    return static_cast<std::int64_t>(std::max(counts.first, counts.second));
+  };
+  std::sort(ordered.begin(), ordered.end(), [&](const auto& a, const auto& b) {
+    const std::int64_t rate_a = a.second.first * exposed(b.second);
+    const std::int64_t rate_b = b.second.first * exposed(a.second);
+    if (rate_a != rate_b) return rate_a > rate_b;
     if (a.second.first != b.second.first) return a.second.first > b.second.first;
-    return ra > rb;
+    return a.first < b.first;
   });
   ordered_json traps = ordered_json::array();
   for (const auto& [id, counts] : ordered) {
@@ -661,8 +665,9 @@ std::string render_readiness(const ordered_json& readiness, const Theme& theme, 
 }
 
 std::string render_traps(const ordered_json& traps, const Theme& theme, int width) {
-  std::string out = "\n" + wrap_labelled("Traps you keep falling for", theme.emphasis,
-                                         "(worst first · proofdeck quiz --trap ID)", width);
+  std::string out =
+      "\n" + wrap_labelled("Traps you keep falling for", theme.emphasis,
+                           "(worst miss rate first · proofdeck quiz --trap ID)", width);
   // Three columns: the id whole (it is what --trap takes), the name cut to fit, the counts.
   int id_width = 0, numbers_width = 0;
   std::vector<std::string> numbers;
