@@ -516,6 +516,32 @@ TEST_CASE("traps are listed worst first: highest miss rate, then most falls, the
                  Contains("5 of 10 (50%)\n  fewer-falls ") && !Contains("never-fell"));
 }
 
+TEST_CASE("stats' weekly forecast: four weeks of 7 days, then the 2 days left, labelled so",
+          "[stats][cli]") {
+  // Today is 03-01: the 30 days are 03-01 … 03-30. Cards due 03-01, 03-08 (twice), 03-30.
+  const History h;
+  {
+    ProgressStore store = h.store();
+    const std::int64_t drill = store.begin_session("drill", at("2026-02-26T09:00:00Z"), "{}");
+    for (const auto& [card, topic, days] :
+         std::vector<std::tuple<std::string, std::string, double>>{{"a-single", "alpha", 3},
+                                                                   {"a-tf", "alpha", 10},
+                                                                   {"g-tf", "gamma", 10},
+                                                                   {"b-order", "beta", 32}})
+      answer(store, drill, card, topic, "2026-02-26T09:00:00Z", "drill", true, "",
+             reviewed("2026-02-26T09:00:00Z", days));
+  }
+  cli_test::Cli cli;
+  REQUIRE(h.run(cli, {"stats", "--width", "60"}) == 0);
+  const std::string out = cli.out.str();
+  CHECK_THAT(out, Contains("Due next 7 days: 1 · next 30 days: 4\n  03-01  "));
+  CHECK_THAT(out, Contains("\n  by week:\n  03-01…03-07  █"));
+  CHECK_THAT(out, Contains(" 1\n  03-08…03-14  █"));
+  CHECK_THAT(out, Contains(" 2\n  03-15…03-21   0\n  03-22…03-28   0\n  03-29…03-30  █"));
+  CHECK_THAT(out, Contains(" 1 (2 days)\n"));
+  CHECK(out.find("(7 days)") == std::string::npos);
+}
+
 TEST_CASE("stats text says not drilled where no card of a topic was drilled", "[stats][cli]") {
   const RecordedHistory h;
   cli_test::Cli cli;

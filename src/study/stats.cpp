@@ -473,6 +473,8 @@ std::string style_verdict(std::string lines, const Theme& theme) {
   return lines;
 }
 
+// The due forecast: the next 7 days one by one, then the 30 by week (the last "week" has the 2
+// days left, and says so).
 std::string render_due(const ordered_json& forecast, const Theme& theme, int width) {
   std::string out =
       "\n" +
@@ -484,10 +486,12 @@ std::string render_due(const ordered_json& forecast, const Theme& theme, int wid
                                                   forecast["overdue"].get<int>())
                                     : std::string()),
                     width);
+  const ordered_json& days = forecast["days"];
   int most = 1;
-  for (const auto& day : forecast["days"])
+  for (const auto& day : days)
     most = std::max(most, day["due"].get<int>());
-  // Bars take what the date and the count leave: "  MM-DD  ███ 12" and "  MM-DD…MM-DD  ███ 12".
+  // Bars take what the labels and the count leave: "  MM-DD  ███ 12" and
+  // "  MM-DD…MM-DD  ███ 12 (2 days)".
   const auto bar = [&](int count, int scale, int label_width) {
     const int bar_width = std::clamp(width - label_width - 6, 1, 40);
     const int cells = count == 0 ? 0 : std::max(1, count * bar_width / scale);
@@ -497,22 +501,26 @@ std::string render_due(const ordered_json& forecast, const Theme& theme, int wid
     return b;
   };
   for (std::size_t d = 0; d < 7; ++d) {
-    const auto& day = forecast["days"][d];
+    const auto& day = days[d];
     out += fmt::format("  {}  {} {}\n", day["date"].get<std::string>().substr(5),
                        fmt::format(theme.good, "{}", bar(day["due"].get<int>(), most, 9)),
                        day["due"].get<int>());
   }
-  std::vector<int> weeks(5, 0);
-  for (std::size_t d = 0; d < 30; ++d)
-    weeks[d / 7] += forecast["days"][d]["due"].get<int>();
+  const std::size_t day_count = days.size();
+  std::vector<int> weeks((day_count + 6) / 7, 0);
+  for (std::size_t d = 0; d < day_count; ++d)
+    weeks[d / 7] += days[d]["due"].get<int>();
   const int most_week = std::max(1, *std::max_element(weeks.begin(), weeks.end()));
   out += "  by week:\n";
   for (std::size_t w = 0; w < weeks.size(); ++w) {
-    const std::size_t first = w * 7, last = std::min<std::size_t>(29, first + 6);
-    out += fmt::format("  {}…{}  {} {}\n",
-                       forecast["days"][first]["date"].get<std::string>().substr(5),
-                       forecast["days"][last]["date"].get<std::string>().substr(5),
-                       fmt::format(theme.good, "{}", bar(weeks[w], most_week, 15)), weeks[w]);
+    const std::size_t first = w * 7, last = std::min(day_count - 1, first + 6);
+    const std::size_t length = last - first + 1;
+    out += fmt::format("  {}…{}  {} {}{}\n", days[first]["date"].get<std::string>().substr(5),
+                       days[last]["date"].get<std::string>().substr(5),
+                       fmt::format(theme.good, "{}", bar(weeks[w], most_week, 24)), weeks[w],
+                       length == 7   ? std::string()
+                       : length == 1 ? std::string(" (1 day)")
+                                     : fmt::format(" ({} days)", length));
   }
   return out;
 }
