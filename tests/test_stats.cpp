@@ -542,6 +542,31 @@ TEST_CASE("stats' weekly forecast: four weeks of 7 days, then the 2 days left, l
   CHECK(out.find("(7 days)") == std::string::npos);
 }
 
+TEST_CASE("stats with nothing drilled says nothing is scheduled and how to schedule cards",
+          "[stats][cli]") {
+  const History h;
+  cli_test::Cli cli;
+  REQUIRE(h.run(cli, {"stats", "--width", "80"}) == 0);
+  const std::string out = cli.out.str();
+  CHECK_THAT(out, Contains("\nDue: nothing scheduled — run proofdeck drill to schedule cards\n"));
+  CHECK(out.find("by week") == std::string::npos);
+  CHECK(out.find("next 30 days") == std::string::npos);
+}
+
+TEST_CASE("stats with no card due in the 30 days prints no rows of zeros", "[stats][cli]") {
+  const History h;
+  {
+    ProgressStore store = h.store();
+    const std::int64_t drill = store.begin_session("drill", at("2026-02-26T09:00:00Z"), "{}");
+    answer(store, drill, "a-single", "alpha", "2026-02-26T09:00:00Z", "drill", true, "",
+           reviewed("2026-02-26T09:00:00Z", 60));
+  }
+  cli_test::Cli cli;
+  REQUIRE(h.run(cli, {"stats", "--width", "80"}) == 0);
+  const std::string out = cli.out.str();
+  CHECK_THAT(out, Contains("\nDue next 7 days: 0 · next 30 days: 0\n\nMastery by topic"));
+}
+
 TEST_CASE("stats text says not drilled where no card of a topic was drilled", "[stats][cli]") {
   const RecordedHistory h;
   cli_test::Cli cli;

@@ -474,8 +474,14 @@ std::string style_verdict(std::string lines, const Theme& theme) {
 }
 
 // The due forecast: the next 7 days one by one, then the 30 by week (the last "week" has the 2
-// days left, and says so).
-std::string render_due(const ordered_json& forecast, const Theme& theme, int width) {
+// days left, and says so). With no card scheduled yet, or none due in the 30 days, one line says
+// that instead of rows of zeros.
+std::string render_due(const ordered_json& forecast, bool scheduled, const Theme& theme,
+                       int width) {
+  if (!scheduled) {
+    return "\n" + wrap_labelled("Due:", theme.emphasis,
+                                "nothing scheduled — run proofdeck drill to schedule cards", width);
+  }
   std::string out =
       "\n" +
       wrap_labelled("Due", theme.emphasis,
@@ -487,6 +493,7 @@ std::string render_due(const ordered_json& forecast, const Theme& theme, int wid
                                     : std::string()),
                     width);
   const ordered_json& days = forecast["days"];
+  if (forecast["next_30"].get<int>() == 0) return out;  // the headline said it: no rows of zeros
   int most = 1;
   for (const auto& day : days)
     most = std::max(most, day["due"].get<int>());
@@ -729,7 +736,10 @@ std::string render_stats(const ordered_json& stats, const Theme& theme, int widt
   out += line(fmt::format("Cards: {} new · {} learning · {} review · {} relearning",
                           cards["new"].get<int>(), cards["learning"].get<int>(),
                           cards["review"].get<int>(), cards["relearning"].get<int>()));
-  out += render_due(stats["forecast"], theme, width);
+  const bool scheduled =
+      cards["learning"].get<int>() + cards["review"].get<int>() + cards["relearning"].get<int>() >
+      0;
+  out += render_due(stats["forecast"], scheduled, theme, width);
   out += render_mastery(stats["topics"], theme, width);
   out += render_exams(stats, stats["readiness"]["pass"].get<double>(), theme, width);
   out += render_readiness(stats["readiness"], theme, width);
