@@ -281,6 +281,34 @@ TEST_CASE("quiz: filters that name nothing are refused with what exists", "[cli]
   CHECK_THAT(none.err.str(), Contains("no question matches those filters together"));
 }
 
+TEST_CASE("a mistyped topic, trap, bank or question is refused with the closest name",
+          "[cli][study]") {
+  Study study;
+  Cli topic;
+  CHECK(study.run(topic, {"quiz", "--topic", "multihead"}) == 2);
+  CHECK(topic.err.str() ==
+        "error: no topic 'multihead'; did you mean 'multi-head'? (the topics: multi-head, "
+        "positional)\n");
+  Cli trap;
+  CHECK(study.run(trap, {"drill", "--trap", "mha-cut-params"}) == 2);
+  CHECK_THAT(trap.err.str(),
+             StartsWith("error: no trap 'mha-cut-params'; did you mean 'mha-cuts-params'? (the "
+                        "traps: mha-cuts-params, "));
+  Cli bank;
+  CHECK(study.run(bank, {"exam", "--from-bank", "exmaple"}) == 2);
+  CHECK(bank.err.str() ==
+        "error: no bank 'exmaple'; did you mean 'example'? (the banks: example)\n");
+  Cli question;
+  CHECK(study.run(question, {"list", "questions", "--question", "mha-purpos"}) == 2);
+  CHECK(question.err.str() ==
+        "error: no question 'mha-purpos' in the loaded banks; did you mean 'mha-purpose'?\n");
+  Cli both;  // every problem at once, each with its own suggestion
+  CHECK(study.run(both, {"print", "--topic", "positonal", "--topic", "norms"}) == 2);
+  CHECK(both.err.str() ==
+        "error: no topic 'positonal'; did you mean 'positional'? (the topics: multi-head, "
+        "positional); no topic 'norms'; the topics: multi-head, positional\n");
+}
+
 TEST_CASE("quiz: a bad --now is a usage error naming the value", "[cli][study]") {
   Study study;
   study.now = "yesterday";
@@ -749,6 +777,6 @@ TEST_CASE("the global bank option selects a loaded bank by id when no such file 
   Cli typo;
   CHECK(study.run(typo, {"quiz", "--bank", "exampel"}) == 2);
   CHECK(typo.err.str() ==
-        "error: --bank exampel: no such file or folder, and no loaded bank has that id (the "
-        "banks: example)\n");
+        "error: --bank exampel: no such file or folder, and no loaded bank has that id; did you "
+        "mean 'example'? (the banks: example)\n");
 }

@@ -14,6 +14,7 @@
 #include "bank/proof.hpp"
 #include "bank/sources.hpp"
 #include "core/errors.hpp"
+#include "text/suggest.hpp"
 
 namespace proofdeck::cli {
 
@@ -29,11 +30,16 @@ StudyBanks load_study_banks(const Context& context) {
   for (const std::string& id : ids) {
     if (std::none_of(banks.begin(), banks.end(), [&](const bank::Bank& b) { return b.id == id; })) {
       std::string known;
-      for (const bank::Bank& b : banks)
+      std::vector<std::string> bank_ids;
+      for (const bank::Bank& b : banks) {
         known += (known.empty() ? "" : ", ") + b.id;
-      throw InputError("bank.path", fmt::format("--bank {}: no such file or folder, and no loaded "
-                                                "bank has that id (the banks: {})",
-                                                id, known.empty() ? "none" : known));
+        bank_ids.push_back(b.id);
+      }
+      throw InputError(
+          "bank.path",
+          fmt::format("--bank {}: no such file or folder, and no loaded bank has "
+                      "that id{} (the banks: {})",
+                      id, text::did_you_mean(id, bank_ids), known.empty() ? "none" : known));
     }
   }
   std::vector<bank::Bank> added;
