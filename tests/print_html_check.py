@@ -3,10 +3,11 @@
 Chromium (Debian's `chromium`), reads back the DOM it built and checks its structure — one
 section per topic, questions numbered 1..N, an inline <svg> for every proof figure, the answer
 key, no <script>, nothing fetched from a network — then prints it to PDF and checks that it
-paginates (a page per topic, the key on pages of its own). Then the layout, as a reader on a
-768-pixel-wide window sees it, of the handouts and of every demo's page: nothing sticks out of the
-page (a table too wide for it scrolls in its own box), and a demo page's table of every value is
-collapsed below its figures. The layout is measured in a copy of the page with a script added
+paginates: each topic and the key start a page, and no page is less than 40% full but a topic's
+last (the PDF's outline says where each heading landed, its page streams how far down each page's
+marks reach). Then the layout, as a reader on a 768-pixel-wide window sees it, of the handouts and
+of every demo's page: nothing sticks out of the page (a table too wide for it scrolls in its own
+box), and a demo page's table of every value is collapsed below its figures. The layout is measured in a copy of the page with a script added
 (proofdeck's pages carry none), which writes what it measured into the DOM that Chromium dumps.
 
 Without Chromium it prints "skipped" and exits 0 on a developer's machine; under CI=true (as
@@ -24,6 +25,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import zlib
 
 
 def find_chromium():
@@ -239,9 +241,183 @@ def demo_names(proofdeck):
     return []
 
 
-def pdf_pages(pdf_path):
-    data = open(pdf_path, "rb").read()
-    return len(re.findall(rb"/Type\s*/Page(?![a-zA-Z])", data))
+# --- The PDF as printed: how full each page is, and where the outline's headings land ----------
+# Chromium writes an uncompressed object table with Flate-compressed page streams; this reads just
+# enough of that to follow every mark a page draws (text, paths, images) through its transforms.
+
+PDF_TOKEN = re.compile(rb"<<|>>|<[0-9A-Fa-f\s]*>|\((?:\\.|[^\\)])*\)|\[|\]|/[^\s/\[\]<>()]+|"
+                       rb"[-+]?(?:\d+\.?\d*|\.\d+)|[A-Za-z*'\"]+")
+
+
+def pdf_objects(data):
+    return {int(m.group(1)): m.group(2)
+            for m in re.finditer(rb"(\d+) 0 obj(.*?)endobj", data, re.S)}
+
+
+def pdf_stream(obj):
+    start, end = obj.find(b"stream"), obj.rfind(b"endstream")
+    raw = obj[start + 6:end]
+    raw = raw[2:] if raw.startswith(b"\r\n") else raw[1:]
+    return zlib.decompress(raw) if b"/FlateDecode" in obj[:start] else raw
+
+
+def pdf_page_order(objects):
+    """The page objects' numbers in reading order (the page tree walked from its root)."""
+    roots = [n for n, o in objects.items()
+             if re.search(rb"/Type\s*/Pages", o) and b"/Parent" not in o]
+    pages = []
+
+    def walk(n):
+        o = objects[n]
+        if re.search(rb"/Type\s*/Pages", o):
+            kids = re.search(rb"/Kids\s*\[(.*?)\]", o, re.S).group(1)
+            for kid in re.findall(rb"(\d+) 0 R", kids):
+                walk(int(kid))
+        else:
+            pages.append(n)
+
+    for root in roots:
+        walk(root)
+    return pages
+
+
+def page_fill(content):
+    """How far down the printable area a page's lowest visible mark reaches, 0 to 1. The printable
+    area is the page's first white rectangle (Chromium paints it before anything else)."""
+    def times(a, b):  # a, then b
+        return [a[0] * b[0] + a[1] * b[2], a[0] * b[1] + a[1] * b[3],
+                a[2] * b[0] + a[3] * b[2], a[2] * b[1] + a[3] * b[3],
+                a[4] * b[0] + a[5] * b[2] + b[4], a[4] * b[1] + a[5] * b[3] + b[5]]
+
+    def y_of(m, x, y):
+        return m[1] * x + m[3] * y + m[5]
+
+    ctm, saved, operands, path = [1, 0, 0, 1, 0, 0], [], [], []
+    text = line = [1, 0, 0, 1, 0, 0]
+    white = False
+    area = lowest = None
+    depth = 0
+    for token in PDF_TOKEN.findall(content):
+        if token in (b"<<", b">>"):
+            depth += 1 if token == b"<<" else -1
+            continue
+        if depth or token in (b"[", b"]") or token[:1] in (b"<", b"(", b"/"):
+            operands.append(token)
+            continue
+        if re.match(rb"[-+.\d]", token):
+            operands.append(float(token))
+            continue
+        n = [o for o in operands if isinstance(o, float)]
+        operands = []
+        marks = []
+        if token == b"q":
+            saved.append((ctm, white))
+        elif token == b"Q" and saved:
+            ctm, white = saved.pop()
+        elif token == b"cm":
+            ctm = times(n[-6:], ctm)
+        elif token == b"rg":
+            white = n[-3:] == [1.0, 1.0, 1.0]
+        elif token == b"g":
+            white = n[-1:] == [1.0]
+        elif token == b"BT":
+            text = line = [1, 0, 0, 1, 0, 0]
+        elif token == b"Tm":
+            text = line = n[-6:]
+        elif token in (b"Td", b"TD"):
+            text = line = times([1, 0, 0, 1, n[-2], n[-1]], line)
+        elif token in (b"Tj", b"TJ", b"'", b'"'):
+            marks = [y_of(times(text, ctm), 0, 0)]
+        elif token == b"re":
+            x, y, w, h = n[-4:]
+            path += [y_of(ctm, x, y), y_of(ctm, x + w, y + h)]
+        elif token in (b"m", b"l", b"c", b"v", b"y"):
+            path.append(y_of(ctm, *n[-2:]))
+        elif token == b"Do":
+            marks = [y_of(ctm, 0, 0), y_of(ctm, 1, 1)]
+        elif token in (b"f", b"F", b"f*", b"B", b"B*", b"b", b"b*", b"S", b"s"):
+            if path and token in (b"f", b"F", b"f*") and white:
+                area = area or (max(path), min(path))
+            else:
+                marks = path
+            path = []
+        elif token == b"n":
+            path = []
+        if marks:
+            lowest = min(marks) if lowest is None else min(lowest, *marks)
+    if area is None:
+        return None
+    if lowest is None:
+        return 0.0
+    top, bottom = area
+    return max(0.0, min(1.0, (top - lowest) / (top - bottom)))
+
+
+def pdf_text(literal):
+    """An outline title: a (literal) string or a <FEFF…> UTF-16 one."""
+    if literal.startswith(b"<"):
+        raw = bytes.fromhex(literal[1:-1].decode("ascii"))
+        return raw[2:].decode("utf-16-be") if raw[:2] == b"\xfe\xff" else raw.decode("latin-1")
+    body = re.sub(rb"\\([0-7]{1,3})", lambda m: bytes([int(m.group(1), 8)]), literal[1:-1])
+    return re.sub(rb"\\(.)", rb"\1", body).decode("latin-1")
+
+
+def pdf_layout(pdf_path):
+    """Each page's fill (None when it cannot be measured) and the outline: (title, page index) for
+    every heading Chromium bookmarked (--generate-pdf-document-outline)."""
+    objects = pdf_objects(open(pdf_path, "rb").read())
+    order = pdf_page_order(objects)
+    index = {n: i for i, n in enumerate(order)}
+    fills = []
+    for n in order:
+        contents = re.search(rb"/Contents\s*(\[[^\]]*\]|\d+ 0 R)", objects[n])
+        streams = re.findall(rb"(\d+) 0 R", contents.group(1)) if contents else []
+        fills.append(page_fill(b"\n".join(pdf_stream(objects[int(s)]) for s in streams)))
+    outline = []
+    for o in objects.values():
+        title = re.search(rb"/Title\s*(\((?:\\.|[^\\)])*\)|<[0-9A-Fa-f]*>)", o)
+        dest = re.search(rb"/Dest\s*\[\s*(\d+) 0 R", o)
+        if title and dest and int(dest.group(1)) in index:
+            outline.append((pdf_text(title.group(1)), index[int(dest.group(1))]))
+    return fills, outline
+
+
+def squeezed(text):
+    """A heading as the outline has it: case (text-transform) and white space (line ends) dropped."""
+    return re.sub(r"\s+", "", text).lower()
+
+
+# A page less full than this is a defect unless the next page starts a topic (or the key), or it
+# ends the document: a figure or stem pushed to the next page leaves less than half a page.
+LEAST_FILL = 0.4
+
+
+def check_pages(pdf, page_html, topics, appendix, label, problems):
+    """Pages full, the topics (and the key) each starting a page. Returns the page count."""
+    fills, outline = pdf_layout(pdf)
+    headings = [html_lib.unescape(re.sub(r"<[^>]+>", "", h)) for h in re.findall(
+        r'<section class="topic" id="topic-\d+">\s*<h2>(.*?)</h2>', page_html, re.S)]
+    if appendix:
+        headings.append("Answer key")
+    starts = []
+    for heading in headings:
+        found = [page for title, page in outline if squeezed(title) == squeezed(heading)]
+        if not found:
+            problems.append(f"{label}: the PDF's outline has no heading '{heading}'")
+        starts += found[:1]
+    if len(headings) != topics + (1 if appendix else 0):
+        problems.append(f"{label}: {len(headings)} topic headings in the page, expected {topics}")
+    if starts != sorted(set(starts)):
+        problems.append(f"{label}: the topics do not each start a page of their own "
+                        f"(they start on pages {[p + 1 for p in starts]})")
+    for page, fill in enumerate(fills):
+        if fill is None:
+            problems.append(f"{label}: page {page + 1}: no printable area found (the PDF "
+                            "was not drawn the way Chromium draws pages)")
+        elif fill < LEAST_FILL and page + 1 < len(fills) and page + 1 not in starts:
+            problems.append(f"{label}: page {page + 1} of {len(fills)} is {fill:.0%} full, and "
+                            "the next page does not start a topic")
+    return len(fills)
 
 
 def browser(chromium, profile):
@@ -256,14 +432,15 @@ def check_handout(proofdeck, chromium, tmp, case, problems):
     """One handout: printed by proofdeck, its DOM as Chromium builds it, its PDF's pages and its
     layout at 768 pixels. Returns False when Chromium cannot render at all."""
     label, filters, answers, topics = case
-    page = os.path.join(tmp, f"{answers}.html")
+    name = re.sub(r"\W+", "-", label)
+    page = os.path.join(tmp, f"{name}.html")
     made = run([proofdeck, "print", "--format", "html", "--answers", answers, "--seed", "7",
                 "--output", page] + filters, "proofdeck", f"{label}: proofdeck print")
     if made.returncode != 0:
         problems.append(f"{label}: proofdeck print failed: {made.stderr.strip()}")
         return True
     size = os.path.getsize(page)
-    base = browser(chromium, os.path.join(tmp, f"profile-{answers}"))
+    base = browser(chromium, os.path.join(tmp, f"profile-{name}"))
     dumped = run(base + ["--dump-dom", "file://" + page], "render",
                  f"{label}: Chromium rendering the page ({size:,} bytes)")
     if dumped.returncode != 0 or "<html" not in dumped.stdout:
@@ -271,17 +448,15 @@ def check_handout(proofdeck, chromium, tmp, case, problems):
                         f"{dumped.stderr.strip()[:300]}")
         return False
     check_dom(dumped.stdout, topics, answers == "appendix", problems, label)
-    pdf = os.path.join(tmp, f"{answers}.pdf")
-    printed = run(base + ["--no-pdf-header-footer", f"--print-to-pdf={pdf}", "file://" + page],
+    pdf = os.path.join(tmp, f"{name}.pdf")
+    printed = run(base + ["--no-pdf-header-footer", "--generate-pdf-document-outline",
+                          f"--print-to-pdf={pdf}", "file://" + page],
                   "print", f"{label}: Chromium printing the page ({size:,} bytes) to PDF")
     if printed.returncode != 0 or not os.path.exists(pdf):
         problems.append(f"{label}: print to PDF failed: {printed.stderr.strip()[:300]}")
         return True
-    pages = pdf_pages(pdf)
-    # A page per topic at least, and the key on pages of its own.
-    least = topics + (1 if answers == "appendix" else 0)
-    if pages < least:
-        problems.append(f"{label}: {pages} PDF pages, expected at least {least}")
+    with open(page, encoding="utf-8") as f:
+        pages = check_pages(pdf, f.read(), topics, answers == "appendix", label, problems)
     print(f"ok: {label}: {topics} topic sections, {pages} pages, {size:,} bytes")
     check_layout(chromium, page, base, label, problems)
     return True
@@ -300,6 +475,7 @@ def main():
         cases = [
             ("three topics, study sheet", ["--topic", "multi-head", "--topic", "rope",
                                            "--topic", "layer-norm"], "inline", 3),
+            ("one topic of 24 questions, study sheet", ["--topic", "positional"], "inline", 1),
             ("every built-in question, worksheet with key", [], "appendix", 22),
         ]
         try:

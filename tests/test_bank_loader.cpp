@@ -116,6 +116,14 @@ TEST_CASE("references to traps and topics must exist", "[bank]") {
         std::vector<std::string>{"bank.json: /questions/0/options/0/trap: unknown trap "
                                  "'no-such-trap'; the bank's traps: attention-knows-order, "
                                  "mha-cuts-params"});
+  bank["questions"][0]["options"][0]["trap"] = "mha-cut-params";
+  bank["questions"][1]["topic"] = "multihead";
+  CHECK(problems_of(bank) ==
+        std::vector<std::string>{
+            "bank.json: /questions/0/options/0/trap: unknown trap 'mha-cut-params'; did you mean "
+            "'mha-cuts-params'? (the bank's traps: attention-knows-order, mha-cuts-params)",
+            "bank.json: /questions/1/topic: unknown topic 'multihead'; did you mean 'multi-head'? "
+            "(the bank's topics: multi-head, positional)"});
 }
 
 TEST_CASE("duplicate ids are refused within a bank and across banks, naming both places",

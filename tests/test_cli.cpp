@@ -574,11 +574,21 @@ TEST_CASE("demo run prints the result as JSON with the contract's keys", "[cli][
   CHECK(result.at("values").at("total_h8") == 1048576.0);
 }
 
-TEST_CASE("demo run of an unknown demo exits 2 and lists the demos", "[cli][demo]") {
-  Cli cli;
-  CHECK(cli.run({"demo", "run", "order-blind"}) == 2);
-  CHECK_THAT(cli.err.str(), StartsWith("error: no demo named 'order-blind'; the demos: "
-                                       "order-blindness, head-params"));
+TEST_CASE("demo run of an unknown demo exits 2, suggests the closest and lists the demos",
+          "[cli][demo]") {
+  Cli typo;
+  CHECK(typo.run({"demo", "run", "head-parms"}) == 2);
+  CHECK_THAT(typo.err.str(), StartsWith("error: no demo named 'head-parms'; did you mean "
+                                        "'head-params'? (the demos: order-blindness, head-params"));
+  CHECK(typo.out.str().empty());
+  Cli cut_short;
+  CHECK(cut_short.run({"demo", "run", "order-blind"}) == 2);
+  CHECK_THAT(cut_short.err.str(), StartsWith("error: no demo named 'order-blind'; did you mean "
+                                             "'order-blindness'? (the demos: "));
+  Cli unknown;
+  CHECK(unknown.run({"demo", "run", "xyzzy"}) == 2);
+  CHECK_THAT(unknown.err.str(), StartsWith("error: no demo named 'xyzzy'; the demos: "
+                                           "order-blindness, head-params"));
 }
 
 TEST_CASE("demo run with a bad parameter exits 2 naming the allowed range", "[cli][demo]") {

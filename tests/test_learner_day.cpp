@@ -12,6 +12,7 @@
 #include "cli_test_support.hpp"
 #include "study/fsrs.hpp"
 #include "study/learner_day.hpp"
+#include "study/modes.hpp"
 
 using namespace proofdeck::study;
 using Catch::Matchers::Contains;
@@ -129,6 +130,25 @@ TEST_CASE("a card in review is due from the start of its day, a card in its step
   CHECK_FALSE(days.due(learning, at("2026-12-09T08:58:59Z")));
   CHECK(days.due(learning, at("2026-12-09T08:59:00Z")));
   CHECK_FALSE(days.due(Card{}, at("2030-01-01T00:00:00Z")));  // new: dealt by --new
+}
+
+TEST_CASE("drill says a card in its steps is due now only once it is due", "[study][day][drill]") {
+  // "Reviewing ahead (this card is due now…)" contradicted itself: 59 s ahead read as now.
+  const LearnerDays days;
+  Card learning;
+  learning.state = CardState::learning;
+  learning.due = at("2026-12-09T09:00:00Z");
+  CHECK(due_when(days, learning, at("2026-12-09T09:00:00Z")) == "now");
+  CHECK(due_when(days, learning, at("2026-12-09T09:05:00Z")) == "now");  // overdue
+  CHECK(due_when(days, learning, at("2026-12-09T08:59:59Z")) == "in under a minute");
+  CHECK(due_when(days, learning, at("2026-12-09T08:59:01Z")) == "in under a minute");
+  CHECK(due_when(days, learning, at("2026-12-09T08:59:00Z")) == "in 1 min");
+  CHECK(due_when(days, learning, at("2026-12-09T08:50:00Z")) == "in 10 min");
+  CHECK(due_when(days, learning, at("2026-12-09T06:00:00Z")) == "in 3 h");
+  Card review = learning;
+  review.state = CardState::review;
+  CHECK(due_when(days, review, at("2026-12-09T05:00:00Z")) == "today");
+  CHECK(due_when(days, review, at("2026-12-07T09:00:00Z")) == "in 2 days (2026-12-09)");
 }
 
 TEST_CASE("FSRS counts whole learner days: 23:00 to 05:00 is a day, 23:00 to 01:00 is not",

@@ -212,6 +212,15 @@ TEST_CASE("print: the answer key starts on its own page and topics on theirs", "
   CHECK_THAT(css, Contains("break-inside: avoid"));
 }
 
+TEST_CASE("print: the traps box may break between traps, never inside one", "[print]") {
+  // Kept whole, a long box moved to the second page and left the first with the title alone.
+  const std::string css = proofdeck::print::handout_stylesheet();
+  const std::string print = css.substr(css.find("@media print"));
+  CHECK_THAT(print, Contains("aside.traps dd, "));
+  CHECK_THAT(print, Contains("aside.traps dt { break-after: avoid;"));
+  CHECK_THAT(print, !Contains("aside.traps,"));
+}
+
 // --- Markdown ---------------------------------------------------------------------------------
 
 TEST_CASE("print: every bank string is escaped in Markdown", "[print]") {
@@ -356,6 +365,28 @@ TEST_CASE("print: the key may name each question, so an instructor can find it i
   const std::string html = print_worked({"--format", "html", "--answers", "appendix"});
   const std::string key = html.substr(html.find("<section class=\"answer-key\""));
   CHECK_THAT(key, Contains("<code>mha-purpose</code>"));
+}
+
+TEST_CASE("print: the key's list of trapped wrong answers says what each option reads", "[print]") {
+  // Worked example, seed 3: b) of question 1 embodies the parameters trap.
+  const std::string html =
+      print_worked({"--format", "html", "--seed", "3", "--answers", "appendix"});
+  CHECK_THAT(html, Contains("<li><span class=\"wrong-answer\">b)</span> <span "
+                            "class=\"option-text\">Reduce the number of parameters in the "
+                            "attention block</span> <span class=\"trap-note\">"));
+  const std::string md = print_worked({"--format", "md", "--seed", "3", "--answers", "appendix"});
+  CHECK_THAT(md, Contains("- ✗ **b)** Reduce the number of parameters in the attention block  \n"
+                          "  *Trap: Multi-head attention cuts parameters* — "));
+  // Over every built-in question: no lettered line in a key is the letter alone.
+  for (const std::string format : {"html", "md"}) {
+    Cli cli;
+    REQUIRE(cli.run({"print", "--format", format, "--answers", "appendix"}) == 0);
+    INFO(format);
+    const std::string key = cli.out.str().substr(cli.out.str().find("nswer key"));
+    CHECK(matches(key, R"((<span class="wrong-answer">[a-z]\)</span> <span class="trap-note">))")
+              .empty());
+    CHECK(matches(key, R"((- ✗ \*\*[a-z]\)\*\* *(\*Trap|\n)))").empty());
+  }
 }
 
 TEST_CASE("print: the proofs are the computations check proves, whatever --seed draws", "[print]") {

@@ -249,18 +249,28 @@ TEST_CASE("the worked example names only demos, parameters and values that exist
   CHECK(problems_of(worked_example()).empty());
 }
 
-TEST_CASE("an unknown demo is a load error listing the demos", "[check]") {
+TEST_CASE("an unknown demo is a load error naming the closest demo and listing them all",
+          "[check]") {
   json bank = worked_example();
   bank["questions"][0]["proof"]["demo"] = "head-param";
   const std::vector<std::string> problems = problems_of(bank);
   REQUIRE(problems.size() == 1);
   CHECK(problems[0] ==
-        "bank.json: /questions/0/proof/demo: no demo named 'head-param'; the demos: "
-        "order-blindness, head-params, head-width, variance-drift, residual-gradient, "
-        "pre-vs-post-ln, rope-relative, pe-extrapolation, layernorm-vs-batchnorm, "
-        "what-layernorm-normalizes, sqrt-dk-scaling, causal-mask, gqa-params, kv-cache, "
-        "rmsnorm-vs-layernorm, swiglu-params, alibi-distance, rope-scaling, tiled-attention, "
-        "attention-flops");
+        "bank.json: /questions/0/proof/demo: no demo named 'head-param'; did you mean "
+        "'head-params'? (the demos: order-blindness, head-params, head-width, variance-drift, "
+        "residual-gradient, pre-vs-post-ln, rope-relative, pe-extrapolation, "
+        "layernorm-vs-batchnorm, what-layernorm-normalizes, sqrt-dk-scaling, causal-mask, "
+        "gqa-params, kv-cache, rmsnorm-vs-layernorm, swiglu-params, alibi-distance, rope-scaling, "
+        "tiled-attention, attention-flops)");
+  bank["questions"][0]["proof"]["demo"] = "no-such-thing";
+  CHECK_THAT(problems_of(bank).at(0),
+             Catch::EndsWith("no demo named 'no-such-thing'; the demos: order-blindness, "
+                             "head-params, head-width, variance-drift, residual-gradient, "
+                             "pre-vs-post-ln, rope-relative, pe-extrapolation, "
+                             "layernorm-vs-batchnorm, what-layernorm-normalizes, sqrt-dk-scaling, "
+                             "causal-mask, gqa-params, kv-cache, rmsnorm-vs-layernorm, "
+                             "swiglu-params, alibi-distance, rope-scaling, tiled-attention, "
+                             "attention-flops"));
 }
 
 TEST_CASE("an unknown demo parameter is a load error listing the demo's parameters", "[check]") {

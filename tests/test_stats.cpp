@@ -452,9 +452,120 @@ TEST_CASE("stats text names each trap by the id --trap takes", "[stats][cli]") {
   const RecordedHistory h;
   cli_test::Cli cli;
   REQUIRE(h.run(cli, {"stats", "--width", "100"}) == 0);
-  CHECK_THAT(cli.out.str(), Contains("(worst first · proofdeck quiz --trap ID)") &&
+  CHECK_THAT(cli.out.str(), Contains("(worst miss rate first · proofdeck quiz --trap ID)") &&
                                 Contains("\n  alpha-trap  The alpha misconception") &&
                                 Contains("1 of 2 (50%)"));
+}
+
+TEST_CASE("traps are listed worst first: highest miss rate, then most falls, then by id",
+          "[stats]") {
+  // One question per trap, each a single choice whose wrong option embodies it; every answer
+  // exposes the question's trap, a wrong one falls into it.
+  const std::vector<std::tuple<std::string, int, int>> history = {
+      // trap, answers, falls
+      {"fewer-falls", 4, 2},  // 50%
+      {"many-falls", 10, 5},  // 50%, more falls
+      {"most-missed", 3, 2},  // 67%
+      {"tie-b", 2, 1},        // 50%, as few falls as tie-a
+      {"tie-a", 2, 1},        // 50%
+      {"never-fell", 3, 0}};  // 0%: in the json, not in the text
+  json bank = {{"format", 1},
+               {"bank", {{"id", "t"}, {"title", "Traps"}, {"lesson", "000_ca7851e78539aec3"}}},
+               {"topics", {{{"id", "t"}, {"name", "T"}}}},
+               {"traps", json::array()},
+               {"questions", json::array()}};
+  for (const auto& [trap, answers, falls] : history) {
+    bank["traps"].push_back({{"id", trap},
+                             {"name", "Name of " + trap},
+                             {"misconception", "m"},
+                             {"correction", "c"},
+                             {"source", {{"section", "s"}}}});
+    bank["questions"].push_back({{"id", "q-" + trap},
+                                 {"type", "single"},
+                                 {"topic", "t"},
+                                 {"prompt", "Which one for " + trap + "?"},
+                                 {"options",
+                                  {{{"id", "a"}, {"text", "right"}, {"correct", true}},
+                                   {{"id", "b"}, {"text", "wrong"}, {"trap", trap}}}},
+                                 {"explanation", "Because."},
+                                 {"source", {{"section", "s"}}}});
+  }
+  cli_test::TempDir dir;
+  const std::vector<bank::Bank> banks{bank::load_bank(bank.dump(), "traps.json")};
+  ProgressStore store = ProgressStore::open(dir.path());
+  const std::int64_t quiz = store.begin_session("quiz", at("2026-02-20T09:00:00Z"), "{}");
+  for (const auto& [trap, answers, falls] : history) {
+    for (int i = 0; i < answers; ++i)
+      answer(store, quiz, "q-" + trap, "t", "2026-02-20T09:00:00Z", "quiz", i >= falls,
+             i < falls ? trap : "");
+  }
+  const auto stats = compute_stats(store, banks, at(kNow));
+  std::vector<std::string> order;
+  for (const auto& trap : stats["traps"])
+    order.push_back(trap["id"].get<std::string>());
+  CHECK(order == std::vector<std::string>{"most-missed", "many-falls", "fewer-falls", "tie-a",
+                                          "tie-b", "never-fell"});
+  CHECK(stats["traps"][0]["miss_rate"].get<double>() == Approx(2.0 / 3));
+
+  const std::string text = render_stats(stats, Theme::plain(), 80);
+  // The heading says what the order is, on one line at 80 columns.
+  const std::size_t heading = text.find(
+      "\nTraps you keep falling for (worst miss rate first · proofdeck quiz --trap ID)\n");
+  REQUIRE(heading != std::string::npos);
+  CHECK_THAT(text.substr(heading),
+             Contains("\n  most-missed  ") && Contains("2 of 3 (67%)\n  many-falls ") &&
+                 Contains("5 of 10 (50%)\n  fewer-falls ") && !Contains("never-fell"));
+}
+
+TEST_CASE("stats' weekly forecast: four weeks of 7 days, then the 2 days left, labelled so",
+          "[stats][cli]") {
+  // Today is 03-01: the 30 days are 03-01 … 03-30. Cards due 03-01, 03-08 (twice), 03-30.
+  const History h;
+  {
+    ProgressStore store = h.store();
+    const std::int64_t drill = store.begin_session("drill", at("2026-02-26T09:00:00Z"), "{}");
+    for (const auto& [card, topic, days] :
+         std::vector<std::tuple<std::string, std::string, double>>{{"a-single", "alpha", 3},
+                                                                   {"a-tf", "alpha", 10},
+                                                                   {"g-tf", "gamma", 10},
+                                                                   {"b-order", "beta", 32}})
+      answer(store, drill, card, topic, "2026-02-26T09:00:00Z", "drill", true, "",
+             reviewed("2026-02-26T09:00:00Z", days));
+  }
+  cli_test::Cli cli;
+  REQUIRE(h.run(cli, {"stats", "--width", "60"}) == 0);
+  const std::string out = cli.out.str();
+  CHECK_THAT(out, Contains("Due next 7 days: 1 · next 30 days: 4\n  03-01  "));
+  CHECK_THAT(out, Contains("\n  by week:\n  03-01…03-07  █"));
+  CHECK_THAT(out, Contains(" 1\n  03-08…03-14  █"));
+  CHECK_THAT(out, Contains(" 2\n  03-15…03-21   0\n  03-22…03-28   0\n  03-29…03-30  █"));
+  CHECK_THAT(out, Contains(" 1 (2 days)\n"));
+  CHECK(out.find("(7 days)") == std::string::npos);
+}
+
+TEST_CASE("stats with nothing drilled says nothing is scheduled and how to schedule cards",
+          "[stats][cli]") {
+  const History h;
+  cli_test::Cli cli;
+  REQUIRE(h.run(cli, {"stats", "--width", "80"}) == 0);
+  const std::string out = cli.out.str();
+  CHECK_THAT(out, Contains("\nDue: nothing scheduled — run proofdeck drill to schedule cards\n"));
+  CHECK(out.find("by week") == std::string::npos);
+  CHECK(out.find("next 30 days") == std::string::npos);
+}
+
+TEST_CASE("stats with no card due in the 30 days prints no rows of zeros", "[stats][cli]") {
+  const History h;
+  {
+    ProgressStore store = h.store();
+    const std::int64_t drill = store.begin_session("drill", at("2026-02-26T09:00:00Z"), "{}");
+    answer(store, drill, "a-single", "alpha", "2026-02-26T09:00:00Z", "drill", true, "",
+           reviewed("2026-02-26T09:00:00Z", 60));
+  }
+  cli_test::Cli cli;
+  REQUIRE(h.run(cli, {"stats", "--width", "80"}) == 0);
+  const std::string out = cli.out.str();
+  CHECK_THAT(out, Contains("\nDue next 7 days: 0 · next 30 days: 0\n\nMastery by topic"));
 }
 
 TEST_CASE("stats text says not drilled where no card of a topic was drilled", "[stats][cli]") {

@@ -18,6 +18,7 @@
 
 using namespace cli_test;
 using Catch::Matchers::Contains;
+using Catch::Matchers::EndsWith;
 using Catch::Matchers::StartsWith;
 using nlohmann::json;
 using proofdeck::testing::read_file;
@@ -329,12 +330,81 @@ TEST_CASE("quiz: filters that name nothing are refused with what exists", "[cli]
   CHECK_THAT(none.err.str(), Contains("no question matches those filters together"));
 }
 
+TEST_CASE("a mistyped topic, trap, bank or question is refused with the closest name",
+          "[cli][study]") {
+  Study study;
+  Cli topic;
+  CHECK(study.run(topic, {"quiz", "--topic", "multihead"}) == 2);
+  CHECK(topic.err.str() ==
+        "error: no topic 'multihead'; did you mean 'multi-head'? (the topics: multi-head, "
+        "positional)\n");
+  Cli trap;
+  CHECK(study.run(trap, {"drill", "--trap", "mha-cut-params"}) == 2);
+  CHECK_THAT(trap.err.str(),
+             StartsWith("error: no trap 'mha-cut-params'; did you mean 'mha-cuts-params'? (the "
+                        "traps: mha-cuts-params, "));
+  Cli bank;
+  CHECK(study.run(bank, {"exam", "--from-bank", "exmaple"}) == 2);
+  CHECK(bank.err.str() ==
+        "error: no bank 'exmaple'; did you mean 'example'? (the banks: example)\n");
+  Cli question;
+  CHECK(study.run(question, {"list", "questions", "--question", "mha-purpos"}) == 2);
+  CHECK(question.err.str() ==
+        "error: no question 'mha-purpos' in the loaded banks; did you mean 'mha-purpose'?\n");
+  Cli both;  // every problem at once, each with its own suggestion
+  CHECK(study.run(both, {"print", "--topic", "positonal", "--topic", "norms"}) == 2);
+  CHECK(both.err.str() ==
+        "error: no topic 'positonal'; did you mean 'positional'? (the topics: multi-head, "
+        "positional); no topic 'norms'; the topics: multi-head, positional\n");
+}
+
 TEST_CASE("quiz: a bad --now is a usage error naming the value", "[cli][study]") {
   Study study;
   study.now = "yesterday";
   Cli cli;
   CHECK(study.run(cli, {"quiz"}) == 2);
   CHECK_THAT(cli.err.str(), Contains("--now 'yesterday': expected an ISO-8601 time"));
+}
+
+TEST_CASE("a study command names the progress database it creates, once", "[cli][study]") {
+  // A mistyped --data-dir would otherwise start from nothing without a word.
+  Study study;
+  const std::string note =
+      "note: new progress database at " + (study.dir.path() / "progress.db").string() + "\n";
+  Cli first;
+  REQUIRE(study.run(first, {"stats"}) == 0);
+  CHECK(first.err.str() == note);
+  Cli again;
+  REQUIRE(study.run(again, {"quiz", "--count", "1"}, "") == 0);
+  CHECK(again.err.str().find("new progress database") == std::string::npos);
+
+  for (const std::string command : {"quiz", "exam", "drill"}) {  // whichever comes first
+    Study fresh;
+    Cli cli;
+    REQUIRE(fresh.run(cli, {command}, "") == 0);
+    INFO(command);
+    CHECK_THAT(cli.err.str(), Contains("note: new progress database at " +
+                                       (fresh.dir.path() / "progress.db").string()));
+  }
+}
+
+TEST_CASE("a filter that names nothing creates no progress database", "[cli][study]") {
+  Study study;
+  for (const std::string command : {"quiz", "exam", "drill"}) {
+    Cli cli;
+    CHECK(study.run(cli, {command, "--topic", "norms"}) == 2);
+    INFO(command);
+    CHECK(cli.err.str() == "error: no topic 'norms'; the topics: multi-head, positional\n");
+    CHECK_FALSE(std::filesystem::exists(study.dir.path() / "progress.db"));
+  }
+}
+
+TEST_CASE("an empty progress file left by a killed first run counts as new", "[cli][study]") {
+  Study study;
+  study.dir.write("progress.db", "");
+  Cli cli;
+  REQUIRE(study.run(cli, {"stats"}) == 0);
+  CHECK_THAT(cli.err.str(), Contains("note: new progress database at "));
 }
 
 TEST_CASE("quiz: a progress file that is not a database stops the session, untouched",
@@ -870,7 +940,19 @@ TEST_CASE("list shows banks, topics, traps and questions, as text or JSON", "[cl
   CHECK(t[0]["id"] == "mha-cuts-params");
   Cli questions;
   REQUIRE(study.run(questions, {"list", "questions", "--type", "numeric"}) == 0);
-  CHECK_THAT(questions.out.str(), StartsWith("per-head-qkv") && Contains("1 questions"));
+  CHECK_THAT(questions.out.str(), StartsWith("per-head-qkv") && EndsWith("\n1 question\n"));
+}
+
+TEST_CASE("list counts in the singular when there is one", "[cli][study]") {
+  // The example bank: the trap "Multi-head attention cuts parameters" is tested by one question.
+  Study study;
+  Cli traps;
+  REQUIRE(study.run(traps, {"list", "traps"}) == 0);
+  CHECK_THAT(traps.out.str(), Contains(" 1 question · ") && EndsWith("\n2 traps\n"));
+  CHECK(traps.out.str().find(" 1 questions") == std::string::npos);
+  Cli banks;
+  REQUIRE(study.run(banks, {"list", "banks"}) == 0);
+  CHECK_THAT(banks.out.str(), Contains(" 3 questions · ") && EndsWith("\n1 bank\n"));
 }
 
 TEST_CASE("the global bank option selects a loaded bank by id when no such file exists",
@@ -882,6 +964,6 @@ TEST_CASE("the global bank option selects a loaded bank by id when no such file 
   Cli typo;
   CHECK(study.run(typo, {"quiz", "--bank", "exampel"}) == 2);
   CHECK(typo.err.str() ==
-        "error: --bank exampel: no such file or folder, and no loaded bank has that id (the "
-        "banks: example)\n");
+        "error: --bank exampel: no such file or folder, and no loaded bank has that id; did you "
+        "mean 'example'? (the banks: example)\n");
 }

@@ -258,6 +258,22 @@ TEST_CASE("the closest candidate is suggested only when it is a likely typo", "[
   CHECK(text::closest("anything", {}) == std::nullopt);
 }
 
+TEST_CASE("an unknown name is told the closest one, or the only one it begins, then the list",
+          "[text][suggest]") {
+  const std::vector<std::string> topics = {"multi-head", "positional", "layer-norm",
+                                           "ln-placement"};
+  CHECK(text::did_you_mean("multihead", topics) == "; did you mean 'multi-head'?");
+  CHECK(text::did_you_mean("Positonal", topics) == "; did you mean 'positional'?");
+  CHECK(text::did_you_mean("layer", topics) == "; did you mean 'layer-norm'?");  // cut short
+  CHECK(text::did_you_mean("lay", topics).empty());  // too short a start to tell
+  CHECK(text::did_you_mean("ln-p", {"ln-placement", "ln-post"}).empty());  // begins two
+  CHECK(text::did_you_mean("norms", topics).empty());
+  CHECK(text::unknown_name_hint("multihead", topics, "the topics: multi-head, positional") ==
+        "; did you mean 'multi-head'? (the topics: multi-head, positional)");
+  CHECK(text::unknown_name_hint("norms", topics, "the topics: multi-head, positional") ==
+        "; the topics: multi-head, positional");
+}
+
 TEST_CASE("a tie between candidates goes to the earliest", "[text][suggest]") {
   CHECK(text::closest("dat", {"bat", "cat"}) == "bat");
   CHECK(text::closest("dat", {"cat", "bat"}) == "cat");

@@ -14,6 +14,7 @@
 #include "bank/lint_rules.hpp"
 #include "bank/proof.hpp"
 #include "core/json_input.hpp"
+#include "text/suggest.hpp"
 
 namespace proofdeck::bank {
 
@@ -796,8 +797,11 @@ void check_references(Reader& reader, const Bank& bank) {
   }
   const auto check_trap = [&](const std::string& trap, const std::string& pointer) {
     if (!trap.empty() && !traps.contains(trap)) {
-      reader.problem(pointer, fmt::format("unknown trap '{}'; the bank's traps: {}", trap,
-                                          fmt::join(traps, ", ")));
+      reader.problem(pointer,
+                     fmt::format("unknown trap '{}'{}", trap,
+                                 text::unknown_name_hint(
+                                     trap, {traps.begin(), traps.end()},
+                                     fmt::format("the bank's traps: {}", fmt::join(traps, ", ")))));
     }
   };
   for (const Question& q : bank.questions) {
@@ -805,8 +809,11 @@ void check_references(Reader& reader, const Bank& bank) {
       reader.problem(q.pointer + "/id", fmt::format("question id '{}' is used twice", q.id));
     }
     if (!q.topic.empty() && !topics.contains(q.topic)) {
-      reader.problem(q.pointer + "/topic", fmt::format("unknown topic '{}'; the bank's topics: {}",
-                                                       q.topic, fmt::join(topics, ", ")));
+      reader.problem(q.pointer + "/topic",
+                     fmt::format("unknown topic '{}'{}", q.topic,
+                                 text::unknown_name_hint(q.topic, {topics.begin(), topics.end()},
+                                                         fmt::format("the bank's topics: {}",
+                                                                     fmt::join(topics, ", ")))));
     }
     for (std::size_t i = 0; i < q.options.size(); ++i) {
       check_trap(q.options[i].trap, fmt::format("{}/options/{}/trap", q.pointer, i));

@@ -15,6 +15,7 @@
 #include "bank/formula.hpp"
 #include "bank/numeric_answer.hpp"
 #include "core/errors.hpp"
+#include "text/suggest.hpp"
 
 namespace proofdeck::bank {
 
@@ -214,8 +215,11 @@ const demo::DemoResult& DemoRunner::run(const Proof& proof, const Bindings& bind
     std::vector<std::string> names;
     for (const demo::DemoInfo& d : demo::catalog())
       names.push_back(d.name);
-    throw InputError("check.demo", fmt::format("{}: no demo named '{}'; the demos: {}", where,
-                                               proof.demo, fmt::join(names, ", ")));
+    throw InputError(
+        "check.demo",
+        fmt::format("{}: no demo named '{}'{}", where, proof.demo,
+                    text::unknown_name_hint(proof.demo, names,
+                                            fmt::format("the demos: {}", fmt::join(names, ", ")))));
   }
   const std::vector<std::string> assignments = demo_assignments(proof, bindings);
   const std::string cache_key = fmt::format("{}\n{}", proof.demo, fmt::join(assignments, "\n"));
@@ -429,8 +433,10 @@ std::vector<std::string> resolve_names(const Question& q, const demo::DemoInfo*&
     std::vector<std::string> demos;
     for (const demo::DemoInfo& d : demo::catalog())
       demos.push_back(d.name);
-    return {fmt::format("{}: {}/demo: no demo named '{}'; the demos: {}", q.file, q.proof->pointer,
-                        q.proof->demo, fmt::join(demos, ", "))};
+    return {
+        fmt::format("{}: {}/demo: no demo named '{}'{}", q.file, q.proof->pointer, q.proof->demo,
+                    text::unknown_name_hint(q.proof->demo, demos,
+                                            fmt::format("the demos: {}", fmt::join(demos, ", "))))};
   }
   std::vector<std::string> problems;
   for (const auto& [key, unused] : q.proof->args.items()) {

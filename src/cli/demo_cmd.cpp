@@ -11,6 +11,7 @@
 #include "core/errors.hpp"
 #include "demo/demo.hpp"
 #include "render/figure.hpp"
+#include "text/suggest.hpp"
 #include "text/width.hpp"
 
 namespace proofdeck::cli {
@@ -86,8 +87,11 @@ void run_demo_run(const DemoRunOptions& options, Context& context) {
     std::vector<std::string> names;
     for (const demo::DemoInfo& d : demo::catalog())
       names.push_back(d.name);
-    throw InputError("demo.name", fmt::format("no demo named '{}'; the demos: {}", options.name,
-                                              fmt::join(names, ", ")));
+    throw InputError(
+        "demo.name",
+        fmt::format("no demo named '{}'{}", options.name,
+                    text::unknown_name_hint(options.name, names,
+                                            fmt::format("the demos: {}", fmt::join(names, ", ")))));
   }
   const demo::Params params = demo::resolve_params(*info, options.assignments);
   const demo::DemoResult result = demo::run_demo(*info, params, context.global.seed);

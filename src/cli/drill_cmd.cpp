@@ -62,9 +62,11 @@ void setup_drill(CLI::App& app, const std::function<Context()>& context) {
     run_options.show_demo = !*no_demo;
     run_options.filters.banks.insert(run_options.filters.banks.end(), run->selected.begin(),
                                      run->selected.end());
+    // Filters that name nothing are refused before a progress database is opened, or created.
+    study::select_questions(run->banks, run_options.filters);
     const std::filesystem::path dir = data_dir(ctx);
     study::DrillLock lock(dir);
-    study::ProgressStore store = study::ProgressStore::open(dir);
+    study::ProgressStore store = open_progress(ctx, dir);
     study::InterruptGuard guard;
     finish_study(study::run_drill(*run->session, store, run_options, run->write));
   });

@@ -86,7 +86,9 @@ void setup_exam(CLI::App& app, const std::function<Context()>& context) {
     run_options.show_demo = !*no_demo;
     run_options.filters.banks.insert(run_options.filters.banks.end(), run->selected.begin(),
                                      run->selected.end());
-    study::ProgressStore store = study::ProgressStore::open(data_dir(ctx));
+    // Filters that name nothing are refused before a progress database is opened, or created.
+    study::select_questions(run->banks, run_options.filters);
+    study::ProgressStore store = open_progress(ctx, data_dir(ctx));
     study::InterruptGuard guard;
     finish_study(study::run_exam(*run->session, store, run_options, run->write));
   });

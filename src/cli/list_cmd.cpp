@@ -83,6 +83,11 @@ nlohmann::ordered_json list_json(const std::vector<bank::Bank>& banks, const Lis
   return items;
 }
 
+// "  1 question · ", " 26 questions · ".
+std::string questions_text(std::size_t count) {
+  return fmt::format("{:>3} question{} · ", count, count == 1 ? "" : "s");
+}
+
 // Each item as a definition: its id (what the filters take, never cut), then its counts and
 // name wrapped beside it; a question's prompt is cut to one line. When ids are too long for the
 // column they sit on their own line with the rest beneath.
@@ -98,15 +103,13 @@ std::string list_text(const nlohmann::ordered_json& items, const ListOptions& o,
     const std::string id = text::terminal_safe(item["id"].get<std::string>());
     std::string rest;
     if (o.what == "banks") {
-      rest = fmt::format(
-          "{:>3} questions · {}", item["questions"].get<std::size_t>(),
-          text::terminal_safe(item["title"].get<std::string>(), text::Newlines::as_spaces));
+      rest = questions_text(item["questions"].get<std::size_t>()) +
+             text::terminal_safe(item["title"].get<std::string>(), text::Newlines::as_spaces);
       if (!item["builtin"].get<bool>())
         rest += " (" + text::terminal_safe(item["file"].get<std::string>()) + ")";
     } else if (o.what != "questions") {
-      rest = fmt::format(
-          "{:>3} questions · {}", item["questions"].get<std::size_t>(),
-          text::terminal_safe(item["name"].get<std::string>(), text::Newlines::as_spaces));
+      rest = questions_text(item["questions"].get<std::size_t>()) +
+             text::terminal_safe(item["name"].get<std::string>(), text::Newlines::as_spaces);
     } else {
       rest = text::truncate(fmt::format("{} · {} · {}", item["type"].get<std::string>(),
                                         text::terminal_safe(item["topic"].get<std::string>()),
@@ -119,7 +122,9 @@ std::string list_text(const nlohmann::ordered_json& items, const ListOptions& o,
       entry.replace(0, id.size(), fmt::format(theme.emphasis, "{}", id));
     out += entry;
   }
-  out += fmt::format(theme.dim, "{} {}", items.size(), o.what) + "\n";
+  // "1 trap", "22 topics": `what` is the plural.
+  const std::string what = items.size() == 1 ? o.what.substr(0, o.what.size() - 1) : o.what;
+  out += fmt::format(theme.dim, "{} {}", items.size(), what) + "\n";
   return out;
 }
 

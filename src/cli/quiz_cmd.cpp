@@ -58,7 +58,9 @@ void setup_quiz(CLI::App& app, const std::function<Context()>& context) {
     auto run = start_study(ctx);
     run_options.filters.banks.insert(run_options.filters.banks.end(), run->selected.begin(),
                                      run->selected.end());
-    study::ProgressStore store = study::ProgressStore::open(data_dir(ctx));
+    // Filters that name nothing are refused before a progress database is opened, or created.
+    study::select_questions(run->banks, run_options.filters);
+    study::ProgressStore store = open_progress(ctx, data_dir(ctx));
     study::InterruptGuard guard;
     finish_study(study::run_quiz(*run->session, store, run_options, run->write));
   });

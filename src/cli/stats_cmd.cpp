@@ -43,7 +43,7 @@ void setup_stats(CLI::App& app, const std::function<Context()>& context) {
   stats->callback([options, context] {
     Context ctx = context();
     const std::vector<bank::Bank> banks = load_study_banks(ctx).banks;
-    study::ProgressStore store = study::ProgressStore::open(data_dir(ctx));
+    study::ProgressStore store = open_progress(ctx, data_dir(ctx));
     const nlohmann::ordered_json result =
         study::compute_stats(store, banks, resolve_now(ctx), options->stats);
     if (options->format == "json") {

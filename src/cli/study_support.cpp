@@ -14,6 +14,7 @@
 #include "bank/proof.hpp"
 #include "bank/sources.hpp"
 #include "core/errors.hpp"
+#include "text/suggest.hpp"
 
 namespace proofdeck::cli {
 
@@ -29,11 +30,16 @@ StudyBanks load_study_banks(const Context& context) {
   for (const std::string& id : ids) {
     if (std::none_of(banks.begin(), banks.end(), [&](const bank::Bank& b) { return b.id == id; })) {
       std::string known;
-      for (const bank::Bank& b : banks)
+      std::vector<std::string> bank_ids;
+      for (const bank::Bank& b : banks) {
         known += (known.empty() ? "" : ", ") + b.id;
-      throw InputError("bank.path", fmt::format("--bank {}: no such file or folder, and no loaded "
-                                                "bank has that id (the banks: {})",
-                                                id, known.empty() ? "none" : known));
+        bank_ids.push_back(b.id);
+      }
+      throw InputError(
+          "bank.path",
+          fmt::format("--bank {}: no such file or folder, and no loaded bank has "
+                      "that id{} (the banks: {})",
+                      id, text::did_you_mean(id, bank_ids), known.empty() ? "none" : known));
     }
   }
   std::vector<bank::Bank> added;
@@ -82,6 +88,13 @@ study::TimePoint resolve_now(const Context& context) {
 
 std::filesystem::path data_dir(const Context& context) {
   return study::resolve_data_dir(context.global.data_dir, context.io.getenv);
+}
+
+study::ProgressStore open_progress(const Context& context, const std::filesystem::path& dir) {
+  study::ProgressStore store = study::ProgressStore::open(dir);
+  if (store.created())
+    context.io.err << "note: new progress database at " << store.path().string() << "\n";
+  return store;
 }
 
 void add_filter_options(CLI::App* command, study::Filters& filters) {

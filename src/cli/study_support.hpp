@@ -11,6 +11,7 @@
 #include "bank/model.hpp"
 #include "cli/app.hpp"
 #include "study/modes.hpp"
+#include "study/progress.hpp"
 #include "study/session.hpp"
 
 namespace proofdeck::cli {
@@ -32,6 +33,10 @@ StudyBanks load_study_banks(const Context& context);
 study::TimePoint resolve_now(const Context& context);
 
 std::filesystem::path data_dir(const Context& context);
+
+// The progress database in `dir` (ProgressStore::open). One it creates is announced on standard
+// error, "note: new progress database at PATH", so a mistyped --data-dir is noticed at once.
+study::ProgressStore open_progress(const Context& context, const std::filesystem::path& dir);
 
 // --topic, --trap, --type, --question (each repeatable); the bank filter is --from-bank, since
 // --bank already loads a bank file.

@@ -207,10 +207,13 @@ void html_answer(std::string& html, const Printed& printed, const Facts& facts, 
   if (!facts.traps.empty() && !traps_beside_options) {
     html += "<ul class=\"trap-list\">\n";
     for (const TrapNote& note : facts.traps) {
-      const bool lettered =
-          q.type == bank::QuestionType::single || q.type == bank::QuestionType::multi;
-      fmt::format_to(out, "<li><span class=\"wrong-answer\">{}{}</span> {}</li>\n",
-                     text::html_text(note.answer), lettered ? ")" : "", html_trap_note(*note.trap));
+      // A letter alone would send the reader back to the question: the option's text comes too.
+      const std::string option = note.option.empty() ? std::string()
+                                                     : " <span class=\"option-text\">" +
+                                                           text::html_text(note.option) + "</span>";
+      fmt::format_to(out, "<li><span class=\"wrong-answer\">{}{}</span>{} {}</li>\n",
+                     text::html_text(note.answer), note.option.empty() ? "" : ")", option,
+                     html_trap_note(*note.trap));
     }
     html += "</ul>\n";
   }
@@ -474,11 +477,14 @@ struct MarkdownWriter {
     fmt::format_to(out, "**Answer:** {}\n\n", text::markdown_escape(facts.answer_words));
     const bool traps_beside_options = !in_key && q.type != bank::QuestionType::numeric;
     if (!facts.traps.empty() && !traps_beside_options) {
-      const bool lettered =
-          q.type == bank::QuestionType::single || q.type == bank::QuestionType::multi;
       for (const TrapNote& note : facts.traps) {
-        fmt::format_to(out, "- ✗ **{}{}** *Trap: {}* — {}\n", text::markdown_escape(note.answer),
-                       lettered ? ")" : "", text::markdown_escape(note.trap->name),
+        // A lettered answer with its text, the trap beneath it.
+        const std::string answer =
+            note.option.empty() ? fmt::format("**{}**", text::markdown_escape(note.answer))
+                                : fmt::format("**{})** {}  \n ", text::markdown_escape(note.answer),
+                                              text::markdown_escape(note.option, "  "));
+        fmt::format_to(out, "- ✗ {} *Trap: {}* — {}\n", answer,
+                       text::markdown_escape(note.trap->name),
                        text::markdown_escape(note.trap->correction, "  "));
       }
       md += "\n";
@@ -668,17 +674,21 @@ ol.key-grid li { display: flex; gap: .6rem; padding: .12rem 0; border-bottom: 1p
 .key-entry { margin: 1.5rem 0; }
 .key-entry .answer-block { margin-left: 2.6rem; }
 @media print {
+  html, body.handout { font-size: 10pt; }
   body.handout { max-width: none; }
   nav.contents { display: none; }
   a { color: inherit; text-decoration: none; }
   section.topic { break-before: page; page-break-before: always; margin-top: 0; }
   section.topic:first-of-type { break-before: auto; page-break-before: auto; }
   section.answer-key { break-before: page; page-break-before: always; margin-top: 0; }
-  .stem, aside.traps, ol.key-grid li, .proof-head, .answer-block > p, ul.trap-list li {
+  .stem, aside.traps dd, ol.key-grid li, .proof-head, .answer-block > p, ul.trap-list li {
     break-inside: avoid; page-break-inside: avoid; }
-  article.question h3, .key-entry h4, section.topic > h2, .key-details-title {
-    break-after: avoid; page-break-after: avoid; }
+  article.question h3, .key-entry h4, section.topic > h2, .key-details-title, aside.traps h3,
+  aside.traps dt { break-after: avoid; page-break-after: avoid; }
   .proof section.demo { background: none; }
+  .proof .heatmaps { display: flex; flex-wrap: wrap; column-gap: 1.5rem; }
+  .proof figure.heatmap { zoom: .8; }
+  .proof svg.chart { width: 75%; }
 }
 )";
   return css;

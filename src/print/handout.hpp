@@ -48,7 +48,9 @@ Handout render_handout(const std::vector<TopicGroup>& groups, const HandoutOptio
                        bank::DemoRunner& runner);
 
 // The CSS a handout adds to render::html_stylesheet(): questions, options, answer blocks, the key,
-// and the print rules (a page per topic, the key on its own page, nothing split).
+// and the print rules: a page per topic and the key on its own page; 10 pt type and the proof
+// figures at 80%, so pages fill; a stem, a paragraph, a figure or one trap of the traps box never
+// split, but the box itself may, so a topic's first page is never its title alone.
 const std::string& handout_stylesheet();
 
 }  // namespace proofdeck::print

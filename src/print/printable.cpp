@@ -75,7 +75,7 @@ Facts facts_of(const Printed& printed, const bank::Bank& bank) {
           letters.push_back(letter);
           words.push_back(letter + ") " + option.text);
         } else if (const bank::Trap* trap = trap_of(option.trap)) {
-          facts.traps.push_back({letter, trap});
+          facts.traps.push_back({letter, trap, option.text});
         }
       }
       facts.answer_letters = fmt::format("{}", fmt::join(letters, ", "));

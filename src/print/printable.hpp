@@ -44,6 +44,7 @@ std::vector<TopicGroup> arrange(const std::vector<bank::Bank>& banks,
 struct TrapNote {
   std::string answer;  // as shown: "a", "true", "786,432"
   const bank::Trap* trap = nullptr;
+  std::string option = {};  // a lettered answer's text, so a key that lists it says what it was
 };
 
 // A proof's run for printing: the result (owned by the runner, which caches it, so the same

@@ -855,23 +855,6 @@ void review_exam(Session& s, ProgressStore& store, const ExamReviewOptions& opti
 
 namespace {
 
-// When a card is next due, as the learner reads it: a card in review by learner days ("in 8
-// days (2026-12-09)", "today"), one in its steps by the clock ("in 10 min").
-std::string when(const LearnerDays& days, const Card& card, TimePoint now) {
-  const TimePoint due = *card.due;
-  if (card.state == CardState::review) {
-    const int ahead = days.days_between(now, due);
-    if (ahead <= 0) return "today";
-    return fmt::format("in {} day{} ({})", ahead, ahead == 1 ? "" : "s", days.label(due));
-  }
-  const auto seconds = (due - now).count();
-  if (seconds < 60) return "now";
-  if (seconds < 3600) return fmt::format("in {} min", (seconds + 30) / 60);
-  if (seconds < 86400) return fmt::format("in {} h", (seconds + 1800) / 3600);
-  const auto ahead = (seconds + 43200) / 86400;
-  return fmt::format("in {} day{} ({})", ahead, ahead == 1 ? "" : "s", days.label(due));
-}
-
 // New cards in the order a new learner should meet them (bank::StudyOrder): round-robin over
 // the topics in that order, so the first day spans the lesson instead of exhausting one topic,
 // where a topic joins the round only once every new card of what it requires, directly or
@@ -903,6 +886,22 @@ std::vector<const bank::Question*> deal_new(const std::vector<bank::Bank>& banks
 }
 
 }  // namespace
+
+std::string due_when(const LearnerDays& days, const Card& card, TimePoint now) {
+  const TimePoint due = *card.due;
+  if (card.state == CardState::review) {
+    const int ahead = days.days_between(now, due);
+    if (ahead <= 0) return "today";
+    return fmt::format("in {} day{} ({})", ahead, ahead == 1 ? "" : "s", days.label(due));
+  }
+  const auto seconds = (due - now).count();
+  if (seconds <= 0) return "now";
+  if (seconds < 60) return "in under a minute";
+  if (seconds < 3600) return fmt::format("in {} min", (seconds + 30) / 60);
+  if (seconds < 86400) return fmt::format("in {} h", (seconds + 1800) / 3600);
+  const auto ahead = (seconds + 43200) / 86400;
+  return fmt::format("in {} day{} ({})", ahead, ahead == 1 ? "" : "s", days.label(due));
+}
 
 Outcome run_drill(Session& s, ProgressStore& store, const DrillOptions& options,
                   const ReportWriter& write) {
@@ -990,11 +989,12 @@ Outcome run_drill(Session& s, ProgressStore& store, const DrillOptions& options,
       }
       if (soonest == learning.end()) break;
       q = *soonest;
-      if (const TimePoint due_at = *cards[q->id].due; due_at > s.now()) {
+      // One reading of the clock for both, so the card ahead is never called due now.
+      if (const TimePoint at = s.now(); *cards[q->id].due > at) {
         s.out << wrap_styled(s.theme.dim,
                              fmt::format("Nothing else is due: reviewing ahead (this card is due "
                                          "{}; it is still in its learning steps).",
-                                         when(days, cards[q->id], s.now())),
+                                         due_when(days, cards[q->id], at)),
                              s.width, "  ", "    ");
       }
     }
@@ -1087,7 +1087,7 @@ Outcome run_drill(Session& s, ProgressStore& store, const DrillOptions& options,
                                      : rating == Rating::hard ? "hard"
                                      : rating == Rating::good ? "good"
                                                               : "easy",
-                                     when(days, reviewed.card, at)),
+                                     due_when(days, reviewed.card, at)),
                          s.width, "  ", "    ");
     if (reviewed.card.lapses >= kLeechLapses && rating == Rating::again) {
       s.out << wrap_styled(s.theme.warning,
@@ -1126,7 +1126,8 @@ Outcome run_drill(Session& s, ProgressStore& store, const DrillOptions& options,
     s.out << text::wrap_block(
         fmt::format(
             "Nothing to drill now{}. `proofdeck stats` shows the forecast.",
-            soonest ? fmt::format(": the next card is due {}", when(days, *soonest, s.now())) : ""),
+            soonest ? fmt::format(": the next card is due {}", due_when(days, *soonest, s.now()))
+                    : ""),
         s.width, "  ", "    ");
     return outcome;
   }

@@ -88,6 +88,11 @@ void review_exam(Session& session, ProgressStore& store, const ExamReviewOptions
 Outcome run_drill(Session& session, ProgressStore& store, const DrillOptions& options,
                   const ReportWriter& write);
 
+// When a scheduled card is next due, as drill words it: a card in review by learner days
+// ("today", "in 8 days (2026-12-09)"), one in its steps by the clock ("now" once due, "in under
+// a minute", "in 10 min", "in 3 h"), so a card not yet due is never said to be due now.
+std::string due_when(const LearnerDays& days, const Card& card, TimePoint now);
+
 // An FSRS card counts as a leech after this many lapses.
 inline constexpr int kLeechLapses = 8;
 

@@ -132,6 +132,7 @@ ProgressStore ProgressStore::open(const fs::path& dir) {
     refuse(path, "not a SQLite database (its first bytes are not \"SQLite format 3\")");
   }
   std::unique_ptr<SQLite::Database> db;
+  bool created = false;
   try {
     db = std::make_unique<SQLite::Database>(path.string(),
                                             SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE, 5000);
@@ -142,6 +143,7 @@ ProgressStore ProgressStore::open(const fs::path& dir) {
       if (result != "ok") refuse(path, "the database is damaged (" + result + ")");
     }
     const int version = schema_version(*db);
+    created = version == 0;
     if (version == 0 && db->tableExists("cards") == false) {
       SQLite::Statement tables(*db, "SELECT count(*) FROM sqlite_master");
       if (tables.executeStep() && tables.getColumn(0).getInt() > 0) {
@@ -180,7 +182,7 @@ ProgressStore ProgressStore::open(const fs::path& dir) {
     }
     refuse(path, fmt::format("SQLite cannot read it ({})", e.what()));
   }
-  return ProgressStore(path, std::move(db));
+  return ProgressStore(path, std::move(db), created);
 }
 
 namespace {

@@ -77,6 +77,9 @@ class ProgressStore {
   static ProgressStore open(const std::filesystem::path& dir);
 
   const std::filesystem::path& path() const { return path_; }
+  // Whether this open created the database (there was none, or an empty file): a learner told
+  // so notices a mistyped --data-dir before answering into the wrong place.
+  bool created() const { return created_; }
 
   std::optional<Card> card(const std::string& id);
   std::map<std::string, Card> cards();  // every card with history, by id
@@ -99,10 +102,11 @@ class ProgressStore {
   void set_day_starts_at(int hour);
 
  private:
-  ProgressStore(std::filesystem::path path, std::unique_ptr<SQLite::Database> db)
-      : path_(std::move(path)), db_(std::move(db)) {}
+  ProgressStore(std::filesystem::path path, std::unique_ptr<SQLite::Database> db, bool created)
+      : path_(std::move(path)), db_(std::move(db)), created_(created) {}
   std::filesystem::path path_;
   std::unique_ptr<SQLite::Database> db_;
+  bool created_ = false;
 };
 
 // Held for a drill session's lifetime: a second drill on the same data folder is refused

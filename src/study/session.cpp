@@ -14,6 +14,7 @@
 #include "core/errors.hpp"
 #include "render/figure.hpp"
 #include "text/escape.hpp"
+#include "text/suggest.hpp"
 #include "text/width.hpp"
 
 namespace proofdeck::study {
@@ -45,10 +46,12 @@ std::vector<const bank::Question*> select_questions(const std::vector<bank::Bank
                          const std::vector<std::string>& existing) {
     for (const std::string& value : wanted) {
       if (!contains(existing, value)) {
-        problems.push_back(fmt::format(
-            "no {} '{}'; the {}s: {}", what, value, what,
+        const std::string listing = fmt::format(
+            "the {}s: {}", what,
             existing.empty() ? "none"
-                             : joined_names(existing, [](const std::string& s) { return s; })));
+                             : joined_names(existing, [](const std::string& s) { return s; }));
+        problems.push_back(fmt::format("no {} '{}'{}", what, value,
+                                       text::unknown_name_hint(value, existing, listing)));
       }
     }
   };
@@ -68,7 +71,8 @@ std::vector<const bank::Question*> select_questions(const std::vector<bank::Bank
   known(filters.types, "question type", {"single", "multi", "truefalse", "numeric", "order"});
   for (const std::string& id : filters.questions) {
     if (!contains(ids, id))
-      problems.push_back(fmt::format("no question '{}' in the loaded banks", id));
+      problems.push_back(
+          fmt::format("no question '{}' in the loaded banks{}", id, text::did_you_mean(id, ids)));
   }
   if (!problems.empty()) {
     std::string message;

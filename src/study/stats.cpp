@@ -421,15 +421,19 @@ ordered_json compute_stats(ProgressStore& store, const std::vector<bank::Bank>& 
     }
     if (!r.trap.empty()) ++trap_counts[r.trap].first;
   }
+  // Worst first: the highest miss rate, then the most falls, then by id. Rates compare as
+  // fractions (fell / exposed, exposed at least fell), exactly.
   std::vector<std::pair<std::string, std::pair<int, int>>> ordered(trap_counts.begin(),
                                                                    trap_counts.end());
-  std::stable_sort(ordered.begin(), ordered.end(), [](const auto& a, const auto& b) {
-    const double ra =
-        a.second.second == 0 ? 0 : static_cast<double>(a.second.first) / a.second.second;
-    const double rb =
-        b.second.second == 0 ? 0 : static_cast<double>(b.second.first) / b.second.second;
+  const auto exposed = [](const std::pair<int, int>& counts) {
+    return static_cast<std::int64_t>(std::max(counts.first, counts.second));
+  };
+  std::sort(ordered.begin(), ordered.end(), [&](const auto& a, const auto& b) {
+    const std::int64_t rate_a = a.second.first * exposed(b.second);
+    const std::int64_t rate_b = b.second.first * exposed(a.second);
+    if (rate_a != rate_b) return rate_a > rate_b;
     if (a.second.first != b.second.first) return a.second.first > b.second.first;
-    return ra > rb;
+    return a.first < b.first;
   });
   ordered_json traps = ordered_json::array();
   for (const auto& [id, counts] : ordered) {
@@ -476,7 +480,15 @@ std::string style_verdict(std::string lines, const Theme& theme) {
   return lines;
 }
 
-std::string render_due(const ordered_json& forecast, const Theme& theme, int width) {
+// The due forecast: the next 7 days one by one, then the 30 by week (the last "week" has the 2
+// days left, and says so). With no card scheduled yet, or none due in the 30 days, one line says
+// that instead of rows of zeros.
+std::string render_due(const ordered_json& forecast, bool scheduled, const Theme& theme,
+                       int width) {
+  if (!scheduled) {
+    return "\n" + wrap_labelled("Due:", theme.emphasis,
+                                "nothing scheduled — run proofdeck drill to schedule cards", width);
+  }
   std::string out =
       "\n" +
       wrap_labelled("Due", theme.emphasis,
@@ -487,10 +499,13 @@ std::string render_due(const ordered_json& forecast, const Theme& theme, int wid
                                                   forecast["overdue"].get<int>())
                                     : std::string()),
                     width);
+  const ordered_json& days = forecast["days"];
+  if (forecast["next_30"].get<int>() == 0) return out;  // the headline said it: no rows of zeros
   int most = 1;
-  for (const auto& day : forecast["days"])
+  for (const auto& day : days)
     most = std::max(most, day["due"].get<int>());
-  // Bars take what the date and the count leave: "  MM-DD  ███ 12" and "  MM-DD…MM-DD  ███ 12".
+  // Bars take what the labels and the count leave: "  MM-DD  ███ 12" and
+  // "  MM-DD…MM-DD  ███ 12 (2 days)".
   const auto bar = [&](int count, int scale, int label_width) {
     const int bar_width = std::clamp(width - label_width - 6, 1, 40);
     const int cells = count == 0 ? 0 : std::max(1, count * bar_width / scale);
@@ -500,22 +515,26 @@ std::string render_due(const ordered_json& forecast, const Theme& theme, int wid
     return b;
   };
   for (std::size_t d = 0; d < 7; ++d) {
-    const auto& day = forecast["days"][d];
+    const auto& day = days[d];
     out += fmt::format("  {}  {} {}\n", day["date"].get<std::string>().substr(5),
                        fmt::format(theme.good, "{}", bar(day["due"].get<int>(), most, 9)),
                        day["due"].get<int>());
   }
-  std::vector<int> weeks(5, 0);
-  for (std::size_t d = 0; d < 30; ++d)
-    weeks[d / 7] += forecast["days"][d]["due"].get<int>();
+  const std::size_t day_count = days.size();
+  std::vector<int> weeks((day_count + 6) / 7, 0);
+  for (std::size_t d = 0; d < day_count; ++d)
+    weeks[d / 7] += days[d]["due"].get<int>();
   const int most_week = std::max(1, *std::max_element(weeks.begin(), weeks.end()));
   out += "  by week:\n";
   for (std::size_t w = 0; w < weeks.size(); ++w) {
-    const std::size_t first = w * 7, last = std::min<std::size_t>(29, first + 6);
-    out += fmt::format("  {}…{}  {} {}\n",
-                       forecast["days"][first]["date"].get<std::string>().substr(5),
-                       forecast["days"][last]["date"].get<std::string>().substr(5),
-                       fmt::format(theme.good, "{}", bar(weeks[w], most_week, 15)), weeks[w]);
+    const std::size_t first = w * 7, last = std::min(day_count - 1, first + 6);
+    const std::size_t length = last - first + 1;
+    out += fmt::format("  {}…{}  {} {}{}\n", days[first]["date"].get<std::string>().substr(5),
+                       days[last]["date"].get<std::string>().substr(5),
+                       fmt::format(theme.good, "{}", bar(weeks[w], most_week, 24)), weeks[w],
+                       length == 7   ? std::string()
+                       : length == 1 ? std::string(" (1 day)")
+                                     : fmt::format(" ({} days)", length));
   }
   return out;
 }
@@ -672,8 +691,9 @@ std::string render_readiness(const ordered_json& readiness, const Theme& theme, 
 }
 
 std::string render_traps(const ordered_json& traps, const Theme& theme, int width) {
-  std::string out = "\n" + wrap_labelled("Traps you keep falling for", theme.emphasis,
-                                         "(worst first · proofdeck quiz --trap ID)", width);
+  std::string out =
+      "\n" + wrap_labelled("Traps you keep falling for", theme.emphasis,
+                           "(worst miss rate first · proofdeck quiz --trap ID)", width);
   // Three columns: the id whole (it is what --trap takes), the name cut to fit, the counts.
   int id_width = 0, numbers_width = 0;
   std::vector<std::string> numbers;
@@ -727,7 +747,10 @@ std::string render_stats(const ordered_json& stats, const Theme& theme, int widt
   out += line(fmt::format("Cards: {} new · {} learning · {} review · {} relearning",
                           cards["new"].get<int>(), cards["learning"].get<int>(),
                           cards["review"].get<int>(), cards["relearning"].get<int>()));
-  out += render_due(stats["forecast"], theme, width);
+  const bool scheduled =
+      cards["learning"].get<int>() + cards["review"].get<int>() + cards["relearning"].get<int>() >
+      0;
+  out += render_due(stats["forecast"], scheduled, theme, width);
   out += render_mastery(stats["topics"], theme, width);
   out += render_exams(stats, stats["readiness"]["pass"].get<double>(), theme, width);
   out += render_readiness(stats["readiness"], theme, width);

@@ -31,7 +31,8 @@ inline constexpr int kRecentAnswers = 3;
 //  "passed", "minutes", "topics", "pass", "allowed_minutes", "date"}] oldest first, "readiness":
 //  {"pass", "overall", "reaches_pass", "weakest", "topics": [{"id", "name", "readiness",
 //  "seen", "questions"}], "exam": {"questions", "needed", "pass_chance", "like_latest"}}, "traps":
-//  [{"id", "name", "exposed", "fell", "miss_rate"}] worst first, "leeches": [{"id", "lapses"}]}.
+//  [{"id", "name", "exposed", "fell", "miss_rate"}] highest miss rate first (then most falls,
+//  then id), "leeches": [{"id", "lapses"}]}.
 // True retention: the share of drill reviews made a day or more after the previous one that
 // were right (as Anki counts it). Recall: the mean FSRS probability of recall now over the
 // topic's drilled cards (null when none is). An exam is listed once it ended without being

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
+
 namespace proofdeck::text {
 
 namespace {
@@ -49,6 +51,28 @@ std::optional<std::string> closest(std::string_view word,
     }
   }
   return best;
+}
+
+std::string did_you_mean(std::string_view word, const std::vector<std::string>& candidates) {
+  std::optional<std::string> match = closest(word, candidates);
+  if (!match && word.size() >= kLeastPrefix) {
+    // A name cut short ("order-blind") is many edits away, but the only one it begins.
+    std::vector<std::string> begun;
+    for (const std::string& candidate : candidates) {
+      if (candidate.size() > word.size() &&
+          edit_distance(word, std::string_view(candidate).substr(0, word.size())) == 0)
+        begun.push_back(candidate);
+    }
+    if (begun.size() == 1) match = begun.front();
+  }
+  return match ? fmt::format("; did you mean '{}'?", *match) : std::string();
+}
+
+std::string unknown_name_hint(std::string_view word, const std::vector<std::string>& candidates,
+                              std::string_view listing) {
+  const std::string suggestion = did_you_mean(word, candidates);
+  return suggestion.empty() ? fmt::format("; {}", listing)
+                            : fmt::format("{} ({})", suggestion, listing);
 }
 
 }  // namespace proofdeck::text

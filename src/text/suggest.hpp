@@ -21,4 +21,16 @@ std::size_t edit_distance(std::string_view from, std::string_view to);
 std::optional<std::string> closest(std::string_view word,
                                    const std::vector<std::string>& candidates);
 
+// "; did you mean 'multi-head'?" for the closest candidate, else for the only candidate that
+// begins with a word of kLeastPrefix letters or more ("order-blind" → 'order-blindness'); ""
+// when neither is found.
+inline constexpr std::size_t kLeastPrefix = 4;
+std::string did_you_mean(std::string_view word, const std::vector<std::string>& candidates);
+
+// What a name that names nothing is told, after "no topic 'multihead'": the closest name and then
+// the list, "; did you mean 'multi-head'? (the topics: multi-head, positional)", or the list
+// alone, "; the topics: multi-head, positional". `listing` is "the topics: multi-head, positional".
+std::string unknown_name_hint(std::string_view word, const std::vector<std::string>& candidates,
+                              std::string_view listing);
+
 }  // namespace proofdeck::text
