@@ -68,6 +68,15 @@ DemoResult run_kv_cache(const Params& params, std::uint64_t seed) {
     max_diff = std::max(max_diff, step_diff.back());
     one_row_per_token = one_row_per_token && cache.length() == t + 1;
   }
+  // What the cache holds, tensor by tensor, and how many of its tensors are the queries the full
+  // pass computed (a cache that kept queries would hold one equal to them).
+  double cached_tensors = 0.0, cached_queries = 0.0;
+  engine::visit_tensors(cache, [&](const std::string&, const Mat& tensor) {
+    cached_tensors += 1.0;
+    const bool holds_queries = tensor.rows() == pass.q.rows() && tensor.cols() == pass.q.cols() &&
+                               (tensor - pass.q).cwiseAbs().maxCoeff() <= 1e-10;
+    if (holds_queries) cached_queries += 1.0;
+  });
   const auto cache_bytes = [&](std::int64_t count) {
     return as_double(engine::kv_cache_bytes(layers, kv_heads, head_dim, count, bytes));
   };
@@ -83,8 +92,8 @@ DemoResult run_kv_cache(const Params& params, std::uint64_t seed) {
   result.set("max_diff_decode_vs_full", max_diff);
   result.set("decode_matches_full", max_diff <= 1e-10);
   result.set("cache_rows", as_double(cache.length()));
-  result.set("cached_tensors", 2.0);  // KvCache holds keys and values, nothing else
-  result.set("cached_queries", 0.0);
+  result.set("cached_tensors", cached_tensors);
+  result.set("cached_queries", cached_queries);
   result.set("kv_cache_bytes_per_token", per_token);
   result.set("kv_cache_bytes", at_tokens);
   result.set("kv_cache_bytes_double", at_double);
