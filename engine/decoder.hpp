@@ -153,10 +153,22 @@ void visit_params(P& params, const std::string& prefix, Visitor&& visit) {
 // later token reads the keys and values of all before it.
 template <typename T>
 struct KvCache {
+  using Scalar = T;
   Matrix<T> keys;    // (t, G·D) every token's key so far, after RoPE when it is on
   Matrix<T> values;  // (t, G·D)
   Index length() const { return keys.rows(); }
 };
+
+template <typename C>
+concept KvCacheType =
+    std::same_as<std::remove_const_t<C>, KvCache<typename std::remove_const_t<C>::Scalar>>;
+
+// Visits every tensor the cache holds, by member name: "keys" and "values". C may be const.
+template <KvCacheType C, typename Visitor>
+void visit_tensors(C& cache, Visitor&& visit) {
+  visit("keys", cache.keys);
+  visit("values", cache.values);
+}
 
 // Decodes the token at `position` (its embedding a (1, E) row): projects its q, k and v, appends
 // k and v to the cache, and attends over every cached token — a causal pass needs nothing more.

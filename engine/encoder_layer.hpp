@@ -92,12 +92,7 @@ concept EncoderLayerParamsType =
 template <EncoderLayerParamsType P, typename Visitor>
 void visit_params(P& params, const std::string& prefix, Visitor&& visit) {
   visit_params(params.self_attn, prefix + "self_attn.", visit);
-  visit(prefix + "linear1.weight", params.feedforward.linear1.weight);
-  if (params.feedforward.linear1.has_bias())
-    visit(prefix + "linear1.bias", params.feedforward.linear1.bias);
-  visit(prefix + "linear2.weight", params.feedforward.linear2.weight);
-  if (params.feedforward.linear2.has_bias())
-    visit(prefix + "linear2.bias", params.feedforward.linear2.bias);
+  visit_params(params.feedforward, prefix, visit);
   for (auto [name, norm] : {std::pair{"norm1", &params.norm1}, std::pair{"norm2", &params.norm2}}) {
     if (norm->weight.size() != 0) visit(prefix + name + ".weight", norm->weight);
     if (norm->bias.size() != 0) visit(prefix + name + ".bias", norm->bias);

@@ -38,13 +38,11 @@ template <typename T>
 EncoderLayerParamBreakdown count_encoder_layer_params(const EncoderLayerParams<T>& params) {
   EncoderLayerParamBreakdown b;
   b.attention = count_params(params.self_attn);
-  for (const LinearParams<T>* linear : {&params.feedforward.linear1, &params.feedforward.linear2}) {
-    b.feedforward.weights += linear->weight.size();
-    b.feedforward.biases += linear->bias.size();
-  }
+  b.feedforward = count_params(params.feedforward);
   for (const NormParams<T>* norm : {&params.norm1, &params.norm2}) {
     b.norms.weights += norm->weight.size();
     b.norms.biases += norm->bias.size();
+    b.norms.tensors += (norm->weight.size() != 0 ? 1 : 0) + (norm->bias.size() != 0 ? 1 : 0);
   }
   return b;
 }

@@ -14,10 +14,12 @@ namespace proofdeck::engine {
 struct ParamCount {
   std::int64_t weights = 0;  // matrices and norm scales
   std::int64_t biases = 0;   // additive terms (names ending in "bias")
+  std::int64_t tensors = 0;  // parameter tensors (a matrix or a vector each), whatever their size
   std::int64_t total() const { return weights + biases; }
   ParamCount& operator+=(const ParamCount& other) {
     weights += other.weights;
     biases += other.biases;
+    tensors += other.tensors;
     return *this;
   }
   friend ParamCount operator+(ParamCount a, const ParamCount& b) { return a += b; }
@@ -46,7 +48,8 @@ AttentionParamBreakdown attention_params_closed_form(std::int64_t d_model, std::
 template <typename T>
 AttentionParamBreakdown count_attention_params(const MhaParams<T>& params);
 
-// Counts any module that has visit_params, splitting by PyTorch name (…bias → biases).
+// Counts any module that has visit_params, splitting by PyTorch name (…bias → biases), and the
+// tensors it visits: SwiGLU's three matrices, the original feed-forward's two (four with biases).
 template <typename Params>
 ParamCount count_params(const Params& params) {
   ParamCount count;
@@ -56,6 +59,7 @@ ParamCount count_params(const Params& params) {
     const bool is_bias = name.size() >= suffix.size() &&
                          std::string_view(name).substr(name.size() - suffix.size()) == suffix;
     (is_bias ? count.biases : count.weights) += size;
+    ++count.tensors;
   });
   return count;
 }

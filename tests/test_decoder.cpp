@@ -101,7 +101,7 @@ TEST_CASE("swiglu refuses non-positive sizes and misshaped weights", "[engine][d
 TEST_CASE("swiglu has three weight matrices and no biases, under Llama's names",
           "[engine][decoder][params]") {
   const SwigluParams<float> params(8, 20);
-  CHECK(count_params(params) == ParamCount{3 * 8 * 20, 0});
+  CHECK(count_params(params) == ParamCount{.weights = 3 * 8 * 20, .biases = 0, .tensors = 3});
   std::vector<std::string> names;
   visit_params(params, "mlp.",
                [&](const std::string& name, const auto&) { names.push_back(name); });
@@ -331,7 +331,8 @@ TEST_CASE("gqa's parameters are q/k/v/o_proj, with K and V shrunk by H/G",
           "[engine][decoder][params]") {
   GqaConfig config = gqa_config(64, 8, 2);  // D = 8
   const GqaParams<float> params(config);
-  CHECK(count_params(params) == ParamCount{64 * 64 + 2 * (16 * 64) + 64 * 64, 0});
+  CHECK(count_params(params) ==
+        ParamCount{.weights = 64 * 64 + 2 * (16 * 64) + 64 * 64, .biases = 0, .tensors = 4});
   config.num_key_value_heads = 8;
   CHECK(count_params(GqaParams<float>(config)).total() == 4 * 64 * 64);
   std::vector<std::string> names;
@@ -381,6 +382,30 @@ TEST_CASE("decoding token by token with a KV cache reproduces the causal forward
     CHECK(max_abs_difference(kv.keys, cache.k) <= 1e-12);
     CHECK(max_abs_difference(kv.values, cache.v) <= 1e-12);
   }
+}
+
+TEST_CASE("a KV cache holds two tensors, the keys and the values, and no queries",
+          "[engine][decoder][kvcache]") {
+  Rng rng(7);
+  const GqaParams<double> params = random_gqa(gqa_config(8, 4, 4), rng);  // MHA: K is Q's width
+  const Matrix<double> x = random_matrix(3, 8, rng);
+  Matrix<double> full;
+  GqaCache<double> pass;
+  gqa_forward(full, pass, x, params);
+  KvCache<double> kv;
+  Matrix<double> row;
+  for (Index t = 0; t < 3; ++t)
+    gqa_decode_step(row, kv, Matrix<double>(x.row(t)), t, params);
+  std::vector<std::string> names;
+  std::vector<Index> rows;
+  visit_tensors(kv, [&](const std::string& name, const Matrix<double>& tensor) {
+    names.push_back(name);
+    rows.push_back(tensor.rows());
+    CHECK(max_abs_difference(tensor, name == "keys" ? pass.k : pass.v) <= 1e-12);
+    CHECK(max_abs_difference(tensor, pass.q) > 1e-3);  // same shape as the queries, not them
+  });
+  CHECK(names == std::vector<std::string>{"keys", "values"});
+  CHECK(rows == std::vector<Index>{3, 3});  // one row per decoded token
 }
 
 TEST_CASE("a KV cache of another attention's width is refused", "[engine][decoder][kvcache]") {

@@ -1,5 +1,6 @@
 // The demo catalog: every contract value exists, the lesson's numbers come out, runs are
 // bit-identical for a seed, bad parameters are refused, and the outputs match their goldens.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstdlib>
 #include <filesystem>
@@ -28,6 +29,7 @@ using proofdeck::testing::flag;
 using proofdeck::testing::number;
 using proofdeck::testing::run;
 
+// The one pin of the catalog, its names in order; every other test reads catalog().
 TEST_CASE("the catalog holds the twelve demos of the lesson and eight of the modern decoder",
           "[demo]") {
   std::vector<std::string> names;
@@ -58,6 +60,30 @@ TEST_CASE("the catalog holds the twelve demos of the lesson and eight of the mod
     CHECK_FALSE(info.title.empty());
     CHECK_FALSE(info.claim.empty());
     CHECK_FALSE(info.section.empty());
+  }
+}
+
+TEST_CASE("each demo is one file, named as the CLI names it, that defines its factory", "[demo]") {
+  const std::filesystem::path folder =
+      std::filesystem::path(PROOFDECK_FIXTURE_DIR) / ".." / ".." / "src" / "demo";
+  for (const DemoInfo& info : catalog()) {
+    std::string stem = info.name;
+    std::replace(stem.begin(), stem.end(), '-', '_');
+    INFO(info.name << ": " << (folder / (stem + ".cpp")).lexically_normal());
+    std::ifstream file(folder / (stem + ".cpp"));
+    REQUIRE(file.good());
+    std::stringstream source;
+    source << file.rdbuf();
+    CHECK_THAT(source.str(), Catch::Matchers::Contains("DemoInfo " + stem + "_demo() {"));
+  }
+  // And every other source file there is a demo in the catalog.
+  for (const auto& entry : std::filesystem::directory_iterator(folder)) {
+    const std::filesystem::path& path = entry.path();
+    if (path.extension() != ".cpp" || path.stem() == "demo" || path.stem() == "catalog") continue;
+    std::string name = path.stem().string();
+    std::replace(name.begin(), name.end(), '_', '-');
+    INFO(path.filename().string());
+    CHECK(find_demo(name) != nullptr);
   }
 }
 

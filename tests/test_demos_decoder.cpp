@@ -73,6 +73,10 @@ TEST_CASE("kv-cache: decoding with the cache equals the full causal pass; only K
   CHECK(number(llama, "live_tokens") == 64);
   CHECK(flag(llama, "decode_matches_full"));
   CHECK(flag(run("kv-cache", {"kv_heads=1", "tokens=1"}), "decode_matches_full"));
+  // Multi-head: the cached keys have the queries' shape, and still no cached tensor is them.
+  const DemoResult mha = run("kv-cache", {"kv_heads=4"});
+  CHECK(number(mha, "cached_tensors") == 2);
+  CHECK(number(mha, "cached_queries") == 0);
   CHECK(error_of("kv-cache", {"head_dim=15"}) ==
         "demo kv-cache: head_dim=15: RoPE rotates pairs of dimensions, so head_dim must be even");
 }
@@ -99,12 +103,19 @@ TEST_CASE("swiglu-params: 8/3·E keeps the two-matrix count; the full 4E would h
   CHECK(number(result, "swiglu_params") == 2096640);
   CHECK(number(result, "ffn_params") == 2097152);
   CHECK(number(result, "ratio") == Approx(0.999756).margin(1e-6));
-  CHECK(number(result, "swiglu_matrices") == 3);
+  CHECK(number(result, "swiglu_matrices") == 3);  // counted from the modules' tensors
+  CHECK(number(result, "ffn_matrices") == 2);
   CHECK(number(result, "ratio_at_4e") == 1.5);
   CHECK(flag(result, "counted_from_modules"));
   // Llama rounds up to a multiple of 256: d_model 4096 gives 11,008, 512 gives 1,536.
   CHECK(number(run("swiglu-params", {"multiple_of=256"}), "intermediate_size") == 1536);
   CHECK(number(run("swiglu-params", {"intermediate=2048"}), "ratio") == 1.5);
+  // Past what it builds in memory the counts are closed forms; the matrices are still counted.
+  const DemoResult wide = run("swiglu-params", {"d_model=1024", "intermediate=16384"});
+  CHECK_FALSE(flag(wide, "counted_from_modules"));
+  CHECK(number(wide, "swiglu_params") == 3.0 * 1024 * 16384);
+  CHECK(number(wide, "swiglu_matrices") == 3);
+  CHECK(number(wide, "ffn_matrices") == 2);
 }
 
 TEST_CASE("alibi-distance: slopes of Press et al., weights falling with distance, nothing added",

@@ -8,7 +8,7 @@
 
 #include "core/errors.hpp"
 #include "demo/demo.hpp"
-#include "demo/demos_depth.hpp"
+#include "demo/demos.hpp"
 #include "demo_test_support.hpp"
 
 using namespace proofdeck;

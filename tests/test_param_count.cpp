@@ -1,6 +1,8 @@
 // Parameter counting: the lesson's 1,048,576 for one head or eight, counted from real modules.
 #include <catch2/catch.hpp>
 
+#include "engine/decoder.hpp"
+#include "engine/feedforward.hpp"
 #include "engine/param_count.hpp"
 #include "engine/positional.hpp"
 
@@ -57,6 +59,33 @@ TEST_CASE("an encoder layer counts like nn.TransformerEncoderLayer(512, 8, 2048)
   CHECK(counted.norms.total() == 4 * 512);
   CHECK(counted.total().total() == 3'152'384);  // sum(p.numel()) in PyTorch
   CHECK(count_params(params) == counted.total());
+}
+
+TEST_CASE("the feed-forward kinds count their matrices: SwiGLU three, the original FFN two",
+          "[engine][params]") {
+  CHECK(count_params(SwigluParams<double>(512, 1365)).tensors == 3);
+  const ParamCount original = count_params(FeedForwardParams<double>(512, 2048, false));
+  CHECK(original.tensors == 2);
+  CHECK(original.total() == 2 * 512 * 2048);
+  const ParamCount with_biases = count_params(FeedForwardParams<double>(512, 2048, true));
+  CHECK(with_biases.tensors == 4);  // linear1.bias and linear2.bias are tensors too
+  CHECK(with_biases.biases == 2048 + 512);
+  // The count of tensors does not depend on the sizes.
+  CHECK(count_params(SwigluParams<double>(1, 1)).tensors == 3);
+  CHECK(count_params(FeedForwardParams<double>(1, 4, false)).tensors == 2);
+}
+
+TEST_CASE("an encoder layer's tensors are PyTorch's state_dict entries, 12 of them",
+          "[engine][params]") {
+  EncoderLayerConfig config;
+  const EncoderLayerParams<float> params(config);
+  // in_proj_weight/bias, out_proj.weight/bias, linear1 and linear2's weight and bias, norm1 and
+  // norm2's weight and bias.
+  CHECK(count_params(params).tensors == 12);
+  const EncoderLayerParamBreakdown counted = count_encoder_layer_params(params);
+  CHECK(counted.attention.tensors == 4);
+  CHECK(counted.feedforward.tensors == 4);
+  CHECK(counted.norms.tensors == 4);
 }
 
 TEST_CASE("a learned position table holds max_len × d_model weights; sinusoids and RoPE none",

@@ -1,6 +1,7 @@
 // Proving keys: the worked example's keys are verified by computation; a wrong key, an unknown
 // value or demo, or a vacuous proof is never reported verified.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <catch2/catch.hpp>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -10,6 +11,7 @@
 #include "bank/loader.hpp"
 #include "bank/proof.hpp"
 #include "bank_test_support.hpp"
+#include "demo/demo.hpp"
 #include "number_readback.hpp"
 
 using namespace proofdeck::bank;
@@ -255,22 +257,16 @@ TEST_CASE("an unknown demo is a load error naming the closest demo and listing t
   bank["questions"][0]["proof"]["demo"] = "head-param";
   const std::vector<std::string> problems = problems_of(bank);
   REQUIRE(problems.size() == 1);
+  std::vector<std::string> names;
+  for (const proofdeck::demo::DemoInfo& info : proofdeck::demo::catalog())
+    names.push_back(info.name);
   CHECK(problems[0] ==
         "bank.json: /questions/0/proof/demo: no demo named 'head-param'; did you mean "
-        "'head-params'? (the demos: order-blindness, head-params, head-width, variance-drift, "
-        "residual-gradient, pre-vs-post-ln, rope-relative, pe-extrapolation, "
-        "layernorm-vs-batchnorm, what-layernorm-normalizes, sqrt-dk-scaling, causal-mask, "
-        "gqa-params, kv-cache, rmsnorm-vs-layernorm, swiglu-params, alibi-distance, rope-scaling, "
-        "tiled-attention, attention-flops)");
+        "'head-params'? (the demos: " +
+            fmt::format("{}", fmt::join(names, ", ")) + ")");
   bank["questions"][0]["proof"]["demo"] = "no-such-thing";
-  CHECK_THAT(problems_of(bank).at(0),
-             Catch::EndsWith("no demo named 'no-such-thing'; the demos: order-blindness, "
-                             "head-params, head-width, variance-drift, residual-gradient, "
-                             "pre-vs-post-ln, rope-relative, pe-extrapolation, "
-                             "layernorm-vs-batchnorm, what-layernorm-normalizes, sqrt-dk-scaling, "
-                             "causal-mask, gqa-params, kv-cache, rmsnorm-vs-layernorm, "
-                             "swiglu-params, alibi-distance, rope-scaling, tiled-attention, "
-                             "attention-flops"));
+  CHECK_THAT(problems_of(bank).at(0), Catch::EndsWith("no demo named 'no-such-thing'; the demos: " +
+                                                      fmt::format("{}", fmt::join(names, ", "))));
 }
 
 TEST_CASE("an unknown demo parameter is a load error listing the demo's parameters", "[check]") {

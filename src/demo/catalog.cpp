@@ -1,9 +1,7 @@
-// The demo catalog, in the order `demo list` shows it (the numbering).
+// The demo catalog, in the order `demo list` shows it (the numbering): the one list of
+// the demos, each defined in its own file (demos.hpp).
 #include "demo/demo.hpp"
-#include "demo/demos_attention.hpp"
-#include "demo/demos_decoder.hpp"
-#include "demo/demos_depth.hpp"
-#include "demo/demos_norm.hpp"
+#include "demo/demos.hpp"
 
 namespace proofdeck::demo {
 

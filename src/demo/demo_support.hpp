@@ -1,9 +1,14 @@
-// Small pieces every demo file uses: parameter specs, parameter errors and seeded matrices.
+// Small pieces the demo files share: parameter specs, parameter checks and errors, sentences
+// that stay true at every setting, seeded matrices, and the few tables and numbers more than one
+// demo builds. A helper only one demo uses stays in that demo's file.
 #pragma once
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -142,11 +147,95 @@ inline std::vector<std::int64_t> distinct_sorted(const std::string& demo, const 
   return values;
 }
 
+// "kv_heads=3: the 8 query heads must share the key/value heads evenly, ..." unless `kv_heads`
+// divides `heads`.
+inline void require_kv_divides(const std::string& demo, std::int64_t heads, std::int64_t kv_heads) {
+  if (heads % kv_heads == 0) return;
+  param_error(demo, fmt::format("kv_heads={}: the {} query heads must share the key/value heads "
+                                "evenly, so kv_heads must be one of {}",
+                                kv_heads, heads, fmt::join(divisors_of(heads), ", ")));
+}
+
+// "head_dim=15: RoPE rotates pairs of dimensions, ..." unless `value` is even.
+inline void require_even(const std::string& demo, const char* name, std::int64_t value) {
+  if (value % 2 == 0) return;
+  param_error(demo, fmt::format("{}={}: RoPE rotates pairs of dimensions, so {} must be even", name,
+                                value, name));
+}
+
+// The most multiply-adds one run may cost (a second or two on one core); larger sizes are refused.
+inline constexpr double work_limit = 4e9;
+
+// "layers=…, d_model=… and seq_len=… need about … multiply-adds, more than …" when `work` is
+// above the limit; `sizes` names the settings that cost it.
+inline void check_work(const std::string& demo, double work, const std::string& sizes) {
+  if (work > work_limit) {
+    param_error(demo, fmt::format("{} need about {} multiply-adds, more than the {} one run may "
+                                  "take; choose smaller values",
+                                  sizes, text::format_readable(work, 2),
+                                  text::format_readable(work_limit, 1)));
+  }
+}
+
+// --- numbers, tables and words more than one demo uses -------------------------------------------
+
 inline engine::Matrix<double> random_matrix(engine::Index rows, engine::Index cols,
                                             engine::Rng& rng, double mean, double stddev) {
   engine::Matrix<double> m(rows, cols);
   engine::fill_normal(m, mean, stddev, rng);
   return m;
+}
+
+// from, from + 1, …, to: a series' x axis of layers or steps.
+inline std::vector<double> count_up(std::int64_t from, std::int64_t to) {
+  std::vector<double> xs;
+  for (std::int64_t i = from; i <= to; ++i)
+    xs.push_back(as_double(i));
+  return xs;
+}
+
+// Largest over smallest of the positive values (a gradient that died is exactly 0; 1 if all are).
+inline double max_over_min(const std::vector<double>& values) {
+  double low = 0.0, high = 0.0;
+  for (const double value : values) {
+    if (value <= 0.0) continue;
+    low = low == 0.0 ? value : std::min(low, value);
+    high = std::max(high, value);
+  }
+  return low > 0.0 ? high / low : 1.0;
+}
+
+// Per-row mean and biased variance.
+inline std::pair<engine::Vector<double>, engine::Vector<double>> row_stats(
+    const engine::Matrix<double>& m) {
+  const engine::Vector<double> mean = m.rowwise().mean();
+  const engine::Vector<double> variance =
+      (m.colwise() - mean).rowwise().squaredNorm() / static_cast<double>(m.cols());
+  return {mean, variance};
+}
+
+// A table of weights in [0, 1], drawn shaded.
+inline Table heatmap(std::string name, std::string title, std::vector<std::string> rows,
+                     std::vector<std::string> columns, engine::Matrix<double> cells) {
+  return Table{std::move(name),    std::move(title),       std::move(rows),
+               std::move(columns), Eigen::MatrixXd(cells), true};
+}
+
+// "1,048,576": an exact count in prose.
+inline std::string grouped(double count) {
+  return text::format_readable(count, 15);
+}
+
+// "256 MiB", "4 KiB", "512 bytes": a byte count people read at a glance.
+inline std::string bytes_text(double bytes) {
+  constexpr const char* units[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB"};
+  std::size_t unit = 0;
+  double value = bytes;
+  while (value >= 1024.0 && unit + 1 < std::size(units)) {
+    value /= 1024.0;
+    ++unit;
+  }
+  return text::format_readable(value, 3) + " " + units[unit];
 }
 
 }  // namespace proofdeck::demo

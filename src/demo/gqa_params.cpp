@@ -1,0 +1,192 @@
+// gqa-params: sharing each key/value head among a group of query heads (multi-head, grouped-
+// query, multi-query) shrinks k_proj, v_proj and the KV cache; splitting into heads does not.
+#include "demo/demos.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "demo/demo_support.hpp"
+#include "engine/decoder.hpp"
+#include "engine/param_count.hpp"
+#include "text/number.hpp"
+
+namespace proofdeck::demo {
+
+using engine::Index;
+using Mat = engine::Matrix<double>;
+
+namespace {
+
+// The key/value head count's name: multi-head (MHA) at G = H, multi-query (MQA) at G = 1,
+// grouped-query (GQA) between.
+std::string attention_kind(std::int64_t kv_heads, std::int64_t heads) {
+  if (kv_heads == heads) return "MHA";
+  return kv_heads == 1 ? "MQA" : "GQA";
+}
+
+DemoResult run_gqa_params(const Params& params, std::uint64_t) {
+  const std::string demo = "gqa-params";
+  const std::int64_t d_model = params.integer("d_model");
+  const std::int64_t heads = params.integer("heads");
+  const std::int64_t layers = params.integer("layers");
+  const std::int64_t tokens = params.integer("tokens");
+  const std::int64_t bytes = params.integer("bytes");
+  require_divides(demo, d_model, heads, "heads");
+  std::vector<std::int64_t> kv_list =
+      distinct_sorted(demo, "kv_heads", params.integers("kv_heads"));
+  for (const std::int64_t kv : kv_list)
+    require_kv_divides(demo, heads, kv);
+  std::reverse(kv_list.begin(), kv_list.end());  // multi-head first, multi-query last
+  const std::int64_t head_dim = d_model / heads;
+  const double e = as_double(d_model), d = as_double(head_dim), h = as_double(heads);
+
+  // Counted from engine objects while they fit comfortably in memory (4·E² doubles at most).
+  const bool count_modules = d_model <= 1024;
+  bool closed_form_matches = true;
+  const double mha_params = 4.0 * e * e;
+  const double mha_cache = 2.0 * as_double(layers) * h * d * as_double(tokens) * as_double(bytes);
+  DemoResult result;
+  result.set("head_dim", d);
+  Mat table(static_cast<Index>(kv_list.size()), 6);
+  std::vector<std::string> rows;
+  Series cache{"kv_cache_by_kv_heads",
+               fmt::format("KV cache for {} × {}", counted(tokens, "token", "tokens"),
+                           counted(layers, "layer", "layers")),
+               "key/value heads",
+               "bytes",
+               {},
+               {{"KV cache", {}}},
+               false};
+  Series sizes{"params_by_kv_heads",
+               "attention parameters of one layer",
+               "key/value heads",
+               "parameters",
+               {},
+               {{"q_proj + o_proj", {}}, {"k_proj + v_proj", {}}},
+               false};
+  for (std::size_t i = 0; i < kv_list.size(); ++i) {
+    const std::int64_t kv = kv_list[i];
+    const double g = as_double(kv);
+    const double q_proj = h * d * e, kv_proj = 2.0 * g * d * e, o_proj = e * h * d;
+    double total = q_proj + kv_proj + o_proj;
+    if (count_modules) {
+      engine::GqaConfig config;
+      config.hidden_size = d_model;
+      config.num_attention_heads = heads;
+      config.num_key_value_heads = kv;
+      config.head_dim = head_dim;
+      config.rope = false;  // RoPE holds no parameters; an odd head_dim is fine to count
+      const engine::GqaParams<double> module(config);
+      const auto counted = static_cast<double>(engine::count_params(module).total());
+      closed_form_matches =
+          closed_form_matches && counted == total &&
+          static_cast<double>(module.k_proj.size() + module.v_proj.size()) == kv_proj;
+      total = counted;
+    }
+    const double cache_bytes =
+        2.0 * as_double(layers) * g * d * as_double(tokens) * as_double(bytes);
+    const std::string suffix = fmt::format("_g{}", kv);
+    result.set("q_proj" + suffix, q_proj);
+    result.set("kv_proj" + suffix, kv_proj);
+    result.set("o_proj" + suffix, o_proj);
+    result.set("attention_params" + suffix, total);
+    result.set("params_ratio" + suffix, total / mha_params);
+    result.set("params_saved" + suffix, mha_params - total);
+    result.set("queries_per_kv_head" + suffix, h / g);
+    result.set("kv_cache_bytes_per_token" + suffix,
+               2.0 * as_double(layers) * g * d * as_double(bytes));
+    result.set("kv_cache_bytes" + suffix, cache_bytes);
+    result.set("kv_cache_ratio" + suffix, cache_bytes / mha_cache);
+    const auto row = static_cast<Index>(i);
+    table.row(row) << h / g, q_proj + o_proj, kv_proj, total, total / mha_params, cache_bytes;
+    rows.push_back(fmt::format("G = {} ({})", kv, attention_kind(kv, heads)));
+  }
+  // Splitting the heads is the other knob: one head of the full width holds the same 4·E².
+  const double one_head = 4.0 * e * e;
+  result.set("mha_params", mha_params);
+  result.set("one_head_params", one_head);
+  result.set("split_saves_params", mha_params < one_head);
+  result.set("counted_from_modules", count_modules);
+  result.set("closed_form_matches", closed_form_matches);
+  result.tables.push_back(
+      Table{"by_kv_heads",
+            fmt::format("one layer at d_model {}, {} query heads of {}", d_model, heads, head_dim),
+            rows,
+            {"queries per K/V head", "q_proj + o_proj", "k_proj + v_proj", "parameters",
+             "÷ multi-head", "KV cache (bytes)"},
+            table,
+            false});
+  // The charts run along G, fewest key/value heads first (the table reads from multi-head down).
+  for (auto kv = kv_list.rbegin(); kv != kv_list.rend(); ++kv) {
+    const auto value = [&](const char* name) {
+      return result.find(fmt::format("{}_g{}", name, *kv))->number;
+    };
+    cache.x.push_back(as_double(*kv));
+    cache.lines[0].second.push_back(value("kv_cache_bytes"));
+    sizes.x.push_back(as_double(*kv));
+    sizes.lines[0].second.push_back(value("q_proj") + value("o_proj"));
+    sizes.lines[1].second.push_back(value("kv_proj"));
+  }
+  result.series.push_back(std::move(cache));
+  result.series.push_back(std::move(sizes));
+
+  const std::int64_t fewest = kv_list.back();
+  const double fewest_total = result.find(fmt::format("attention_params_g{}", fewest))->number;
+  const double fewest_cache = result.find(fmt::format("kv_cache_bytes_g{}", fewest))->number;
+  result.text = {
+      fmt::format("Query head h of {} ({} dimensions each) reads key/value head ⌊h·G/H⌋ of G. Only "
+                  "k_proj and v_proj shrink with G (2·G·{}·{} weights); q_proj and o_proj keep "
+                  "{} each.",
+                  heads, head_dim, head_dim, d_model, grouped(h * d * e)),
+      kv_list.size() > 1 || fewest != heads
+          ? fmt::format("Sharing K/V saves what splitting heads never did: at G = {} a layer "
+                        "holds {} weights against multi-head's {}, and its KV cache for {}, "
+                        "{} and {} per value is {} instead of {} — "
+                        "{} times smaller, as K and V are stored once per key/value head.",
+                        fewest, grouped(fewest_total), grouped(mha_params),
+                        counted(tokens, "token", "tokens"), counted(layers, "layer", "layers"),
+                        counted(bytes, "byte", "bytes"), bytes_text(fewest_cache),
+                        bytes_text(mha_cache), text::format_short(mha_cache / fewest_cache))
+          : fmt::format("With G = H = {} this is multi-head attention: {} weights, and a KV "
+                        "cache of {} for {}; --set kv_heads={},{},1 compares grouped and "
+                        "multi-query attention.",
+                        heads, grouped(mha_params), bytes_text(mha_cache),
+                        counted(tokens, "token", "tokens"), heads,
+                        std::max<std::int64_t>(1, heads / 4)),
+      fmt::format("Splitting d_model into heads is a different knob: {}; it changes the "
+                  "subspaces, not the count. Sharing K/V trades some quality for memory, which is "
+                  "why Ainslie et al. keep several groups (GQA) rather than one (MQA).",
+                  heads == 1
+                      ? fmt::format("one head of width {} holds 4·d_model² = {} weights, and "
+                                    "so would any split into h heads of d_model/h",
+                                    d_model, grouped(one_head))
+                      : fmt::format("one head of width {} holds the same {} = 4·d_model² "
+                                    "weights as {} heads of {}",
+                                    d_model, grouped(one_head), heads, head_dim))};
+  return result;
+}
+
+}  // namespace
+
+DemoInfo gqa_params_demo() {
+  return DemoInfo{
+      "gqa-params",
+      "Sharing keys and values: multi-head, grouped-query and multi-query attention",
+      "Grouped-query attention shares each key/value head among several query heads: k_proj, "
+      "v_proj and the KV cache shrink by H/G, which splitting into heads never did.",
+      "Beyond the lesson: Shazeer 2019 (MQA), Ainslie et al. 2023 (GQA)",
+      {integer_param("d_model", 512, 8, 8192, "embedding width E"),
+       integer_param("heads", 8, 1, 128, "query heads H (must divide d_model)"),
+       list_param("kv_heads", {8, 2, 1}, 1, 128, "key/value head counts G (each divides heads)"),
+       integer_param("layers", 32, 1, 256, "layers, for the KV cache"),
+       integer_param("tokens", 4096, 1, 1000000, "tokens in the KV cache"),
+       integer_param("bytes", 2, 1, 8, "bytes per cached value (2: fp16/bf16)")},
+      run_gqa_params};
+}
+
+}  // namespace proofdeck::demo

@@ -1,0 +1,174 @@
+// kv-cache: decoding token by token with a cache of keys and values equals the full causal
+// pass; the cache holds only K and V and grows by one row per token.
+#include "demo/demos.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "demo/demo_support.hpp"
+#include "engine/decoder.hpp"
+#include "engine/rng.hpp"
+#include "text/number.hpp"
+
+namespace proofdeck::demo {
+
+using engine::Index;
+using Mat = engine::Matrix<double>;
+
+namespace {
+
+DemoResult run_kv_cache(const Params& params, std::uint64_t seed) {
+  const std::string demo = "kv-cache";
+  const std::int64_t heads = params.integer("heads");
+  const std::int64_t kv_heads = params.integer("kv_heads");
+  const std::int64_t head_dim = params.integer("head_dim");
+  const std::int64_t tokens = params.integer("tokens");
+  const std::int64_t layers = params.integer("layers");
+  const std::int64_t bytes = params.integer("bytes");
+  require_kv_divides(demo, heads, kv_heads);
+  require_even(demo, "head_dim", head_dim);
+
+  // One layer decoded live at a size that runs in a moment; the byte counts below are for the
+  // configuration asked, from the formula the live cache is checked against.
+  const std::int64_t live_tokens = std::min<std::int64_t>(tokens, 64);
+  // Up to 32 dimensions a head, and a model at most 256 wide (at least 2 dimensions a head).
+  const std::int64_t live_dim = std::max<std::int64_t>(
+      2, std::min<std::int64_t>(head_dim, std::min<std::int64_t>(32, 256 / heads)) / 2 * 2);
+  engine::GqaConfig config;
+  config.hidden_size = heads * live_dim;
+  config.num_attention_heads = heads;
+  config.num_key_value_heads = kv_heads;
+  config.head_dim = live_dim;
+  config.causal = true;
+  config.rope = true;
+  engine::GqaParams<double> layer(config);
+  engine::Rng rng(seed);
+  engine::fill_xavier_uniform(layer.q_proj, rng);
+  engine::fill_xavier_uniform(layer.k_proj, rng);
+  engine::fill_xavier_uniform(layer.v_proj, rng);
+  engine::fill_xavier_uniform(layer.o_proj, rng);
+  const Mat x = random_matrix(live_tokens, config.hidden_size, rng, 0.0, 1.0);
+
+  Mat full;
+  engine::GqaCache<double> pass;
+  engine::gqa_forward(full, pass, x, layer);
+  engine::KvCache<double> cache;
+  double max_diff = 0.0;
+  bool one_row_per_token = true;
+  std::vector<double> step_diff;
+  for (Index t = 0; t < live_tokens; ++t) {
+    Mat out;
+    engine::gqa_decode_step(out, cache, Mat(x.row(t)), t, layer);
+    step_diff.push_back((out.row(0) - full.row(t)).cwiseAbs().maxCoeff());
+    max_diff = std::max(max_diff, step_diff.back());
+    one_row_per_token = one_row_per_token && cache.length() == t + 1;
+  }
+  // What the cache holds, tensor by tensor, and how many of its tensors are the queries the full
+  // pass computed (a cache that kept queries would hold one equal to them).
+  double cached_tensors = 0.0, cached_queries = 0.0;
+  engine::visit_tensors(cache, [&](const std::string&, const Mat& tensor) {
+    cached_tensors += 1.0;
+    const bool holds_queries = tensor.rows() == pass.q.rows() && tensor.cols() == pass.q.cols() &&
+                               (tensor - pass.q).cwiseAbs().maxCoeff() <= 1e-10;
+    if (holds_queries) cached_queries += 1.0;
+  });
+  const auto cache_bytes = [&](std::int64_t count) {
+    return as_double(engine::kv_cache_bytes(layers, kv_heads, head_dim, count, bytes));
+  };
+  const double live_bytes = as_double(cache.keys.size() + cache.values.size()) * as_double(bytes);
+  const bool formula_matches =
+      as_double(engine::kv_cache_bytes(1, kv_heads, live_dim, live_tokens, bytes)) == live_bytes;
+  const double per_token = cache_bytes(1);
+  const double at_tokens = cache_bytes(tokens);
+  const double at_double = cache_bytes(2 * tokens);
+
+  DemoResult result;
+  result.set("live_tokens", as_double(live_tokens));
+  result.set("max_diff_decode_vs_full", max_diff);
+  result.set("decode_matches_full", max_diff <= 1e-10);
+  result.set("cache_rows", as_double(cache.length()));
+  result.set("cached_tensors", cached_tensors);
+  result.set("cached_queries", cached_queries);
+  result.set("kv_cache_bytes_per_token", per_token);
+  result.set("kv_cache_bytes", at_tokens);
+  result.set("kv_cache_bytes_double", at_double);
+  result.set("cache_grows_linearly", one_row_per_token && at_double == 2.0 * at_tokens);
+  result.set("formula_matches_live_cache", formula_matches);
+
+  // A few decode steps, evenly spread: the cache gains a row of K and of V per token.
+  const Index shown = std::min<Index>(live_tokens, 8);
+  Mat steps(shown, 3);
+  std::vector<std::string> step_rows;
+  for (Index i = 0; i < shown; ++i) {
+    const Index t = shown == 1 ? 0 : i * (live_tokens - 1) / (shown - 1);
+    steps.row(i) << as_double(t + 1), as_double(t + 1), step_diff[static_cast<std::size_t>(t)];
+    step_rows.push_back(fmt::format("token {}", t + 1));
+  }
+  result.tables.push_back(Table{"decode_steps",
+                                "after each decode step: rows in the cache, and the output's "
+                                "largest difference from the full causal pass",
+                                step_rows,
+                                {"cached keys", "cached values", "largest difference"},
+                                steps,
+                                false});
+  Series growth{
+      "kv_cache_growth",
+      fmt::format("KV cache: {}, {} of {}, {} per value", counted(layers, "layer", "layers"),
+                  counted(kv_heads, "key/value head", "key/value heads"), head_dim,
+                  counted(bytes, "byte", "bytes")),
+      "tokens",
+      "bytes",
+      {},
+      {{"KV cache", {}}},
+      false};
+  for (const std::int64_t multiple : {1, 2, 3, 4}) {
+    growth.x.push_back(as_double(multiple * tokens));
+    growth.lines[0].second.push_back(cache_bytes(multiple * tokens));
+  }
+  result.series.push_back(std::move(growth));
+
+  result.text = {
+      fmt::format("One causal layer ({} query heads, {}, {} dimensions each, RoPE) decodes {} "
+                  "token by token: each step projects the new token's q, k and v, appends k and "
+                  "v to the cache and attends over every cached key. Its outputs equal the full "
+                  "causal pass over all {} at once (largest difference {}).",
+                  heads, counted(kv_heads, "key/value head", "key/value heads"), live_dim,
+                  counted(live_tokens, "token", "tokens"), live_tokens,
+                  text::format_short(max_diff)),
+      "Only K and V are cached: a token's query is used once, at its own step, while every later "
+      "token reads the keys and values of all tokens before it. Nor are attention weights "
+      "cached: each new query needs fresh scores against every key.",
+      fmt::format("The cache grows by one row of K and one of V per token and per layer: 2 × {} "
+                  "× {} × {} dims × {} = {} per token, {} for {} and {} for twice "
+                  "as many — linear in the length, never a fixed size.",
+                  counted(layers, "layer", "layers"), counted(kv_heads, "K/V head", "K/V heads"),
+                  head_dim, counted(bytes, "byte", "bytes"), grouped(per_token),
+                  bytes_text(at_tokens), counted(tokens, "token", "tokens"),
+                  bytes_text(at_double))};
+  return result;
+}
+
+}  // namespace
+
+DemoInfo kv_cache_demo() {
+  return DemoInfo{
+      "kv-cache",
+      "Decoding with a key/value cache",
+      "Decoding token by token with a cache of keys and values equals the full causal pass; the "
+      "cache holds only K and V and grows linearly with the length.",
+      "Beyond the lesson: incremental decoding (Shazeer 2019)",
+      {integer_param("heads", 4, 1, 64, "query heads"),
+       integer_param("kv_heads", 2, 1, 64, "key/value heads (divides heads)"),
+       integer_param("head_dim", 16, 2, 256, "dimensions per head (even)"),
+       integer_param("tokens", 16, 1, 1000000, "tokens decoded (live: up to 64)"),
+       integer_param("layers", 32, 1, 256, "layers, for the cache size"),
+       integer_param("bytes", 2, 1, 8, "bytes per cached value")},
+      run_kv_cache};
+}
+
+}  // namespace proofdeck::demo

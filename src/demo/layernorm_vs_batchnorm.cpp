@@ -1,0 +1,106 @@
+// layernorm-vs-batchnorm: which axis each normalises over: LayerNorm a token over its own
+// features, independent of the batch; BatchNorm a feature over the batch.
+#include "demo/demos.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "demo/demo_support.hpp"
+#include "engine/norm.hpp"
+#include "engine/rng.hpp"
+#include "engine/tensor.hpp"
+#include "text/number.hpp"
+
+namespace proofdeck::demo {
+
+using engine::Index;
+using Mat = engine::Matrix<double>;
+using Vec = engine::Vector<double>;
+
+namespace {
+
+DemoResult run_layernorm_vs_batchnorm(const Params& params, std::uint64_t seed) {
+  const std::int64_t batch = params.integer("batch");
+  const std::int64_t features = params.integer("features");
+  engine::Rng rng(seed);
+  const Mat first = random_matrix(batch, features, rng, 0.5, 2.0);
+  Mat second = random_matrix(batch, features, rng, -1.0, 3.0);
+  second.row(0) = first.row(0);  // the same token, among different companions
+
+  const engine::NormParams<double> layer_norm(features, false);
+  Mat ln_first, ln_second, bn_first, bn_second;
+  Vec mean, rstd;
+  engine::layernorm_forward(ln_first, mean, rstd, first, layer_norm, 1e-5);
+  engine::layernorm_forward(ln_second, mean, rstd, second, layer_norm, 1e-5);
+  engine::BatchNormParams<double> bn_a(features, false), bn_b(features, false);
+  engine::batchnorm_train_forward(bn_first, mean, rstd, first, bn_a, 1e-5, 0.1);
+  engine::batchnorm_train_forward(bn_second, mean, rstd, second, bn_b, 1e-5, 0.1);
+
+  std::string refusal;
+  try {
+    engine::BatchNormParams<double> single(features, false);
+    Mat out;
+    engine::batchnorm_train_forward(out, mean, rstd, Mat(first.topRows(1)), single, 1e-5, 0.1);
+  } catch (const engine::EngineError& e) {
+    refusal = e.what();
+  }
+  Mat one_token;
+  engine::layernorm_forward(one_token, mean, rstd, Mat(first.topRows(1)), layer_norm, 1e-5);
+
+  const auto [token_mean, token_variance] = row_stats(ln_first);
+  DemoResult result;
+  result.set("layernorm_batch_diff", (ln_first.row(0) - ln_second.row(0)).cwiseAbs().maxCoeff());
+  result.set("batchnorm_batch_diff", (bn_first.row(0) - bn_second.row(0)).cwiseAbs().maxCoeff());
+  result.set("batchnorm_batch1_refused", !refusal.empty());
+  result.set("layernorm_batch1_works", one_token.allFinite());
+  result.set("layernorm_token_mean_max", token_mean.cwiseAbs().maxCoeff());
+  result.set("layernorm_token_var_min", token_variance.minCoeff());
+  result.set("layernorm_token_var_max", token_variance.maxCoeff());
+
+  const Index shown = std::min<Index>(features, 6);
+  Mat rows(4, shown);
+  rows << ln_first.row(0).head(shown), ln_second.row(0).head(shown), bn_first.row(0).head(shown),
+      bn_second.row(0).head(shown);
+  std::vector<std::string> columns;
+  for (Index c = 0; c < shown; ++c)
+    columns.push_back(fmt::format("feature {}", c));
+  result.tables.push_back(Table{
+      "token0",
+      "token 0's normalised features, in two different batches",
+      {"LayerNorm, batch A", "LayerNorm, batch B", "BatchNorm, batch A", "BatchNorm, batch B"},
+      columns,
+      rows,
+      false});
+  result.text = {
+      fmt::format("The same token sits in two batches with different companions. LayerNorm "
+                  "normalises it over its own {} features, so its output is identical in both "
+                  "(difference {}); BatchNorm normalises each feature over the batch, so the "
+                  "token's output moves with its companions (difference {}).",
+                  features, text::format_short(result.find("layernorm_batch_diff")->number),
+                  text::format_short(result.find("batchnorm_batch_diff")->number)),
+      fmt::format("With one token — one-token-at-a-time decoding — BatchNorm in training mode has "
+                  "no batch statistics at all: \"{}\". LayerNorm works unchanged.",
+                  refusal),
+      "Independent of batch composition and sequence length: that is why transformers use "
+      "LayerNorm."};
+  return result;
+}
+
+}  // namespace
+
+DemoInfo layernorm_vs_batchnorm_demo() {
+  return DemoInfo{"layernorm-vs-batchnorm",
+                  "LayerNorm is per token, BatchNorm is per batch",
+                  "LayerNorm normalises a token over its own features, independent of the batch; "
+                  "BatchNorm's statistics depend on the batch's composition.",
+                  "Is layer normalization the same as batch normalization?",
+                  {integer_param("batch", 8, 2, 1024, "tokens in a batch"),
+                   integer_param("features", 16, 2, 1024, "features per token")},
+                  run_layernorm_vs_batchnorm};
+}
+
+}  // namespace proofdeck::demo

@@ -1,0 +1,226 @@
+// residual-gradient: the gradient reaching each block of a deep stack with and without
+// residual connections. Every network is at initialisation (nothing is trained).
+#include "demo/demos.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "demo/demo_support.hpp"
+#include "demo/stack_support.hpp"
+#include "engine/rng.hpp"
+#include "engine/stack.hpp"
+#include "text/number.hpp"
+
+namespace proofdeck::demo {
+
+using engine::Index;
+using Mat = engine::Matrix<double>;
+
+namespace {
+
+struct ResidualGradientSettings {
+  std::int64_t layers = 24;   // transformer blocks
+  std::int64_t d_model = 32;  // embedding width E
+  std::int64_t heads = 4;     // attention heads
+  std::int64_t d_ff = 64;     // feed-forward width F
+  std::int64_t seq_len = 16;  // tokens
+};
+
+// One stack's forward and backward pass.
+struct GradientTrace {
+  std::vector<double> input_grad;  // ‖∂loss/∂(block l's input)‖, l = 1 … L
+  std::vector<double> variance;    // activation variance after each block
+};
+
+GradientTrace trace_stack(const engine::StackParams<double>& blocks,
+                          const engine::StackConfig& config, const Mat& input,
+                          const Mat& grad_output) {
+  Mat output, grad_input;
+  engine::StackCache<double> cache;
+  engine::stack_forward(output, cache, input, blocks, config);
+  engine::StackGrads<double> grads;
+  engine::stack_backward(grad_input, grads, grad_output, input, blocks, cache, config);
+  GradientTrace trace;
+  for (const Mat& grad : grads.layer_input_grads)
+    trace.input_grad.push_back(grad.norm());
+  for (const engine::ActivationStats& stats : engine::layer_output_stats(cache))
+    trace.variance.push_back(stats.variance);
+  return trace;
+}
+
+DemoResult run_residual_gradient(const Params& params, std::uint64_t seed) {
+  const std::string demo = "residual-gradient";
+  const ResidualGradientSettings s{params.integer("layers"), params.integer("d_model"),
+                                   params.integer("heads"), params.integer("d_ff"),
+                                   params.integer("seq_len")};
+  check_heads(demo, s.heads, s.d_model);
+  check_work(demo, 4.0 * as_double(s.layers) * block_work(s.seq_len, s.d_model, s.d_ff),
+             fmt::format("layers={}, d_model={}, d_ff={} and seq_len={}", s.layers, s.d_model,
+                         s.d_ff, s.seq_len));
+
+  // One set of Xavier weights serves all four stacks: only the wiring differs.
+  engine::Rng rng(seed);
+  engine::StackConfig config =
+      stack_config(s.layers, s.d_model, s.heads, s.d_ff, engine::NormPlacement::pre);
+  engine::StackParams<double> blocks(config);
+  engine::init_xavier(blocks, rng);
+  const Mat input = random_matrix(s.seq_len, s.d_model, rng, 0.0, 1.0);
+  // loss = Σ G ∘ output for a fixed random G: the gradient entering the top is G itself.
+  const Mat grad_output = random_matrix(s.seq_len, s.d_model, rng, 0.0, 1.0);
+
+  struct Wiring {
+    std::string label;
+    engine::NormPlacement norm;
+    bool residual;
+  };
+  const std::vector<Wiring> wirings = {
+      {"no norm, residual", engine::NormPlacement::none, true},
+      {"no norm, no residual", engine::NormPlacement::none, false},
+      {"Pre-LN, residual", engine::NormPlacement::pre, true},
+      {"Pre-LN, no residual", engine::NormPlacement::pre, false},
+  };
+  std::vector<GradientTrace> traces;
+  for (const Wiring& wiring : wirings) {
+    config = stack_config(s.layers, s.d_model, s.heads, s.d_ff, wiring.norm);
+    config.layer.residual = wiring.residual;
+    traces.push_back(trace_stack(blocks, config, input, grad_output));
+  }
+  const GradientTrace& residual = traces[0];
+  const GradientTrace& plain = traces[1];
+  const GradientTrace& pre_residual = traces[2];
+  const GradientTrace& pre_plain = traces[3];
+
+  const double output_grad = grad_output.norm();
+  const double layer_count = as_double(s.layers);
+  DemoResult result;
+  result.set("output_grad", output_grad);
+  result.set("first_layer_grad_residual", residual.input_grad.front());
+  result.set("first_layer_grad_no_residual", plain.input_grad.front());
+  result.set("last_layer_grad_residual", residual.input_grad.back());
+  result.set("last_layer_grad_no_residual", plain.input_grad.back());
+  result.set("no_residual_over_residual", plain.input_grad.front() / residual.input_grad.front());
+  result.set("first_over_output_residual", residual.input_grad.front() / output_grad);
+  result.set("first_over_output_no_residual", plain.input_grad.front() / output_grad);
+  // The geometric mean of one block's factor; 0 once the gradient has underflowed to 0.
+  const double shrink_per_layer =
+      s.layers == 1 ? 1.0
+      : plain.input_grad.front() > 0.0 && plain.input_grad.back() > 0.0
+          ? std::pow(plain.input_grad.front() / plain.input_grad.back(), 1.0 / (layer_count - 1.0))
+          : 0.0;
+  result.set("no_residual_shrink_per_layer", shrink_per_layer);
+  result.set("final_variance_residual", residual.variance.back());
+  result.set("final_variance_no_residual", plain.variance.back());
+  result.set("first_layer_grad_residual_pre_ln", pre_residual.input_grad.front());
+  result.set("first_layer_grad_no_residual_pre_ln", pre_plain.input_grad.front());
+  result.set("first_over_output_residual_pre_ln", pre_residual.input_grad.front() / output_grad);
+  result.set("first_over_output_no_residual_pre_ln", pre_plain.input_grad.front() / output_grad);
+  result.set("grad_spread_residual_pre_ln", max_over_min(pre_residual.input_grad));
+  result.set("grad_spread_no_residual_pre_ln", max_over_min(pre_plain.input_grad));
+
+  Series gradients{"grad_per_layer",
+                   "gradient norm reaching each block's input",
+                   "block",
+                   "‖∂loss/∂input‖",
+                   count_up(1, s.layers),
+                   {},
+                   true};
+  Mat table(static_cast<Index>(wirings.size()), 4);
+  std::vector<std::string> rows;
+  for (std::size_t i = 0; i < wirings.size(); ++i) {
+    gradients.lines.emplace_back(wirings[i].label, traces[i].input_grad);
+    const auto row = static_cast<Index>(i);
+    table(row, 0) = traces[i].input_grad.back();
+    table(row, 1) = traces[i].input_grad.front();
+    table(row, 2) = traces[i].input_grad.front() / output_grad;
+    table(row, 3) = traces[i].variance.back();
+    rows.push_back(wirings[i].label);
+  }
+  result.series.push_back(std::move(gradients));
+  result.tables.push_back(Table{
+      "gradient_summary",
+      fmt::format("gradient entering the top: {}", text::format_short(output_grad)),
+      rows,
+      {fmt::format("at block {}", s.layers), "at block 1", "block 1 / top", "output variance"},
+      table,
+      false});
+
+  result.text = {
+      fmt::format("{} (d_model {}, {}, feed-forward {}, ReLU) with "
+                  "Xavier weights and no training, on {} random tokens. A loss Σ G∘output with a "
+                  "fixed random G sends the same gradient (norm {}) into the top of four stacks "
+                  "that share every weight and differ only in wiring: with or without residual "
+                  "connections, with no normalization or with Pre-LN.",
+                  counted(s.layers, "transformer block", "transformer blocks"), s.d_model,
+                  counted(s.heads, "head", "heads"), s.d_ff, s.seq_len,
+                  text::format_short(output_grad)),
+      fmt::format("Without residual connections (and no normalization) the gradient has to pass "
+                  "back through every weight matrix and nonlinearity: it shrinks by about ×{:.2f} "
+                  "per block and reaches block 1 {}. With output = Layer(x) + x the identity path "
+                  "carries it down instead: block 1 receives {}.",
+                  shrink_per_layer,
+                  plain.input_grad.front() > 0.0
+                      ? fmt::format("at {}, {} times less than entered the top",
+                                    text::format_short(plain.input_grad.front()),
+                                    text::format_short(output_grad / plain.input_grad.front()))
+                      : std::string("as exactly 0: it fell below the smallest double"),
+                  text::format_short(residual.input_grad.front())),
+      fmt::format("{} With Pre-LN as well, the residual stack delivers {} to block 1{} — the "
+                  "lesson's \"combined with residual connections — keeps very deep stacks "
+                  "trainable\".",
+                  residual.input_grad.front() > 10.0 * output_grad
+                      ? fmt::format("The residual stack without normalization errs the other "
+                                    "way: every block adds its output to the stream, so the "
+                                    "activation variance grows to {} and the gradient with it.",
+                                    text::format_short(residual.variance.back()))
+                      : fmt::format("Without normalization the residual stream's variance still "
+                                    "grows, to {} here.",
+                                    text::format_short(residual.variance.back())),
+                  text::format_short(pre_residual.input_grad.front()),
+                  s.layers == 1 ? std::string(", its only block: --set layers=20 shows the depth "
+                                              "where the difference grows")
+                                : fmt::format(" and stays within a factor of {:.1f} across all {} "
+                                              "blocks",
+                                              max_over_min(pre_residual.input_grad), s.layers)),
+      pre_plain.input_grad.front() > 0.0
+          ? fmt::format("LayerNorm without residuals rescales every block's input, so at "
+                        "initialization this stack's gradient {} ({} at block 1){}. Each fix "
+                        "covers one angle; transformers use both.",
+                        pre_plain.input_grad.front() > 0.01 * output_grad ? "does not collapse"
+                                                                          : "shrinks too",
+                        text::format_short(pre_plain.input_grad.front()),
+                        s.layers == 1
+                            ? std::string()
+                            : fmt::format(", but it wanders by a factor of {} from block to "
+                                          "block with no direct path to steady it",
+                                          text::format_short(max_over_min(pre_plain.input_grad))))
+          : std::string("LayerNorm without residuals does not save this stack: its gradient "
+                        "dies out entirely (exactly 0 at block 1) with no direct path around the "
+                        "blocks. Each fix covers one angle; transformers use both.")};
+  return result;
+}
+
+}  // namespace
+
+DemoInfo residual_gradient_demo() {
+  const ResidualGradientSettings defaults;
+  return DemoInfo{
+      "residual-gradient",
+      "Residual connections carry the gradient down a deep stack",
+      "Without the residual path a gradient has to flow back through every nonlinearity and "
+      "weight matrix, and across dozens of layers it shrinks toward zero.",
+      "L2 — Mechanism",
+      {integer_param("layers", defaults.layers, 1, 64, "transformer blocks"),
+       integer_param("d_model", defaults.d_model, 8, 256, "embedding width"),
+       integer_param("heads", defaults.heads, 1, 16, "attention heads (must divide d_model)"),
+       integer_param("d_ff", defaults.d_ff, 8, 1024, "feed-forward width"),
+       integer_param("seq_len", defaults.seq_len, 2, 64, "tokens")},
+      run_residual_gradient};
+}
+
+}  // namespace proofdeck::demo

@@ -1,0 +1,131 @@
+// rope-scaling: RoPE position interpolation divides positions by s, keeping a longer context's
+// angles inside the trained range while scores still depend only on the offset.
+#include "demo/demos.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "demo/demo_support.hpp"
+#include "engine/positional.hpp"
+#include "engine/rng.hpp"
+#include "text/number.hpp"
+
+namespace proofdeck::demo {
+
+using Mat = engine::Matrix<double>;
+
+namespace {
+
+DemoResult run_rope_scaling(const Params& params, std::uint64_t seed) {
+  const std::string demo = "rope-scaling";
+  const std::int64_t trained = params.integer("trained");
+  const double factor = params.number("factor");
+  const std::int64_t head_dim = params.integer("head_dim");
+  const double base = params.number("base");
+  require_even(demo, "head_dim", head_dim);
+  const auto extended = static_cast<std::int64_t>(std::floor(as_double(trained) * factor));
+  const std::int64_t last = extended - 1;
+  const double scaled = as_double(last) / factor;
+  // θ₀ = base⁰ = 1 radian per position: the fastest-turning pair sets the widest angle range.
+  const double max_trained = as_double(trained - 1);
+
+  // q·k at one offset, at positions across the extended range, with interpolation on.
+  engine::Rng rng(seed);
+  const Mat q = random_matrix(1, head_dim, rng, 0.0, 1.0);
+  const Mat k = random_matrix(1, head_dim, rng, 0.0, 1.0);
+  const engine::RopeConfig config{engine::RopeConvention::half, base, factor};
+  constexpr std::int64_t offset = 3;
+  std::vector<std::int64_t> starts = {0, trained / 2, std::max<std::int64_t>(0, last - offset)};
+  std::sort(starts.begin(), starts.end());
+  starts.erase(std::unique(starts.begin(), starts.end()), starts.end());
+  std::vector<double> scores;
+  for (const std::int64_t p : starts) {
+    Mat rq, rk;
+    engine::rope_forward(rq, q, {p}, config);
+    engine::rope_forward(rk, k, {p + offset}, config);
+    scores.push_back(rq.row(0).dot(rk.row(0)));
+  }
+  const double spread = *std::max_element(scores.begin(), scores.end()) -
+                        *std::min_element(scores.begin(), scores.end());
+
+  DemoResult result;
+  result.set("extended_length", as_double(extended));
+  result.set("last_position", as_double(last));
+  result.set("scaled_position", scaled);
+  result.set("max_angle_trained", max_trained);
+  result.set("max_angle_extended", as_double(last));
+  result.set("max_angle_interpolated", scaled);
+  result.set("interpolated_within_trained", scaled < as_double(trained));
+  result.set("extended_beyond_trained", last > trained - 1);
+  result.set("offset_spread_scaled", spread);
+  result.set("depends_only_on_offset", spread <= 1e-12);
+
+  Series angles{"angle_by_position",
+                "the fastest pair's rotation angle by position",
+                "position",
+                "angle (rad)",
+                {},
+                {{"no scaling", {}},
+                 {fmt::format("÷ {}", text::format_short(factor)), {}},
+                 {"trained range [0, L) ends", {}}},
+                false};
+  constexpr int kPoints = 9;
+  for (int i = 0; i < kPoints; ++i) {
+    const double p = std::round(as_double(last) * i / (kPoints - 1));
+    if (!angles.x.empty() && p == angles.x.back()) continue;
+    angles.x.push_back(p);
+    angles.lines[0].second.push_back(p);
+    angles.lines[1].second.push_back(p / factor);
+    angles.lines[2].second.push_back(as_double(trained));
+  }
+  result.series.push_back(std::move(angles));
+
+  result.text = {
+      fmt::format("RoPE turns pair i of q and k by position·θᵢ, θᵢ = {}^(−2i/{}); the fastest "
+                  "pair turns 1 radian per position, so a model trained on {} positions has "
+                  "seen its angles only up to {}. Run {} tokens unchanged and the last position, "
+                  "{}, turns it to {} rad — angles it never saw in training: RoPE does not "
+                  "extrapolate for free.",
+                  text::format_short(base), head_dim, grouped(as_double(trained)),
+                  grouped(max_trained), grouped(as_double(extended)), grouped(as_double(last)),
+                  grouped(as_double(last))),
+      fmt::format("Position interpolation (Chen et al. 2023; rope_scaling {{\"rope_type\": "
+                  "\"linear\", \"factor\": {}}}) divides every position by {} first: position {} "
+                  "becomes {}, inside the trained range [0, {}), at the cost of finer steps "
+                  "between neighbours (a short fine-tune adapts to them).",
+                  text::format_short(factor), text::format_short(factor), grouped(as_double(last)),
+                  text::format_readable(scaled, 6), grouped(as_double(trained))),
+      fmt::format("The rotation is still a rotation by scaled positions, so q·k depends only on "
+                  "the (scaled) offset: pairs {} apart at {} score alike "
+                  "(spread {}).",
+                  offset,
+                  starts.size() == 1 ? fmt::format("position {}", starts.front())
+                                     : fmt::format("positions {}", fmt::join(starts, ", ")),
+                  text::format_short(spread))};
+  return result;
+}
+
+}  // namespace
+
+DemoInfo rope_scaling_demo() {
+  return DemoInfo{
+      "rope-scaling",
+      "RoPE position interpolation",
+      "Dividing positions by s keeps the rotation angles of an s-times longer context inside the "
+      "trained range, and scores still depend only on the (scaled) offset.",
+      "Beyond the lesson: Chen et al. 2023 (position interpolation)",
+      {integer_param("trained", 2048, 2, 1000000, "context length L trained on"),
+       number_param("factor", 2.0, 1.0, 64.0, "scaling factor s"),
+       integer_param("head_dim", 128, 2, 1024, "dimensions per head (even)"),
+       number_param("base", 10000.0, 2.0, 1e9, "RoPE base (rope_theta)")},
+      run_rope_scaling};
+}
+
+}  // namespace proofdeck::demo
