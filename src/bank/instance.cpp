@@ -18,10 +18,6 @@ namespace proofdeck::bank {
 
 namespace {
 
-std::size_t draw_index(engine::Rng& rng, std::size_t size) {
-  return std::min(size - 1, static_cast<std::size_t>(rng.uniform() * static_cast<double>(size)));
-}
-
 bool contains(const std::vector<std::string>& list, const std::string& value) {
   return std::find(list.begin(), list.end(), value) != list.end();
 }
@@ -40,8 +36,7 @@ Instance instantiate(const Question& question, engine::Rng& rng) {
       question.type == QuestionType::order ? question.steps.size() : question.options.size();
   instance.order.resize(items);
   std::iota(instance.order.begin(), instance.order.end(), std::size_t{0});
-  for (std::size_t i = items; i > 1; --i)
-    std::swap(instance.order[i - 1], instance.order[draw_index(rng, i)]);
+  engine::shuffle(instance.order, rng);
   if (question.type == QuestionType::order && items > 1 &&
       std::is_sorted(instance.order.begin(), instance.order.end())) {
     // Shown in the right order the question answers itself: rotate by one.
@@ -50,7 +45,7 @@ Instance instantiate(const Question& question, engine::Rng& rng) {
   if (question.templ) {
     std::vector<Bindings> admitted;
     for_each_admitted(*question.templ, [&](const Bindings& b) { admitted.push_back(b); });
-    if (!admitted.empty()) instance.bindings = admitted[draw_index(rng, admitted.size())];
+    if (!admitted.empty()) instance.bindings = admitted[rng.below(admitted.size())];
     instance.key = question.templ->answer->evaluate(instance.bindings);
   } else {
     instance.key = question.key.value.value_or(0.0);
