@@ -19,8 +19,14 @@ TEST_CASE("the generator reproduces SplitMix64's published outputs", "[engine][r
   CHECK(zero.next_u64() == 0xE220A8397B1DCDAFULL);
   CHECK(zero.next_u64() == 0x6E789E6AA1B965F4ULL);
   CHECK(zero.next_u64() == 0x06C45D188009454FULL);
-  Rng vigna(1234567);  // the seed of Vigna's reference test
+  // Rosetta Code "Pseudo-random numbers/Splitmix64": the first five outputs for seed 1234567,
+  // the seed of Vigna's reference test.
+  Rng vigna(1234567);
   CHECK(vigna.next_u64() == 6457827717110365317ULL);
+  CHECK(vigna.next_u64() == 3203168211198807973ULL);
+  CHECK(vigna.next_u64() == 9817491932198370423ULL);
+  CHECK(vigna.next_u64() == 4593380528125082431ULL);
+  CHECK(vigna.next_u64() == 16408922859458223821ULL);
 }
 
 TEST_CASE("the same seed draws bit-identical normals, another seed does not", "[engine][rng]") {
