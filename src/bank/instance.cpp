@@ -55,6 +55,10 @@ Instance instantiate(const Question& question, engine::Rng& rng) {
   return instance;
 }
 
+std::size_t Instance::position_of(std::size_t index) const {
+  return static_cast<std::size_t>(std::find(order.begin(), order.end(), index) - order.begin());
+}
+
 std::string option_text(const Instance& instance, std::size_t position) {
   const Question& q = *instance.question;
   const std::size_t index = instance.order[position];
@@ -79,12 +83,8 @@ std::string expected_input(const Instance& instance) {
       return fmt::format("{}", instance.key);
     case QuestionType::order: {
       std::vector<std::string> letters;
-      for (std::size_t index = 0; index < q.steps.size(); ++index) {
-        const auto position = static_cast<std::size_t>(
-            std::find(instance.order.begin(), instance.order.end(), index) -
-            instance.order.begin());
-        letters.push_back(letter(position));
-      }
+      for (std::size_t index = 0; index < q.steps.size(); ++index)
+        letters.push_back(letter(instance.position_of(index)));
       return fmt::format("{}", fmt::join(letters, " "));
     }
   }
@@ -94,13 +94,9 @@ std::string expected_input(const Instance& instance) {
 std::vector<double> distractor_values(const Instance& instance) {
   std::vector<double> values;
   for (const Distractor& d : instance.question->distractors) {
-    if (d.value) {
-      values.push_back(*d.value);
-    } else if (d.formula) {
-      try {
-        values.push_back(d.formula->evaluate(instance.bindings));
-      } catch (const std::exception&) {
-      }
+    try {
+      values.push_back(d.value(instance.bindings));
+    } catch (const std::exception&) {
     }
   }
   return values;

@@ -628,11 +628,11 @@ void read_numeric(Reader& reader, const json& node, const std::string& pointer, 
     const std::string where = fmt::format("{}/distractors/{}", pointer, i);
     if (!reader.object(distractors[i], where, {"value", "formula", "trap"}, {"trap"})) continue;
     Distractor d;
-    d.value = reader.number(distractors[i], "value", where);
+    d.number = reader.number(distractors[i], "value", where);
     if (const auto f = distractors[i].find("formula"); f != distractors[i].end()) {
       d.formula = reader.formula(*f, where + "/formula");
     }
-    if (d.value.has_value() == distractors[i].contains("formula")) {
+    if (d.number.has_value() == distractors[i].contains("formula")) {
       reader.problem(where, "give a distractor either a 'value' or a 'formula'");
     }
     d.trap = reader.id(distractors[i], "trap", where);

@@ -2,6 +2,7 @@
 // validation. Every node keeps its JSON pointer so later errors (check, feedback) can say where.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -92,6 +93,10 @@ struct NumericKey {
   bool relative = false;
   std::string unit;
   std::string computed;  // the demo value the key must equal
+
+  // How far an answer may lie from `key` (the key as drawn) and still count: the tolerance, or
+  // for a relative one that fraction of |key|. Grading, printouts, exports and lint all read it.
+  double allowed(double key) const { return relative ? tolerance * std::fabs(key) : tolerance; }
 };
 
 using Bindings = std::map<std::string, double, std::less<>>;  // template parameter values
@@ -108,10 +113,18 @@ struct Template {
 // evaluated (e.g. a division by zero for some combination).
 void for_each_admitted(const Template& templ, const std::function<void(const Bindings&)>& visit);
 
+// A wrong numeric answer that embodies a trap: a number, or (in templates) a formula over the
+// drawn parameters; the loader admits exactly one of the two.
 struct Distractor {
-  std::optional<double> value;
+  std::optional<double> number;
   std::optional<Formula> formula;
   std::string trap;
+
+  // Its value for a draw's parameters (empty bindings outside templates): the formula evaluated,
+  // else the number. InputError when the formula is undefined for them (a division by zero).
+  double value(const Bindings& bindings) const {
+    return formula ? formula->evaluate(bindings) : number.value_or(0.0);
+  }
 };
 
 struct Step {

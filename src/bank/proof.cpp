@@ -632,9 +632,9 @@ std::vector<Mutation> mutate(const Question& question, DemoRunner& runner) {
         };
         for (const Distractor& d : question.distractors) {
           if (d.formula) attempt_key(*d.formula, "distractor " + d.formula->text());
-          if (d.value) {
-            attempt_key(Formula::parse(fmt::format("{}", *d.value), question.pointer),
-                        "distractor " + format_number(*d.value));
+          if (d.number) {
+            attempt_key(Formula::parse(fmt::format("{}", *d.number), question.pointer),
+                        "distractor " + format_number(*d.number));
           }
         }
         for (const auto& [description, op, operand] : kOffsets)
@@ -648,7 +648,7 @@ std::vector<Mutation> mutate(const Question& question, DemoRunner& runner) {
         // The loader proved that a distractor formula without parameters evaluates.
         for (const Distractor& d : question.distractors) {
           if (d.formula) attempt_key(d.formula->evaluate({}), "distractor " + d.formula->text());
-          if (d.value) attempt_key(*d.value, "distractor " + format_number(*d.value));
+          if (d.number) attempt_key(*d.number, "distractor " + format_number(*d.number));
         }
         const double key = question.key.value.value_or(0);
         const std::array<double, 3> wrong{key * 2, key / 2, key + 1};
