@@ -1,11 +1,13 @@
 // The rules about an answer that grading, printouts, exports and lint all read, each with one
 // home (docs/ARCHITECTURE.md § One home per rule): a numeric key's allowed error, a distractor's
-// value and where a step is shown.
+// value, where a step is shown and the question types' names.
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstddef>
 #include <cstdint>
+#include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "bank/formula.hpp"
@@ -106,4 +108,15 @@ TEST_CASE("position_of inverts every drawn order of an order question", "[bank][
     for (std::size_t step = 0; step < q.steps.size(); ++step)
       REQUIRE(instance.order[instance.position_of(step)] == step);
   }
+}
+
+TEST_CASE("every question type has one name, read back to the same type", "[bank][instance]") {
+  std::set<std::string_view> names;
+  for (const QuestionTypeName& entry : kQuestionTypes) {
+    CHECK(question_type_name(entry.type) == entry.name);
+    names.insert(entry.name);
+  }
+  CHECK(names.size() == kQuestionTypes.size());
+  CHECK(question_type_names() ==
+        std::vector<std::string>{"single", "multi", "truefalse", "numeric", "order"});
 }

@@ -20,19 +20,17 @@ namespace proofdeck::bank {
 using nlohmann::json;
 
 std::string_view question_type_name(QuestionType type) {
-  switch (type) {
-    case QuestionType::single:
-      return "single";
-    case QuestionType::multi:
-      return "multi";
-    case QuestionType::truefalse:
-      return "truefalse";
-    case QuestionType::numeric:
-      return "numeric";
-    case QuestionType::order:
-      return "order";
+  for (const QuestionTypeName& entry : kQuestionTypes) {
+    if (entry.type == type) return entry.name;
   }
   return "?";
+}
+
+std::vector<std::string> question_type_names() {
+  std::vector<std::string> names;
+  for (const QuestionTypeName& entry : kQuestionTypes)
+    names.emplace_back(entry.name);
+  return names;
 }
 
 const Topic* Bank::find_topic(std::string_view topic_id) const {
@@ -412,12 +410,20 @@ class Reader {
 };
 
 std::optional<QuestionType> parse_type(const std::string& name) {
-  for (const QuestionType type :
-       {QuestionType::single, QuestionType::multi, QuestionType::truefalse, QuestionType::numeric,
-        QuestionType::order}) {
-    if (question_type_name(type) == name) return type;
+  for (const QuestionTypeName& entry : kQuestionTypes) {
+    if (entry.name == name) return entry.type;
   }
   return std::nullopt;
+}
+
+// "single, multi, truefalse, numeric or order"
+std::string question_type_choices() {
+  std::string words;
+  for (std::size_t i = 0; i < kQuestionTypes.size(); ++i) {
+    words += i == 0 ? "" : (i + 1 == kQuestionTypes.size() ? " or " : ", ");
+    words += kQuestionTypes[i].name;
+  }
+  return words;
 }
 
 void read_options(Reader& reader, const json& node, const std::string& pointer, Question& q) {
@@ -698,10 +704,8 @@ Question read_question(Reader& reader, const json& node, const std::string& poin
   const auto type = parse_type(type_name);
   if (!type) {
     if (!type_name.empty()) {
-      reader.problem(pointer + "/type",
-                     fmt::format("unknown type '{}'; expected single, multi, truefalse, numeric "
-                                 "or order",
-                                 type_name));
+      reader.problem(pointer + "/type", fmt::format("unknown type '{}'; expected {}", type_name,
+                                                    question_type_choices()));
     }
     return q;
   }

@@ -2,6 +2,7 @@
 // validation. Every node keeps its JSON pointer so later errors (check, feedback) can say where.
 #pragma once
 
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <functional>
@@ -9,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -133,7 +135,22 @@ struct Step {
 };
 
 enum class QuestionType { single, multi, truefalse, numeric, order };
+
+// Every question type and its one name: a bank's "type", --type, reports, listings and headers.
+struct QuestionTypeName {
+  QuestionType type;
+  std::string_view name;
+};
+inline constexpr std::array<QuestionTypeName, 5> kQuestionTypes = {{
+    {QuestionType::single, "single"},
+    {QuestionType::multi, "multi"},
+    {QuestionType::truefalse, "truefalse"},
+    {QuestionType::numeric, "numeric"},
+    {QuestionType::order, "order"},
+}};
 std::string_view question_type_name(QuestionType type);
+// The names of kQuestionTypes, in its order.
+std::vector<std::string> question_type_names();
 
 struct Question {
   std::string bank;     // the bank's id

@@ -10,6 +10,7 @@
 #include <random>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "bank/proof.hpp"
 #include "bank/sources.hpp"
@@ -93,9 +94,9 @@ void add_filter_options(CLI::App* command, study::Filters& filters) {
       ->group("Filters");
   command
       ->add_option("--type", filters.types,
-                   "Only questions of this type: single, multi, truefalse, numeric, order "
-                   "(repeatable)")
-      ->check(one_of({"single", "multi", "truefalse", "numeric", "order"}))
+                   fmt::format("Only questions of this type: {} (repeatable)",
+                               fmt::join(bank::question_type_names(), ", ")))
+      ->check(one_of(bank::question_type_names()))
       ->group("Filters");
   command->add_option("--question", filters.questions, "Only this question id (repeatable)")
       ->group("Filters");
