@@ -1,6 +1,6 @@
 // The rules about an answer that grading, printouts, exports and lint all read, each with one
 // home (docs/ARCHITECTURE.md § One home per rule): a numeric key's allowed error, a distractor's
-// value, where a step is shown and the question types' names.
+// value, where a step is shown, the question types' names and the seed proofs run with.
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstddef>
@@ -13,6 +13,7 @@
 #include "bank/formula.hpp"
 #include "bank/instance.hpp"
 #include "bank/model.hpp"
+#include "bank/proof.hpp"
 #include "core/errors.hpp"
 #include "engine/rng.hpp"
 
@@ -119,4 +120,14 @@ TEST_CASE("every question type has one name, read back to the same type", "[bank
   CHECK(names.size() == kQuestionTypes.size());
   CHECK(question_type_names() ==
         std::vector<std::string>{"single", "multi", "truefalse", "numeric", "order"});
+}
+
+TEST_CASE("proofs run with seed 0 unless check is given another", "[bank][instance]") {
+  CHECK(kProofSeed == 0);
+  Proof proof;
+  proof.demo = "order-blindness";
+  DemoRunner shown = proof_runner(kProofSeed);
+  CHECK(shown.run(proof, {}, "/questions/0/proof").params.at("seed") == 0);
+  DemoRunner checked = proof_runner(5);
+  CHECK(checked.run(proof, {}, "/questions/0/proof").params.at("seed") == 5);
 }

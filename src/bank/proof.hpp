@@ -48,6 +48,18 @@ class DemoRunner {
   std::map<std::string, std::unique_ptr<demo::DemoResult>> cache_;
 };
 
+// The seed proofs run with unless `check --seed N` says otherwise. print, export and study run
+// their proofs with it whatever --seed they are given (--seed draws and shuffles their questions,
+// not the demos' weights), so the numbers an explanation quotes are the ones printed beside it
+// and the ones `check` proves.
+inline constexpr std::uint64_t kProofSeed = 0;
+
+// The runner a command proves with: `check`, and the load-time resolve_problems of banks given
+// with --bank, pass --seed (0 unless given); what print, export and study show, kProofSeed.
+inline DemoRunner proof_runner(std::uint64_t seed) {
+  return DemoRunner(seed);
+}
+
 // How a template value is written into text: plain for value names and demo arguments
 // ("16384", "0.5": what a parser reads back exactly), grouped for people (prompts: "16,384").
 enum class NumberStyle { plain, grouped };

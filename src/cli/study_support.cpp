@@ -42,7 +42,7 @@ StudyBanks load_study_banks(const Context& context) {
     if (!b.builtin) added.push_back(b);
   }
   if (!added.empty()) {
-    bank::DemoRunner runner(context.global.seed);
+    bank::DemoRunner runner = bank::proof_runner(context.global.seed);
     if (std::vector<std::string> problems = bank::resolve_problems(added, runner);
         !problems.empty())
       throw bank::BankErrors(std::move(problems));
@@ -130,9 +130,7 @@ std::unique_ptr<StudyRun> start_study(Context& context) {
       .seed = context.global.seed_given ? context.global.seed : fresh_seed(),
       .start = resolve_now(context),
       .started = std::chrono::steady_clock::now(),
-      // Proofs run as `check` proves them (seed 0), so the numbers an explanation quotes are the
-      // numbers on screen; --seed shuffles and draws questions, not the demos' weights.
-      .runner = bank::DemoRunner(0),
+      .runner = bank::proof_runner(bank::kProofSeed),
       .err = &context.io.err,
       .clock = {},  // the steady clock
   });
