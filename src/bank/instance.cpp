@@ -12,7 +12,7 @@
 
 #include "bank/formula.hpp"
 #include "bank/numeric_answer.hpp"
-#include "bank/proof.hpp"
+#include "bank/template.hpp"
 
 namespace proofdeck::bank {
 

@@ -14,6 +14,7 @@
 
 #include "bank/precision.hpp"
 #include "bank/proof.hpp"
+#include "bank/template.hpp"
 #include "core/errors.hpp"
 #include "text/width.hpp"
 

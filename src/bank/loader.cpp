@@ -13,6 +13,7 @@
 
 #include "bank/lint_rules.hpp"
 #include "bank/proof.hpp"
+#include "bank/template.hpp"
 #include "core/json_input.hpp"
 
 namespace proofdeck::bank {
@@ -45,29 +46,6 @@ const Trap* Bank::find_trap(std::string_view trap_id) const {
     if (trap.id == trap_id) return &trap;
   }
   return nullptr;
-}
-
-void for_each_admitted(const Template& templ, const std::function<void(const Bindings&)>& visit) {
-  const auto& params = templ.params;
-  if (params.empty() ||
-      std::any_of(params.begin(), params.end(), [](const auto& p) { return p.second.empty(); })) {
-    return;
-  }
-  std::vector<std::size_t> index(params.size(), 0);
-  Bindings bindings;
-  for (;;) {
-    for (std::size_t p = 0; p < params.size(); ++p) {
-      bindings[params[p].first] = params[p].second[index[p]];
-    }
-    const bool admitted = std::all_of(
-        templ.constraints.begin(), templ.constraints.end(),
-        [&](const Formula& constraint) { return constraint.evaluate(bindings) != 0.0; });
-    if (admitted) visit(bindings);
-    std::size_t p = 0;
-    while (p < index.size() && ++index[p] == params[p].second.size())
-      index[p++] = 0;
-    if (p == index.size()) return;
-  }
 }
 
 BankErrors::BankErrors(std::vector<std::string> problems)

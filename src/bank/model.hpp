@@ -110,11 +110,6 @@ struct Template {
   std::int64_t combinations = 0;  // admitted by the constraints, counted at load
 };
 
-// Calls visit for every combination of the template's parameter values that meets all its
-// constraints (the first parameter varies fastest). InputError from a constraint that cannot be
-// evaluated (e.g. a division by zero for some combination).
-void for_each_admitted(const Template& templ, const std::function<void(const Bindings&)>& visit);
-
 // A wrong numeric answer that embodies a trap: a number, or (in templates) a formula over the
 // drawn parameters; the loader admits exactly one of the two.
 struct Distractor {

@@ -15,6 +15,7 @@
 
 #include "bank/instance.hpp"
 #include "bank/model.hpp"
+#include "bank/template.hpp"
 #include "demo/demo.hpp"
 
 namespace proofdeck::bank {
@@ -59,23 +60,6 @@ inline constexpr std::uint64_t kProofSeed = 0;
 inline DemoRunner proof_runner(std::uint64_t seed) {
   return DemoRunner(seed);
 }
-
-// How a template value is written into text: plain for value names and demo arguments
-// ("16384", "0.5": what a parser reads back exactly), grouped for people (prompts: "16,384").
-enum class NumberStyle { plain, grouped };
-
-// "{heads}" → "8" with heads = 8, in value names, prompts and arguments; unknown placeholders
-// stay as they are.
-std::string substitute(std::string_view text, const Bindings& bindings,
-                       NumberStyle style = NumberStyle::plain);
-
-// The `{param}` placeholders of a text, innermost first where they nest; `{value:NAME}`
-// references are not placeholders (value_references lists them).
-std::vector<std::string> placeholders(std::string_view text);
-
-// The NAMEs of an explanation's `{value:NAME}` references, in order: values of the question's
-// demo, quoted where the explanation is shown (NAME may hold `{param}` placeholders in templates).
-std::vector<std::string> value_references(std::string_view text);
 
 // Each `{value:NAME}` of `text` (placeholders already filled) written from `result` by the
 // number rule (format_measured: "2,047.5", "1.421×10⁻¹⁴"); a name the result lacks stays as it is.
