@@ -1,6 +1,7 @@
 // SplitMix64, Box–Muller normals and the weight initialisers.
 #include "engine/rng.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 
@@ -21,6 +22,11 @@ double Rng::uniform() {
 
 double Rng::uniform(double low, double high) {
   return low + (high - low) * uniform();
+}
+
+std::size_t Rng::below(std::size_t n) {
+  // A product that rounds up to n stays in range.
+  return std::min(n - 1, static_cast<std::size_t>(uniform() * static_cast<double>(n)));
 }
 
 double Rng::normal() {

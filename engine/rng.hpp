@@ -3,7 +3,10 @@
 // are bit-identical everywhere.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <utility>
+#include <vector>
 
 #include "engine/tensor.hpp"
 
@@ -19,6 +22,8 @@ class Rng {
   double uniform();
   // Uniform in [low, high).
   double uniform(double low, double high);
+  // Uniform over 0 … n − 1 (n ≥ 1), from one uniform() draw.
+  std::size_t below(std::size_t n);
   // Standard normal by the Box–Muller transform; the second draw of each pair is kept.
   double normal();
   double normal(double mean, double stddev) { return mean + stddev * normal(); }
@@ -28,6 +33,14 @@ class Rng {
   bool has_spare_ = false;
   double spare_ = 0.0;
 };
+
+// Fisher–Yates: every order of items equally likely, one below() draw per item past the first,
+// from the back. Every seeded shuffle in the program (options, steps, forms) goes through it.
+template <typename T>
+void shuffle(std::vector<T>& items, Rng& rng) {
+  for (std::size_t i = items.size(); i > 1; --i)
+    std::swap(items[i - 1], items[rng.below(i)]);
+}
 
 // Initialisers, drawing row by row in storage order.
 template <typename T>

@@ -18,8 +18,10 @@
 #include <utility>
 #include <vector>
 
+#include "engine/rng.hpp"
 #include "study/fsrs.hpp"
 
+using proofdeck::engine::Rng;
 using proofdeck::study::Card;
 using proofdeck::study::CardState;
 using proofdeck::study::elapsed_days;
@@ -33,7 +35,6 @@ using proofdeck::study::Rating;
 using proofdeck::study::ReviewOutcome;
 using proofdeck::study::Scheduler;
 using proofdeck::study::SchedulerOptions;
-using proofdeck::study::SplitMix64;
 using proofdeck::study::state_name;
 using proofdeck::study::TimePoint;
 using std::chrono::hours;
@@ -230,7 +231,7 @@ TEST_CASE("py-fsrs test_memo_state stability and difficulty after Again then fiv
   // pytest.approx(53.62691, abs=1e-4) and approx(6.3574867, abs=1e-4). The same numbers are
   // fsrs-rs src/inference.rs test_memory_state and ts-fsrs __tests__/FSRS-6.test.ts
   // 'memory state[short-term]'. Fuzz moves due dates only, so it is on here as in py-fsrs.
-  SplitMix64 rng(1);
+  Rng rng(1);
   const Scheduler scheduler = scheduler_with([](SchedulerOptions& o) { o.fuzz = true; });
   Card card;
   TimePoint now = kReferenceStart;
@@ -978,7 +979,7 @@ TEST_CASE("the same random source gives the same schedule and fuzz off the exact
   const Scheduler plain;
   const Scheduler fuzzed = scheduler_with([](SchedulerOptions& o) { o.fuzz = true; });
   const auto schedule = [&](const Scheduler& scheduler, std::uint64_t seed) {
-    SplitMix64 rng(seed);
+    Rng rng(seed);
     Card card;
     std::vector<int> days;
     for (int i = 0; i < 12; ++i) {
@@ -1000,7 +1001,7 @@ TEST_CASE("the same random source gives the same schedule and fuzz off the exact
   const Card exact = review_at(plain, review, kGood, *review.due);
   CHECK(interval_days(exact) == plain.next_interval_days(exact.stability));
   for (std::uint64_t seed = 0; seed < 50; ++seed) {
-    SplitMix64 rng(seed);
+    Rng rng(seed);
     const Card card =
         fuzzed.review(review, kGood, *review.due, [&rng] { return rng.uniform(); }).card;
     CHECK(card.stability == exact.stability);
@@ -1017,23 +1018,6 @@ TEST_CASE("fuzz needs a random source with values in 0 to 1", "[fsrs]") {
   const Card review = review_when_due(Scheduler(), {kGood, kGood});  // due in 2 days
   REQUIRE_THROWS_WITH(fuzzed.review(review, kGood, *review.due, [] { return 1.0; }),
                       "the uniform random source must return values in [0, 1), got 1");
-}
-
-TEST_CASE("SplitMix64 reproduces the reference outputs for seed 1234567", "[fsrs]") {
-  // Rosetta Code "Pseudo-random numbers/Splitmix64": the first five outputs for seed 1234567.
-  SplitMix64 rng(1234567);
-  CHECK(rng.next() == 6457827717110365317ULL);
-  CHECK(rng.next() == 3203168211198807973ULL);
-  CHECK(rng.next() == 9817491932198370423ULL);
-  CHECK(rng.next() == 4593380528125082431ULL);
-  CHECK(rng.next() == 16408922859458223821ULL);
-  SplitMix64 uniform(42);
-  bool in_range = true;
-  for (int i = 0; i < 10000; ++i) {
-    const double u = uniform.uniform();
-    in_range = in_range && u >= 0.0 && u < 1.0;
-  }
-  CHECK(in_range);
 }
 
 // --- Retrievability, states, options ----------------------------------------------------------

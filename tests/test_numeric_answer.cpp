@@ -11,6 +11,7 @@
 #include "bank/instance.hpp"
 #include "bank/numeric_answer.hpp"
 #include "bank/sources.hpp"
+#include "bank/template.hpp"
 #include "cli_test_support.hpp"
 #include "golden.hpp"
 

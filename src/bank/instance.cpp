@@ -12,15 +12,11 @@
 
 #include "bank/formula.hpp"
 #include "bank/numeric_answer.hpp"
-#include "bank/proof.hpp"
+#include "bank/template.hpp"
 
 namespace proofdeck::bank {
 
 namespace {
-
-std::size_t draw_index(engine::Rng& rng, std::size_t size) {
-  return std::min(size - 1, static_cast<std::size_t>(rng.uniform() * static_cast<double>(size)));
-}
 
 bool contains(const std::vector<std::string>& list, const std::string& value) {
   return std::find(list.begin(), list.end(), value) != list.end();
@@ -40,8 +36,7 @@ Instance instantiate(const Question& question, engine::Rng& rng) {
       question.type == QuestionType::order ? question.steps.size() : question.options.size();
   instance.order.resize(items);
   std::iota(instance.order.begin(), instance.order.end(), std::size_t{0});
-  for (std::size_t i = items; i > 1; --i)
-    std::swap(instance.order[i - 1], instance.order[draw_index(rng, i)]);
+  engine::shuffle(instance.order, rng);
   if (question.type == QuestionType::order && items > 1 &&
       std::is_sorted(instance.order.begin(), instance.order.end())) {
     // Shown in the right order the question answers itself: rotate by one.
@@ -50,7 +45,7 @@ Instance instantiate(const Question& question, engine::Rng& rng) {
   if (question.templ) {
     std::vector<Bindings> admitted;
     for_each_admitted(*question.templ, [&](const Bindings& b) { admitted.push_back(b); });
-    if (!admitted.empty()) instance.bindings = admitted[draw_index(rng, admitted.size())];
+    if (!admitted.empty()) instance.bindings = admitted[rng.below(admitted.size())];
     instance.key = question.templ->answer->evaluate(instance.bindings);
   } else {
     instance.key = question.key.value.value_or(0.0);
@@ -58,6 +53,10 @@ Instance instantiate(const Question& question, engine::Rng& rng) {
   instance.prompt = substitute(question.prompt, instance.bindings, NumberStyle::grouped);
   instance.explanation = substitute(question.explanation, instance.bindings, NumberStyle::grouped);
   return instance;
+}
+
+std::size_t Instance::position_of(std::size_t index) const {
+  return static_cast<std::size_t>(std::find(order.begin(), order.end(), index) - order.begin());
 }
 
 std::string option_text(const Instance& instance, std::size_t position) {
@@ -84,12 +83,8 @@ std::string expected_input(const Instance& instance) {
       return fmt::format("{}", instance.key);
     case QuestionType::order: {
       std::vector<std::string> letters;
-      for (std::size_t index = 0; index < q.steps.size(); ++index) {
-        const auto position = static_cast<std::size_t>(
-            std::find(instance.order.begin(), instance.order.end(), index) -
-            instance.order.begin());
-        letters.push_back(letter(position));
-      }
+      for (std::size_t index = 0; index < q.steps.size(); ++index)
+        letters.push_back(letter(instance.position_of(index)));
       return fmt::format("{}", fmt::join(letters, " "));
     }
   }
@@ -99,13 +94,9 @@ std::string expected_input(const Instance& instance) {
 std::vector<double> distractor_values(const Instance& instance) {
   std::vector<double> values;
   for (const Distractor& d : instance.question->distractors) {
-    if (d.value) {
-      values.push_back(*d.value);
-    } else if (d.formula) {
-      try {
-        values.push_back(d.formula->evaluate(instance.bindings));
-      } catch (const std::exception&) {
-      }
+    try {
+      values.push_back(d.value(instance.bindings));
+    } catch (const std::exception&) {
     }
   }
   return values;

@@ -21,6 +21,10 @@ struct Instance {
   std::string explanation;         // likewise
   std::vector<std::size_t> order;  // shown position → option (or step) index
   double key = 0.0;                // numeric: the right value
+
+  // Where option (or step) `index` is shown: the position whose order entry it is (order's
+  // inverse); order.size() for an index not in order.
+  std::size_t position_of(std::size_t index) const;
 };
 
 // Shuffles options and steps and draws a template's parameters from rng.

@@ -14,6 +14,7 @@
 
 #include "bank/precision.hpp"
 #include "bank/proof.hpp"
+#include "bank/template.hpp"
 #include "core/errors.hpp"
 #include "text/width.hpp"
 
@@ -417,7 +418,7 @@ void precision(Linter& linter, const Bank& bank, const Question& q) {
       return;
     }
     const double given = rounded(key, *asked);
-    const double tolerance = q.key.relative ? q.key.tolerance * std::fabs(key) : q.key.tolerance;
+    const double tolerance = q.key.allowed(key);
     if (std::fabs(given - key) > tolerance * (1 + 1e-9) + 1e-15) {
       linter.add(
           bank, &q, "precision",

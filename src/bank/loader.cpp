@@ -13,6 +13,7 @@
 
 #include "bank/lint_rules.hpp"
 #include "bank/proof.hpp"
+#include "bank/template.hpp"
 #include "core/json_input.hpp"
 #include "text/suggest.hpp"
 
@@ -21,19 +22,17 @@ namespace proofdeck::bank {
 using nlohmann::json;
 
 std::string_view question_type_name(QuestionType type) {
-  switch (type) {
-    case QuestionType::single:
-      return "single";
-    case QuestionType::multi:
-      return "multi";
-    case QuestionType::truefalse:
-      return "truefalse";
-    case QuestionType::numeric:
-      return "numeric";
-    case QuestionType::order:
-      return "order";
+  for (const QuestionTypeName& entry : kQuestionTypes) {
+    if (entry.type == type) return entry.name;
   }
   return "?";
+}
+
+std::vector<std::string> question_type_names() {
+  std::vector<std::string> names;
+  for (const QuestionTypeName& entry : kQuestionTypes)
+    names.emplace_back(entry.name);
+  return names;
 }
 
 const Topic* Bank::find_topic(std::string_view topic_id) const {
@@ -48,29 +47,6 @@ const Trap* Bank::find_trap(std::string_view trap_id) const {
     if (trap.id == trap_id) return &trap;
   }
   return nullptr;
-}
-
-void for_each_admitted(const Template& templ, const std::function<void(const Bindings&)>& visit) {
-  const auto& params = templ.params;
-  if (params.empty() ||
-      std::any_of(params.begin(), params.end(), [](const auto& p) { return p.second.empty(); })) {
-    return;
-  }
-  std::vector<std::size_t> index(params.size(), 0);
-  Bindings bindings;
-  for (;;) {
-    for (std::size_t p = 0; p < params.size(); ++p) {
-      bindings[params[p].first] = params[p].second[index[p]];
-    }
-    const bool admitted = std::all_of(
-        templ.constraints.begin(), templ.constraints.end(),
-        [&](const Formula& constraint) { return constraint.evaluate(bindings) != 0.0; });
-    if (admitted) visit(bindings);
-    std::size_t p = 0;
-    while (p < index.size() && ++index[p] == params[p].second.size())
-      index[p++] = 0;
-    if (p == index.size()) return;
-  }
 }
 
 BankErrors::BankErrors(std::vector<std::string> problems)
@@ -413,12 +389,20 @@ class Reader {
 };
 
 std::optional<QuestionType> parse_type(const std::string& name) {
-  for (const QuestionType type :
-       {QuestionType::single, QuestionType::multi, QuestionType::truefalse, QuestionType::numeric,
-        QuestionType::order}) {
-    if (question_type_name(type) == name) return type;
+  for (const QuestionTypeName& entry : kQuestionTypes) {
+    if (entry.name == name) return entry.type;
   }
   return std::nullopt;
+}
+
+// "single, multi, truefalse, numeric or order"
+std::string question_type_choices() {
+  std::string words;
+  for (std::size_t i = 0; i < kQuestionTypes.size(); ++i) {
+    words += i == 0 ? "" : (i + 1 == kQuestionTypes.size() ? " or " : ", ");
+    words += kQuestionTypes[i].name;
+  }
+  return words;
 }
 
 void read_options(Reader& reader, const json& node, const std::string& pointer, Question& q) {
@@ -629,11 +613,11 @@ void read_numeric(Reader& reader, const json& node, const std::string& pointer, 
     const std::string where = fmt::format("{}/distractors/{}", pointer, i);
     if (!reader.object(distractors[i], where, {"value", "formula", "trap"}, {"trap"})) continue;
     Distractor d;
-    d.value = reader.number(distractors[i], "value", where);
+    d.number = reader.number(distractors[i], "value", where);
     if (const auto f = distractors[i].find("formula"); f != distractors[i].end()) {
       d.formula = reader.formula(*f, where + "/formula");
     }
-    if (d.value.has_value() == distractors[i].contains("formula")) {
+    if (d.number.has_value() == distractors[i].contains("formula")) {
       reader.problem(where, "give a distractor either a 'value' or a 'formula'");
     }
     d.trap = reader.id(distractors[i], "trap", where);
@@ -699,10 +683,8 @@ Question read_question(Reader& reader, const json& node, const std::string& poin
   const auto type = parse_type(type_name);
   if (!type) {
     if (!type_name.empty()) {
-      reader.problem(pointer + "/type",
-                     fmt::format("unknown type '{}'; expected single, multi, truefalse, numeric "
-                                 "or order",
-                                 type_name));
+      reader.problem(pointer + "/type", fmt::format("unknown type '{}'; expected {}", type_name,
+                                                    question_type_choices()));
     }
     return q;
   }

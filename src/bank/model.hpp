@@ -2,12 +2,15 @@
 // validation. Every node keeps its JSON pointer so later errors (check, feedback) can say where.
 #pragma once
 
+#include <array>
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -92,6 +95,10 @@ struct NumericKey {
   bool relative = false;
   std::string unit;
   std::string computed;  // the demo value the key must equal
+
+  // How far an answer may lie from `key` (the key as drawn) and still count: the tolerance, or
+  // for a relative one that fraction of |key|. Grading, printouts, exports and lint all read it.
+  double allowed(double key) const { return relative ? tolerance * std::fabs(key) : tolerance; }
 };
 
 using Bindings = std::map<std::string, double, std::less<>>;  // template parameter values
@@ -103,15 +110,18 @@ struct Template {
   std::int64_t combinations = 0;  // admitted by the constraints, counted at load
 };
 
-// Calls visit for every combination of the template's parameter values that meets all its
-// constraints (the first parameter varies fastest). InputError from a constraint that cannot be
-// evaluated (e.g. a division by zero for some combination).
-void for_each_admitted(const Template& templ, const std::function<void(const Bindings&)>& visit);
-
+// A wrong numeric answer that embodies a trap: a number, or (in templates) a formula over the
+// drawn parameters; the loader admits exactly one of the two.
 struct Distractor {
-  std::optional<double> value;
+  std::optional<double> number;
   std::optional<Formula> formula;
   std::string trap;
+
+  // Its value for a draw's parameters (empty bindings outside templates): the formula evaluated,
+  // else the number. InputError when the formula is undefined for them (a division by zero).
+  double value(const Bindings& bindings) const {
+    return formula ? formula->evaluate(bindings) : number.value_or(0.0);
+  }
 };
 
 struct Step {
@@ -120,7 +130,22 @@ struct Step {
 };
 
 enum class QuestionType { single, multi, truefalse, numeric, order };
+
+// Every question type and its one name: a bank's "type", --type, reports, listings and headers.
+struct QuestionTypeName {
+  QuestionType type;
+  std::string_view name;
+};
+inline constexpr std::array<QuestionTypeName, 5> kQuestionTypes = {{
+    {QuestionType::single, "single"},
+    {QuestionType::multi, "multi"},
+    {QuestionType::truefalse, "truefalse"},
+    {QuestionType::numeric, "numeric"},
+    {QuestionType::order, "order"},
+}};
 std::string_view question_type_name(QuestionType type);
+// The names of kQuestionTypes, in its order.
+std::vector<std::string> question_type_names();
 
 struct Question {
   std::string bank;     // the bank's id

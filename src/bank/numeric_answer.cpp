@@ -10,6 +10,7 @@
 #include <map>
 
 #include "bank/formula.hpp"
+#include "bank/model.hpp"
 #include "core/errors.hpp"
 #include "text/number.hpp"
 
@@ -112,7 +113,10 @@ std::string numeric_answer_hint(const NumericAnswerError& error, const NumberExa
 
 bool numeric_matches(double answer, double key, double tolerance, bool relative) {
   if (!std::isfinite(answer) || !std::isfinite(key)) return false;
-  const double allowed = relative ? tolerance * std::abs(key) : tolerance;
+  NumericKey rule;
+  rule.tolerance = tolerance;
+  rule.relative = relative;
+  const double allowed = rule.allowed(key);
   // A few units in the last place of slack, so 0.99 is within 0.01 of 1 although 1 − 0.99 is
   // 0.010000000000000009 in binary floating point.
   const double slack =

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "bank/formula.hpp"
+#include "bank/model.hpp"
 #include "text/number.hpp"
 
 namespace proofdeck::bank {
@@ -119,7 +120,10 @@ std::string with_unit(const std::string& number, double value, const std::string
 
 std::string tolerance_text(double key, const std::string& prompt, double tolerance, bool relative) {
   if (!(tolerance > 0) || !std::isfinite(key)) return "";
-  const double allowed = relative ? tolerance * std::fabs(key) : tolerance;
+  NumericKey rule;
+  rule.tolerance = tolerance;
+  rule.relative = relative;
+  const double allowed = rule.allowed(key);
   // A tolerance under half a unit of the shown key's last digit adds nothing to it.
   if (allowed < 0.5 * std::pow(10.0, -shown_decimals(key, prompt, allowed))) return "";
   // Percentages read well down to a hundredth of a percent; finer ones as the absolute amount.

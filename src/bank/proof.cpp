@@ -35,86 +35,6 @@ std::string_view status_name(Status status) {
 
 namespace {
 
-std::string plain_number(double value) {
-  if (std::isfinite(value) && value == std::trunc(value) && std::fabs(value) < 9.0e15) {
-    return std::to_string(static_cast<std::int64_t>(value));
-  }
-  return fmt::format("{}", value);  // shortest text that reads back as the same double
-}
-
-}  // namespace
-
-std::string substitute(std::string_view text, const Bindings& bindings, NumberStyle style) {
-  std::string result;
-  std::size_t at = 0;
-  while (at < text.size()) {
-    // The innermost braces first, so "{value:variance_{layers}}" becomes "{value:variance_20}".
-    const std::size_t close = text.find('}', at);
-    if (close == std::string_view::npos) break;
-    const std::size_t open = text.rfind('{', close);
-    if (open == std::string_view::npos || open < at) {
-      result += text.substr(at, close + 1 - at);
-      at = close + 1;
-      continue;
-    }
-    const auto it = bindings.find(text.substr(open + 1, close - open - 1));
-    result += text.substr(at, open - at);
-    result += it == bindings.end()            ? std::string(text.substr(open, close - open + 1))
-              : style == NumberStyle::grouped ? format_number(it->second)
-                                              : plain_number(it->second);
-    at = close + 1;
-  }
-  result += text.substr(std::min(at, text.size()));
-  return result;
-}
-
-namespace {
-
-constexpr std::string_view kValuePrefix = "{value:";
-
-// Calls visit(open, close) for every brace pair of `text`, innermost first, nesting respected.
-template <typename Visit>
-void for_each_brace(std::string_view text, Visit visit) {
-  std::vector<std::size_t> opens;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '{') {
-      opens.push_back(i);
-    } else if (text[i] == '}' && !opens.empty()) {
-      visit(opens.back(), i);
-      opens.pop_back();
-    }
-  }
-}
-
-}  // namespace
-
-std::vector<std::string> placeholders(std::string_view text) {
-  std::vector<std::string> names;
-  for_each_brace(text, [&](std::size_t open, std::size_t close) {
-    const std::string_view inside = text.substr(open + 1, close - open - 1);
-    if (text.substr(open).starts_with(kValuePrefix) || inside.find('{') != std::string_view::npos)
-      return;
-    names.emplace_back(inside);
-  });
-  return names;
-}
-
-std::vector<std::string> value_references(std::string_view text) {
-  std::vector<std::pair<std::size_t, std::string>> found;
-  for_each_brace(text, [&](std::size_t open, std::size_t close) {
-    if (!text.substr(open).starts_with(kValuePrefix)) return;
-    const std::size_t start = open + kValuePrefix.size();
-    found.emplace_back(open, std::string(text.substr(start, close - start)));
-  });
-  std::sort(found.begin(), found.end());  // in reading order, not innermost first
-  std::vector<std::string> names;
-  for (auto& [open, name] : found)
-    names.push_back(std::move(name));
-  return names;
-}
-
-namespace {
-
 // `text` with each `{value:NAME}` replaced by written(NAME).
 template <typename Written>
 std::string replace_values(std::string_view text, Written written) {
@@ -638,9 +558,9 @@ std::vector<Mutation> mutate(const Question& question, DemoRunner& runner) {
         };
         for (const Distractor& d : question.distractors) {
           if (d.formula) attempt_key(*d.formula, "distractor " + d.formula->text());
-          if (d.value) {
-            attempt_key(Formula::parse(fmt::format("{}", *d.value), question.pointer),
-                        "distractor " + format_number(*d.value));
+          if (d.number) {
+            attempt_key(Formula::parse(fmt::format("{}", *d.number), question.pointer),
+                        "distractor " + format_number(*d.number));
           }
         }
         for (const auto& [description, op, operand] : kOffsets)
@@ -654,7 +574,7 @@ std::vector<Mutation> mutate(const Question& question, DemoRunner& runner) {
         // The loader proved that a distractor formula without parameters evaluates.
         for (const Distractor& d : question.distractors) {
           if (d.formula) attempt_key(d.formula->evaluate({}), "distractor " + d.formula->text());
-          if (d.value) attempt_key(*d.value, "distractor " + format_number(*d.value));
+          if (d.number) attempt_key(*d.number, "distractor " + format_number(*d.number));
         }
         const double key = question.key.value.value_or(0);
         const std::array<double, 3> wrong{key * 2, key / 2, key + 1};

@@ -15,6 +15,7 @@
 
 #include "bank/instance.hpp"
 #include "bank/model.hpp"
+#include "bank/template.hpp"
 #include "demo/demo.hpp"
 
 namespace proofdeck::bank {
@@ -48,22 +49,17 @@ class DemoRunner {
   std::map<std::string, std::unique_ptr<demo::DemoResult>> cache_;
 };
 
-// How a template value is written into text: plain for value names and demo arguments
-// ("16384", "0.5": what a parser reads back exactly), grouped for people (prompts: "16,384").
-enum class NumberStyle { plain, grouped };
+// The seed proofs run with unless `check --seed N` says otherwise. print, export and study run
+// their proofs with it whatever --seed they are given (--seed draws and shuffles their questions,
+// not the demos' weights), so the numbers an explanation quotes are the ones printed beside it
+// and the ones `check` proves.
+inline constexpr std::uint64_t kProofSeed = 0;
 
-// "{heads}" → "8" with heads = 8, in value names, prompts and arguments; unknown placeholders
-// stay as they are.
-std::string substitute(std::string_view text, const Bindings& bindings,
-                       NumberStyle style = NumberStyle::plain);
-
-// The `{param}` placeholders of a text, innermost first where they nest; `{value:NAME}`
-// references are not placeholders (value_references lists them).
-std::vector<std::string> placeholders(std::string_view text);
-
-// The NAMEs of an explanation's `{value:NAME}` references, in order: values of the question's
-// demo, quoted where the explanation is shown (NAME may hold `{param}` placeholders in templates).
-std::vector<std::string> value_references(std::string_view text);
+// The runner a command proves with: `check`, and the load-time resolve_problems of banks given
+// with --bank, pass --seed (0 unless given); what print, export and study show, kProofSeed.
+inline DemoRunner proof_runner(std::uint64_t seed) {
+  return DemoRunner(seed);
+}
 
 // Each `{value:NAME}` of `text` (placeholders already filled) written from `result` by the
 // number rule (format_measured: "2,047.5", "1.421×10⁻¹⁴"); a name the result lacks stays as it is.

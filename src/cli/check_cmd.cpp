@@ -355,7 +355,7 @@ void run_check(const CheckOptions& options, Context& context) {
                                    : "no questions to check: the loaded banks hold none");
   }
   keep_freed_memory();  // demo runs allocate and free large matrices: see heap.hpp
-  bank::DemoRunner runner(context.global.seed);
+  bank::DemoRunner runner = bank::proof_runner(context.global.seed);
   runner.prefetch(banks, std::max(1u, std::thread::hardware_concurrency()));
   if (std::vector<std::string> problems = bank::resolve_problems(banks, runner); !problems.empty())
     throw bank::BankErrors(std::move(problems));

@@ -96,7 +96,7 @@ void export_apkg(const std::vector<print::TopicGroup>& groups, const ExportOptio
                        text::terminal_safe(epoch)));
     }
   }
-  bank::DemoRunner runner(0);  // as check proves them, like the other exports
+  bank::DemoRunner runner = bank::proof_runner(bank::kProofSeed);
   const print::Apkg apkg = print::export_apkg(groups, runner, apkg_options);
   if (!apkg.undated_banks.empty()) {
     const bool one = apkg.undated_banks.size() == 1;
@@ -133,9 +133,7 @@ void run_export(const ExportOptions& options, Context& context) {
     export_apkg(groups, options, context);
     return;
   }
-  // Proofs run as `check` proves them (seed 0), as in quiz feedback: the numbers an explanation
-  // quotes are the numbers printed beside it; --seed draws and shuffles, not the demos' weights.
-  bank::DemoRunner runner(0);
+  bank::DemoRunner runner = bank::proof_runner(bank::kProofSeed);
   write_output(options.output_path,
                options.to == "gift" ? print::export_gift(groups, runner)
                                     : print::export_anki(groups, runner),

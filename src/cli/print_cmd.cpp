@@ -138,9 +138,7 @@ void run_print(const PrintOptions& options, Context& context) {
   handout_options.seed = context.global.seed;
   handout_options.title = options.title;
   if (!options.assets_dir.empty()) handout_options.assets_href = assets_href(options);
-  // Proofs run as `check` proves them (seed 0), as in quiz feedback: the numbers an explanation
-  // quotes are the numbers printed beside it; --seed draws and shuffles, not the demos' weights.
-  bank::DemoRunner runner(0);
+  bank::DemoRunner runner = bank::proof_runner(bank::kProofSeed);
   const print::Handout handout = print::render_handout(groups, handout_options, runner);
   if (!options.assets_dir.empty()) write_assets(options.assets_dir, handout.assets, context.io);
   write_output(options.output_path, handout.document, context.io);

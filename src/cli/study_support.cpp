@@ -10,6 +10,7 @@
 #include <random>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "bank/proof.hpp"
 #include "bank/sources.hpp"
@@ -47,7 +48,7 @@ StudyBanks load_study_banks(const Context& context) {
     if (!b.builtin) added.push_back(b);
   }
   if (!added.empty()) {
-    bank::DemoRunner runner(context.global.seed);
+    bank::DemoRunner runner = bank::proof_runner(context.global.seed);
     if (std::vector<std::string> problems = bank::resolve_problems(added, runner);
         !problems.empty())
       throw bank::BankErrors(std::move(problems));
@@ -106,9 +107,9 @@ void add_filter_options(CLI::App* command, study::Filters& filters) {
       ->group("Filters");
   command
       ->add_option("--type", filters.types,
-                   "Only questions of this type: single, multi, truefalse, numeric, order "
-                   "(repeatable)")
-      ->check(one_of({"single", "multi", "truefalse", "numeric", "order"}))
+                   fmt::format("Only questions of this type: {} (repeatable)",
+                               fmt::join(bank::question_type_names(), ", ")))
+      ->check(one_of(bank::question_type_names()))
       ->group("Filters");
   command->add_option("--question", filters.questions, "Only this question id (repeatable)")
       ->group("Filters");
@@ -142,9 +143,7 @@ std::unique_ptr<StudyRun> start_study(Context& context) {
       .seed = context.global.seed_given ? context.global.seed : fresh_seed(),
       .start = resolve_now(context),
       .started = std::chrono::steady_clock::now(),
-      // Proofs run as `check` proves them (seed 0), so the numbers an explanation quotes are the
-      // numbers on screen; --seed shuffles and draws questions, not the demos' weights.
-      .runner = bank::DemoRunner(0),
+      .runner = bank::proof_runner(bank::kProofSeed),
       .err = &context.io.err,
       .clock = {},  // the steady clock
   });

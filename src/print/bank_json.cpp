@@ -166,7 +166,7 @@ json question_json(const bank::Question& q) {
         if (d.formula) {
           item["formula"] = d.formula->text();
         } else {
-          item["value"] = number(d.value.value_or(0.0));
+          item["value"] = number(d.number.value_or(0.0));
         }
         item["trap"] = d.trap;
         distractors.push_back(std::move(item));

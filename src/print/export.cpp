@@ -136,14 +136,13 @@ void gift_question(std::string& gift, const Printed& printed, bank::DemoRunner& 
     }
     case bank::QuestionType::numeric: {
       const double key = printed.instance.key;
-      const double tolerance = q.key.relative ? q.key.tolerance * std::fabs(key) : q.key.tolerance;
+      const double tolerance = q.key.allowed(key);
       fmt::format_to(out, "\t#\n\t={}:{}#Right.\n", gift_number(key), gift_number(tolerance));
       for (const bank::Distractor& d : q.distractors) {
         const bank::Trap* trap = trap_of(d.trap);
         double value = 0.0;
         try {
-          value =
-              d.formula ? d.formula->evaluate(printed.instance.bindings) : d.value.value_or(0.0);
+          value = d.value(printed.instance.bindings);
         } catch (const std::exception&) {
           continue;
         }

@@ -89,10 +89,9 @@ Facts facts_of(const Printed& printed, const bank::Bank& bank) {
       }
       break;
     case bank::QuestionType::numeric: {
-      const double allowed =
-          q.key.relative ? q.key.tolerance * std::fabs(instance.key) : q.key.tolerance;
       const std::string key = bank::with_unit(
-          bank::key_text(instance.key, instance.prompt, allowed), instance.key, q.key.unit);
+          bank::key_text(instance.key, instance.prompt, q.key.allowed(instance.key)), instance.key,
+          q.key.unit);
       facts.answer_letters = key;
       facts.answer_words = key + bank::tolerance_text(instance.key, instance.prompt,
                                                       q.key.tolerance, q.key.relative);
@@ -100,8 +99,7 @@ Facts facts_of(const Printed& printed, const bank::Bank& bank) {
         const bank::Trap* trap = trap_of(d.trap);
         if (trap == nullptr) continue;
         try {
-          const double value =
-              d.formula ? d.formula->evaluate(instance.bindings) : d.value.value_or(0.0);
+          const double value = d.value(instance.bindings);
           facts.traps.push_back(
               {bank::with_unit(bank::format_measured(value), value, q.key.unit), trap});
         } catch (const std::exception&) {
@@ -116,9 +114,7 @@ Facts facts_of(const Printed& printed, const bank::Bank& bank) {
       for (std::size_t position = 0; position < instance.order.size(); ++position)
         facts.labels.push_back(q.steps[instance.order[position]].text);
       for (std::size_t index = 0; index < q.steps.size(); ++index) {
-        const auto position = static_cast<std::size_t>(
-            std::find(instance.order.begin(), instance.order.end(), index) -
-            instance.order.begin());
+        const std::size_t position = instance.position_of(index);
         letters.push_back(bank::letter(position));
         words.push_back(bank::letter(position) + ") " + q.steps[index].text);
       }

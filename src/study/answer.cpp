@@ -246,15 +246,13 @@ Grade grade(const Instance& instance, const Reply& reply) {
     case bank::QuestionType::numeric: {
       result.correct =
           bank::numeric_matches(reply.number, instance.key, q.key.tolerance, q.key.relative);
-      const double allowed =
-          q.key.relative ? q.key.tolerance * std::abs(instance.key) : q.key.tolerance;
-      result.expected = bank::with_unit(bank::key_text(instance.key, instance.prompt, allowed),
-                                        instance.key, q.key.unit);
+      result.expected = bank::with_unit(
+          bank::key_text(instance.key, instance.prompt, q.key.allowed(instance.key)), instance.key,
+          q.key.unit);
       if (!result.correct) {
         for (const bank::Distractor& d : q.distractors) {
-          const double value =
-              d.formula ? d.formula->evaluate(instance.bindings) : d.value.value_or(0);
-          if (bank::numeric_matches(reply.number, value, q.key.tolerance, q.key.relative)) {
+          if (bank::numeric_matches(reply.number, d.value(instance.bindings), q.key.tolerance,
+                                    q.key.relative)) {
             result.trap = d.trap;
             break;
           }
@@ -267,12 +265,8 @@ Grade grade(const Instance& instance, const Reply& reply) {
       for (std::size_t i = 0; i < reply.chosen.size() && result.correct; ++i)
         result.correct = reply.chosen[i] == i;
       std::vector<std::string> steps;
-      for (std::size_t index = 0; index < q.steps.size(); ++index) {
-        const auto position = static_cast<std::size_t>(
-            std::find(instance.order.begin(), instance.order.end(), index) -
-            instance.order.begin());
-        steps.push_back(option_text(instance, position));
-      }
+      for (std::size_t index = 0; index < q.steps.size(); ++index)
+        steps.push_back(option_text(instance, instance.position_of(index)));
       result.expected = fmt::format("{}", fmt::join(steps, " → "));
       break;
     }

@@ -411,16 +411,4 @@ ReviewOutcome Scheduler::review(const Card& card, Rating rating, TimePoint now,
   return {next, std::max(elapsed, 0), interval};
 }
 
-std::uint64_t SplitMix64::next() {
-  state_ += 0x9e3779b97f4a7c15ULL;
-  std::uint64_t z = state_;
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
-
-double SplitMix64::uniform() {
-  return static_cast<double>(next() >> 11) * 0x1.0p-53;
-}
-
 }  // namespace proofdeck::study

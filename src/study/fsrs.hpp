@@ -189,19 +189,6 @@ class Scheduler {
   double factor_ = 0.0;  // 0.9^(1/decay) - 1
 };
 
-// SplitMix64 (Vigna): a small seedable generator callers can wrap as the fuzz source,
-// `[&rng] { return rng.uniform(); }`, so a schedule is reproducible from a seed.
-class SplitMix64 {
- public:
-  explicit SplitMix64(std::uint64_t seed) : state_(seed) {}
-  std::uint64_t next();
-  // 53 random bits scaled into [0, 1).
-  double uniform();
-
- private:
-  std::uint64_t state_;
-};
-
 // Due dates are stored as ISO-8601 UTC (core/time.hpp).
 using proofdeck::format_time;
 using proofdeck::parse_time;

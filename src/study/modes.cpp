@@ -24,15 +24,6 @@ namespace proofdeck::study {
 
 namespace {
 
-template <typename T>
-void shuffle(std::vector<T>& items, engine::Rng& rng) {
-  for (std::size_t i = items.size(); i > 1; --i) {
-    const auto j =
-        std::min(i - 1, static_cast<std::size_t>(rng.uniform() * static_cast<double>(i)));
-    std::swap(items[i - 1], items[j]);
-  }
-}
-
 // "[5/15] Residual connections · single" — in an exam "[5/15] single": a real exam does not name
 // the topic a question is about, which is a cue to its answer.
 std::string header_for(const Session& session, const bank::Question& q, std::size_t position,
@@ -218,7 +209,7 @@ Outcome run_quiz(Session& s, ProgressStore& store, const QuizOptions& options,
                         fmt::join(names, "; "));
   }
   engine::Rng rng(s.seed);
-  shuffle(selected, rng);
+  engine::shuffle(selected, rng);
   // The form: the first --count of the shuffled questions, drawn in order; one that would give
   // away another's answer is replaced by the next (bank/form.hpp). Questions named with
   // --question are asked as named, with a warning.
@@ -473,13 +464,13 @@ std::vector<const bank::Question*> draw_spread(
   std::vector<const bank::Question*> drawn;
   for (std::size_t t = 0; t < topics.size(); ++t) {
     std::vector<const bank::Question*>& questions = by_topic[topics[t]];
-    shuffle(questions, rng);
+    engine::shuffle(questions, rng);
     drawn.insert(drawn.end(), questions.begin(),
                  questions.begin() + static_cast<std::ptrdiff_t>(quota[t]));
     spares[topics[t]].assign(questions.begin() + static_cast<std::ptrdiff_t>(quota[t]),
                              questions.end());
   }
-  shuffle(drawn, rng);
+  engine::shuffle(drawn, rng);
   return drawn;
 }
 

@@ -68,7 +68,7 @@ std::vector<const bank::Question*> select_questions(const std::vector<bank::Bank
   known(filters.topics, "topic", topics);
   known(filters.traps, "trap", traps);
   known(filters.banks, "bank", bank_ids);
-  known(filters.types, "question type", {"single", "multi", "truefalse", "numeric", "order"});
+  known(filters.types, "question type", bank::question_type_names());
   for (const std::string& id : filters.questions) {
     if (!contains(ids, id))
       problems.push_back(

@@ -50,7 +50,7 @@ struct Session {
   std::uint64_t seed = 0;
   TimePoint start;  // --now, or the system clock
   std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
-  bank::DemoRunner runner{0};
+  bank::DemoRunner runner = bank::proof_runner(bank::kProofSeed);
   std::vector<Reminder>* reminders = nullptr;  // an exam's time warnings, shown while prompts wait
   std::ostream* err = nullptr;                 // notes and warnings (standard error); none if null
   // The clock an exam reads the time left from, each time it shows it; unset, the steady clock
