@@ -604,3 +604,25 @@ TEST_CASE("stats refuses a pass mark outside 0 to 100 as a usage error", "[stats
     CHECK(cli.out.str().empty());
   }
 }
+
+TEST_CASE(
+    "stats lists topics in the study order: the lesson's first, a topic after what it "
+    "requires",
+    "[stats][cli]") {
+  cli_test::TempDir data;
+  cli_test::Cli cli;
+  REQUIRE(cli.run({"stats", "--data-dir", data.path().string(), "--format", "json"}) == 0);
+  const json stats = json::parse(cli.out.str());
+  std::vector<std::string> order;
+  for (const auto& topic : stats["topics"])
+    order.push_back(topic["id"]);
+  const auto at = [&](const std::string& id) {
+    const auto it = std::find(order.begin(), order.end(), id);
+    REQUIRE(it != order.end());
+    return it - order.begin();
+  };
+  CHECK(at("multi-head") == 0);  // the lesson's bank comes first
+  CHECK(at("sdpa-formula") < at("sdpa-scaling"));
+  CHECK(at("sdpa-scaling") < at("gqa-mqa"));
+  CHECK(at("multi-head") < at("gqa-mqa"));
+}

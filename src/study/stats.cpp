@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "bank/instance.hpp"
+#include "bank/prerequisites.hpp"
 #include "study/learner_day.hpp"
 #include "study/modes.hpp"
 #include "text/escape.hpp"
@@ -139,12 +140,13 @@ Loaded loaded(const std::vector<bank::Bank>& banks) {
       topics_with_questions.insert(q.topic);
     }
   }
+  // In the order a learner meets them, as drill deals and `list` lists (bank/prerequisites.hpp).
   std::set<std::string> listed;
-  for (const bank::Bank& b : banks) {
-    for (const bank::Topic& topic : b.topics) {
-      if (topics_with_questions.contains(topic.id) && listed.insert(topic.id).second)
-        l.topics.push_back(&topic);
-    }
+  const bank::StudyOrder order(banks);
+  for (const bank::OrderedTopic& ordered : order.topics()) {
+    const bank::Topic& topic = *ordered.topic;
+    if (topics_with_questions.contains(topic.id) && listed.insert(topic.id).second)
+      l.topics.push_back(&topic);
   }
   return l;
 }
