@@ -55,7 +55,7 @@ struct Session {
   std::ostream* err = nullptr;                 // notes and warnings (standard error); none if null
   // The clock an exam reads the time left from, each time it shows it; unset, the steady clock
   // (tests set one that jumps ahead).
-  std::function<std::chrono::steady_clock::time_point()> clock;
+  std::function<std::chrono::steady_clock::time_point()> clock = nullptr;
 
   // The session's clock: the start plus the time that has really passed since.
   TimePoint now() const;
