@@ -205,7 +205,7 @@ TEST_CASE("print --count N draws N questions with the seed, spread over topics a
   std::vector<std::string> names;
   const std::vector<Bank> banks = load_banks(BankSources{{}, true});
   std::vector<std::string> topic_ids;
-  for (const Question* q : proofdeck::study::select_questions(banks, {})) {
+  for (const Question* q : proofdeck::bank::select_questions(banks, {})) {
     const auto seen = std::find(topic_ids.begin(), topic_ids.end(), q->topic);
     if (seen != topic_ids.end()) {
       ++sizes[static_cast<std::size_t>(seen - topic_ids.begin())];

@@ -96,7 +96,7 @@ TEST_CASE("print: a worksheet and its key printed separately show the same quest
 TEST_CASE("print: the key's letters are the ones a quiz with the same seed expects", "[print]") {
   const std::vector<proofdeck::bank::Bank> banks =
       proofdeck::bank::load_banks(proofdeck::bank::BankSources{{}, true});
-  const auto selected = proofdeck::study::select_questions(banks, {});
+  const auto selected = proofdeck::bank::select_questions(banks, {});
   for (const std::uint64_t seed : {0u, 7u, 99u}) {
     const auto groups = proofdeck::print::arrange(banks, selected, seed);
     // The same draws, one generator, in the printed order.

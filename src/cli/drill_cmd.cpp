@@ -1,6 +1,7 @@
 // `proofdeck drill`: spaced repetition with FSRS-6, progress kept across days.
 #include <memory>
 
+#include "bank/selection.hpp"
 #include "cli/study_cmds.hpp"
 #include "cli/study_support.hpp"
 #include "cli/validators.hpp"
@@ -63,7 +64,7 @@ void setup_drill(CLI::App& app, const std::function<Context()>& context) {
     run_options.filters.banks.insert(run_options.filters.banks.end(), run->selected.begin(),
                                      run->selected.end());
     // Filters that name nothing are refused before a progress database is opened, or created.
-    study::select_questions(run->banks, run_options.filters);
+    bank::select_questions(run->banks, run_options.filters);
     const std::filesystem::path dir = data_dir(ctx);
     study::DrillLock lock(dir);
     study::ProgressStore store = open_progress(ctx, dir);

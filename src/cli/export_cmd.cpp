@@ -10,6 +10,7 @@
 #include <fmt/ranges.h>
 
 #include "bank/proof.hpp"
+#include "bank/selection.hpp"
 #include "cli/print_export_cmds.hpp"
 #include "cli/study_support.hpp"
 #include "cli/validators.hpp"
@@ -28,7 +29,7 @@ namespace {
 namespace fs = std::filesystem;
 
 struct ExportOptions {
-  study::Filters filters;   // --topic, --trap, --from-bank, --type, --question
+  bank::Filters filters;    // --topic, --trap, --from-bank, --type, --question
   std::string to;           // gift | anki | apkg | json
   std::string output_path;  // --output FILE (json with several banks: a folder); "" = stdout
 };
@@ -121,9 +122,9 @@ void run_export(const ExportOptions& options, Context& context) {
                      "--output FILE.apkg");
   }
   StudyBanks loaded = load_study_banks(context);
-  study::Filters filters = options.filters;
+  bank::Filters filters = options.filters;
   filters.banks.insert(filters.banks.end(), loaded.selected.begin(), loaded.selected.end());
-  const auto selected = study::select_questions(loaded.banks, filters);
+  const auto selected = bank::select_questions(loaded.banks, filters);
   if (options.to == "json") {
     export_json(loaded.banks, selected, options, context.io);
     return;

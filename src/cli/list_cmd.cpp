@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "bank/prerequisites.hpp"
+#include "bank/selection.hpp"
 #include "cli/study_cmds.hpp"
 #include "cli/study_support.hpp"
 #include "cli/validators.hpp"
@@ -20,7 +21,7 @@ namespace {
 struct ListOptions {
   std::string what = "banks";
   std::string format = "text";
-  study::Filters filters;
+  bank::Filters filters;
 };
 
 // Every list in the study order (bank::StudyOrder): topics as a learner meets them, banks by
@@ -63,7 +64,7 @@ nlohmann::ordered_json list_json(const std::vector<bank::Bank>& banks, const Lis
       }
     }
   } else {
-    std::vector<const bank::Question*> selected = study::select_questions(banks, o.filters);
+    std::vector<const bank::Question*> selected = bank::select_questions(banks, o.filters);
     std::stable_sort(selected.begin(), selected.end(),
                      [&](const bank::Question* a, const bank::Question* b) {
                        return order.position(a->bank, a->topic) < order.position(b->bank, b->topic);

@@ -9,6 +9,7 @@
 
 #include "bank/form.hpp"
 #include "bank/proof.hpp"
+#include "bank/selection.hpp"
 #include "cli/print_export_cmds.hpp"
 #include "cli/study_support.hpp"
 #include "cli/validators.hpp"
@@ -24,7 +25,7 @@ namespace {
 namespace fs = std::filesystem;
 
 struct PrintOptions {
-  study::Filters filters;          // --topic, --trap, --from-bank, --type, --question
+  bank::Filters filters;           // --topic, --trap, --from-bank, --type, --question
   std::string format;              // md | html; empty: from --output's extension, else md
   std::string output_path;         // --output FILE; empty or "-": standard output
   std::string answers = "inline";  // inline | appendix | none
@@ -124,10 +125,10 @@ void run_print(const PrintOptions& options, Context& context) {
                                  options.assets_dir));
   }
   StudyBanks loaded = load_study_banks(context);
-  study::Filters filters = options.filters;
+  bank::Filters filters = options.filters;
   filters.banks.insert(filters.banks.end(), loaded.selected.begin(), loaded.selected.end());
   const auto groups =
-      arrange_form(loaded.banks, study::select_questions(loaded.banks, filters), options, context);
+      arrange_form(loaded.banks, bank::select_questions(loaded.banks, filters), options, context);
 
   print::HandoutOptions handout_options;
   handout_options.format =

@@ -3,6 +3,7 @@
 
 #include <memory>
 
+#include "bank/selection.hpp"
 #include "cli/study_cmds.hpp"
 #include "cli/study_support.hpp"
 #include "cli/validators.hpp"
@@ -59,7 +60,7 @@ void setup_quiz(CLI::App& app, const std::function<Context()>& context) {
     run_options.filters.banks.insert(run_options.filters.banks.end(), run->selected.begin(),
                                      run->selected.end());
     // Filters that name nothing are refused before a progress database is opened, or created.
-    study::select_questions(run->banks, run_options.filters);
+    bank::select_questions(run->banks, run_options.filters);
     study::ProgressStore store = open_progress(ctx, data_dir(ctx));
     study::InterruptGuard guard;
     finish_study(study::run_quiz(*run->session, store, run_options, run->write));

@@ -1,6 +1,7 @@
 // Shared wiring of the study subcommands.
 #include "cli/study_support.hpp"
 
+#include "bank/selection.hpp"
 #include "cli/validators.hpp"
 
 #include <unistd.h>
@@ -98,7 +99,7 @@ study::ProgressStore open_progress(const Context& context, const std::filesystem
   return store;
 }
 
-void add_filter_options(CLI::App* command, study::Filters& filters) {
+void add_filter_options(CLI::App* command, bank::Filters& filters) {
   command->add_option("--topic", filters.topics, "Only questions of this topic (repeatable)")
       ->group("Filters");
   command->add_option("--trap", filters.traps, "Only questions that test this trap (repeatable)")

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "bank/model.hpp"
+#include "bank/selection.hpp"
 #include "cli/app.hpp"
 #include "study/modes.hpp"
 #include "study/progress.hpp"
@@ -40,7 +41,7 @@ study::ProgressStore open_progress(const Context& context, const std::filesystem
 
 // --topic, --trap, --type, --question (each repeatable); the bank filter is --from-bank, since
 // --bank already loads a bank file.
-void add_filter_options(CLI::App* command, study::Filters& filters);
+void add_filter_options(CLI::App* command, bank::Filters& filters);
 
 // The session's moving parts, built once the command runs.
 struct StudyRun {

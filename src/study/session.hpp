@@ -17,6 +17,7 @@
 
 #include "bank/model.hpp"
 #include "bank/proof.hpp"
+#include "bank/selection.hpp"
 #include "render/theme.hpp"
 #include "study/answer.hpp"
 #include "study/fsrs.hpp"
@@ -25,19 +26,10 @@
 
 namespace proofdeck::study {
 
-// --topic, --trap, --bank, --type, --question (each repeatable; empty: no restriction).
-struct Filters {
-  std::vector<std::string> topics;
-  std::vector<std::string> traps;
-  std::vector<std::string> banks;
-  std::vector<std::string> types;
-  std::vector<std::string> questions;
-};
-
-// The questions that pass every filter, in bank order. InputError (exit 2) for a filter value
-// that names nothing loaded (listing what exists), or when no question passes them all.
-std::vector<const bank::Question*> select_questions(const std::vector<bank::Bank>& banks,
-                                                    const Filters& filters);
+// The question filters and their selection are the bank's (bank/selection.hpp); the modes name
+// them as their own.
+using bank::Filters;
+using bank::select_questions;
 
 // The environment of one session.
 struct Session {
