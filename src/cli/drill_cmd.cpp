@@ -3,7 +3,7 @@
 
 #include "bank/selection.hpp"
 #include "cli/study_cmds.hpp"
-#include "cli/study_support.hpp"
+#include "cli/study_run.hpp"
 #include "cli/validators.hpp"
 #include "study/input.hpp"
 
@@ -61,10 +61,8 @@ void setup_drill(CLI::App& app, const std::function<Context()>& context) {
     auto run = start_study(ctx);
     auto run_options = *options;
     run_options.show_demo = !*no_demo;
-    run_options.filters.banks.insert(run_options.filters.banks.end(), run->selected.begin(),
-                                     run->selected.end());
     // Filters that name nothing are refused before a progress database is opened, or created.
-    bank::select_questions(run->banks, run_options.filters);
+    selected_questions(run->loaded, run_options.filters);
     const std::filesystem::path dir = data_dir(ctx);
     study::DrillLock lock(dir);
     study::ProgressStore store = open_progress(ctx, dir);

@@ -4,7 +4,7 @@
 
 #include "bank/selection.hpp"
 #include "cli/study_cmds.hpp"
-#include "cli/study_support.hpp"
+#include "cli/study_run.hpp"
 #include "cli/validators.hpp"
 #include "core/errors.hpp"
 #include "study/input.hpp"
@@ -85,10 +85,8 @@ void setup_exam(CLI::App& app, const std::function<Context()>& context) {
     auto run = start_study(ctx);
     auto run_options = *options;
     run_options.show_demo = !*no_demo;
-    run_options.filters.banks.insert(run_options.filters.banks.end(), run->selected.begin(),
-                                     run->selected.end());
     // Filters that name nothing are refused before a progress database is opened, or created.
-    bank::select_questions(run->banks, run_options.filters);
+    selected_questions(run->loaded, run_options.filters);
     study::ProgressStore store = open_progress(ctx, data_dir(ctx));
     study::InterruptGuard guard;
     finish_study(study::run_exam(*run->session, store, run_options, run->write));

@@ -12,7 +12,7 @@
 #include "bank/proof.hpp"
 #include "bank/selection.hpp"
 #include "cli/print_export_cmds.hpp"
-#include "cli/study_support.hpp"
+#include "cli/study_run.hpp"
 #include "cli/validators.hpp"
 #include "core/errors.hpp"
 #include "core/time.hpp"
@@ -121,10 +121,9 @@ void run_export(const ExportOptions& options, Context& context) {
                      "--to apkg writes a binary Anki package, never to standard output: give "
                      "--output FILE.apkg");
   }
-  StudyBanks loaded = load_study_banks(context);
+  LoadedBanks loaded = load_banks(context);
   bank::Filters filters = options.filters;
-  filters.banks.insert(filters.banks.end(), loaded.selected.begin(), loaded.selected.end());
-  const auto selected = bank::select_questions(loaded.banks, filters);
+  const auto selected = selected_questions(loaded, filters);
   if (options.to == "json") {
     export_json(loaded.banks, selected, options, context.io);
     return;

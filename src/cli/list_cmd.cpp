@@ -9,7 +9,7 @@
 #include "bank/prerequisites.hpp"
 #include "bank/selection.hpp"
 #include "cli/study_cmds.hpp"
-#include "cli/study_support.hpp"
+#include "cli/study_run.hpp"
 #include "cli/validators.hpp"
 #include "text/escape.hpp"
 #include "text/width.hpp"
@@ -147,10 +147,9 @@ void setup_list(CLI::App& app, const std::function<Context()>& context) {
       "The filters apply to `list questions`.");
   list->callback([options, context] {
     Context ctx = context();
-    const StudyBanks loaded = load_study_banks(ctx);
+    const LoadedBanks loaded = load_banks(ctx);
     ListOptions list_options = *options;
-    list_options.filters.banks.insert(list_options.filters.banks.end(), loaded.selected.begin(),
-                                      loaded.selected.end());
+    add_selected_banks(loaded, list_options.filters);
     const nlohmann::ordered_json items = list_json(loaded.banks, list_options);
     if (options->format == "json") {
       ctx.io.out << items.dump(2) << "\n";

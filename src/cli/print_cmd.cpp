@@ -11,7 +11,7 @@
 #include "bank/proof.hpp"
 #include "bank/selection.hpp"
 #include "cli/print_export_cmds.hpp"
-#include "cli/study_support.hpp"
+#include "cli/study_run.hpp"
 #include "cli/validators.hpp"
 #include "core/errors.hpp"
 #include "print/handout.hpp"
@@ -124,11 +124,10 @@ void run_print(const PrintOptions& options, Context& context) {
                                  "embeds its figures as inline SVG",
                                  options.assets_dir));
   }
-  StudyBanks loaded = load_study_banks(context);
+  LoadedBanks loaded = load_banks(context);
   bank::Filters filters = options.filters;
-  filters.banks.insert(filters.banks.end(), loaded.selected.begin(), loaded.selected.end());
   const auto groups =
-      arrange_form(loaded.banks, bank::select_questions(loaded.banks, filters), options, context);
+      arrange_form(loaded.banks, selected_questions(loaded, filters), options, context);
 
   print::HandoutOptions handout_options;
   handout_options.format =

@@ -5,7 +5,7 @@
 
 #include "bank/selection.hpp"
 #include "cli/study_cmds.hpp"
-#include "cli/study_support.hpp"
+#include "cli/study_run.hpp"
 #include "cli/validators.hpp"
 #include "study/input.hpp"
 
@@ -57,10 +57,8 @@ void setup_quiz(CLI::App& app, const std::function<Context()>& context) {
     run_options.show_demo = !*no_demo;
     if (*weakest > 0) run_options.weakest = *weakest;
     auto run = start_study(ctx);
-    run_options.filters.banks.insert(run_options.filters.banks.end(), run->selected.begin(),
-                                     run->selected.end());
     // Filters that name nothing are refused before a progress database is opened, or created.
-    bank::select_questions(run->banks, run_options.filters);
+    selected_questions(run->loaded, run_options.filters);
     study::ProgressStore store = open_progress(ctx, data_dir(ctx));
     study::InterruptGuard guard;
     finish_study(study::run_quiz(*run->session, store, run_options, run->write));

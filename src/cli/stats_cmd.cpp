@@ -3,7 +3,7 @@
 #include <memory>
 
 #include "cli/study_cmds.hpp"
-#include "cli/study_support.hpp"
+#include "cli/study_run.hpp"
 #include "cli/validators.hpp"
 #include "study/stats.hpp"
 
@@ -42,7 +42,7 @@ void setup_stats(CLI::App& app, const std::function<Context()>& context) {
       "proofdeck quiz --trap ID.");
   stats->callback([options, context] {
     Context ctx = context();
-    const std::vector<bank::Bank> banks = load_study_banks(ctx).banks;
+    const std::vector<bank::Bank> banks = load_banks(ctx).banks;
     study::ProgressStore store = open_progress(ctx, data_dir(ctx));
     const nlohmann::ordered_json result =
         study::compute_stats(store, banks, resolve_now(ctx), options->stats);

@@ -1,5 +1,5 @@
 // The study subcommands (quiz, exam, drill, stats) and `list`, one file each, sharing
-// study_support.hpp.
+// study_run.hpp (and, through it, bank_options.hpp).
 #pragma once
 
 #include <CLI/CLI.hpp>
