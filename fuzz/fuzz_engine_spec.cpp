@@ -13,9 +13,9 @@
 #include <string_view>
 
 #include "asan_options.hpp"
-#include "cli/engine_spec.hpp"
 #include "core/errors.hpp"
 #include "core/json_input.hpp"
+#include "engine_io/spec.hpp"
 
 namespace {
 
@@ -70,7 +70,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   try {
     const json spec = parse_json(text, "fuzz.json");
     if (!small_enough(spec)) return 0;
-    const nlohmann::ordered_json result = run_engine_spec(spec, "fuzz.json");
+    const nlohmann::ordered_json result = engine_io::run_engine_spec(spec, "fuzz.json");
     const std::string printed = result.dump() + "\n";
   } catch (const Error&) {
     // InputError: a spec that does not parse, names an unknown op or setting, is misshaped, ...

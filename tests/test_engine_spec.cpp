@@ -10,16 +10,16 @@
 #include <string_view>
 #include <vector>
 
-#include "cli/engine_spec.hpp"
 #include "core/errors.hpp"
 #include "core/json_input.hpp"
+#include "engine_io/spec.hpp"
 
 namespace {
 
 using Catch::Matchers::Contains;
 using Catch::Matchers::StartsWith;
 using nlohmann::json;
-using proofdeck::run_engine_spec;
+using proofdeck::engine_io::run_engine_spec;
 
 constexpr const char* kNoError = "(no InputError)";
 

@@ -8,8 +8,8 @@
 #include <set>
 #include <string>
 
-#include "cli/engine_spec.hpp"
 #include "core/json_input.hpp"
+#include "engine_io/spec.hpp"
 
 namespace {
 
@@ -69,7 +69,7 @@ TEST_CASE("every engine op matches PyTorch on the committed fixtures", "[engine]
           proofdeck::read_text_file(entry.path().string(), 1u << 26, std::cin), name);
       const json& spec = fixture.at("spec");
       const double tolerance = spec.value("dtype", "float64") == "float32" ? 1e-5 : 1e-10;
-      const json result = proofdeck::run_engine_spec(spec, name);
+      const json result = proofdeck::engine_io::run_engine_spec(spec, name);
       compare(result, fixture.at("expected"), name, tolerance, true);
     }
   }
@@ -85,7 +85,7 @@ TEST_CASE("the fixtures cover every engine op", "[engine][torch]") {
                               entry.path().string());
     covered.insert(fixture.at("spec").at("op").get<std::string>());
   }
-  for (const auto op : proofdeck::engine_op_names()) {
+  for (const auto op : proofdeck::engine_io::engine_op_names()) {
     INFO(op);
     CHECK(covered.contains(std::string(op)));
   }

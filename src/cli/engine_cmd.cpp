@@ -6,9 +6,9 @@
 #include <fmt/format.h>
 
 #include "cli/engine_bench.hpp"
-#include "cli/engine_spec.hpp"
 #include "cli/validators.hpp"
 #include "core/json_input.hpp"
+#include "engine_io/spec.hpp"
 
 namespace proofdeck::cli {
 
@@ -24,7 +24,7 @@ void run_engine_run(const EngineRunOptions& options, Context& context) {
   const std::string text = read_text_file(options.spec_path, JsonLimits{}.max_bytes, context.io.in);
   const nlohmann::json spec = parse_json(text, options.spec_path);
   const std::string source = options.spec_path == "-" ? "<stdin>" : options.spec_path;
-  const nlohmann::ordered_json result = run_engine_spec(spec, source);
+  const nlohmann::ordered_json result = engine_io::run_engine_spec(spec, source);
   write_output(options.output_path, result.dump(options.indent) + "\n", context.io);
 }
 
@@ -55,7 +55,7 @@ void setup_engine(CLI::App& app, const std::function<Context()>& context) {
                    "Pretty-print with N spaces (default: one line)")
       ->check(whole_number(0, 8));
   std::string ops;
-  for (const auto op : engine_op_names())
+  for (const auto op : engine_io::engine_op_names())
     ops += (ops.empty() ? "" : ", ") + std::string(op);
   run_cmd->footer(fmt::format(
       "SPEC is {{\"op\", \"dtype\", \"config\", \"params\", \"input\", \"grad_output\"}}:\n"

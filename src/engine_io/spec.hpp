@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-namespace proofdeck {
+namespace proofdeck::engine_io {
 
 // The ops, in the order `--help` lists them.
 const std::vector<std::string_view>& engine_op_names();
@@ -20,4 +20,4 @@ const std::vector<std::string_view>& engine_op_names();
 // entry, or a shape the op cannot take.
 nlohmann::ordered_json run_engine_spec(const nlohmann::json& spec, const std::string& source);
 
-}  // namespace proofdeck
+}  // namespace proofdeck::engine_io

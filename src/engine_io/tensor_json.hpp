@@ -8,7 +8,7 @@
 #include "engine/positional.hpp"
 #include "engine/tensor.hpp"
 
-namespace proofdeck {
+namespace proofdeck::engine_io {
 
 using engine::Index;
 
@@ -32,4 +32,4 @@ nlohmann::ordered_json to_json(const engine::Matrix<T>& matrix);
 template <typename T>
 nlohmann::ordered_json to_json(const engine::Vector<T>& vector);
 
-}  // namespace proofdeck
+}  // namespace proofdeck::engine_io

@@ -1,7 +1,7 @@
 // Reads an engine spec, checks every field against the op's contract, runs the op and writes the
 // result. All checks happen here, before the engine sees a tensor, so bad input is an InputError
 // naming the field and never an Eigen assertion.
-#include "cli/engine_spec.hpp"
+#include "engine_io/spec.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -15,7 +15,6 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "cli/json_tensor.hpp"
 #include "core/errors.hpp"
 #include "core/json_input.hpp"
 #include "engine/activation.hpp"
@@ -25,8 +24,9 @@
 #include "engine/linear.hpp"
 #include "engine/norm.hpp"
 #include "engine/positional.hpp"
+#include "engine_io/tensor_json.hpp"
 
-namespace proofdeck {
+namespace proofdeck::engine_io {
 
 using engine::Matrix;
 using engine::Vector;
@@ -850,4 +850,4 @@ ordered_json run_engine_spec(const json& spec, const std::string& source) {
                             : run_typed<double>(spec, source, op);
 }
 
-}  // namespace proofdeck
+}  // namespace proofdeck::engine_io

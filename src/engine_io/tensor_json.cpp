@@ -1,5 +1,5 @@
 // Checked conversion between JSON lists and Eigen matrices.
-#include "cli/json_tensor.hpp"
+#include "engine_io/tensor_json.hpp"
 
 #include <cmath>
 #include <limits>
@@ -9,7 +9,7 @@
 #include "core/errors.hpp"
 #include "core/json_input.hpp"
 
-namespace proofdeck {
+namespace proofdeck::engine_io {
 
 namespace {
 
@@ -166,4 +166,4 @@ template nlohmann::ordered_json to_json<double>(const engine::Matrix<double>&);
 template nlohmann::ordered_json to_json<float>(const engine::Vector<float>&);
 template nlohmann::ordered_json to_json<double>(const engine::Vector<double>&);
 
-}  // namespace proofdeck
+}  // namespace proofdeck::engine_io
