@@ -12,6 +12,7 @@
 #include <fmt/color.h>
 #include <fmt/format.h>
 
+#include "bank/check.hpp"
 #include "bank/instance.hpp"
 #include "bank/lint.hpp"
 #include "bank/proof.hpp"
@@ -37,75 +38,8 @@ struct CheckOptions {
   std::vector<std::string> sources;  // --source FILE: the lessons quotes and sections come from
 };
 
-struct Report {
-  std::vector<bank::QuestionVerdict> verdicts;
-  std::vector<bank::Mutation> mutations;  // with --mutate
-  std::map<bank::Status, int> counts;
-  nlohmann::ordered_json coverage;
-  std::optional<bank::LintReport> lint;      // with --lint
-  std::vector<bank::SourceProblem> sources;  // with --source
-  int unproven_without_reason = 0;
-};
-
-Report prove(const std::vector<bank::Bank>& banks, bank::DemoRunner& runner, bool mutate) {
-  Report report;
-  std::map<std::string, int> per_topic, per_trap;
-  std::set<std::string> demos_used;
-  std::vector<std::string> all_traps;
-  for (const bank::Bank& b : banks) {
-    for (const bank::Trap& trap : b.traps) {
-      all_traps.push_back(trap.id);
-      per_trap.try_emplace(trap.id, 0);
-    }
-    for (const bank::Topic& topic : b.topics)
-      per_topic.try_emplace(topic.id, 0);
-    for (const bank::Question& q : b.questions) {
-      report.verdicts.push_back(bank::verify(q, runner));
-      ++report.counts[report.verdicts.back().status];
-      if (report.verdicts.back().status == bank::Status::unproven && q.unprovable.empty())
-        ++report.unproven_without_reason;
-      if (mutate && report.verdicts.back().status == bank::Status::verified) {
-        for (bank::Mutation& m : bank::mutate(q, runner))
-          report.mutations.push_back(std::move(m));
-      }
-      ++per_topic[q.topic];
-      for (const std::string& trap : bank::question_traps(q))
-        ++per_trap[trap];
-      if (q.proof) demos_used.insert(q.proof->demo);
-    }
-  }
-  std::vector<std::string> uncovered_traps, unused_demos;
-  for (const auto& [trap, count] : per_trap) {
-    if (count == 0) uncovered_traps.push_back(trap);
-  }
-  for (const demo::DemoInfo& info : demo::catalog()) {
-    if (!demos_used.contains(info.name)) unused_demos.push_back(info.name);
-  }
-  nlohmann::ordered_json concepts = nlohmann::ordered_json::object();
-  for (const bank::Bank& b : banks) {
-    nlohmann::ordered_json per_concept = nlohmann::ordered_json::object();
-    for (const auto& [concept_id, ids] : bank::questions_per_concept(b))
-      per_concept[concept_id] = ids.size();
-    concepts[b.id] = std::move(per_concept);
-  }
-  report.coverage = {{"questions_per_topic", per_topic},           {"questions_per_trap", per_trap},
-                     {"traps_without_questions", uncovered_traps}, {"demos_unused", unused_demos},
-                     {"questions_per_concept", concepts},          {"demo_runs", runner.runs()}};
-  return report;
-}
-
-int count(const Report& report, bank::Status status) {
-  const auto it = report.counts.find(status);
-  return it == report.counts.end() ? 0 : it->second;
-}
-
-std::size_t survivors(const Report& report) {
-  return static_cast<std::size_t>(std::count_if(report.mutations.begin(), report.mutations.end(),
-                                                [](const bank::Mutation& m) { return !m.killed; }));
-}
-
-std::string text_report(const Report& report, const Theme& theme, bool mutate, bool strict,
-                        int width) {
+std::string text_report(const bank::CheckReport& report, const Theme& theme, bool mutate,
+                        bool strict, int width) {
   std::string text;
   for (const bank::Mutation& m : report.mutations) {
     if (!m.killed) {
@@ -125,12 +59,12 @@ std::string text_report(const Report& report, const Theme& theme, bool mutate, b
     }
   }
   const int total = static_cast<int>(report.verdicts.size());
-  const int verified = count(report, bank::Status::verified);
-  const int failed = count(report, bank::Status::failed);
+  const int verified = bank::count(report, bank::Status::verified);
+  const int failed = bank::count(report, bank::Status::failed);
   std::string summary = text::wrap_block(
       fmt::format("{} questions: {} verified, {} supported, {} unproven, {} failed ({} demo runs)",
-                  total, verified, count(report, bank::Status::supported),
-                  count(report, bank::Status::unproven), failed,
+                  total, verified, bank::count(report, bank::Status::supported),
+                  bank::count(report, bank::Status::unproven), failed,
                   report.coverage.at("demo_runs").get<std::size_t>()),
       width, "", "  ");
   // The two numbers that matter in colour, once the line breaks are decided.
@@ -160,7 +94,7 @@ std::string text_report(const Report& report, const Theme& theme, bool mutate, b
   };
   if (mutate) {
     const std::size_t tried = report.mutations.size();
-    const std::size_t caught = tried - survivors(report);
+    const std::size_t caught = tried - bank::survivors(report);
     text += fmt::format(
         "mutations: {} of {} wrong keys caught (kill rate {:.1f}%)\n", caught, tried,
         tried == 0 ? 100.0 : 100.0 * static_cast<double>(caught) / static_cast<double>(tried));
@@ -215,7 +149,7 @@ std::string text_report(const Report& report, const Theme& theme, bool mutate, b
   return text;
 }
 
-std::string json_report(const Report& report, bool mutate) {
+std::string json_report(const bank::CheckReport& report, bool mutate) {
   nlohmann::ordered_json questions = nlohmann::ordered_json::array();
   for (const bank::QuestionVerdict& v : report.verdicts) {
     questions.push_back({{"id", v.id},
@@ -225,13 +159,13 @@ std::string json_report(const Report& report, bool mutate) {
   }
   nlohmann::ordered_json json;
   json["summary"] = {{"questions", report.verdicts.size()},
-                     {"verified", count(report, bank::Status::verified)},
-                     {"supported", count(report, bank::Status::supported)},
-                     {"unproven", count(report, bank::Status::unproven)},
-                     {"failed", count(report, bank::Status::failed)}};
+                     {"verified", bank::count(report, bank::Status::verified)},
+                     {"supported", bank::count(report, bank::Status::supported)},
+                     {"unproven", bank::count(report, bank::Status::unproven)},
+                     {"failed", bank::count(report, bank::Status::failed)}};
   if (mutate) {
     json["summary"]["mutations"] = report.mutations.size();
-    json["summary"]["mutations_killed"] = report.mutations.size() - survivors(report);
+    json["summary"]["mutations_killed"] = report.mutations.size() - bank::survivors(report);
     nlohmann::ordered_json survived = nlohmann::ordered_json::array();
     for (const bank::Mutation& m : report.mutations) {
       if (!m.killed) survived.push_back({{"id", m.question}, {"mutation", m.description}});
@@ -269,7 +203,7 @@ std::string json_report(const Report& report, bool mutate) {
   return json.dump(2) + "\n";
 }
 
-std::string junit_report(const Report& report, bool strict) {
+std::string junit_report(const bank::CheckReport& report, bool strict) {
   // One testsuite per bank, one testcase per question; unproven questions are skipped.
   std::map<std::string, std::vector<const bank::QuestionVerdict*>> by_bank;
   for (const bank::QuestionVerdict& v : report.verdicts)
@@ -277,8 +211,8 @@ std::string junit_report(const Report& report, bool strict) {
   std::string xml = fmt::format(
       "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"proofdeck check\" "
       "tests=\"{}\" failures=\"{}\" skipped=\"{}\">\n",
-      report.verdicts.size(), count(report, bank::Status::failed),
-      count(report, bank::Status::unproven));
+      report.verdicts.size(), bank::count(report, bank::Status::failed),
+      bank::count(report, bank::Status::unproven));
   for (const auto& [bank_id, verdicts] : by_bank) {
     int failures = 0, skipped = 0;
     for (const auto* v : verdicts) {
@@ -359,7 +293,7 @@ void run_check(const CheckOptions& options, Context& context) {
   runner.prefetch(banks, std::max(1u, std::thread::hardware_concurrency()));
   if (std::vector<std::string> problems = bank::resolve_problems(banks, runner); !problems.empty())
     throw bank::BankErrors(std::move(problems));
-  Report report = prove(banks, runner, options.mutate);
+  bank::CheckReport report = bank::prove(banks, runner, options.mutate);
   if (options.lint) report.lint = bank::lint(banks);
   for (const std::string& path : options.sources) {
     const std::string lesson = read_text_file(path, 16u << 20, context.io.in);
@@ -388,12 +322,12 @@ void run_check(const CheckOptions& options, Context& context) {
   }
   write_output(options.output_path, rendered, context.io);
 
-  const int failed = count(report, bank::Status::failed);
-  const double verified_share =
-      100.0 * count(report, bank::Status::verified) / static_cast<double>(report.verdicts.size());
+  const int failed = bank::count(report, bank::Status::failed);
+  const double verified_share = 100.0 * bank::count(report, bank::Status::verified) /
+                                static_cast<double>(report.verdicts.size());
   std::vector<std::string> reasons;
   if (failed > 0) reasons.push_back(fmt::format("{} failed", failed));
-  if (const std::size_t survived = survivors(report); survived > 0) {
+  if (const std::size_t survived = bank::survivors(report); survived > 0) {
     reasons.push_back(fmt::format("{} mutation{} survived", survived, survived == 1 ? "" : "s"));
   }
   if (options.strict && report.unproven_without_reason > 0) {
@@ -438,9 +372,10 @@ void setup_check(CLI::App& app, const std::function<Context()>& context) {
   check->add_flag("--strict", options->strict,
                   "Fail on lint findings and on questions with no proof and no `unprovable` "
                   "reason");
-  check->add_flag("--lint", options->lint,
-                  "Report item-writing flaws (few options, a longest key, answers in the stem, "
-                  "…: questions/README.md)");
+  check->add_flag(
+      "--lint", options->lint,
+      "bank::CheckReport item-writing flaws (few options, a longest key, answers in the stem, "
+      "…: questions/README.md)");
   check
       ->add_option("--source", options->sources,
                    "Check that the quotes and sections the banks keyed to this lesson cite "
