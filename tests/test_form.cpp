@@ -216,7 +216,7 @@ TEST_CASE("print --count N draws N questions with the seed, spread over topics a
     for (const Bank& b : banks)
       if (b.id == q->bank) names.push_back(b.find_topic(q->topic)->name);
   }
-  const std::vector<int> quota = proofdeck::study::exam_quota(sizes, 20);
+  const std::vector<int> quota = proofdeck::bank::exam_quota(sizes, 20);
   for (std::size_t t = 0; t < names.size(); ++t) {
     INFO(names[t]);
     const std::size_t at = sheet.find("\n## " + names[t] + "\n");

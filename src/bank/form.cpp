@@ -2,6 +2,7 @@
 // states, matched against another's key.
 #include "bank/form.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <string_view>
@@ -197,6 +198,54 @@ std::vector<LeftOut> untangle(std::vector<Instance>& form,
     }
   }
   return left_out;
+}
+
+std::vector<int> exam_quota(const std::vector<int>& topic_sizes, int n) {
+  int pool = 0;
+  for (int size : topic_sizes)
+    pool += size;
+  std::vector<int> quota(topic_sizes.size(), 0);
+  if (pool == 0) return quota;
+  std::vector<std::pair<double, std::size_t>> remainders;
+  int given = 0;
+  for (std::size_t t = 0; t < topic_sizes.size(); ++t) {
+    const double exact = static_cast<double>(n) * topic_sizes[t] / pool;
+    quota[t] = static_cast<int>(std::floor(exact));
+    given += quota[t];
+    remainders.emplace_back(exact - std::floor(exact), t);
+  }
+  std::stable_sort(remainders.begin(), remainders.end(),
+                   [](const auto& a, const auto& b) { return a.first > b.first; });
+  for (std::size_t k = 0; given < n && k < remainders.size(); ++k, ++given)
+    ++quota[remainders[k].second];
+  return quota;
+}
+
+std::vector<const Question*> draw_spread(
+    std::vector<const Question*> pool, std::size_t n, engine::Rng& rng,
+    std::map<std::string, std::vector<const Question*>>& spares) {
+  std::vector<std::string> topics;
+  std::map<std::string, std::vector<const Question*>> by_topic;
+  for (const Question* q : pool) {
+    if (!by_topic.contains(q->topic)) topics.push_back(q->topic);
+    by_topic[q->topic].push_back(q);
+  }
+  n = std::min(n, pool.size());
+  std::vector<int> sizes;
+  for (const std::string& topic : topics)
+    sizes.push_back(static_cast<int>(by_topic[topic].size()));
+  const std::vector<int> quota = exam_quota(sizes, static_cast<int>(n));
+  std::vector<const Question*> drawn;
+  for (std::size_t t = 0; t < topics.size(); ++t) {
+    std::vector<const Question*>& questions = by_topic[topics[t]];
+    engine::shuffle(questions, rng);
+    drawn.insert(drawn.end(), questions.begin(),
+                 questions.begin() + static_cast<std::ptrdiff_t>(quota[t]));
+    spares[topics[t]].assign(questions.begin() + static_cast<std::ptrdiff_t>(quota[t]),
+                             questions.end());
+  }
+  engine::shuffle(drawn, rng);
+  return drawn;
 }
 
 }  // namespace proofdeck::bank

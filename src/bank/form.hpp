@@ -15,11 +15,13 @@
 
 #include <cstddef>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "bank/instance.hpp"
+#include "engine/rng.hpp"
 
 namespace proofdeck::bank {
 
@@ -47,5 +49,17 @@ struct LeftOut {
 // Returns what was left out.
 std::vector<LeftOut> untangle(std::vector<Instance>& form,
                               const std::function<std::optional<Instance>(std::size_t)>& spare);
+
+// How many of an n-question exam each topic gets (topic_sizes: its questions in the pool): in
+// proportion, the rest by largest remainder, ties to the earlier topic. exam draws with it and
+// stats predicts a pass with it.
+std::vector<int> exam_quota(const std::vector<int>& topic_sizes, int n);
+
+// n questions (at most the pool) drawn across topics in proportion to how many each has
+// (exam_quota's largest remainder), each topic's order and then the whole drawn with rng; `spares`
+// gets each topic's questions left over, in their drawn order. An exam's draw, and print --count's.
+std::vector<const Question*> draw_spread(
+    std::vector<const Question*> pool, std::size_t n, engine::Rng& rng,
+    std::map<std::string, std::vector<const Question*>>& spares);
 
 }  // namespace proofdeck::bank

@@ -11,8 +11,8 @@
 
 #include "bank/proof.hpp"
 #include "bank/selection.hpp"
+#include "cli/bank_options.hpp"
 #include "cli/print_export_cmds.hpp"
-#include "cli/study_run.hpp"
 #include "cli/validators.hpp"
 #include "core/errors.hpp"
 #include "core/time.hpp"

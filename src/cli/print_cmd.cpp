@@ -10,13 +10,12 @@
 #include "bank/form.hpp"
 #include "bank/proof.hpp"
 #include "bank/selection.hpp"
+#include "cli/bank_options.hpp"
 #include "cli/print_export_cmds.hpp"
-#include "cli/study_run.hpp"
 #include "cli/validators.hpp"
 #include "core/errors.hpp"
 #include "print/handout.hpp"
 #include "print/printable.hpp"
-#include "study/modes.hpp"
 
 namespace proofdeck::cli {
 
@@ -75,7 +74,7 @@ std::vector<print::TopicGroup> arrange_form(const std::vector<bank::Bank>& banks
   std::map<std::string, std::vector<const bank::Question*>> spares;
   if (options.count > 0) {
     engine::Rng rng(seed);
-    selected = study::draw_spread(selected, static_cast<std::size_t>(options.count), rng, spares);
+    selected = bank::draw_spread(selected, static_cast<std::size_t>(options.count), rng, spares);
   }
   const bool named = !options.filters.questions.empty();
   // Each removal redraws the sheet (the same seed over fewer or other questions), so conflicts are

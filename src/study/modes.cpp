@@ -447,33 +447,6 @@ std::string render_results(Session& s, const std::vector<Answered>& answers, dou
 
 }  // namespace
 
-std::vector<const bank::Question*> draw_spread(
-    std::vector<const bank::Question*> pool, std::size_t n, engine::Rng& rng,
-    std::map<std::string, std::vector<const bank::Question*>>& spares) {
-  std::vector<std::string> topics;
-  std::map<std::string, std::vector<const bank::Question*>> by_topic;
-  for (const bank::Question* q : pool) {
-    if (!by_topic.contains(q->topic)) topics.push_back(q->topic);
-    by_topic[q->topic].push_back(q);
-  }
-  n = std::min(n, pool.size());
-  std::vector<int> sizes;
-  for (const std::string& topic : topics)
-    sizes.push_back(static_cast<int>(by_topic[topic].size()));
-  const std::vector<int> quota = exam_quota(sizes, static_cast<int>(n));
-  std::vector<const bank::Question*> drawn;
-  for (std::size_t t = 0; t < topics.size(); ++t) {
-    std::vector<const bank::Question*>& questions = by_topic[topics[t]];
-    engine::shuffle(questions, rng);
-    drawn.insert(drawn.end(), questions.begin(),
-                 questions.begin() + static_cast<std::ptrdiff_t>(quota[t]));
-    spares[topics[t]].assign(questions.begin() + static_cast<std::ptrdiff_t>(quota[t]),
-                             questions.end());
-  }
-  engine::shuffle(drawn, rng);
-  return drawn;
-}
-
 namespace {
 
 // An exam's form for the session's seed: drawn across topics (draw_spread), then untangled so

@@ -67,12 +67,8 @@ struct Outcome {
 // Writes `report` (JSON) to path atomically; StateError when it cannot.
 using ReportWriter = std::function<void(const std::string& path, const std::string& text)>;
 
-// n questions (at most the pool) drawn across topics in proportion to how many each has
-// (exam_quota's largest remainder), each topic's order and then the whole drawn with rng; `spares`
-// gets each topic's questions left over, in their drawn order. An exam's draw, and print --count's.
-std::vector<const bank::Question*> draw_spread(
-    std::vector<const bank::Question*> pool, std::size_t n, engine::Rng& rng,
-    std::map<std::string, std::vector<const bank::Question*>>& spares);
+// An exam's draw across topics is the bank's (bank/form.hpp), as print --count draws too.
+using bank::draw_spread;
 
 Outcome run_quiz(Session& session, ProgressStore& store, const QuizOptions& options,
                  const ReportWriter& write);

@@ -330,27 +330,6 @@ AskResult ask(Session& session, const Instance& instance, Reply& reply, bool exa
   }
 }
 
-std::vector<int> exam_quota(const std::vector<int>& topic_sizes, int n) {
-  int pool = 0;
-  for (int size : topic_sizes)
-    pool += size;
-  std::vector<int> quota(topic_sizes.size(), 0);
-  if (pool == 0) return quota;
-  std::vector<std::pair<double, std::size_t>> remainders;
-  int given = 0;
-  for (std::size_t t = 0; t < topic_sizes.size(); ++t) {
-    const double exact = static_cast<double>(n) * topic_sizes[t] / pool;
-    quota[t] = static_cast<int>(std::floor(exact));
-    given += quota[t];
-    remainders.emplace_back(exact - std::floor(exact), t);
-  }
-  std::stable_sort(remainders.begin(), remainders.end(),
-                   [](const auto& a, const auto& b) { return a.first > b.first; });
-  for (std::size_t k = 0; given < n && k < remainders.size(); ++k, ++given)
-    ++quota[remainders[k].second];
-  return quota;
-}
-
 std::string format_duration(std::chrono::milliseconds duration) {
   const auto seconds = duration.count() / 1000;
   if (seconds < 60) return fmt::format("{} s", seconds);

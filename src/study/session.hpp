@@ -15,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bank/form.hpp"
 #include "bank/model.hpp"
 #include "bank/proof.hpp"
 #include "bank/selection.hpp"
@@ -28,6 +29,7 @@ namespace proofdeck::study {
 
 // The question filters and their selection are the bank's (bank/selection.hpp); the modes name
 // them as their own.
+using bank::exam_quota;
 using bank::Filters;
 using bank::select_questions;
 
@@ -115,11 +117,6 @@ std::string render_score(const Session& session, const std::vector<Answered>& an
 // "time_ms", "skipped"}], "topics", "traps"}.
 nlohmann::ordered_json session_report(const Session& session, const std::string& mode,
                                       const std::vector<Answered>& answers);
-
-// How many of an n-question exam each topic gets (topic_sizes: its questions in the pool): in
-// proportion, the rest by largest remainder, ties to the earlier topic. exam draws with it and
-// stats predicts a pass with it.
-std::vector<int> exam_quota(const std::vector<int>& topic_sizes, int n);
 
 // "3 min 12 s", "48 s".
 std::string format_duration(std::chrono::milliseconds duration);
