@@ -134,7 +134,7 @@ TEST_CASE("every notation of an example number reads back as that number", "[ans
 
 TEST_CASE("no example a built-in question shows is one of its answers, in any draw",
           "[answer][example]") {
-  std::size_t draws = 0;
+  std::size_t draws = 0, decimal_draws = 0;
   for (const auto& bank : proofdeck::bank::load_banks(proofdeck::bank::BankSources{{}, true})) {
     for (const Question& q : bank.questions) {
       for (const Instance& instance : every_draw(q)) {
@@ -145,12 +145,20 @@ TEST_CASE("no example a built-in question shows is one of its answers, in any dr
           CHECK(!numeric_matches(example.value, instance.key, q.key.tolerance, q.key.relative));
           for (const double value : proofdeck::bank::distractor_values(instance))
             CHECK(!numeric_matches(example.value, value, q.key.tolerance, q.key.relative));
+          // A key with decimals shows a decimal example, itself no answer; a whole key none.
+          CHECK(example.decimal.empty() == (std::floor(instance.key) == instance.key));
+          if (!example.decimal.empty()) {
+            ++decimal_draws;
+            CHECK(!numeric_matches(std::stod(example.decimal), instance.key, q.key.tolerance,
+                                   q.key.relative));
+          }
         }
         check_notations(example);
       }
     }
   }
   CHECK(draws > 100);
+  CHECK(decimal_draws > 0);  // some built-in key has decimals (RoPE's scaled position)
 }
 
 TEST_CASE("the example avoids the key and everything within its tolerance", "[answer][example]") {
@@ -172,6 +180,25 @@ TEST_CASE("the example avoids the key and everything within its tolerance", "[an
   instance.key = 1048576;
   const auto far = proofdeck::bank::number_example(instance);
   CHECK(std::abs(far.value - 1048576) > 0.5 * 1048576);
+}
+
+TEST_CASE("a key with decimals shows a decimal example that is no answer", "[answer][example]") {
+  Question q;
+  q.id = "probe";
+  q.type = QuestionType::numeric;
+  q.key.tolerance = 0.01;
+  Instance instance;
+  instance.question = &q;
+  instance.key = 2047.5;
+  CHECK(proofdeck::bank::number_example(instance).decimal == "1.5");
+  instance.key = 1.5;  // the first choice is the key: the next one
+  CHECK(proofdeck::bank::number_example(instance).decimal == "2.5");
+  instance.key = 2048;
+  CHECK(proofdeck::bank::number_example(instance).decimal.empty());
+  proofdeck::bank::NumberExample example = proofdeck::bank::power_of_two(11);
+  example.decimal = "1.5";
+  CHECK_THAT(proofdeck::bank::numeric_answer_hint({}, example),
+             Catch::EndsWith("2^11, 2.048e3, 2*1024 or a decimal such as 1.5"));
 }
 
 TEST_CASE("the numbers the README gives as examples are no built-in answer", "[answer][example]") {

@@ -131,18 +131,29 @@ NumberExample number_example(const Instance& instance) {
       return numeric_matches(value, answer, q.key.tolerance, q.key.relative);
     });
   };
+  // A key with decimals: a decimal too, the first of a few that is no answer.
+  const auto with_decimal = [&](NumberExample example) {
+    if (q.type != QuestionType::numeric || std::floor(instance.key) == instance.key) return example;
+    for (const char* decimal : {"1.5", "2.5", "3.75", "12.5", "0.25", "7.125"}) {
+      if (!is_an_answer(std::stod(decimal))) {
+        example.decimal = decimal;
+        break;
+      }
+    }
+    return example;
+  };
   // 2^10 … 2^30, from a place the draw picks; past them, larger powers (a tolerance so wide that
   // it takes in every one of them is not one a bank would keep).
   constexpr int kFirst = 10, kCount = 21;
   const auto start = static_cast<int>(draw_hash(instance) % kCount);
   for (int i = 0; i < kCount; ++i) {
     const int exponent = kFirst + (start + i) % kCount;
-    if (!is_an_answer(std::ldexp(1.0, exponent))) return power_of_two(exponent);
+    if (!is_an_answer(std::ldexp(1.0, exponent))) return with_decimal(power_of_two(exponent));
   }
   for (int exponent = kFirst + kCount; exponent < 63; ++exponent) {
-    if (!is_an_answer(std::ldexp(1.0, exponent))) return power_of_two(exponent);
+    if (!is_an_answer(std::ldexp(1.0, exponent))) return with_decimal(power_of_two(exponent));
   }
-  return power_of_two(62);
+  return with_decimal(power_of_two(62));
 }
 
 std::vector<std::string> question_traps(const Question& q) {

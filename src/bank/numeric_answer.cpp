@@ -102,6 +102,11 @@ NumberExample power_of_two(int exponent) {
 std::string numeric_answer_hint(const NumericAnswerError& error, const NumberExample& example) {
   switch (error.kind) {
     case NumericAnswerError::Kind::unreadable:
+      if (!example.decimal.empty()) {
+        return fmt::format("type a number: {}, {}, {}, {}, {}, {} or a decimal such as {}",
+                           example.plain, example.grouped, example.underscored, example.power,
+                           example.scientific, example.product, example.decimal);
+      }
       return fmt::format("type a number: {}, {}, {}, {}, {} or {}", example.plain, example.grouped,
                          example.underscored, example.power, example.scientific, example.product);
     case NumericAnswerError::Kind::misplaced_commas:

@@ -34,13 +34,17 @@ struct NumberExample {
   std::string power;        // 2^22
   std::string scientific;   // 4.194304e6
   std::string product;      // 16*512*512
+  // A decimal such as 1.5, for a question whose key has decimals (else empty): the learner sees
+  // that a decimal point is read too.
+  std::string decimal;
 };
 
 // 2^exponent (10 to 62) in every notation.
 NumberExample power_of_two(int exponent);
 
 // What to type instead, for the "asked again" prompt, with the example's notations:
-// "type a number: 4194304, 4,194,304, 4_194_304, 2^22, 4.194304e6 or 16*512*512".
+// "type a number: 4194304, 4,194,304, 4_194_304, 2^22, 4.194304e6 or 16*512*512" (and "or a
+// decimal such as 1.5" when the example has one).
 std::string numeric_answer_hint(const NumericAnswerError& error, const NumberExample& example);
 
 // True when answer is within tolerance of key (absolute, or relative when relative is set).

@@ -67,6 +67,10 @@ std::string render_question(const Session& session, const Instance& instance,
         return "t or f";
       case bank::QuestionType::numeric: {
         const bank::NumberExample example = bank::number_example(instance);
+        if (!example.decimal.empty()) {
+          return fmt::format("a number, as {}, {}, {}, {} or a decimal such as {}", example.plain,
+                             example.grouped, example.power, example.scientific, example.decimal);
+        }
         return fmt::format("a number, as {}, {}, {} or {}", example.plain, example.grouped,
                            example.power, example.scientific);
       }
@@ -106,9 +110,10 @@ std::string render_help(const Instance& instance, bool exam) {
       break;
     case bank::QuestionType::numeric: {
       const bank::NumberExample example = bank::number_example(instance);
-      text +=
-          fmt::format("a number, as {}, {}, {}, {}, {} or {}.\n", example.plain, example.grouped,
-                      example.underscored, example.power, example.scientific, example.product);
+      text += fmt::format(
+          "a number, as {}, {}, {}, {}, {} or {}{}.\n", example.plain, example.grouped,
+          example.underscored, example.power, example.scientific, example.product,
+          example.decimal.empty() ? "" : fmt::format(", or a decimal such as {}", example.decimal));
     } break;
     case bank::QuestionType::order:
       text += "all the letters in the right order (c a b d).\n";
