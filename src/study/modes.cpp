@@ -69,7 +69,7 @@ int score(const std::vector<Answered>& answers, int& total) {
   return correct;
 }
 
-std::string settings_json(const Filters& filters, std::uint64_t seed,
+std::string settings_json(const bank::Filters& filters, std::uint64_t seed,
                           nlohmann::ordered_json extra = nlohmann::ordered_json::object()) {
   extra["seed"] = seed;
   extra["topics"] = filters.topics;
@@ -93,7 +93,7 @@ std::string seed_line(const Session& s) {
 }
 
 // `proofdeck quiz` with the session's filters and `extra`, as a copyable command.
-std::string quiz_command(const Filters& filters, const std::string& extra) {
+std::string quiz_command(const bank::Filters& filters, const std::string& extra) {
   std::string command = "proofdeck quiz";
   const auto add = [&](const char* flag, const std::vector<std::string>& values) {
     for (const std::string& value : values)
@@ -167,7 +167,7 @@ void warn_named_conflicts(const Session& s, const std::vector<Instance>& form) {
 
 Outcome run_quiz(Session& s, ProgressStore& store, const QuizOptions& options,
                  const ReportWriter& write) {
-  std::vector<const bank::Question*> selected = select_questions(s.banks, options.filters);
+  std::vector<const bank::Question*> selected = bank::select_questions(s.banks, options.filters);
   std::string focus;  // what --missed or --weakest chose, for the header
   if (options.missed) {
     const std::set<std::string> missed = missed_questions(store);
@@ -456,8 +456,8 @@ std::vector<Instance> exam_form(const Session& s, const ExamOptions& options, bo
   engine::Rng rng(s.seed);
   std::map<std::string, std::vector<const bank::Question*>> spares;
   const std::vector<const bank::Question*> drawn =
-      draw_spread(select_questions(s.banks, options.filters),
-                  static_cast<std::size_t>(options.count), rng, spares);
+      bank::draw_spread(bank::select_questions(s.banks, options.filters),
+                        static_cast<std::size_t>(options.count), rng, spares);
   std::vector<Instance> form;
   for (const bank::Question* q : drawn)
     form.push_back(instantiate(*q, rng));
@@ -873,7 +873,8 @@ Outcome run_drill(Session& s, ProgressStore& store, const DrillOptions& options,
   scheduler_options.desired_retention = options.retention;
   scheduler_options.fuzz = options.fuzz;
   const Scheduler scheduler(scheduler_options);
-  const std::vector<const bank::Question*> selected = select_questions(s.banks, options.filters);
+  const std::vector<const bank::Question*> selected =
+      bank::select_questions(s.banks, options.filters);
   std::map<std::string, Card> cards = store.cards();
   const TimePoint now = s.now();
   const bool new_day_start =

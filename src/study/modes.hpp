@@ -22,7 +22,7 @@ namespace proofdeck::study {
 constexpr int kDefaultQuizCount = 20;
 
 struct QuizOptions {
-  Filters filters;
+  bank::Filters filters;
   std::optional<int> count;    // --count N: at most N questions (default kDefaultQuizCount)
   bool show_demo = true;       // --no-demo: skip the live proof in feedback
   std::string report_path;     // --report FILE
@@ -31,7 +31,7 @@ struct QuizOptions {
 };
 
 struct ExamOptions {
-  Filters filters;
+  bank::Filters filters;
   int count = 20;         // --count N
   double minutes = 30.0;  // --minutes M
   double pass = 75.0;     // --pass PCT
@@ -46,7 +46,7 @@ struct ExamReviewOptions {
 };
 
 struct DrillOptions {
-  Filters filters;
+  bank::Filters filters;
   int new_per_day = 20;   // --new N
   int limit = 200;        // --limit N: reviews in this session
   bool show_demo = true;  // --no-demo: feedback without the live proof
@@ -66,9 +66,6 @@ struct Outcome {
 
 // Writes `report` (JSON) to path atomically; StateError when it cannot.
 using ReportWriter = std::function<void(const std::string& path, const std::string& text)>;
-
-// An exam's draw across topics is the bank's (bank/form.hpp), as print --count draws too.
-using bank::draw_spread;
 
 Outcome run_quiz(Session& session, ProgressStore& store, const QuizOptions& options,
                  const ReportWriter& write);

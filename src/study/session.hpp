@@ -27,12 +27,6 @@
 
 namespace proofdeck::study {
 
-// The question filters and their selection are the bank's (bank/selection.hpp); the modes name
-// them as their own.
-using bank::exam_quota;
-using bank::Filters;
-using bank::select_questions;
-
 // The environment of one session.
 struct Session {
   const std::vector<bank::Bank>& banks;

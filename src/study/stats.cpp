@@ -277,7 +277,7 @@ ordered_json readiness(const Loaded& loaded, const std::vector<ReviewRow>& revie
   std::vector<int> drawn_sizes;
   for (std::size_t t : draw_order)
     drawn_sizes.push_back(topic_sizes[t]);
-  const std::vector<int> quota = exam_quota(drawn_sizes, questions);
+  const std::vector<int> quota = bank::exam_quota(drawn_sizes, questions);
   std::vector<double> exam_chances;
   for (std::size_t k = 0; k < quota.size(); ++k) {
     exam_chances.insert(exam_chances.end(), static_cast<std::size_t>(quota[k]),
