@@ -1,0 +1,156 @@
+// The fault catalog and the thread's active fault (see fault.hpp).
+#include "engine/fault.hpp"
+
+#include <algorithm>
+#include <array>
+
+namespace proofdeck::engine {
+
+namespace {
+
+thread_local Fault active = Fault::none;
+thread_local OpSet reached_ops;
+
+constexpr std::array<std::string_view, kOpCount> kOpNames{
+    "attention",       "heads",      "kv-heads",          "kv-cache", "tiled-attention",
+    "positions-added", "sinusoidal", "learned-positions", "rope",     "alibi",
+    "layernorm",       "rmsnorm",    "batchnorm",         "residual", "final-norm",
+    "swiglu",          "linear",     "feedforward"};
+
+// clang-format off
+constexpr std::array kFaults{
+    FaultInfo{Fault::unscaled_scores, "unscaled-scores", Op::attention,
+              "scores are not divided by √d_k",
+              "sdpa-scale-irrelevant: without 1/√d_k the scores' spread grows with d_k and softmax saturates"},
+    FaultInfo{Fault::causal_mask_ignored, "causal-mask-ignored", Op::attention,
+              "a causal mask is asked for and not applied",
+              "arch-decoder-sees-future: a causal position must give its future weight 0"},
+    FaultInfo{Fault::causal_mask_off_by_one, "causal-mask-off-by-one", Op::attention,
+              "the causal mask lets each query see its next token too",
+              "arch-decoder-sees-future: position t attends to positions ≤ t only"},
+    FaultInfo{Fault::softmax_wrong_axis, "softmax-wrong-axis", Op::attention,
+              "softmax normalises each key's column instead of each query's row",
+              "sdpa-scale-normalizes-rows: each query's weights over the keys sum to 1"},
+    FaultInfo{Fault::heads_share_projection, "heads-share-projection", Op::heads,
+              "every head reads one shared W_q, W_k, W_v of head width",
+              "heads-identical-copies: each head has its own projections", true},
+    FaultInfo{Fault::heads_full_width, "heads-full-width", Op::heads,
+              "each head projects to the full d_model instead of d_model / h",
+              "mha-cuts-params: splitting into h heads keeps the attention block's parameter count", true},
+    FaultInfo{Fault::gqa_all_kv_head_0, "gqa-all-kv-head-0", Op::kv_heads,
+              "every query head reads key/value head 0",
+              "dec-gqa-shrinks-queries: query head h reads key/value head ⌊h·G/H⌋, groups share one each"},
+    FaultInfo{Fault::kv_cache_keeps_queries, "kv-cache-keeps-queries", Op::kv_cache,
+              "the decode cache also keeps every token's query",
+              "dec-cache-stores-queries: a past query is never read again, so only K and V are cached", true},
+    FaultInfo{Fault::kv_cache_drops_oldest, "kv-cache-drops-oldest", Op::kv_cache,
+              "the decode cache drops the first token's row once a second arrives",
+              "dec-cache-approximate: a cache of every past K and V makes decoding exact"},
+    FaultInfo{Fault::online_softmax_no_rescale, "online-softmax-no-rescale", Op::tiled_attention,
+              "the online softmax does not rescale its sum and output when the running maximum grows",
+              "dec-flash-approximate: tiled attention is exact only with the rescale"},
+    FaultInfo{Fault::positions_not_added, "positions-not-added", Op::positions_added,
+              "the positional encoding is not added to the embeddings",
+              "pe-optional: without positions attention cannot tell word order"},
+    FaultInfo{Fault::sinusoidal_one_frequency, "sinusoidal-one-frequency", Op::sinusoidal,
+              "every pair of sinusoidal dimensions uses the first pair's frequency",
+              "sinusoidal-is-learned: the table's geometric frequencies give every position its own code"},
+    FaultInfo{Fault::learned_positions_clamp, "learned-positions-clamp", Op::learned_positions,
+              "a position past the learned table reads the table's last row instead of failing",
+              "learned-extrapolates: a learned table has no row past max_len"},
+    FaultInfo{Fault::rope_not_applied, "rope-not-applied", Op::rope,
+              "queries and keys are not rotated",
+              "rope-is-additive: RoPE's rotation is what makes scores depend on the offset"},
+    FaultInfo{Fault::rope_on_values, "rope-on-values", Op::rope,
+              "values are rotated as well as queries and keys",
+              "rope-is-additive: RoPE rotates Q and K only, just before QKᵀ"},
+    FaultInfo{Fault::rope_base_1000, "rope-base-1000", Op::rope,
+              "RoPE's frequencies use base 1,000 instead of the configured base",
+              "dec-rope-extrapolates: the base sets the wavelengths, and with them the angles past training"},
+    FaultInfo{Fault::rope_scaling_ignored, "rope-scaling-ignored", Op::rope,
+              "linear position interpolation's factor is ignored (angles at p, not p / s)",
+              "dec-pi-truncates: interpolation maps positions into the trained range"},
+    FaultInfo{Fault::alibi_equal_slopes, "alibi-equal-slopes", Op::alibi,
+              "every head uses head 0's ALiBi slope",
+              "dec-alibi-one-slope: each head has its own slope, from a geometric sequence"},
+    FaultInfo{Fault::alibi_halved_slopes, "alibi-halved-slopes", Op::alibi,
+              "ALiBi's distance penalty uses half of each head's slope",
+              "dec-alibi-table: the bias is −m_h·|i − j|, with Press et al.'s slopes"},
+    FaultInfo{Fault::layernorm_no_centring, "layernorm-no-centring", Op::layernorm,
+              "LayerNorm does not subtract the row's mean (its variance is then the mean of squares)",
+              "dec-rmsnorm-subtracts-mean: centring is what LayerNorm adds to RMSNorm"},
+    FaultInfo{Fault::layernorm_no_scaling, "layernorm-no-scaling", Op::layernorm,
+              "LayerNorm subtracts the mean and does not divide by the standard deviation",
+              "ln-normalizes-weights: LayerNorm gives each token's features unit variance"},
+    FaultInfo{Fault::layernorm_unbiased_variance, "layernorm-unbiased-variance", Op::layernorm,
+              "LayerNorm divides its variance by n − 1 instead of n",
+              "batchnorm-interchangeable: LayerNorm uses the biased variance of one row"},
+    FaultInfo{Fault::rmsnorm_as_layernorm, "rmsnorm-as-layernorm", Op::rmsnorm,
+              "RMSNorm subtracts the row's mean as LayerNorm does",
+              "dec-rmsnorm-same-output: RMSNorm skips centring, so it differs unless the mean is 0"},
+    FaultInfo{Fault::batchnorm_per_token, "batchnorm-per-token", Op::batchnorm,
+              "BatchNorm takes its statistics over each token's features instead of the batch",
+              "batchnorm-interchangeable: BatchNorm's statistics depend on the whole batch"},
+    FaultInfo{Fault::residual_dropped, "residual-dropped", Op::residual,
+              "a block's residual additions are dropped",
+              "only-residuals-carry-gradient: the identity path carries the gradient down the stack"},
+    FaultInfo{Fault::pre_ln_no_final_norm, "pre-ln-no-final-norm", Op::final_norm,
+              "a Pre-LN stack leaves out its final LayerNorm",
+              "post-ln-clean-path: Pre-LN's residual stream grows until the final LayerNorm"},
+    FaultInfo{Fault::swiglu_no_gate, "swiglu-no-gate", Op::swiglu,
+              "SwiGLU is built without gate_proj: down(silu(up(x)))",
+              "dec-swiglu-just-activation: SwiGLU adds a third matrix, the gate", true},
+    FaultInfo{Fault::linear_transposed_weight, "linear-transposed-weight", Op::linear,
+              "a square Linear multiplies by W instead of Wᵀ (its (out, in) storage read as (in, out))",
+              "ln-normalizes-weights: a layer's weights are its own, untouched by normalisation"},
+    FaultInfo{Fault::feedforward_no_activation, "feedforward-no-activation", Op::feedforward,
+              "the feed-forward sublayer skips its activation: linear2(linear1(x))",
+              "mechanisms-optional-polish: the non-linearity is part of the block's computation"},
+};
+// clang-format on
+
+}  // namespace
+
+std::string_view op_name(Op op) {
+  return kOpNames.at(static_cast<std::size_t>(op));
+}
+
+std::span<const FaultInfo> fault_catalog() {
+  return kFaults;
+}
+
+const FaultInfo& fault_info(Fault fault) {
+  static const FaultInfo none{Fault::none, "none", Op::attention, "no fault", "", false};
+  const auto it = std::find_if(kFaults.begin(), kFaults.end(),
+                               [&](const FaultInfo& info) { return info.fault == fault; });
+  return it == kFaults.end() ? none : *it;
+}
+
+std::optional<Fault> find_fault(std::string_view name) {
+  for (const FaultInfo& info : kFaults) {
+    if (info.name == name) return info.fault;
+  }
+  return std::nullopt;
+}
+
+Fault enter(Op op) noexcept {
+  reached_ops.set(static_cast<std::size_t>(op));
+  return active;
+}
+
+FaultScope::FaultScope(Fault fault) noexcept
+    : previous_fault_(active), previous_reached_(reached_ops) {
+  active = fault;
+  reached_ops.reset();
+}
+
+FaultScope::~FaultScope() {
+  active = previous_fault_;
+  reached_ops |= previous_reached_;
+}
+
+OpSet FaultScope::reached() const noexcept {
+  return reached_ops;
+}
+
+}  // namespace proofdeck::engine

@@ -1,0 +1,68 @@
+// The fault catalog and the thread-local active fault: names are unique contract names, every
+// fault names the op it changes and the trap it breaks, a scope sets and restores the fault and
+// records the ops reached, and two threads carry two faults at once.
+#include <catch2/catch.hpp>
+
+#include <set>
+#include <string>
+#include <thread>
+
+#include "engine/fault.hpp"
+
+using namespace proofdeck::engine;
+
+TEST_CASE("every fault has a unique kebab-case name, a change and the trap it breaks", "[fault]") {
+  std::set<std::string_view> names;
+  for (const FaultInfo& info : fault_catalog()) {
+    CAPTURE(info.name);
+    CHECK(info.fault != Fault::none);
+    CHECK(names.insert(info.name).second);
+    CHECK(info.name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-") ==
+          std::string_view::npos);
+    CHECK_FALSE(info.change.empty());
+    CHECK(info.breaks.find(": ") != std::string_view::npos);  // "trap-id: the claim"
+    CHECK(find_fault(info.name) == info.fault);
+    CHECK(fault_info(info.fault).name == info.name);
+  }
+  CHECK(fault_catalog().size() >= 27);
+  CHECK_FALSE(find_fault("no-such-fault").has_value());
+}
+
+TEST_CASE("a fault scope sets the thread's fault and restores the one before it", "[fault]") {
+  CHECK(enter(Op::attention) == Fault::none);
+  {
+    FaultScope outer(Fault::unscaled_scores);
+    CHECK(enter(Op::layernorm) == Fault::unscaled_scores);
+    {
+      FaultScope inner(Fault::residual_dropped);
+      CHECK(inner.reached().none());
+      CHECK(enter(Op::rope) == Fault::residual_dropped);
+      CHECK(inner.reached().test(static_cast<std::size_t>(Op::rope)));
+    }
+    CHECK(enter(Op::attention) == Fault::unscaled_scores);
+    // The outer record keeps its own ops and gains the inner scope's.
+    CHECK(outer.reached().test(static_cast<std::size_t>(Op::layernorm)));
+    CHECK(outer.reached().test(static_cast<std::size_t>(Op::rope)));
+    CHECK_FALSE(outer.reached().test(static_cast<std::size_t>(Op::swiglu)));
+  }
+  CHECK(enter(Op::attention) == Fault::none);
+}
+
+TEST_CASE("two threads carry two faults at the same time", "[fault]") {
+  Fault seen_a = Fault::none, seen_b = Fault::none;
+  std::thread a([&] {
+    FaultScope scope(Fault::rope_base_1000);
+    std::this_thread::yield();
+    seen_a = enter(Op::rope);
+  });
+  std::thread b([&] {
+    FaultScope scope(Fault::alibi_halved_slopes);
+    std::this_thread::yield();
+    seen_b = enter(Op::alibi);
+  });
+  a.join();
+  b.join();
+  CHECK(seen_a == Fault::rope_base_1000);
+  CHECK(seen_b == Fault::alibi_halved_slopes);
+  CHECK(enter(Op::rope) == Fault::none);
+}
