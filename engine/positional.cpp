@@ -1,8 +1,13 @@
 // Sinusoidal, learned and rotary positional encodings.
 #include "engine/positional.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
+#include <vector>
+
+#include "engine/fault.hpp"
 
 namespace proofdeck::engine {
 
@@ -47,14 +52,23 @@ Positions sequential_positions(Index count) {
 
 template <typename T>
 Matrix<T> sinusoidal_encoding(const Positions& positions, Index d_model, double base) {
+  const Fault fault = enter(Op::sinusoidal);
   require(d_model > 0, "sinusoidal encoding needs d_model > 0, got " + std::to_string(d_model));
   require(base > 1.0, "sinusoidal encoding needs base > 1, got " + number_string(base));
+  // Pair i turns at 1 / base^(2i/d) radians per position: geometric frequencies, so no two
+  // positions share a code. The broken table gives every pair the first pair's frequency, 1.
+  std::vector<double> divisors(static_cast<std::size_t>((d_model + 1) / 2), 1.0);
+  if (fault != Fault::sinusoidal_one_frequency) {
+    for (Index even = 0; even < d_model; even += 2) {
+      divisors[static_cast<std::size_t>(even / 2)] =
+          std::pow(base, static_cast<double>(even) / static_cast<double>(d_model));
+    }
+  }
   Matrix<T> table(static_cast<Index>(positions.size()), d_model);
   for (Index row = 0; row < table.rows(); ++row) {
     const double position = static_cast<double>(positions[static_cast<std::size_t>(row)]);
     for (Index even = 0; even < d_model; even += 2) {
-      const double angle =
-          position / std::pow(base, static_cast<double>(even) / static_cast<double>(d_model));
+      const double angle = position / divisors[static_cast<std::size_t>(even / 2)];
       table(row, even) = static_cast<T>(std::sin(angle));
       if (even + 1 < d_model) table(row, even + 1) = static_cast<T>(std::cos(angle));
     }
@@ -62,35 +76,74 @@ Matrix<T> sinusoidal_encoding(const Positions& positions, Index d_model, double 
   return table;
 }
 
+namespace {
+
+// The last row a position may read: the table's last under the clamp fault, else no limit (a
+// position past the table is then refused by the caller's range check).
+std::int64_t last_readable_row(Fault fault, Index max_len) {
+  return fault == Fault::learned_positions_clamp ? static_cast<std::int64_t>(max_len) - 1
+                                                 : std::numeric_limits<std::int64_t>::max();
+}
+
+}  // namespace
+
 template <typename T>
 void learned_positions_forward(Matrix<T>& out, const Positions& positions, const Matrix<T>& table) {
+  const Fault fault = enter(Op::learned_positions);
   const Index max_len = table.rows();
+  const std::int64_t last_row = last_readable_row(fault, max_len);
   out.resize(static_cast<Index>(positions.size()), table.cols());
   for (std::size_t t = 0; t < positions.size(); ++t) {
     const std::int64_t position = positions[t];
-    if (position < 0 || position >= max_len) {
+    const std::int64_t row = std::min(position, last_row);
+    if (row < 0 || row >= max_len) {
       throw EngineError("position " + std::to_string(position) +
                         " is past the learned position table (max_len " + std::to_string(max_len) +
                         ": rows 0.." + std::to_string(max_len - 1) +
                         "); a learned table has no row for positions it was not trained on");
     }
-    out.row(static_cast<Index>(t)) = table.row(position);
+    out.row(static_cast<Index>(t)) = table.row(row);
   }
 }
 
 template <typename T>
 void learned_positions_backward(Matrix<T>& dtable, const Matrix<T>& dout,
                                 const Positions& positions, Index max_len) {
+  // forward was: out[t] = table[positions[t]] (the last row past the table under the clamp)
+  const Fault fault = enter(Op::learned_positions);
   require(dout.rows() == static_cast<Index>(positions.size()),
           "learned positions grad_output has " + std::to_string(dout.rows()) +
               " rows, expected one per position (" + std::to_string(positions.size()) + ")");
+  const std::int64_t last_row = last_readable_row(fault, max_len);
   dtable = Matrix<T>::Zero(max_len, dout.cols());
   for (std::size_t t = 0; t < positions.size(); ++t) {
     const std::int64_t position = positions[t];
-    require(position >= 0 && position < max_len,
+    const std::int64_t row = std::min(position, last_row);
+    require(row >= 0 && row < max_len,
             "position " + std::to_string(position) + " is past the learned position table");
-    dtable.row(position) += dout.row(static_cast<Index>(t));  // a repeated position accumulates
+    dtable.row(row) += dout.row(static_cast<Index>(t));  // a repeated position accumulates
   }
+}
+
+template <typename T>
+void add_positions(Matrix<T>& embeddings, const PositionalParams<T>& params,
+                   const Positions& positions) {
+  // RoPE rotates Q and K inside attention and no encoding adds nothing: neither reaches the op.
+  if (params.kind == PositionalKind::none || params.kind == PositionalKind::rope) return;
+  const Fault fault = enter(Op::positions_added);
+  require(embeddings.rows() == static_cast<Index>(positions.size()),
+          "embeddings have " + std::to_string(embeddings.rows()) + " rows but " +
+              std::to_string(positions.size()) + " positions");
+  if (fault == Fault::positions_not_added) return;
+  if (params.kind == PositionalKind::sinusoidal) {
+    embeddings += sinusoidal_encoding<T>(positions, embeddings.cols());
+    return;
+  }
+  require(params.table.has_value(), "learned positions have no table");
+  require_shape(*params.table, params.table->rows(), embeddings.cols(), "learned position table");
+  Matrix<T> rows;
+  learned_positions_forward(rows, positions, *params.table);
+  embeddings += rows;
 }
 
 template <typename T>
@@ -164,6 +217,7 @@ void rope_backward(Matrix<T>& dinp, const Matrix<T>& dout, const Positions& posi
   template void learned_positions_forward<T>(Matrix<T>&, const Positions&, const Matrix<T>&); \
   template void learned_positions_backward<T>(Matrix<T>&, const Matrix<T>&, const Positions&, \
                                               Index);                                         \
+  template void add_positions<T>(Matrix<T>&, const PositionalParams<T>&, const Positions&);   \
   template RopeAngles<T> rope_angles<T>(const Positions&, Index, const RopeConfig&);          \
   template void rope_forward<T>(Matrix<T>&, const Matrix<T>&, const Positions&,               \
                                 const RopeConfig&);                                           \

@@ -65,6 +65,15 @@ void learned_positions_backward(Matrix<T>& dtable,           // (max_len, d), as
                                 const Positions& positions,  // (T)
                                 Index max_len);
 
+// --- adding the encoding to the embeddings ---------------------------------------------------
+// Row t of the embeddings gains the encoding of positions[t]: the sinusoidal table (base 10,000)
+// or the learned table's row. RoPE acts on Q and K inside attention and no encoding adds nothing,
+// so both leave the embeddings as they are.
+template <typename T>
+void add_positions(Matrix<T>& embeddings,  // (T, d)
+                   const PositionalParams<T>& params,
+                   const Positions& positions);  // (T)
+
 // --- rotary (Su et al. 2021) -------------------------------------------------------------------
 enum class RopeConvention {
   interleaved,  // pairs (x[2i], x[2i+1]), as the RoFormer paper and Meta's original Llama

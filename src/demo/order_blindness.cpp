@@ -6,6 +6,7 @@
 #include <cctype>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -134,14 +135,12 @@ DemoResult run_order_blindness(const Params& params, std::uint64_t seed) {
                                 engine::PositionalKind kind) {
     Mat x = embed(words);
     const engine::Positions positions = engine::sequential_positions(x.rows());
+    // Sinusoidal and learned encodings are added to the embeddings; RoPE acts inside attention.
+    engine::PositionalParams<double> encoding{kind, std::nullopt};
+    if (kind == engine::PositionalKind::learned) encoding.table = learned_table;
+    engine::add_positions(x, encoding, positions);
     engine::AttentionOptions options;
-    if (kind == engine::PositionalKind::sinusoidal) {
-      x += engine::sinusoidal_encoding<double>(positions, d_model);
-    } else if (kind == engine::PositionalKind::learned) {
-      Mat rows;
-      engine::learned_positions_forward(rows, positions, learned_table);
-      x += rows;
-    } else if (kind == engine::PositionalKind::rope) {
+    if (kind == engine::PositionalKind::rope) {
       options.rope = engine::RopeConfig{engine::RopeConvention::half, 10000.0};
     }
     SentenceRun run;
