@@ -4,6 +4,8 @@
 #include <cmath>
 #include <string>
 
+#include "engine/fault.hpp"
+
 namespace proofdeck::engine {
 
 namespace {
@@ -46,19 +48,62 @@ Matrix<T> affine_backward(NormParams<T>& grads, const Matrix<T>& dout, const Mat
   return dxhat;
 }
 
+// LayerNorm's statistics of each row: mean (N) and rstd (N) = 1/√(var + eps), with the biased
+// variance — or, broken, no centring (mean 0), no scaling (rstd 1) or the unbiased variance.
+// BatchNorm per token (a fault) normalises its rows with the same arithmetic.
+template <typename T>
+void normalize_rows(Matrix<T>& out, Vector<T>& mean, Vector<T>& rstd, const Matrix<T>& inp,
+                    double eps, Fault fault) {
+  const T n = static_cast<T>(inp.cols());
+  if (fault == Fault::layernorm_no_centring) {
+    mean = Vector<T>::Zero(inp.rows());
+  } else {
+    mean = inp.rowwise().sum() / n;
+  }
+  out = inp.colwise() - mean;
+  // One feature has no n − 1 to divide by; the broken variance falls back to n there.
+  const T divisor = fault == Fault::layernorm_unbiased_variance && inp.cols() > 1 ? n - T(1) : n;
+  const Vector<T> var = out.rowwise().squaredNorm() / divisor;  // biased (÷ n), as PyTorch
+  if (fault == Fault::layernorm_no_scaling) {
+    rstd = Vector<T>::Ones(inp.rows());
+  } else {
+    rstd = (var.array() + static_cast<T>(eps)).rsqrt();
+  }
+  out.array().colwise() *= rstd.array();
+}
+
+// The backward of normalize_rows under the same fault, from dxhat = dout·γ.
+template <typename T>
+void normalize_rows_backward(Matrix<T>& dinp, const Matrix<T>& dxhat, const Matrix<T>& xhat,
+                             const Vector<T>& rstd, Fault fault) {
+  // forward was: xhat = (x − mean)·rstd, mean and rstd functions of the row
+  const T n = static_cast<T>(xhat.cols());
+  if (fault == Fault::layernorm_no_scaling) {
+    // forward was: xhat = x − mean
+    dinp = dxhat.colwise() - Vector<T>(dxhat.rowwise().sum() / n);
+    return;
+  }
+  const T divisor = fault == Fault::layernorm_unbiased_variance && xhat.cols() > 1 ? n - T(1) : n;
+  const Vector<T> mean_dxhat_xhat = dxhat.cwiseProduct(xhat).rowwise().sum() / divisor;
+  if (fault == Fault::layernorm_no_centring) {
+    dinp = dxhat;  // the mean is 0 whatever x, so it passes no gradient
+  } else {
+    const Vector<T> mean_dxhat = dxhat.rowwise().sum() / n;
+    dinp = dxhat.colwise() - mean_dxhat;
+  }
+  dinp.array() -= xhat.array().colwise() * mean_dxhat_xhat.array();
+  dinp.array().colwise() *= rstd.array();
+}
+
 }  // namespace
 
 template <typename T>
 void layernorm_forward(Matrix<T>& out, Vector<T>& mean, Vector<T>& rstd, const Matrix<T>& inp,
                        const NormParams<T>& params, double eps) {
+  const Fault fault = enter(Op::layernorm);
   check_affine(params, inp.cols(), "layer_norm");
   require(inp.cols() > 0, "layer_norm needs at least one feature");
-  const T n = static_cast<T>(inp.cols());
-  mean = inp.rowwise().sum() / n;
-  out = inp.colwise() - mean;
-  const Vector<T> var = out.rowwise().squaredNorm() / n;  // biased, as PyTorch
-  rstd = (var.array() + static_cast<T>(eps)).rsqrt();
-  out.array().colwise() *= rstd.array();
+  normalize_rows(out, mean, rstd, inp, eps, fault);
   apply_affine(out, params);
 }
 
@@ -67,27 +112,29 @@ void layernorm_backward(Matrix<T>& dinp, NormParams<T>& grads, const Matrix<T>& 
                         const Matrix<T>& inp, const NormParams<T>& params, const Vector<T>& mean,
                         const Vector<T>& rstd) {
   // forward was: xhat = (x − mean)·rstd; out = xhat·γ + β
+  const Fault fault = enter(Op::layernorm);
   require_shape(dout, inp.rows(), inp.cols(), "layer_norm grad_output");
   Matrix<T> xhat = inp.colwise() - mean;
   xhat.array().colwise() *= rstd.array();
   const Matrix<T> dxhat = affine_backward(grads, dout, xhat, params);
-  const T n = static_cast<T>(inp.cols());
-  const Vector<T> mean_dxhat = dxhat.rowwise().sum() / n;
-  const Vector<T> mean_dxhat_xhat = dxhat.cwiseProduct(xhat).rowwise().sum() / n;
-  dinp = dxhat.colwise() - mean_dxhat;
-  dinp.array() -= xhat.array().colwise() * mean_dxhat_xhat.array();
-  dinp.array().colwise() *= rstd.array();
+  normalize_rows_backward(dinp, dxhat, xhat, rstd, fault);
 }
 
 template <typename T>
 void rmsnorm_forward(Matrix<T>& out, Vector<T>& rrms, const Matrix<T>& inp,
                      const NormParams<T>& params, double eps) {
+  const Fault fault = enter(Op::rmsnorm);
   check_affine(params, inp.cols(), "rms_norm");
   require(inp.cols() > 0, "rms_norm needs at least one feature");
   const T n = static_cast<T>(inp.cols());
-  rrms = (inp.rowwise().squaredNorm() / n).array() + static_cast<T>(eps);
+  // Broken, each row is centred first as LayerNorm's: its root mean square is then its std.
+  const bool centre = fault == Fault::rmsnorm_as_layernorm;
+  Matrix<T> centred;
+  if (centre) centred = inp.colwise() - Vector<T>(inp.rowwise().mean());
+  const Matrix<T>& x = centre ? centred : inp;
+  rrms = (x.rowwise().squaredNorm() / n).array() + static_cast<T>(eps);
   rrms = rrms.array().rsqrt();
-  out = inp;
+  out = x;
   out.array().colwise() *= rrms.array();
   apply_affine(out, params);
 }
@@ -96,13 +143,21 @@ template <typename T>
 void rmsnorm_backward(Matrix<T>& dinp, NormParams<T>& grads, const Matrix<T>& dout,
                       const Matrix<T>& inp, const NormParams<T>& params, const Vector<T>& rrms) {
   // forward was: xhat = x·rrms, rrms = (mean(x²) + eps)^(−½); out = xhat·γ
+  const Fault fault = enter(Op::rmsnorm);
   require_shape(dout, inp.rows(), inp.cols(), "rms_norm grad_output");
+  const bool centre = fault == Fault::rmsnorm_as_layernorm;
   Matrix<T> xhat = inp;
+  if (centre) xhat = inp.colwise() - Vector<T>(inp.rowwise().mean());
   xhat.array().colwise() *= rrms.array();
   const Matrix<T> dxhat = affine_backward(grads, dout, xhat, params);
   const T n = static_cast<T>(inp.cols());
   const Vector<T> mean_dxhat_xhat = dxhat.cwiseProduct(xhat).rowwise().sum() / n;
-  dinp = dxhat;
+  if (centre) {
+    // forward was: x − mean(x) in place of x, so the gradient loses its row mean as LayerNorm's
+    dinp = dxhat.colwise() - Vector<T>(dxhat.rowwise().mean());
+  } else {
+    dinp = dxhat;
+  }
   dinp.array() -= xhat.array().colwise() * mean_dxhat_xhat.array();
   dinp.array().colwise() *= rrms.array();
 }
@@ -125,7 +180,15 @@ void check_batchnorm(const Matrix<T>& inp, const BatchNormParams<T>& params) {
 template <typename T>
 void batchnorm_train_forward(Matrix<T>& out, Vector<T>& mean, Vector<T>& rstd, const Matrix<T>& inp,
                              BatchNormParams<T>& params, double eps, double momentum) {
+  const Fault fault = enter(Op::batchnorm);
   check_batchnorm(inp, params);
+  if (fault == Fault::batchnorm_per_token) {
+    // Broken: each token normalised over its own features as LayerNorm does, so mean and rstd
+    // are (N) and one token is enough; with no per-channel statistics, the running ones stay.
+    normalize_rows(out, mean, rstd, inp, eps, Fault::none);
+    apply_affine(out, params.affine);
+    return;
+  }
   if (inp.rows() <= 1) {
     throw EngineError("Expected more than 1 value per channel when training, got input of shape " +
                       shape_of(inp));
@@ -149,7 +212,16 @@ void batchnorm_train_backward(Matrix<T>& dinp, NormParams<T>& grads, const Matri
                               const Matrix<T>& inp, const NormParams<T>& params,
                               const Vector<T>& mean, const Vector<T>& rstd) {
   // forward was: xhat = (x − mean_batch)·rstd_batch per column; out = xhat·γ + β
+  const Fault fault = enter(Op::batchnorm);
   require_shape(dout, inp.rows(), inp.cols(), "batch_norm grad_output");
+  if (fault == Fault::batchnorm_per_token) {
+    // forward was (broken): xhat = (x − mean_token)·rstd_token per row, as LayerNorm's
+    Matrix<T> xhat = inp.colwise() - mean;
+    xhat.array().colwise() *= rstd.array();
+    normalize_rows_backward(dinp, affine_backward(grads, dout, xhat, params), xhat, rstd,
+                            Fault::none);
+    return;
+  }
   Matrix<T> xhat = inp.rowwise() - mean.transpose();
   xhat.array().rowwise() *= rstd.transpose().array();
   const Matrix<T> dxhat = affine_backward(grads, dout, xhat, params);
