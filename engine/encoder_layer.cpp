@@ -3,6 +3,8 @@
 
 #include <string>
 
+#include "engine/fault.hpp"
+
 namespace proofdeck::engine {
 
 std::string_view norm_placement_name(NormPlacement placement) {
@@ -73,17 +75,19 @@ void encoder_layer_forward(Matrix<T>& out, EncoderLayerCache<T>& cache, const Ma
                            const EncoderLayerParams<T>& params, const EncoderLayerConfig& config) {
   check_config(config);
   require_shape(inp, inp.rows(), config.d_model, "encoder layer input");
+  // Only a block with residual connections reaches the op: one without has no addition to drop.
+  const bool residual = config.residual && enter(Op::residual) != Fault::residual_dropped;
   const double eps = config.layer_norm_eps;
   switch (config.norm) {
     case NormPlacement::post:
       // x1 = LN1(x + SA(x)); out = LN2(x1 + FF(x1))
       mha_forward(cache.attn_output, cache.attn, inp, params.self_attn, config.attention);
-      residual_add(cache.first_sum, inp, cache.attn_output, config.residual);
+      residual_add(cache.first_sum, inp, cache.attn_output, residual);
       layernorm_forward(cache.ff_input, cache.norm1_mean, cache.norm1_rstd, cache.first_sum,
                         params.norm1, eps);
       feedforward_forward(cache.ff_output, cache.feedforward, cache.ff_input, params.feedforward,
                           config.activation);
-      residual_add(cache.second_sum, cache.ff_input, cache.ff_output, config.residual);
+      residual_add(cache.second_sum, cache.ff_input, cache.ff_output, residual);
       layernorm_forward(out, cache.norm2_mean, cache.norm2_rstd, cache.second_sum, params.norm2,
                         eps);
       return;
@@ -93,20 +97,20 @@ void encoder_layer_forward(Matrix<T>& out, EncoderLayerCache<T>& cache, const Ma
                         eps);
       mha_forward(cache.attn_output, cache.attn, cache.attn_input, params.self_attn,
                   config.attention);
-      residual_add(cache.first_sum, inp, cache.attn_output, config.residual);
+      residual_add(cache.first_sum, inp, cache.attn_output, residual);
       layernorm_forward(cache.ff_input, cache.norm2_mean, cache.norm2_rstd, cache.first_sum,
                         params.norm2, eps);
       feedforward_forward(cache.ff_output, cache.feedforward, cache.ff_input, params.feedforward,
                           config.activation);
-      residual_add(out, cache.first_sum, cache.ff_output, config.residual);
+      residual_add(out, cache.first_sum, cache.ff_output, residual);
       return;
     case NormPlacement::none:
       // x1 = x + SA(x); out = x1 + FF(x1)
       mha_forward(cache.attn_output, cache.attn, inp, params.self_attn, config.attention);
-      residual_add(cache.first_sum, inp, cache.attn_output, config.residual);
+      residual_add(cache.first_sum, inp, cache.attn_output, residual);
       feedforward_forward(cache.ff_output, cache.feedforward, cache.first_sum, params.feedforward,
                           config.activation);
-      residual_add(out, cache.first_sum, cache.ff_output, config.residual);
+      residual_add(out, cache.first_sum, cache.ff_output, residual);
       return;
   }
 }
@@ -116,7 +120,8 @@ void encoder_layer_backward(Matrix<T>& dinp, EncoderLayerParams<T>& grads, const
                             const Matrix<T>& inp, const EncoderLayerParams<T>& params,
                             const EncoderLayerCache<T>& cache, const EncoderLayerConfig& config) {
   require_shape(dout, inp.rows(), config.d_model, "encoder layer grad_output");
-  const bool residual = config.residual;
+  // forward was: each addition only with residual connections on and not dropped
+  const bool residual = config.residual && enter(Op::residual) != Fault::residual_dropped;
   Matrix<T> dsecond, dff_in, dfirst, dattn_in;
   switch (config.norm) {
     case NormPlacement::post: {

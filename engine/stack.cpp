@@ -3,6 +3,8 @@
 
 #include <string>
 
+#include "engine/fault.hpp"
+
 namespace proofdeck::engine {
 
 template <typename T>
@@ -37,7 +39,8 @@ void stack_forward(Matrix<T>& out, StackCache<T>& cache, const Matrix<T>& inp,
     encoder_layer_forward(cache.layer_inputs[l + 1], cache.layers[l], cache.layer_inputs[l],
                           params.layers[l], config.layer);
   }
-  if (config.final_norm) {
+  // Only a stack that ends on a LayerNorm reaches the op; the broken one leaves that norm out.
+  if (config.final_norm && enter(Op::final_norm) != Fault::pre_ln_no_final_norm) {
     layernorm_forward(out, cache.final_mean, cache.final_rstd, cache.layer_inputs.back(),
                       params.final_norm, config.layer.layer_norm_eps);
   } else {
@@ -63,12 +66,18 @@ void stack_backward(Matrix<T>& dinp, StackGrads<T>& grads, const Matrix<T>& dout
   grads.params.layers.resize(layer_count);
   grads.layer_input_grads.resize(layer_count);
   Matrix<T> dnext;
-  if (config.final_norm) {
+  // forward was: out = LN(last block's output) with a final norm not left out, else that output
+  if (config.final_norm && enter(Op::final_norm) != Fault::pre_ln_no_final_norm) {
     layernorm_backward(dnext, grads.params.final_norm, dout, cache.layer_inputs.back(),
                        params.final_norm, cache.final_mean, cache.final_rstd);
   } else {
     dnext = dout;
     grads.params.final_norm = NormParams<T>();
+    if (config.final_norm) {
+      // Left out, the norm's γ and β touch no output: zero gradients of their shapes.
+      grads.params.final_norm.weight = Vector<T>::Zero(params.final_norm.weight.size());
+      grads.params.final_norm.bias = Vector<T>::Zero(params.final_norm.bias.size());
+    }
   }
   for (std::size_t l = layer_count; l-- > 0;) {
     encoder_layer_backward(grads.layer_input_grads[l], grads.params.layers[l], dnext,
