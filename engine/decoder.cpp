@@ -7,16 +7,20 @@
 #include <limits>
 #include <string>
 
+#include "engine/fault.hpp"
+
 namespace proofdeck::engine {
 
 // --- SwiGLU ------------------------------------------------------------------------------------
 
 template <typename T>
 SwigluParams<T>::SwigluParams(Index hidden_size, Index intermediate_size) {
+  const Fault fault = enter(Op::swiglu);
   require(hidden_size > 0, "hidden_size must be positive, got " + std::to_string(hidden_size));
   require(intermediate_size > 0,
           "intermediate_size must be positive, got " + std::to_string(intermediate_size));
-  gate_proj = Matrix<T>::Zero(intermediate_size, hidden_size);
+  // Broken, the module holds two matrices as the original feed-forward does, and no gate.
+  if (fault != Fault::swiglu_no_gate) gate_proj = Matrix<T>::Zero(intermediate_size, hidden_size);
   up_proj = Matrix<T>::Zero(intermediate_size, hidden_size);
   down_proj = Matrix<T>::Zero(hidden_size, intermediate_size);
 }
@@ -28,8 +32,10 @@ void check_swiglu_shapes(const SwigluParams<T>& params) {
   const Index hidden = params.hidden_size();
   const Index intermediate = params.intermediate_size();
   require(hidden > 0 && intermediate > 0,
-          "swiglu gate_proj.weight has shape " + shape_of(params.gate_proj) +
-              ", expected (intermediate_size, hidden_size) with both positive");
+          params.has_gate() ? "swiglu gate_proj.weight has shape " + shape_of(params.gate_proj) +
+                                  ", expected (intermediate_size, hidden_size) with both positive"
+                            : "swiglu up_proj.weight has shape " + shape_of(params.up_proj) +
+                                  ", expected (intermediate_size, hidden_size) with both positive");
   require_shape(params.up_proj, intermediate, hidden, "swiglu up_proj.weight");
   require_shape(params.down_proj, hidden, intermediate, "swiglu down_proj.weight");
 }
@@ -39,19 +45,37 @@ T sigmoid(T x) {
   return T(1) / (T(1) + std::exp(-x));
 }
 
+// silu(g) = g·σ(g)
+template <typename T>
+T silu(T g) {
+  return g * sigmoid(g);
+}
+
+// silu'(g) = σ(g)·(1 + g·(1 − σ(g)))
+template <typename T>
+T silu_derivative(T g) {
+  const T s = sigmoid(g);
+  return s * (T(1) + g * (T(1) - s));
+}
+
 }  // namespace
 
 template <typename T>
 void swiglu_forward(Matrix<T>& out, SwigluCache<T>& cache, const Matrix<T>& inp,
                     const SwigluParams<T>& params) {
+  enter(Op::swiglu);  // swiglu-no-gate acts on the module's structure: see the constructor
   check_swiglu_shapes(params);
   require_shape(inp, inp.rows(), params.hidden_size(), "swiglu input");
-  cache.gate.resize(inp.rows(), params.intermediate_size());
-  cache.gate.noalias() = inp * params.gate_proj.transpose();
   cache.up.resize(inp.rows(), params.intermediate_size());
   cache.up.noalias() = inp * params.up_proj.transpose();
-  // silu(g) = g·σ(g)
-  cache.hidden = cache.gate.unaryExpr([](T g) { return g * sigmoid(g); }).cwiseProduct(cache.up);
+  if (params.has_gate()) {
+    cache.gate.resize(inp.rows(), params.intermediate_size());
+    cache.gate.noalias() = inp * params.gate_proj.transpose();
+    cache.hidden = cache.gate.unaryExpr(&silu<T>).cwiseProduct(cache.up);
+  } else {
+    cache.gate.resize(0, 0);
+    cache.hidden = cache.up.unaryExpr(&silu<T>);
+  }
   out.resize(inp.rows(), params.hidden_size());
   out.noalias() = cache.hidden * params.down_proj.transpose();
 }
@@ -61,19 +85,27 @@ void swiglu_backward(Matrix<T>& dinp, SwigluParams<T>& grads, const Matrix<T>& d
                      const Matrix<T>& inp, const SwigluParams<T>& params,
                      const SwigluCache<T>& cache) {
   // forward was: out = (silu(x·W_gᵀ) ⊙ x·W_uᵀ)·W_dᵀ
+  enter(Op::swiglu);
   check_swiglu_shapes(params);
   require_shape(dout, inp.rows(), params.hidden_size(), "swiglu grad_output");
-  require_shape(cache.gate, inp.rows(), params.intermediate_size(), "swiglu cache");
+  require_shape(params.has_gate() ? cache.gate : cache.up, inp.rows(), params.intermediate_size(),
+                "swiglu cache");
   grads.down_proj.resize(params.down_proj.rows(), params.down_proj.cols());
   grads.down_proj.noalias() = dout.transpose() * cache.hidden;
   const Matrix<T> dhidden = dout * params.down_proj;
-  const Matrix<T> silu = cache.gate.unaryExpr([](T g) { return g * sigmoid(g); });
-  // silu'(g) = σ(g)·(1 + g·(1 − σ(g)))
-  const Matrix<T> dsilu = cache.gate.unaryExpr([](T g) {
-    const T s = sigmoid(g);
-    return s * (T(1) + g * (T(1) - s));
-  });
-  const Matrix<T> dup = dhidden.cwiseProduct(silu);
+  if (!params.has_gate()) {
+    // forward was: out = silu(x·W_uᵀ)·W_dᵀ (a module without gate_proj)
+    const Matrix<T> dup = dhidden.cwiseProduct(cache.up.unaryExpr(&silu_derivative<T>));
+    grads.gate_proj.resize(0, 0);
+    grads.up_proj.resize(params.up_proj.rows(), params.up_proj.cols());
+    grads.up_proj.noalias() = dup.transpose() * inp;
+    dinp.resize(inp.rows(), inp.cols());
+    dinp.noalias() = dup * params.up_proj;
+    return;
+  }
+  const Matrix<T> silu_gate = cache.gate.unaryExpr(&silu<T>);
+  const Matrix<T> dsilu = cache.gate.unaryExpr(&silu_derivative<T>);
+  const Matrix<T> dup = dhidden.cwiseProduct(silu_gate);
   const Matrix<T> dgate = dhidden.cwiseProduct(cache.up).cwiseProduct(dsilu);
   grads.gate_proj.resize(params.gate_proj.rows(), params.gate_proj.cols());
   grads.gate_proj.noalias() = dgate.transpose() * inp;

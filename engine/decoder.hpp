@@ -32,13 +32,16 @@ struct SwigluParams {
   // Zeros of the right shapes; throws EngineError unless both sizes are positive.
   SwigluParams(Index hidden_size, Index intermediate_size);
 
-  Index hidden_size() const { return gate_proj.cols(); }
-  Index intermediate_size() const { return gate_proj.rows(); }
+  // False for a module built without gate_proj (the swiglu-no-gate fault): down(silu(up(x))).
+  bool has_gate() const { return gate_proj.size() != 0; }
+  // Read from the gate when there is one, else from up_proj: the two share their shape.
+  Index hidden_size() const { return (has_gate() ? gate_proj : up_proj).cols(); }
+  Index intermediate_size() const { return (has_gate() ? gate_proj : up_proj).rows(); }
 };
 
 template <typename T>
 struct SwigluCache {
-  Matrix<T> gate;    // (T, F) gate_proj(x), before silu
+  Matrix<T> gate;    // (T, F) gate_proj(x), before silu; empty without gate_proj
   Matrix<T> up;      // (T, F) up_proj(x)
   Matrix<T> hidden;  // (T, F) silu(gate) ⊙ up, down_proj's input
 };
@@ -60,9 +63,10 @@ template <typename P>
 concept SwigluParamsType =
     std::same_as<std::remove_const_t<P>, SwigluParams<typename std::remove_const_t<P>::Scalar>>;
 
+// Visits the tensors the module holds: gate_proj only when it has one.
 template <SwigluParamsType P, typename Visitor>
 void visit_params(P& params, const std::string& prefix, Visitor&& visit) {
-  visit(prefix + "gate_proj.weight", params.gate_proj);
+  if (params.has_gate()) visit(prefix + "gate_proj.weight", params.gate_proj);
   visit(prefix + "up_proj.weight", params.up_proj);
   visit(prefix + "down_proj.weight", params.down_proj);
 }
