@@ -238,10 +238,131 @@ TEST_CASE("every demo's JSON has the contract's shape", "[demo]") {
     INFO(info.name);
     const auto json = to_json(run(info.name));
     CHECK(json.at("demo") == info.name);
-    for (const char* key : {"params", "values", "tables", "series", "text"})
-      CHECK(json.contains(key));
+    std::vector<std::string> keys;
+    for (const auto& [key, unused] : json.items())
+      keys.push_back(key);
+    CHECK(keys == std::vector<std::string>{"demo", "params", "values", "provenance", "tables",
+                                           "series", "text"});
     CHECK(json.at("values").size() >= 3);
     CHECK(json.at("text").size() >= 1);
+  }
+}
+
+// --- provenance ---------------------------------------------------------------------------------
+// Every value says where it comes from, so a reader of a proof can tell a live computation from a
+// formula restating the key.
+
+TEST_CASE("the four provenances read back from their names, and nothing else does", "[demo]") {
+  for (const Provenance kind :
+       {Provenance::measured, Provenance::counted, Provenance::derived, Provenance::param}) {
+    INFO(provenance_name(kind));
+    CHECK(parse_provenance(provenance_name(kind)) == kind);
+  }
+  CHECK(provenance_name(Provenance::measured) == "measured");
+  CHECK(provenance_name(Provenance::param) == "param");
+  CHECK_FALSE(parse_provenance("Measured").has_value());
+  CHECK_FALSE(parse_provenance("").has_value());
+  CHECK_FALSE(parse_provenance("computed").has_value());
+}
+
+TEST_CASE("every demo's JSON names a provenance for exactly its values, in their order", "[demo]") {
+  for (const DemoInfo& info : catalog()) {
+    INFO(info.name);
+    const DemoResult result = run(info.name);
+    const auto json = to_json(result);
+    const auto& values = json.at("values");
+    const auto& provenance = json.at("provenance");
+    std::vector<std::string> value_names, provenance_names;
+    for (const auto& [name, unused] : values.items())
+      value_names.push_back(name);
+    for (const auto& [name, kind] : provenance.items()) {
+      provenance_names.push_back(name);
+      INFO(name);
+      REQUIRE(kind.is_string());
+      CHECK(parse_provenance(kind.get<std::string>()).has_value());
+    }
+    CHECK(provenance_names == value_names);
+    REQUIRE(result.values.size() == value_names.size());  // no value name given twice
+    for (const auto& [name, value] : result.values) {
+      INFO(name);
+      CHECK(provenance.at(name) == std::string(provenance_name(value.provenance)));
+      CHECK_FALSE(values.at(name).is_object());  // the kind is beside the value, never in it
+    }
+  }
+}
+
+// The values a reviewer would question, pinned: a count of a module's tensors is counted, a
+// closed form is derived however right it is, and which a run used is what it reports.
+TEST_CASE("demo values are labelled by what computes them", "[demo]") {
+  struct Case {
+    std::string demo;
+    std::vector<std::string> sets;
+    std::string value;
+    Provenance kind;
+  };
+  const std::vector<Case> cases = {
+      // kv-cache: the cache's tensors and rows are counted; its size in bytes is the formula.
+      {"kv-cache", {}, "cached_tensors", Provenance::counted},
+      {"kv-cache", {}, "cached_queries", Provenance::counted},  // K/V narrower than the queries
+      {"kv-cache", {"kv_heads=4"}, "cached_queries", Provenance::measured},  // same shape: compared
+      {"kv-cache", {}, "cache_rows", Provenance::counted},
+      {"kv-cache", {}, "kv_cache_bytes", Provenance::derived},
+      {"kv-cache", {}, "formula_matches_live_cache", Provenance::counted},
+      {"kv-cache", {}, "max_diff_decode_vs_full", Provenance::measured},
+      {"kv-cache", {}, "live_tokens", Provenance::param},
+      {"kv-cache", {"tokens=100"}, "live_tokens", Provenance::derived},  // capped at 64
+      // swiglu-params: matrices and weights counted from the modules; the 4E count is arithmetic.
+      {"swiglu-params", {}, "swiglu_matrices", Provenance::counted},
+      {"swiglu-params", {}, "ffn_matrices", Provenance::counted},
+      {"swiglu-params", {}, "swiglu_params", Provenance::counted},
+      {"swiglu-params", {}, "swiglu_params_at_4e", Provenance::derived},
+      {"swiglu-params", {}, "intermediate_size", Provenance::derived},
+      {"swiglu-params", {"intermediate=1024"}, "intermediate_size", Provenance::param},
+      // gqa-params: the per-projection sizes are closed forms; the layer's total is counted.
+      {"gqa-params", {}, "queries_per_kv_head_g2", Provenance::derived},
+      {"gqa-params", {}, "q_proj_g2", Provenance::derived},
+      {"gqa-params", {}, "attention_params_g2", Provenance::counted},
+      {"gqa-params", {"d_model=2048"}, "attention_params_g2", Provenance::derived},
+      {"gqa-params", {}, "split_saves_params", Provenance::derived},
+      // attention-flops is arithmetic throughout.
+      {"attention-flops", {}, "crossover_tokens", Provenance::derived},
+      {"attention-flops", {}, "flops_av", Provenance::derived},
+      // rope-scaling: the positions are arithmetic; the scores are RoPE's.
+      {"rope-scaling", {}, "scaled_position", Provenance::derived},
+      {"rope-scaling", {}, "offset_spread_scaled", Provenance::measured},
+      // sqrt-dk-scaling: uniform attention is 1/T; the weights are softmax outputs.
+      {"sqrt-dk-scaling", {}, "uniform_weight", Provenance::derived},
+      {"sqrt-dk-scaling", {}, "max_weight_unscaled_dk512", Provenance::measured},
+      // head-params counts real modules up to d_model 1024 and uses the closed form above.
+      {"head-params", {}, "total_h8", Provenance::counted},
+      {"head-params", {"d_model=2048"}, "total_h8", Provenance::derived},
+      {"head-params", {}, "closed_form_matches", Provenance::counted},
+      {"head-params", {"d_model=2048"}, "closed_form_matches", Provenance::derived},
+      {"head-params", {}, "out_proj", Provenance::derived},
+      {"order-blindness", {}, "max_diff_none", Provenance::measured},
+      {"alibi-distance", {}, "slope_h0", Provenance::derived},
+      {"alibi-distance", {}, "position_params", Provenance::counted},
+      {"tiled-attention", {}, "tiled_score_buffer", Provenance::counted},
+      {"tiled-attention", {}, "full_score_buffer", Provenance::derived},
+      {"variance-drift", {}, "variance_ideal_20", Provenance::derived},
+      {"variance-drift", {}, "variance_no_norm_20", Provenance::measured},
+      {"pe-extrapolation", {}, "learned_params", Provenance::counted},
+      // causal-mask: the default changed=-1 is read as the last position; token 0 has no
+      // earlier output, so its change is a 0 the demo sets.
+      {"causal-mask", {}, "changed_position", Provenance::derived},
+      {"causal-mask", {"changed=2"}, "changed_position", Provenance::param},
+      {"causal-mask", {}, "earlier_output_change_causal", Provenance::measured},
+      {"causal-mask", {"changed=0"}, "earlier_output_change_causal", Provenance::derived},
+      {"residual-gradient", {"layers=1"}, "no_residual_shrink_per_layer", Provenance::derived},
+  };
+  std::map<std::string, DemoResult> runs;
+  for (const Case& c : cases) {
+    const std::string key = fmt::format("{} {}", c.demo, fmt::join(c.sets, " "));
+    INFO(key << ": " << c.value);
+    if (runs.count(key) == 0) runs.emplace(key, run(c.demo, c.sets));
+    const Value* value = runs.at(key).find(c.value);
+    REQUIRE(value != nullptr);
+    CHECK(provenance_name(value->provenance) == provenance_name(c.kind));
   }
 }
 

@@ -61,7 +61,8 @@ DemoResult run_alibi_distance(const Params& params, std::uint64_t seed) {
   const std::vector<double> slopes = engine::alibi_slopes(heads);
   DemoResult result;
   for (std::int64_t h = 0; h < heads; ++h)
-    result.set(fmt::format("slope_h{}", h), slopes[static_cast<std::size_t>(h)]);
+    result.set(fmt::format("slope_h{}", h), slopes[static_cast<std::size_t>(h)],
+               Provenance::derived);
   const Index last = tokens - 1;
   bool falls = true;
   for (const Mat& probs : cache.probs) {
@@ -73,17 +74,19 @@ DemoResult run_alibi_distance(const Params& params, std::uint64_t seed) {
   if (last_head > 0) ends.push_back(last_head);
   for (const std::int64_t h : ends) {
     const Mat& probs = cache.probs[static_cast<std::size_t>(h)];
-    result.set(fmt::format("weight_nearest_h{}", h), probs(last, last));
-    result.set(fmt::format("weight_farthest_h{}", h), probs(last, 0));
+    result.set(fmt::format("weight_nearest_h{}", h), probs(last, last), Provenance::measured);
+    result.set(fmt::format("weight_farthest_h{}", h), probs(last, 0), Provenance::measured);
   }
-  result.set("falls_with_distance", falls);
-  result.set("bias_at_far_h0", -slopes.front() * as_double(far));
-  result.set("position_params", static_cast<double>(engine::count_params(with_alibi).total() -
-                                                    engine::count_params(without).total()));
+  result.set("falls_with_distance", falls, Provenance::measured);
+  result.set("bias_at_far_h0", -slopes.front() * as_double(far), Provenance::derived);
+  result.set("position_params",
+             static_cast<double>(engine::count_params(with_alibi).total() -
+                                 engine::count_params(without).total()),
+             Provenance::counted);
   const double vector_change = std::max({(cache.q - cache_plain.q).cwiseAbs().maxCoeff(),
                                          (cache.k - cache_plain.k).cwiseAbs().maxCoeff(),
                                          (cache.v - cache_plain.v).cwiseAbs().maxCoeff()});
-  result.set("embedding_change", vector_change);
+  result.set("embedding_change", vector_change, Provenance::measured);
 
   Series by_distance{
       "weight_by_distance",

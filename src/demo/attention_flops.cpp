@@ -50,18 +50,18 @@ DemoResult run_attention_flops(const Params& params, std::uint64_t) {
   for (const std::int64_t heads : head_counts) {
     const double flops = score_flops(heads);
     heads_change = heads_change || flops != scores;
-    result.set(fmt::format("flops_scores_h{}", heads), flops);
+    result.set(fmt::format("flops_scores_h{}", heads), flops, Provenance::derived);
   }
   const double attention = projections + scores + weighted;
-  result.set("flops_projections", projections);
-  result.set("flops_scores", scores);
-  result.set("flops_av", weighted);
-  result.set("flops_ffn", ffn);
-  result.set("flops_attention", attention);
-  result.set("flops_layer", attention + ffn);
-  result.set("heads_change_flops", heads_change);
-  result.set("crossover_tokens", 2.0 * e);
-  result.set("quadratic_share", (scores + weighted) / attention);
+  result.set("flops_projections", projections, Provenance::derived);
+  result.set("flops_scores", scores, Provenance::derived);
+  result.set("flops_av", weighted, Provenance::derived);
+  result.set("flops_ffn", ffn, Provenance::derived);
+  result.set("flops_attention", attention, Provenance::derived);
+  result.set("flops_layer", attention + ffn, Provenance::derived);
+  result.set("heads_change_flops", heads_change, Provenance::derived);
+  result.set("crossover_tokens", 2.0 * e, Provenance::derived);
+  result.set("quadratic_share", (scores + weighted) / attention, Provenance::derived);
 
   Mat table(4, 2);
   table << projections, projections / (attention + ffn), scores, scores / (attention + ffn),

@@ -72,13 +72,21 @@ DemoResult run_causal_mask(const Params& params, std::uint64_t seed) {
       count += before.row(r) == after.row(r) ? 1 : 0;
     return static_cast<double>(count);
   };
+  // Changing token 0 leaves no earlier output to compare: that change is a 0 the demo sets.
+  const Provenance earlier = changed == 0 ? Provenance::derived : Provenance::measured;
+  // changed=-1 (the default) is read as the last position, seq - 1.
+  const Provenance changed_kind =
+      params.integer("changed") < 0 ? Provenance::derived : Provenance::param;
   DemoResult result;
-  result.set("future_weight_max", future);
-  result.set("earlier_output_change_causal", earlier_change(causal_out, causal_changed));
-  result.set("earlier_output_change_bidirectional", earlier_change(full_out, full_changed));
-  result.set("changed_position", static_cast<double>(changed));
-  result.set("unchanged_positions_causal", unchanged_rows(causal_out, causal_changed));
-  result.set("unchanged_positions_bidirectional", unchanged_rows(full_out, full_changed));
+  result.set("future_weight_max", future, Provenance::measured);
+  result.set("earlier_output_change_causal", earlier_change(causal_out, causal_changed), earlier);
+  result.set("earlier_output_change_bidirectional", earlier_change(full_out, full_changed),
+             earlier);
+  result.set("changed_position", static_cast<double>(changed), changed_kind);
+  result.set("unchanged_positions_causal", unchanged_rows(causal_out, causal_changed),
+             Provenance::measured);
+  result.set("unchanged_positions_bidirectional", unchanged_rows(full_out, full_changed),
+             Provenance::measured);
   std::vector<std::string> labels;
   for (std::int64_t t = 0; t < seq; ++t)
     labels.push_back(fmt::format("t{}", t));

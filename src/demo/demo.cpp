@@ -15,6 +15,28 @@ namespace proofdeck::demo {
 
 using nlohmann::ordered_json;
 
+std::string_view provenance_name(Provenance provenance) {
+  switch (provenance) {
+    case Provenance::measured:
+      return "measured";
+    case Provenance::counted:
+      return "counted";
+    case Provenance::derived:
+      return "derived";
+    case Provenance::param:
+      return "param";
+  }
+  return "derived";
+}
+
+std::optional<Provenance> parse_provenance(std::string_view name) {
+  for (const Provenance p :
+       {Provenance::measured, Provenance::counted, Provenance::derived, Provenance::param}) {
+    if (provenance_name(p) == name) return p;
+  }
+  return std::nullopt;
+}
+
 const Value* DemoResult::find(const std::string& name) const {
   for (const auto& [key, value] : values) {
     if (key == name) return &value;
@@ -204,14 +226,18 @@ ordered_json to_json(const DemoResult& result) {
   json["demo"] = result.demo;
   json["params"] = result.params;
   ordered_json values = ordered_json::object();
+  ordered_json provenance = ordered_json::object();
   for (const auto& [name, value] : result.values) {
     if (value.kind == Value::Kind::boolean) {
       values[name] = value.boolean;
     } else {
       values[name] = value.number;
     }
+    provenance[name] = std::string(provenance_name(value.provenance));
   }
   json["values"] = std::move(values);
+  // Beside the values, not inside them: a script reading "values" sees the numbers as before.
+  json["provenance"] = std::move(provenance);
   ordered_json tables = ordered_json::array();
   for (const Table& table : result.tables) {
     ordered_json cells = ordered_json::array();

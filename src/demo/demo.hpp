@@ -1,7 +1,8 @@
 // The demo model: a demo is a named, deterministic experiment on the engine that makes one claim
 // of the lesson measurable. It returns a DemoResult — named scalar values (what predicates and
-// users' scripts read), tables (e.g. attention weights with token labels), series (e.g. variance
-// per layer) and short explanatory text — which the renderers draw as text, md, html or json.
+// users' scripts read), each with its provenance (measured, counted, derived or param), tables
+// (e.g. attention weights with token labels), series (e.g. variance per layer) and short
+// explanatory text — which the renderers draw as text, md, html or json.
 #pragma once
 
 #include <Eigen/Core>
@@ -11,9 +12,27 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace proofdeck::demo {
+
+// Where a value comes from, strongest first: a proof that reads it is worth what this is worth.
+// A value computed from several takes the strongest of them (a counted total over a closed-form
+// one is counted); where the kind depends on the run, the run says which it was.
+enum class Provenance {
+  measured,  // an engine computation on tensors: outputs, gradients, their statistics and
+             // differences, or a number or boolean computed from at least one of those
+  counted,   // read from engine objects' structure: the tensors a module or cache holds, their
+             // sizes and shapes, or computed from such counts (and parameters)
+  derived,   // arithmetic on parameters alone: a closed form, a FLOP formula, 1/T, 2·E, a literal
+  param,     // a parameter echoed as given, or its default
+};
+
+// "measured", "counted", "derived", "param": the names the JSON form writes.
+std::string_view provenance_name(Provenance provenance);
+// The provenance of that name; nullopt for any other string.
+std::optional<Provenance> parse_provenance(std::string_view name);
 
 // A named scalar. Predicates compare numbers with numbers and booleans with booleans.
 struct Value {
@@ -21,9 +40,10 @@ struct Value {
   Kind kind = Kind::number;
   double number = 0.0;
   bool boolean = false;
+  Provenance provenance = Provenance::derived;  // claims no more than arithmetic on parameters
 
-  static Value of(double x) { return Value{Kind::number, x, false}; }
-  static Value of(bool b) { return Value{Kind::boolean, 0.0, b}; }
+  static Value of(double x, Provenance p) { return Value{Kind::number, x, false, p}; }
+  static Value of(bool b, Provenance p) { return Value{Kind::boolean, 0.0, b, p}; }
 };
 
 // A labelled matrix, e.g. attention weights (rows: queries, columns: keys).
@@ -55,8 +75,13 @@ struct DemoResult {
   std::vector<Series> series;
   std::vector<std::string> text;  // short paragraphs: what the numbers show
 
-  void set(const std::string& name, double number) { values.emplace_back(name, Value::of(number)); }
-  void set(const std::string& name, bool boolean) { values.emplace_back(name, Value::of(boolean)); }
+  // Every value says where it comes from: there is no form without the provenance.
+  void set(const std::string& name, double number, Provenance provenance) {
+    values.emplace_back(name, Value::of(number, provenance));
+  }
+  void set(const std::string& name, bool boolean, Provenance provenance) {
+    values.emplace_back(name, Value::of(boolean, provenance));
+  }
   const Value* find(const std::string& name) const;
 };
 
@@ -108,7 +133,8 @@ const DemoInfo* find_demo(const std::string& name);
 // Runs a demo with parameters already resolved; the result's params include the seed.
 DemoResult run_demo(const DemoInfo& info, const Params& params, std::uint64_t seed);
 
-// The DemoResult as JSON: {"demo", "params", "values", "tables", "series", "text"}.
+// The DemoResult as JSON: {"demo", "params", "values", "provenance", "tables", "series", "text"},
+// "provenance" naming each value's kind under the same names, in the same order, as "values".
 nlohmann::ordered_json to_json(const DemoResult& result);
 
 }  // namespace proofdeck::demo

@@ -1,8 +1,9 @@
 // The demos' factories, one per file: `name_demo()` in src/demo/<name>.cpp returns the DemoInfo
 // of the demo the CLI calls name-with-dashes (sqrt_dk_scaling_demo() in sqrt_dk_scaling.cpp is
 // "sqrt-dk-scaling"). Each demo builds its experiment from engine pieces with weights drawn from
-// the seed and reports the numbers its claim rests on, every one computed by the engine or
-// counted from engine objects. catalog.cpp lists them in the order `demo list` shows.
+// the seed and reports the numbers its claim rests on, each labelled with where it comes from
+// (Provenance in demo.hpp: measured, counted, derived or param). catalog.cpp lists them in the
+// order `demo list` shows.
 #pragma once
 
 #include "demo/demo.hpp"

@@ -48,10 +48,12 @@ DemoResult run_gqa_params(const Params& params, std::uint64_t) {
   // Counted from engine objects while they fit comfortably in memory (4·E² doubles at most).
   const bool count_modules = d_model <= 1024;
   bool closed_form_matches = true;
+  // A layer's total is counted from its module or, past the size counted, the closed form.
+  const Provenance totals = count_modules ? Provenance::counted : Provenance::derived;
   const double mha_params = 4.0 * e * e;
   const double mha_cache = 2.0 * as_double(layers) * h * d * as_double(tokens) * as_double(bytes);
   DemoResult result;
-  result.set("head_dim", d);
+  result.set("head_dim", d, Provenance::derived);
   Mat table(static_cast<Index>(kv_list.size()), 6);
   std::vector<std::string> rows;
   Series cache{"kv_cache_by_kv_heads",
@@ -91,28 +93,28 @@ DemoResult run_gqa_params(const Params& params, std::uint64_t) {
     const double cache_bytes =
         2.0 * as_double(layers) * g * d * as_double(tokens) * as_double(bytes);
     const std::string suffix = fmt::format("_g{}", kv);
-    result.set("q_proj" + suffix, q_proj);
-    result.set("kv_proj" + suffix, kv_proj);
-    result.set("o_proj" + suffix, o_proj);
-    result.set("attention_params" + suffix, total);
-    result.set("params_ratio" + suffix, total / mha_params);
-    result.set("params_saved" + suffix, mha_params - total);
-    result.set("queries_per_kv_head" + suffix, h / g);
+    result.set("q_proj" + suffix, q_proj, Provenance::derived);
+    result.set("kv_proj" + suffix, kv_proj, Provenance::derived);
+    result.set("o_proj" + suffix, o_proj, Provenance::derived);
+    result.set("attention_params" + suffix, total, totals);
+    result.set("params_ratio" + suffix, total / mha_params, totals);
+    result.set("params_saved" + suffix, mha_params - total, totals);
+    result.set("queries_per_kv_head" + suffix, h / g, Provenance::derived);
     result.set("kv_cache_bytes_per_token" + suffix,
-               2.0 * as_double(layers) * g * d * as_double(bytes));
-    result.set("kv_cache_bytes" + suffix, cache_bytes);
-    result.set("kv_cache_ratio" + suffix, cache_bytes / mha_cache);
+               2.0 * as_double(layers) * g * d * as_double(bytes), Provenance::derived);
+    result.set("kv_cache_bytes" + suffix, cache_bytes, Provenance::derived);
+    result.set("kv_cache_ratio" + suffix, cache_bytes / mha_cache, Provenance::derived);
     const auto row = static_cast<Index>(i);
     table.row(row) << h / g, q_proj + o_proj, kv_proj, total, total / mha_params, cache_bytes;
     rows.push_back(fmt::format("G = {} ({})", kv, attention_kind(kv, heads)));
   }
   // Splitting the heads is the other knob: one head of the full width holds the same 4·E².
   const double one_head = 4.0 * e * e;
-  result.set("mha_params", mha_params);
-  result.set("one_head_params", one_head);
-  result.set("split_saves_params", mha_params < one_head);
-  result.set("counted_from_modules", count_modules);
-  result.set("closed_form_matches", closed_form_matches);
+  result.set("mha_params", mha_params, Provenance::derived);
+  result.set("one_head_params", one_head, Provenance::derived);
+  result.set("split_saves_params", mha_params < one_head, Provenance::derived);
+  result.set("counted_from_modules", count_modules, Provenance::derived);
+  result.set("closed_form_matches", closed_form_matches, totals);
   result.tables.push_back(
       Table{"by_kv_heads",
             fmt::format("one layer at d_model {}, {} query heads of {}", d_model, heads, head_dim),

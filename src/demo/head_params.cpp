@@ -35,6 +35,7 @@ DemoResult run_head_params(const Params& params, std::uint64_t) {
   // block holds 268 million weights, 1 GiB) use the closed form the smaller sizes prove.
   constexpr std::int64_t kLargestCountedWidth = 1024;
   const bool count_modules = d_model <= kLargestCountedWidth;
+  const Provenance counts = count_modules ? Provenance::counted : Provenance::derived;
   for (std::size_t i = 0; i < head_counts.size(); ++i) {
     const std::int64_t heads = head_counts[i];
     const auto closed = engine::attention_params_closed_form(d_model, heads, false);
@@ -49,12 +50,13 @@ DemoResult run_head_params(const Params& params, std::uint64_t) {
             : closed_with_bias;
     closed_form_matches = closed_form_matches && counted == closed && with_bias == closed_with_bias;
     const std::string h = fmt::format("h{}", heads);
-    result.set("head_dim_" + h, static_cast<double>(counted.head_dim));
-    result.set("per_head_projection_" + h, static_cast<double>(counted.per_head_projection));
-    result.set("per_head_qkv_" + h, static_cast<double>(counted.per_head_qkv));
-    result.set("qkv_total_" + h, static_cast<double>(counted.qkv_weights));
-    result.set("total_" + h, static_cast<double>(counted.total()));
-    result.set("total_with_bias_" + h, static_cast<double>(with_bias.total()));
+    result.set("head_dim_" + h, static_cast<double>(counted.head_dim), counts);
+    result.set("per_head_projection_" + h, static_cast<double>(counted.per_head_projection),
+               counts);
+    result.set("per_head_qkv_" + h, static_cast<double>(counted.per_head_qkv), counts);
+    result.set("qkv_total_" + h, static_cast<double>(counted.qkv_weights), counts);
+    result.set("total_" + h, static_cast<double>(counted.total()), counts);
+    result.set("total_with_bias_" + h, static_cast<double>(with_bias.total()), counts);
     const auto row = static_cast<Index>(i);
     rows.row(row) << static_cast<double>(counted.head_dim),
         static_cast<double>(counted.per_head_projection), static_cast<double>(counted.per_head_qkv),
@@ -62,14 +64,15 @@ DemoResult run_head_params(const Params& params, std::uint64_t) {
         static_cast<double>(counted.total()), static_cast<double>(with_bias.total());
     row_labels.push_back(fmt::format("{} head{}", heads, heads == 1 ? "" : "s"));
   }
-  result.set("out_proj", static_cast<double>(d_model * d_model));
-  result.set("closed_form_matches", closed_form_matches);
-  result.set("counted_from_modules", count_modules);
+  result.set("out_proj", static_cast<double>(d_model * d_model), Provenance::derived);
+  result.set("closed_form_matches", closed_form_matches, counts);
+  result.set("counted_from_modules", count_modules, Provenance::derived);
   const std::int64_t first = head_counts.front();
   const std::int64_t last = head_counts.back();
   result.set(fmt::format("ratio_h{}_h{}", last, first),
              result.find(fmt::format("total_h{}", last))->number /
-                 result.find(fmt::format("total_h{}", first))->number);
+                 result.find(fmt::format("total_h{}", first))->number,
+             counts);
   result.tables.push_back(
       Table{"parameters",
             fmt::format("attention parameters at d_model {}", d_model),

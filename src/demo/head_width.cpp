@@ -38,8 +38,9 @@ DemoResult run_head_width(const Params& params, std::uint64_t seed) {
     Eigen::ColPivHouseholderQR<Mat> qr(scores);
     qr.setThreshold(1e-10);
     const auto rank = static_cast<double>(qr.rank());
-    result.set(fmt::format("head_dim_h{}", heads), static_cast<double>(head_dim));
-    result.set(fmt::format("rank_h{}", heads), rank);
+    result.set(fmt::format("head_dim_h{}", heads), static_cast<double>(head_dim),
+               Provenance::derived);
+    result.set(fmt::format("rank_h{}", heads), rank, Provenance::measured);
     series.x.push_back(static_cast<double>(heads));
     series.lines[0].second.push_back(static_cast<double>(head_dim));
     series.lines[1].second.push_back(rank);

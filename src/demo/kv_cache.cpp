@@ -69,14 +69,18 @@ DemoResult run_kv_cache(const Params& params, std::uint64_t seed) {
     one_row_per_token = one_row_per_token && cache.length() == t + 1;
   }
   // What the cache holds, tensor by tensor, and how many of its tensors are the queries the full
-  // pass computed (a cache that kept queries would hold one equal to them).
+  // pass computed (a cache that kept queries would hold one equal to them). A tensor of another
+  // shape is told apart by its shape alone (counted); one of the queries' shape only by comparing
+  // its entries with theirs (measured).
   double cached_tensors = 0.0, cached_queries = 0.0;
+  bool compared_entries = false;
   engine::visit_tensors(cache, [&](const std::string&, const Mat& tensor) {
     cached_tensors += 1.0;
-    const bool holds_queries = tensor.rows() == pass.q.rows() && tensor.cols() == pass.q.cols() &&
-                               (tensor - pass.q).cwiseAbs().maxCoeff() <= 1e-10;
-    if (holds_queries) cached_queries += 1.0;
+    if (tensor.rows() != pass.q.rows() || tensor.cols() != pass.q.cols()) return;
+    compared_entries = true;
+    if ((tensor - pass.q).cwiseAbs().maxCoeff() <= 1e-10) cached_queries += 1.0;
   });
+  const Provenance queries_kind = compared_entries ? Provenance::measured : Provenance::counted;
   const auto cache_bytes = [&](std::int64_t count) {
     return as_double(engine::kv_cache_bytes(layers, kv_heads, head_dim, count, bytes));
   };
@@ -87,18 +91,21 @@ DemoResult run_kv_cache(const Params& params, std::uint64_t seed) {
   const double at_tokens = cache_bytes(tokens);
   const double at_double = cache_bytes(2 * tokens);
 
+  // The tokens asked for, unless the live run was capped at 64.
+  const Provenance live_kind = live_tokens == tokens ? Provenance::param : Provenance::derived;
   DemoResult result;
-  result.set("live_tokens", as_double(live_tokens));
-  result.set("max_diff_decode_vs_full", max_diff);
-  result.set("decode_matches_full", max_diff <= 1e-10);
-  result.set("cache_rows", as_double(cache.length()));
-  result.set("cached_tensors", cached_tensors);
-  result.set("cached_queries", cached_queries);
-  result.set("kv_cache_bytes_per_token", per_token);
-  result.set("kv_cache_bytes", at_tokens);
-  result.set("kv_cache_bytes_double", at_double);
-  result.set("cache_grows_linearly", one_row_per_token && at_double == 2.0 * at_tokens);
-  result.set("formula_matches_live_cache", formula_matches);
+  result.set("live_tokens", as_double(live_tokens), live_kind);
+  result.set("max_diff_decode_vs_full", max_diff, Provenance::measured);
+  result.set("decode_matches_full", max_diff <= 1e-10, Provenance::measured);
+  result.set("cache_rows", as_double(cache.length()), Provenance::counted);
+  result.set("cached_tensors", cached_tensors, Provenance::counted);
+  result.set("cached_queries", cached_queries, queries_kind);
+  result.set("kv_cache_bytes_per_token", per_token, Provenance::derived);
+  result.set("kv_cache_bytes", at_tokens, Provenance::derived);
+  result.set("kv_cache_bytes_double", at_double, Provenance::derived);
+  result.set("cache_grows_linearly", one_row_per_token && at_double == 2.0 * at_tokens,
+             Provenance::counted);
+  result.set("formula_matches_live_cache", formula_matches, Provenance::counted);
 
   // A few decode steps, evenly spread: the cache gains a row of K and of V per token.
   const Index shown = std::min<Index>(live_tokens, 8);

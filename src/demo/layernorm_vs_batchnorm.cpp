@@ -53,13 +53,15 @@ DemoResult run_layernorm_vs_batchnorm(const Params& params, std::uint64_t seed) 
 
   const auto [token_mean, token_variance] = row_stats(ln_first);
   DemoResult result;
-  result.set("layernorm_batch_diff", (ln_first.row(0) - ln_second.row(0)).cwiseAbs().maxCoeff());
-  result.set("batchnorm_batch_diff", (bn_first.row(0) - bn_second.row(0)).cwiseAbs().maxCoeff());
-  result.set("batchnorm_batch1_refused", !refusal.empty());
-  result.set("layernorm_batch1_works", one_token.allFinite());
-  result.set("layernorm_token_mean_max", token_mean.cwiseAbs().maxCoeff());
-  result.set("layernorm_token_var_min", token_variance.minCoeff());
-  result.set("layernorm_token_var_max", token_variance.maxCoeff());
+  result.set("layernorm_batch_diff", (ln_first.row(0) - ln_second.row(0)).cwiseAbs().maxCoeff(),
+             Provenance::measured);
+  result.set("batchnorm_batch_diff", (bn_first.row(0) - bn_second.row(0)).cwiseAbs().maxCoeff(),
+             Provenance::measured);
+  result.set("batchnorm_batch1_refused", !refusal.empty(), Provenance::measured);
+  result.set("layernorm_batch1_works", one_token.allFinite(), Provenance::measured);
+  result.set("layernorm_token_mean_max", token_mean.cwiseAbs().maxCoeff(), Provenance::measured);
+  result.set("layernorm_token_var_min", token_variance.minCoeff(), Provenance::measured);
+  result.set("layernorm_token_var_max", token_variance.maxCoeff(), Provenance::measured);
 
   const Index shown = std::min<Index>(features, 6);
   Mat rows(4, shown);

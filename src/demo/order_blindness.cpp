@@ -162,7 +162,7 @@ DemoResult run_order_blindness(const Params& params, std::uint64_t seed) {
       const Mat by_word_b = weights_by_word(probs_b[h], b, vocabulary);
       max_diff = std::max(max_diff, (by_word_a - by_word_b).cwiseAbs().maxCoeff());
     }
-    result.set("max_diff_" + mode, max_diff);
+    result.set("max_diff_" + mode, max_diff, Provenance::measured);
     // Permutation equivariance: each word's output row against the same word's row in b (for a
     // repeated word, the nearest of its occurrences).
     double output_diff = 0.0;
@@ -177,7 +177,7 @@ DemoResult run_order_blindness(const Params& params, std::uint64_t seed) {
       }
       output_diff = std::max(output_diff, nearest);
     }
-    result.set("output_moved_diff_" + mode, output_diff);
+    result.set("output_moved_diff_" + mode, output_diff, Provenance::measured);
     // The focus word's weights on every other word, in both sentences.
     const Mat by_word_a = weights_by_word(run_a.weights, a, vocabulary);
     const Mat by_word_b = weights_by_word(run_b.weights, b, vocabulary);
@@ -187,9 +187,9 @@ DemoResult run_order_blindness(const Params& params, std::uint64_t seed) {
       if (vocabulary[k] == focus) continue;
       const auto column = static_cast<Index>(k);
       result.set(fmt::format("{}_on_{}_a_{}", name_part(focus), name_part(vocabulary[k]), mode),
-                 by_word_a(focus_index, column));
+                 by_word_a(focus_index, column), Provenance::measured);
       result.set(fmt::format("{}_on_{}_b_{}", name_part(focus), name_part(vocabulary[k]), mode),
-                 by_word_b(focus_index, column));
+                 by_word_b(focus_index, column), Provenance::measured);
     }
     const std::string label = mode == "none" ? "no positional encoding" : mode;
     result.tables.push_back(heatmap("weights_" + mode + "_a",
@@ -199,7 +199,8 @@ DemoResult run_order_blindness(const Params& params, std::uint64_t seed) {
                                     fmt::format("{}: \"{}\"", label, params.text("b")), b, b,
                                     run_b.weights));
   }
-  result.set("identical_without_position", result.find("max_diff_none")->number <= 1e-12);
+  result.set("identical_without_position", result.find("max_diff_none")->number <= 1e-12,
+             Provenance::measured);
   result.text = {
       fmt::format("Both sentences use the same words, so without positional encoding every word "
                   "has the same embedding, the same Q, K and V in both, and \"{}\" weighs the "

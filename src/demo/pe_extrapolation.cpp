@@ -42,24 +42,27 @@ DemoResult run_pe_extrapolation(const Params& params, std::uint64_t seed) {
   DemoResult result;
   Mat looked_up;
   engine::learned_positions_forward(looked_up, {max_len - 1}, table);
-  result.set(fmt::format("learned_answers_{}", max_len - 1), looked_up.allFinite());
+  result.set(fmt::format("learned_answers_{}", max_len - 1), looked_up.allFinite(),
+             Provenance::measured);
   std::string refusal;
   try {
     engine::learned_positions_forward(looked_up, {position}, table);
   } catch (const engine::EngineError& e) {
     refusal = e.what();
   }
-  result.set(fmt::format("learned_refuses_{}", position), !refusal.empty());
+  result.set(fmt::format("learned_refuses_{}", position), !refusal.empty(), Provenance::measured);
   const Mat far = engine::sinusoidal_encoding<double>({position, 10 * position}, d_model);
   result.set(fmt::format("sinusoidal_defined_{}", position),
-             far.allFinite() && far.cwiseAbs().maxCoeff() <= 1.0);
+             far.allFinite() && far.cwiseAbs().maxCoeff() <= 1.0, Provenance::measured);
   // Counted from the schemes' trainable tensors, as for any module.
   const engine::PositionalParams<double> learned{engine::PositionalKind::learned, table};
   const auto sinusoidal_scheme =
       engine::make_positional_params<double>(engine::PositionalKind::sinusoidal, max_len, d_model);
-  result.set("learned_params", static_cast<double>(engine::count_params(learned).total()));
+  result.set("learned_params", static_cast<double>(engine::count_params(learned).total()),
+             Provenance::counted);
   result.set("sinusoidal_params",
-             static_cast<double>(engine::count_params(sinusoidal_scheme).total()));
+             static_cast<double>(engine::count_params(sinusoidal_scheme).total()),
+             Provenance::counted);
 
   const std::vector<std::int64_t> shown = {0, 1, max_len - 1, position, 10 * position};
   const Index columns = std::min<Index>(d_model, 8);

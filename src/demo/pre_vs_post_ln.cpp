@@ -118,15 +118,18 @@ DemoResult run_pre_vs_post_ln(const Params& params, std::uint64_t seed) {
     pre_last.push_back(pre.back());
     post_ratio.push_back(post.back() / post.front());
     pre_ratio.push_back(pre.back() / pre.front());
-    result.set(fmt::format("post_last_over_first_L{}", depth), post_ratio.back());
-    result.set(fmt::format("pre_last_over_first_L{}", depth), pre_ratio.back());
-    result.set(fmt::format("post_last_L{}", depth), post.back());
-    result.set(fmt::format("pre_last_L{}", depth), pre.back());
-    result.set(fmt::format("post_first_L{}", depth), post.front());
-    result.set(fmt::format("pre_first_L{}", depth), pre.front());
-    result.set(fmt::format("post_over_pre_last_L{}", depth), post.back() / pre.back());
+    result.set(fmt::format("post_last_over_first_L{}", depth), post_ratio.back(),
+               Provenance::measured);
+    result.set(fmt::format("pre_last_over_first_L{}", depth), pre_ratio.back(),
+               Provenance::measured);
+    result.set(fmt::format("post_last_L{}", depth), post.back(), Provenance::measured);
+    result.set(fmt::format("pre_last_L{}", depth), pre.back(), Provenance::measured);
+    result.set(fmt::format("post_first_L{}", depth), post.front(), Provenance::measured);
+    result.set(fmt::format("pre_first_L{}", depth), pre.front(), Provenance::measured);
+    result.set(fmt::format("post_over_pre_last_L{}", depth), post.back() / pre.back(),
+               Provenance::measured);
     result.set(fmt::format("pre_stream_variance_L{}", depth),
-               stream_variance[i] / as_double(s.trials));
+               stream_variance[i] / as_double(s.trials), Provenance::measured);
     post_spread = std::max(post_spread, max_over_min(post));
     result.series.push_back(Series{fmt::format("grad_profile_L{}", depth),
                                    fmt::format("‖∂loss/∂linear2.weight‖ per layer, L = {}", depth),
@@ -146,10 +149,11 @@ DemoResult run_pre_vs_post_ln(const Params& params, std::uint64_t seed) {
     pre_falls = pre_falls && pre_ratio[i] < 1.0;
     if (i > 0) pre_last_decreasing = pre_last_decreasing && pre_last[i] < pre_last[i - 1];
   }
-  result.set("post_ratio_above_pre", post_ratio_above_pre);
-  result.set("pre_last_decreasing", pre_last_decreasing);
-  result.set("post_last_max_over_min", max_over_min(post_last));
-  result.set("pre_last_shallow_over_deep", pre_last.front() / pre_last.back());
+  result.set("post_ratio_above_pre", post_ratio_above_pre, Provenance::measured);
+  result.set("pre_last_decreasing", pre_last_decreasing, Provenance::measured);
+  result.set("post_last_max_over_min", max_over_min(post_last), Provenance::measured);
+  result.set("pre_last_shallow_over_deep", pre_last.front() / pre_last.back(),
+             Provenance::measured);
 
   std::vector<double> depth_axis;
   for (const std::int64_t depth : s.depths)

@@ -99,29 +99,40 @@ DemoResult run_residual_gradient(const Params& params, std::uint64_t seed) {
   const double output_grad = grad_output.norm();
   const double layer_count = as_double(s.layers);
   DemoResult result;
-  result.set("output_grad", output_grad);
-  result.set("first_layer_grad_residual", residual.input_grad.front());
-  result.set("first_layer_grad_no_residual", plain.input_grad.front());
-  result.set("last_layer_grad_residual", residual.input_grad.back());
-  result.set("last_layer_grad_no_residual", plain.input_grad.back());
-  result.set("no_residual_over_residual", plain.input_grad.front() / residual.input_grad.front());
-  result.set("first_over_output_residual", residual.input_grad.front() / output_grad);
-  result.set("first_over_output_no_residual", plain.input_grad.front() / output_grad);
+  result.set("output_grad", output_grad, Provenance::measured);
+  result.set("first_layer_grad_residual", residual.input_grad.front(), Provenance::measured);
+  result.set("first_layer_grad_no_residual", plain.input_grad.front(), Provenance::measured);
+  result.set("last_layer_grad_residual", residual.input_grad.back(), Provenance::measured);
+  result.set("last_layer_grad_no_residual", plain.input_grad.back(), Provenance::measured);
+  result.set("no_residual_over_residual", plain.input_grad.front() / residual.input_grad.front(),
+             Provenance::measured);
+  result.set("first_over_output_residual", residual.input_grad.front() / output_grad,
+             Provenance::measured);
+  result.set("first_over_output_no_residual", plain.input_grad.front() / output_grad,
+             Provenance::measured);
   // The geometric mean of one block's factor; 0 once the gradient has underflowed to 0.
   const double shrink_per_layer =
       s.layers == 1 ? 1.0
       : plain.input_grad.front() > 0.0 && plain.input_grad.back() > 0.0
           ? std::pow(plain.input_grad.front() / plain.input_grad.back(), 1.0 / (layer_count - 1.0))
           : 0.0;
-  result.set("no_residual_shrink_per_layer", shrink_per_layer);
-  result.set("final_variance_residual", residual.variance.back());
-  result.set("final_variance_no_residual", plain.variance.back());
-  result.set("first_layer_grad_residual_pre_ln", pre_residual.input_grad.front());
-  result.set("first_layer_grad_no_residual_pre_ln", pre_plain.input_grad.front());
-  result.set("first_over_output_residual_pre_ln", pre_residual.input_grad.front() / output_grad);
-  result.set("first_over_output_no_residual_pre_ln", pre_plain.input_grad.front() / output_grad);
-  result.set("grad_spread_residual_pre_ln", max_over_min(pre_residual.input_grad));
-  result.set("grad_spread_no_residual_pre_ln", max_over_min(pre_plain.input_grad));
+  // One block has no factor between blocks to measure: its 1 is set, not computed.
+  const Provenance shrink_kind = s.layers == 1 ? Provenance::derived : Provenance::measured;
+  result.set("no_residual_shrink_per_layer", shrink_per_layer, shrink_kind);
+  result.set("final_variance_residual", residual.variance.back(), Provenance::measured);
+  result.set("final_variance_no_residual", plain.variance.back(), Provenance::measured);
+  result.set("first_layer_grad_residual_pre_ln", pre_residual.input_grad.front(),
+             Provenance::measured);
+  result.set("first_layer_grad_no_residual_pre_ln", pre_plain.input_grad.front(),
+             Provenance::measured);
+  result.set("first_over_output_residual_pre_ln", pre_residual.input_grad.front() / output_grad,
+             Provenance::measured);
+  result.set("first_over_output_no_residual_pre_ln", pre_plain.input_grad.front() / output_grad,
+             Provenance::measured);
+  result.set("grad_spread_residual_pre_ln", max_over_min(pre_residual.input_grad),
+             Provenance::measured);
+  result.set("grad_spread_no_residual_pre_ln", max_over_min(pre_plain.input_grad),
+             Provenance::measured);
 
   Series gradients{"grad_per_layer",
                    "gradient norm reaching each block's input",

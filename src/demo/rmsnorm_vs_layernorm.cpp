@@ -51,16 +51,16 @@ DemoResult run_rmsnorm_vs_layernorm(const Params& params, std::uint64_t seed) {
   const auto rms_params = static_cast<double>(rms_norm.weight.size() + rms_norm.bias.size());
 
   DemoResult result;
-  result.set("input_mean", input.mean());
-  result.set("ln_output_mean", ln_means.cwiseAbs().maxCoeff());
-  result.set("rms_output_mean", rms_means.mean());
-  result.set("rms_centres", rms_means.cwiseAbs().maxCoeff() < 1e-6);
-  result.set("max_diff_shifted", max_diff_shifted);
-  result.set("max_diff_zero_mean", max_diff_centred);
-  result.set("equal_when_zero_mean", max_diff_centred <= 1e-12);
-  result.set("rms_params", rms_params);
-  result.set("ln_params", ln_params);
-  result.set("rms_output_rms", rms_of_output);
+  result.set("input_mean", input.mean(), Provenance::measured);
+  result.set("ln_output_mean", ln_means.cwiseAbs().maxCoeff(), Provenance::measured);
+  result.set("rms_output_mean", rms_means.mean(), Provenance::measured);
+  result.set("rms_centres", rms_means.cwiseAbs().maxCoeff() < 1e-6, Provenance::measured);
+  result.set("max_diff_shifted", max_diff_shifted, Provenance::measured);
+  result.set("max_diff_zero_mean", max_diff_centred, Provenance::measured);
+  result.set("equal_when_zero_mean", max_diff_centred <= 1e-12, Provenance::measured);
+  result.set("rms_params", rms_params, Provenance::counted);
+  result.set("ln_params", ln_params, Provenance::counted);
+  result.set("rms_output_rms", rms_of_output, Provenance::measured);
 
   const Index shown = std::min<Index>(features, 6);
   Mat first(4, shown);

@@ -79,11 +79,12 @@ DemoResult run_rope_relative(const Params& params, std::uint64_t seed) {
     return scores.col(column).maxCoeff() - scores.col(column).minCoeff();
   };
   DemoResult result;
-  result.set("max_offset_diff_rope_interleaved", spread(0));
-  result.set("max_offset_diff_rope_half", spread(1));
-  result.set("max_offset_diff_sinusoidal", spread(2));
-  result.set("max_offset_diff_rope_before_projection", spread(3));
-  result.set("rope_depends_only_on_offset", spread(0) <= 1e-12 && spread(1) <= 1e-12);
+  result.set("max_offset_diff_rope_interleaved", spread(0), Provenance::measured);
+  result.set("max_offset_diff_rope_half", spread(1), Provenance::measured);
+  result.set("max_offset_diff_sinusoidal", spread(2), Provenance::measured);
+  result.set("max_offset_diff_rope_before_projection", spread(3), Provenance::measured);
+  result.set("rope_depends_only_on_offset", spread(0) <= 1e-12 && spread(1) <= 1e-12,
+             Provenance::measured);
   result.tables.push_back(Table{"scores",
                                 fmt::format("q·k for query/key positions {} apart", offset),
                                 rows,

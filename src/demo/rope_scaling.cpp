@@ -56,16 +56,16 @@ DemoResult run_rope_scaling(const Params& params, std::uint64_t seed) {
                         *std::min_element(scores.begin(), scores.end());
 
   DemoResult result;
-  result.set("extended_length", as_double(extended));
-  result.set("last_position", as_double(last));
-  result.set("scaled_position", scaled);
-  result.set("max_angle_trained", max_trained);
-  result.set("max_angle_extended", as_double(last));
-  result.set("max_angle_interpolated", scaled);
-  result.set("interpolated_within_trained", scaled < as_double(trained));
-  result.set("extended_beyond_trained", last > trained - 1);
-  result.set("offset_spread_scaled", spread);
-  result.set("depends_only_on_offset", spread <= 1e-12);
+  result.set("extended_length", as_double(extended), Provenance::derived);
+  result.set("last_position", as_double(last), Provenance::derived);
+  result.set("scaled_position", scaled, Provenance::derived);
+  result.set("max_angle_trained", max_trained, Provenance::derived);
+  result.set("max_angle_extended", as_double(last), Provenance::derived);
+  result.set("max_angle_interpolated", scaled, Provenance::derived);
+  result.set("interpolated_within_trained", scaled < as_double(trained), Provenance::derived);
+  result.set("extended_beyond_trained", last > trained - 1, Provenance::derived);
+  result.set("offset_spread_scaled", spread, Provenance::measured);
+  result.set("depends_only_on_offset", spread <= 1e-12, Provenance::measured);
 
   Series angles{"angle_by_position",
                 "the fastest pair's rotation angle by position",

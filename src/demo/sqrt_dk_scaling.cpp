@@ -109,18 +109,24 @@ DemoResult run_sqrt_dk_scaling(const Params& params, std::uint64_t seed) {
     entropy_unscaled.push_back(unscaled.entropy / rows);
     jacobian_scaled.push_back(scaled.jacobian / rows);
     jacobian_unscaled.push_back(unscaled.jacobian / rows);
-    result.set(fmt::format("score_std_unscaled_dk{}", d_k), score_std);
-    result.set(fmt::format("score_std_scaled_dk{}", d_k), score_std / std::sqrt(as_double(d_k)));
-    result.set(fmt::format("max_weight_scaled_dk{}", d_k), max_scaled.back());
-    result.set(fmt::format("max_weight_unscaled_dk{}", d_k), max_unscaled.back());
-    result.set(fmt::format("entropy_scaled_dk{}", d_k), entropy_scaled.back());
-    result.set(fmt::format("entropy_unscaled_dk{}", d_k), entropy_unscaled.back());
-    result.set(fmt::format("softmax_grad_scaled_dk{}", d_k), jacobian_scaled.back());
-    result.set(fmt::format("softmax_grad_unscaled_dk{}", d_k), jacobian_unscaled.back());
+    result.set(fmt::format("score_std_unscaled_dk{}", d_k), score_std, Provenance::measured);
+    result.set(fmt::format("score_std_scaled_dk{}", d_k), score_std / std::sqrt(as_double(d_k)),
+               Provenance::measured);
+    result.set(fmt::format("max_weight_scaled_dk{}", d_k), max_scaled.back(), Provenance::measured);
+    result.set(fmt::format("max_weight_unscaled_dk{}", d_k), max_unscaled.back(),
+               Provenance::measured);
+    result.set(fmt::format("entropy_scaled_dk{}", d_k), entropy_scaled.back(),
+               Provenance::measured);
+    result.set(fmt::format("entropy_unscaled_dk{}", d_k), entropy_unscaled.back(),
+               Provenance::measured);
+    result.set(fmt::format("softmax_grad_scaled_dk{}", d_k), jacobian_scaled.back(),
+               Provenance::measured);
+    result.set(fmt::format("softmax_grad_unscaled_dk{}", d_k), jacobian_unscaled.back(),
+               Provenance::measured);
   }
   const double uniform_entropy = std::log(tokens);
-  result.set("uniform_entropy", uniform_entropy);
-  result.set("uniform_weight", 1.0 / tokens);
+  result.set("uniform_entropy", uniform_entropy, Provenance::derived);
+  result.set("uniform_weight", 1.0 / tokens, Provenance::derived);
 
   std::vector<double> widths;
   for (const std::int64_t d_k : s.head_dims)

@@ -41,20 +41,24 @@ DemoResult run_swiglu_params(const Params& params, std::uint64_t) {
       engine::count_params(engine::SwigluParams<double>(counted_model, count_modules ? width : 1));
   const engine::ParamCount ffn_count = engine::count_params(
       engine::FeedForwardParams<double>(counted_model, 4 * counted_model, false));
+  // The parameter counts come from the modules or, past the size counted, the closed forms.
+  const Provenance counts = count_modules ? Provenance::counted : Provenance::derived;
+  const Provenance width_kind = asked > 0 ? Provenance::param : Provenance::derived;
   const double swiglu = count_modules ? as_double(swiglu_count.total()) : swiglu_closed;
   const double ffn = count_modules ? as_double(ffn_count.total()) : ffn_closed;
   const double swiglu_matrices = as_double(swiglu_count.tensors);
   const double ffn_matrices = as_double(ffn_count.tensors);
   DemoResult result;
-  result.set("intermediate_size", f);
-  result.set("swiglu_params", swiglu);
-  result.set("swiglu_matrices", swiglu_matrices);
-  result.set("ffn_params", ffn);
-  result.set("ffn_matrices", ffn_matrices);
-  result.set("ratio", swiglu / ffn);
-  result.set("swiglu_params_at_4e", 3.0 * e * 4.0 * e);
-  result.set("ratio_at_4e", 3.0 * e * 4.0 * e / ffn);
-  result.set("counted_from_modules", count_modules && swiglu == swiglu_closed && ffn == ffn_closed);
+  result.set("intermediate_size", f, width_kind);
+  result.set("swiglu_params", swiglu, counts);
+  result.set("swiglu_matrices", swiglu_matrices, Provenance::counted);
+  result.set("ffn_params", ffn, counts);
+  result.set("ffn_matrices", ffn_matrices, Provenance::counted);
+  result.set("ratio", swiglu / ffn, counts);
+  result.set("swiglu_params_at_4e", 3.0 * e * 4.0 * e, Provenance::derived);
+  result.set("ratio_at_4e", 3.0 * e * 4.0 * e / ffn, counts);
+  result.set("counted_from_modules", count_modules && swiglu == swiglu_closed && ffn == ffn_closed,
+             counts);
 
   Mat table(3, 4);
   table << swiglu_matrices, f, swiglu, swiglu / ffn,  //

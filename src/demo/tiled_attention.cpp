@@ -76,12 +76,13 @@ DemoResult run_tiled_attention(const Params& params, std::uint64_t seed) {
     buffers.lines[0].second.push_back(as_double(stats.score_buffer));
     buffers.lines[1].second.push_back(as_double(tokens * tokens));
     if (tiles[i] == tile) {
-      result.set("max_diff", diff);
-      result.set("exact", diff <= 1e-12);
-      result.set("full_score_buffer", as_double(tokens * tokens));
-      result.set("tiled_score_buffer", as_double(stats.score_buffer));
-      result.set("buffer_ratio", as_double(tokens * tokens) / as_double(stats.score_buffer));
-      result.set("tiles", as_double(stats.tiles));
+      result.set("max_diff", diff, Provenance::measured);
+      result.set("exact", diff <= 1e-12, Provenance::measured);
+      result.set("full_score_buffer", as_double(tokens * tokens), Provenance::derived);
+      result.set("tiled_score_buffer", as_double(stats.score_buffer), Provenance::counted);
+      result.set("buffer_ratio", as_double(tokens * tokens) / as_double(stats.score_buffer),
+                 Provenance::counted);
+      result.set("tiles", as_double(stats.tiles), Provenance::counted);
     }
   }
   result.tables.push_back(Table{"by_tile",

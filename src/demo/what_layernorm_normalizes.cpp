@@ -58,18 +58,21 @@ DemoResult run_what_layernorm_normalizes(const Params& params, std::uint64_t see
                                  norm.bias == norm_before.bias &&
                                  linear.weight == linear_before.weight;
   DemoResult result;
-  result.set("input_token_mean_max", in_mean.cwiseAbs().maxCoeff());
-  result.set("input_token_var_min", in_variance.minCoeff());
-  result.set("activation_token_mean_max", out_mean.cwiseAbs().maxCoeff());
-  result.set("activation_token_var_min", out_variance.minCoeff());
-  result.set("activation_token_var_max", out_variance.maxCoeff());
-  result.set("weights_unchanged", weights_unchanged);
+  result.set("input_token_mean_max", in_mean.cwiseAbs().maxCoeff(), Provenance::measured);
+  result.set("input_token_var_min", in_variance.minCoeff(), Provenance::measured);
+  result.set("activation_token_mean_max", out_mean.cwiseAbs().maxCoeff(), Provenance::measured);
+  result.set("activation_token_var_min", out_variance.minCoeff(), Provenance::measured);
+  result.set("activation_token_var_max", out_variance.maxCoeff(), Provenance::measured);
+  result.set("weights_unchanged", weights_unchanged, Provenance::measured);
   result.set("linear_weight_var",
-             linear.weight.squaredNorm() / static_cast<double>(linear.weight.size()));
-  result.set("grad_token_var_min", grad_variance.minCoeff());
-  result.set("grad_token_var_max", grad_variance.maxCoeff());
-  result.set("gradients_normalized", std::abs(grad_variance.minCoeff() - 1.0) < 1e-3 &&
-                                         std::abs(grad_variance.maxCoeff() - 1.0) < 1e-3);
+             linear.weight.squaredNorm() / static_cast<double>(linear.weight.size()),
+             Provenance::measured);
+  result.set("grad_token_var_min", grad_variance.minCoeff(), Provenance::measured);
+  result.set("grad_token_var_max", grad_variance.maxCoeff(), Provenance::measured);
+  result.set("gradients_normalized",
+             std::abs(grad_variance.minCoeff() - 1.0) < 1e-3 &&
+                 std::abs(grad_variance.maxCoeff() - 1.0) < 1e-3,
+             Provenance::measured);
 
   Mat stats(3, 2);
   stats << in_mean.cwiseAbs().maxCoeff(), in_variance.mean(),  //
