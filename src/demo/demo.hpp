@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "engine/fault.hpp"
+
 namespace proofdeck::demo {
 
 // A named scalar. Predicates compare numbers with numbers and booleans with booleans.
@@ -54,6 +56,7 @@ struct DemoResult {
   std::vector<Table> tables;
   std::vector<Series> series;
   std::vector<std::string> text;  // short paragraphs: what the numbers show
+  engine::OpSet reached;          // the engine ops the run entered (run_demo fills it)
 
   void set(const std::string& name, double number) { values.emplace_back(name, Value::of(number)); }
   void set(const std::string& name, bool boolean) { values.emplace_back(name, Value::of(boolean)); }
@@ -95,6 +98,9 @@ struct DemoInfo {
   std::string section;  // where in the lesson: "L1 — Intuition"
   std::vector<ParamSpec> params;
   std::function<DemoResult(const Params&, std::uint64_t seed)> run;
+  // The engine ops the demo may reach, at any setting: `check --engine-faults` runs it under the
+  // faults of these ops only. A test holds every run's reached ops to it.
+  std::vector<engine::Op> ops;
 };
 
 // Parses `--set key=value` assignments against the demo's specs; InputError (exit 2) naming the
@@ -105,8 +111,11 @@ Params resolve_params(const DemoInfo& info, const std::vector<std::string>& assi
 const std::vector<DemoInfo>& catalog();
 const DemoInfo* find_demo(const std::string& name);
 
-// Runs a demo with parameters already resolved; the result's params include the seed.
-DemoResult run_demo(const DemoInfo& info, const Params& params, std::uint64_t seed);
+// Runs a demo with parameters already resolved, on the engine as it is or under `fault` (set for
+// this thread for the run's length: engine/fault.hpp); the result's params include the seed, and
+// `reached` records the engine ops the run entered.
+DemoResult run_demo(const DemoInfo& info, const Params& params, std::uint64_t seed,
+                    engine::Fault fault = engine::Fault::none);
 
 // The DemoResult as JSON: {"demo", "params", "values", "tables", "series", "text"}.
 nlohmann::ordered_json to_json(const DemoResult& result);
