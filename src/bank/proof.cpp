@@ -23,6 +23,8 @@ std::string_view status_name(Status status) {
   switch (status) {
     case Status::verified:
       return "verified";
+    case Status::computed:
+      return "computed";
     case Status::supported:
       return "supported";
     case Status::unproven:
@@ -146,7 +148,7 @@ const demo::DemoResult& DemoRunner::run(const Proof& proof, const Bindings& bind
   if (const auto it = cache_.find(cache_key); it != cache_.end()) return *it->second;
   demo::DemoResult result;
   try {
-    result = demo::run_demo(*info, demo::resolve_params(*info, assignments), seed_);
+    result = demo::run_demo(*info, demo::resolve_params(*info, assignments), seed_, fault_);
   } catch (const InputError& e) {
     throw InputError("check.demo", fmt::format("{}: {}", where, e.message()));
   }
@@ -189,8 +191,9 @@ void DemoRunner::prefetch(const std::vector<Bank>& banks, unsigned threads) {
   const auto work = [&]() {
     for (std::size_t i = next++; i < jobs.size(); i = next++) {
       try {
-        jobs[i].result = std::make_unique<demo::DemoResult>(demo::run_demo(
-            *jobs[i].info, demo::resolve_params(*jobs[i].info, jobs[i].assignments), seed_));
+        jobs[i].result = std::make_unique<demo::DemoResult>(
+            demo::run_demo(*jobs[i].info, demo::resolve_params(*jobs[i].info, jobs[i].assignments),
+                           seed_, fault_));
       } catch (const std::exception&) {
         // Left for run() to raise with the question's location.
       }
@@ -402,27 +405,131 @@ std::vector<std::string> resolve_problems(const std::vector<Bank>& banks, DemoRu
 
 namespace {
 
+// The names a predicate's comparisons read, placeholders filled; with `leaves`, one entry per
+// comparison (its one or two names) instead.
+void leaf_names(const Predicate& predicate, const Bindings& bindings,
+                std::vector<std::vector<std::string>>& leaves) {
+  if (predicate.kind != Predicate::Kind::compare) {
+    for (const Predicate& child : predicate.children)
+      leaf_names(child, bindings, leaves);
+    return;
+  }
+  std::vector<std::string> names{substitute(predicate.value, bindings)};
+  if (predicate.comparator != Comparator::is && !predicate.number)
+    names.push_back(substitute(predicate.other_value, bindings));
+  leaves.push_back(std::move(names));
+}
+
+// The comparisons that tell the key from a wrong alternative: every option's claim, the
+// true/false claim, the numeric key's computed value (its own leaf). The proof's predicates hold
+// whatever the key says, so they are not among them.
+std::vector<std::vector<std::string>> separating_leaves(const Question& q,
+                                                        const Bindings& bindings) {
+  std::vector<std::vector<std::string>> leaves;
+  for (const Option& option : q.options) {
+    if (option.claim) leaf_names(*option.claim, bindings, leaves);
+  }
+  if (q.claim) leaf_names(*q.claim, bindings, leaves);
+  if (!q.key.computed.empty()) leaves.push_back({substitute(q.key.computed, bindings)});
+  return leaves;
+}
+
+bool from_engine(const demo::Value& value) {
+  return value.provenance == demo::Provenance::measured ||
+         value.provenance == demo::Provenance::counted;
+}
+
+}  // namespace
+
+std::vector<std::string> values_off_engine(const Question& q, const demo::DemoResult& result,
+                                           const Bindings& bindings) {
+  std::vector<std::string> off;
+  for (const std::vector<std::string>& leaf : separating_leaves(q, bindings)) {
+    const bool engine = std::any_of(leaf.begin(), leaf.end(), [&](const std::string& name) {
+      const demo::Value* value = result.find(name);
+      return value != nullptr && from_engine(*value);
+    });
+    if (engine) continue;
+    for (const std::string& name : leaf) {
+      if (std::find(off.begin(), off.end(), name) == off.end()) off.push_back(name);
+    }
+  }
+  return off;
+}
+
+bool key_rests_on_engine(const Question& q, const demo::DemoResult& result,
+                         const Bindings& bindings) {
+  return values_off_engine(q, result, bindings).empty();
+}
+
+std::string_view proof_heading(const Question& q, const demo::DemoResult& result,
+                               const Bindings& bindings) {
+  return key_rests_on_engine(q, result, bindings) ? "Proof" : "Computed";
+}
+
+std::vector<std::string> values_read(const Question& q, const Bindings& bindings) {
+  std::vector<std::vector<std::string>> leaves;
+  for (const Predicate& predicate : q.proof->predicates)
+    leaf_names(predicate, bindings, leaves);
+  for (std::vector<std::string>& leaf : separating_leaves(q, bindings))
+    leaves.push_back(std::move(leaf));
+  std::vector<std::string> names;
+  for (const std::vector<std::string>& leaf : leaves) {
+    for (const std::string& name : leaf) {
+      if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+    }
+  }
+  return names;
+}
+
+ProofReading read_proof(const Question& q, const demo::DemoResult& result,
+                        const Bindings& bindings) {
+  ProofReading reading;
+  for (const Predicate& predicate : q.proof->predicates)
+    reading.predicates.push_back(evaluate(predicate, result, bindings));
+  for (const Option& option : q.options) {
+    reading.claims.push_back(option.claim
+                                 ? std::optional<bool>(evaluate(*option.claim, result, bindings))
+                                 : std::nullopt);
+  }
+  if (q.type == QuestionType::truefalse && q.claim)
+    reading.claim = evaluate(*q.claim, result, bindings);
+  if (q.type == QuestionType::numeric && !q.key.computed.empty()) {
+    const std::string where = fmt::format("{}: {}", q.file, q.proof->pointer);
+    const double computed = number_of(result, substitute(q.key.computed, bindings), where);
+    const double key = q.templ ? q.templ->answer->evaluate(bindings) : q.key.value.value_or(0);
+    reading.key_matches = numeric_matches(key, computed, q.key.tolerance, q.key.relative);
+  }
+  return reading;
+}
+
+namespace {
+
 // Verifies one parameter combination (or the plain question); returns the failure message, or
-// "" when it holds, and sets `pinned` when the key was checked against a computation.
+// "" when it holds, and sets `pinned` when the key was checked against a computation and
+// `off_engine` to the values that pin it without an engine computation behind them.
 std::string verify_once(const Question& q, DemoRunner& runner, const Bindings& bindings,
-                        bool& pinned) {
+                        bool& pinned, std::vector<std::string>& off_engine) {
   const std::string where = fmt::format("{}: {}", q.file, q.proof->pointer);
   const demo::DemoResult& result = runner.run(*q.proof, bindings, where);
   for (const std::string& shown : q.proof->show)
     lookup(result, substitute(shown, bindings), where);
-  for (const Predicate& predicate : q.proof->predicates) {
-    if (!evaluate(predicate, result, bindings)) {
-      return fmt::format("{} does not hold in {}", predicate.pointer, q.proof->demo);
+  const ProofReading reading = read_proof(q, result, bindings);
+  for (std::size_t i = 0; i < reading.predicates.size(); ++i) {
+    if (!reading.predicates[i]) {
+      return fmt::format("{} does not hold in {}", q.proof->predicates[i].pointer, q.proof->demo);
     }
   }
+  off_engine = values_off_engine(q, result, bindings);
   switch (q.type) {
     case QuestionType::single:
     case QuestionType::multi: {
       std::size_t claims = 0;
-      for (const Option& option : q.options) {
-        if (!option.claim) continue;
+      for (std::size_t i = 0; i < q.options.size(); ++i) {
+        const Option& option = q.options[i];
+        if (!reading.claims[i]) continue;
         ++claims;
-        const bool holds = evaluate(*option.claim, result, bindings);
+        const bool holds = *reading.claims[i];
         if (holds != option.correct) {
           return fmt::format("option {} is {} but its claim {} in {}", option.id,
                              option.correct ? "keyed" : "not keyed",
@@ -433,21 +540,20 @@ std::string verify_once(const Question& q, DemoRunner& runner, const Bindings& b
       return "";
     }
     case QuestionType::truefalse:
-      if (q.claim) {
-        const bool holds = evaluate(*q.claim, result, bindings);
-        if (holds != q.answer) {
+      if (reading.claim) {
+        if (*reading.claim != q.answer) {
           return fmt::format("key says {} but the claim {} in {}", q.answer ? "true" : "false",
-                             holds ? "holds" : "does not hold", q.proof->demo);
+                             *reading.claim ? "holds" : "does not hold", q.proof->demo);
         }
         pinned = true;
       }
       return "";
     case QuestionType::numeric: {
-      if (q.key.computed.empty()) return "";
-      const std::string name = substitute(q.key.computed, bindings);
-      const double computed = number_of(result, name, where);
-      const double key = q.templ ? q.templ->answer->evaluate(bindings) : q.key.value.value_or(0);
-      if (!numeric_matches(key, computed, q.key.tolerance, q.key.relative)) {
+      if (!reading.key_matches) return "";
+      if (!*reading.key_matches) {
+        const std::string name = substitute(q.key.computed, bindings);
+        const double computed = number_of(result, name, where);
+        const double key = q.templ ? q.templ->answer->evaluate(bindings) : q.key.value.value_or(0);
         std::string with;
         for (const auto& [param, value] : bindings) {
           with +=
@@ -474,31 +580,50 @@ QuestionVerdict verify(const Question& q, DemoRunner& runner) {
     return verdict;
   }
   bool pinned = false;
+  std::vector<std::string> off_engine;
   try {
     std::string failure;
     std::int64_t combinations = 0;
+    const auto note_off_engine = [&off_engine](const std::vector<std::string>& names) {
+      for (const std::string& name : names) {
+        if (std::find(off_engine.begin(), off_engine.end(), name) == off_engine.end())
+          off_engine.push_back(name);
+      }
+    };
     if (q.templ) {
       for_each_admitted(*q.templ, [&](const Bindings& bindings) {
         if (!failure.empty()) return;
         ++combinations;
         bool pinned_here = false;
-        failure = verify_once(q, runner, bindings, pinned_here);
+        std::vector<std::string> off_here;
+        failure = verify_once(q, runner, bindings, pinned_here, off_here);
         pinned = combinations == 1 ? pinned_here : pinned && pinned_here;
+        note_off_engine(off_here);
       });
     } else {
-      failure = verify_once(q, runner, {}, pinned);
+      failure = verify_once(q, runner, {}, pinned, off_engine);
     }
     if (!failure.empty()) {
       verdict.status = Status::failed;
       verdict.message = failure;
       return verdict;
     }
-    verdict.status = pinned ? Status::verified : Status::supported;
-    verdict.message = pinned
-                          ? (q.templ ? fmt::format("key pinned by {} in {} combinations",
-                                                   q.proof->demo, combinations)
-                                     : fmt::format("key pinned by {}", q.proof->demo))
-                          : fmt::format("{} holds, but would not catch a wrong key", q.proof->demo);
+    const std::string combinations_text =
+        q.templ ? fmt::format(" in {} combinations", combinations) : "";
+    if (!pinned) {
+      verdict.status = Status::supported;
+      verdict.message = fmt::format("{} holds, but would not catch a wrong key", q.proof->demo);
+    } else if (off_engine.empty()) {
+      verdict.status = Status::verified;
+      verdict.message = fmt::format("key pinned by {}{}", q.proof->demo, combinations_text);
+    } else {
+      verdict.status = Status::computed;
+      verdict.message = fmt::format(
+          "key pinned by arithmetic{}: {} {} derived from parameters in {}, not "
+          "computed by the engine",
+          combinations_text, fmt::join(off_engine, ", "), off_engine.size() == 1 ? "is" : "are",
+          q.proof->demo);
+    }
   } catch (const InputError& e) {
     verdict.status = Status::failed;
     verdict.message = e.message();
@@ -512,7 +637,8 @@ QuestionVerdict verify(const Question& q, DemoRunner& runner) {
 
 std::vector<Mutation> mutate(const Question& question, DemoRunner& runner) {
   std::vector<Mutation> mutations;
-  if (verify(question, runner).status != Status::verified) return mutations;
+  const Status clean = verify(question, runner).status;
+  if (clean != Status::verified && clean != Status::computed) return mutations;
   const auto attempt = [&](Question mutated, std::string description) {
     const Status status = verify(mutated, runner).status;
     mutations.push_back(Mutation{question.id, std::move(description), status == Status::failed});

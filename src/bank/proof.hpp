@@ -1,7 +1,11 @@
 // Proving answer keys: run each question's demo (each distinct run once), evaluate its
 // predicates and claims, compare numeric keys with computed values, and give the question one
 // status (docs/ARCHITECTURE.md § Contracts):
-//   verified  — the key is pinned by computation: a wrong key would fail;
+//   verified  — the key is pinned by computation: a wrong key would fail, and every comparison
+//               that tells the key from a wrong alternative reads a value the engine measured
+//               or counted (demo.hpp's Provenance);
+//   computed  — pinned, but only by values derived from parameters: the arithmetic is checked,
+//               no engine computation bears on it;
 //   supported — the proof runs and holds, but would not catch a wrong key;
 //   unproven  — no proof;
 //   failed    — a predicate, claim or computed value disagrees with the key, or the demo failed.
@@ -10,6 +14,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,10 +22,11 @@
 #include "bank/model.hpp"
 #include "bank/template.hpp"
 #include "demo/demo.hpp"
+#include "engine/fault.hpp"
 
 namespace proofdeck::bank {
 
-enum class Status { verified, supported, unproven, failed };
+enum class Status { verified, computed, supported, unproven, failed };
 std::string_view status_name(Status status);
 
 struct QuestionVerdict {
@@ -30,10 +36,12 @@ struct QuestionVerdict {
   std::string message;  // one line: why this status
 };
 
-// Runs demos for proofs, computing each distinct (demo, arguments) once.
+// Runs demos for proofs, computing each distinct (demo, arguments) once — with the engine as it
+// is, or under one engine fault (engine/fault.hpp) for `check --engine-faults`.
 class DemoRunner {
  public:
-  explicit DemoRunner(std::uint64_t seed) : seed_(seed) {}
+  explicit DemoRunner(std::uint64_t seed, engine::Fault fault = engine::Fault::none)
+      : seed_(seed), fault_(fault) {}
   // Throws InputError for an unknown demo or parameter, naming the question's pointer.
   const demo::DemoResult& run(const Proof& proof, const Bindings& bindings,
                               const std::string& where);
@@ -43,9 +51,11 @@ class DemoRunner {
   // independent and seeded, so results are the same as one by one), so that later calls to run()
   // are lookups. Runs that fail are left out; run() reports them where they are needed.
   void prefetch(const std::vector<Bank>& banks, unsigned threads);
+  engine::Fault fault() const { return fault_; }
 
  private:
   std::uint64_t seed_;
+  engine::Fault fault_;
   std::map<std::string, std::unique_ptr<demo::DemoResult>> cache_;
 };
 
@@ -87,6 +97,36 @@ bool evaluate(const Predicate& predicate, const demo::DemoResult& result, const 
 // `check` reuses them.
 std::vector<std::string> resolve_problems(const std::vector<Bank>& banks, DemoRunner& runner);
 
+// What a question's comparisons say about one demo result: each proof predicate, each option's
+// claim (nullopt without one), the true/false claim, whether the numeric key matches its computed
+// value. InputError when a value is missing or of the wrong kind.
+struct ProofReading {
+  std::vector<bool> predicates;
+  std::vector<std::optional<bool>> claims;
+  std::optional<bool> claim;
+  std::optional<bool> key_matches;
+  friend bool operator==(const ProofReading&, const ProofReading&) = default;
+};
+ProofReading read_proof(const Question& question, const demo::DemoResult& result,
+                        const Bindings& bindings);
+
+// Every value the question's comparisons read (proof predicates, claims, the computed key),
+// placeholders filled, each once.
+std::vector<std::string> values_read(const Question& question, const Bindings& bindings);
+
+// The values that tell the key from a wrong alternative — the options' claims, the true/false
+// claim, the numeric key's computed value — in comparisons that read no measured or counted value:
+// empty when the key rests on the engine (verified), else the names that make it `computed`.
+std::vector<std::string> values_off_engine(const Question& question, const demo::DemoResult& result,
+                                           const Bindings& bindings);
+bool key_rests_on_engine(const Question& question, const demo::DemoResult& result,
+                         const Bindings& bindings);
+
+// What feedback and printouts call a proof: "Computed" when only values derived from parameters
+// tell its key from the wrong alternatives (its status is `computed`), "Proof" otherwise.
+std::string_view proof_heading(const Question& question, const demo::DemoResult& result,
+                               const Bindings& bindings);
+
 // The status of one question, given a runner (shared across questions so runs are reused).
 QuestionVerdict verify(const Question& question, DemoRunner& runner);
 
@@ -97,9 +137,9 @@ struct Mutation {
   bool killed = false;      // the mutated question failed verification, as it must
 };
 
-// Swaps the key of a verified question for every wrong alternative: each other option (single),
-// each option toggled (multi), the other truth value, each distractor and the key × 2, ÷ 2 and
-// + 1 (numeric and templates). Questions that are not verified have no mutations.
+// Swaps the key of a verified (or computed) question for every wrong alternative: each other
+// option (single), each option toggled (multi), the other truth value, each distractor and the
+// key × 2, ÷ 2 and + 1 (numeric and templates). Other questions have no mutations.
 std::vector<Mutation> mutate(const Question& question, DemoRunner& runner);
 
 }  // namespace proofdeck::bank

@@ -11,8 +11,10 @@
 
 #include <fmt/color.h>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "bank/check.hpp"
+#include "bank/fault_check.hpp"
 #include "bank/instance.hpp"
 #include "bank/lint.hpp"
 #include "bank/proof.hpp"
@@ -35,8 +37,79 @@ struct CheckOptions {
   bool strict = false;  // --strict: lint findings and unproven questions without a reason fail
   bool mutate = false;  // --mutate: swap verified keys for wrong ones; all must be caught
   bool lint = false;    // --lint: item-writing rules (bank/lint.hpp)
+  bool engine_faults = false;  // --engine-faults: every proof under every engine fault
   std::vector<std::string> sources;  // --source FILE: the lessons quotes and sections come from
 };
+
+// The fault × questions table, the faults no question catches, and the verified keys no fault
+// confirms.
+std::string faults_text(const bank::FaultReport& faults, const Theme& theme, bool strict,
+                        int width) {
+  std::string text;
+  const std::vector<std::string> unconfirmed = bank::unconfirmed_verified(faults);
+  std::size_t verified = 0;
+  for (const bank::QuestionFaults& q : faults.questions)
+    verified += q.status == bank::Status::verified ? 1 : 0;
+  text += text::wrap_block(
+      fmt::format("engine faults: {} faults, {} demo runs in {:.1f} s; {} of {} verified keys "
+                  "caught by a fault that is not broad",
+                  faults.faults.size(), faults.runs, faults.seconds,
+                  verified - unconfirmed.size(), verified),
+      width, "", "  ");
+  std::size_t name_width = 0;
+  for (const bank::FaultTally& tally : faults.faults)
+    name_width = std::max(name_width, engine::fault_info(tally.fault).name.size());
+  for (const bank::FaultTally& tally : faults.faults) {
+    const engine::FaultInfo& info = engine::fault_info(tally.fault);
+    std::string line = fmt::format("{:<{}} {:>3} key{} ", info.name, name_width, tally.caught,
+                                   tally.caught == 1 ? " " : "s");
+    if (tally.broad) line += "(broad) ";
+    if (tally.broken > 0) line += fmt::format("({} of {} runs broken) ", tally.broken, tally.runs);
+    if (tally.runs == 0) {
+      line += "— no built-in proof reaches its op";
+    } else if (tally.questions.empty()) {
+      line += "— no question notices it";
+    } else {
+      line += fmt::format("{}", fmt::join(tally.questions, ", "));
+    }
+    text += text::wrap_block(line, width, "  ", std::string(name_width + 12, ' '));
+  }
+  std::vector<std::string> fragile, broken;
+  for (const bank::QuestionFaults& q : faults.questions) {
+    if (q.fragile) fragile.push_back(q.id);
+    if (!q.broken_by.empty())
+      broken.push_back(fmt::format("{} ({})", q.id, fmt::join(q.broken_by, ", ")));
+  }
+  if (!fragile.empty()) {
+    text += wrap_labelled(
+        "fragile", theme.warning,
+        fmt::format("the verdict changes with the seed alone (seeds {}): {}", "0, 1, 2",
+                    fmt::join(fragile, ", ")),
+        width);
+  }
+  if (!broken.empty()) {
+    text += wrap_labelled("broken", theme.warning,
+                          fmt::format("a run broke under a fault (threw, took over {:.0f} s or "
+                                      "gave NaN/Inf): {}",
+                                      bank::kFaultRunSeconds, fmt::join(broken, "; ")),
+                          width);
+  }
+  if (!unconfirmed.empty()) {
+    text += wrap_labelled(
+        "uncaught", strict ? theme.bad : theme.warning,
+        fmt::format("{} verified key{} no fault catches{}: {}", unconfirmed.size(),
+                    unconfirmed.size() == 1 ? "" : "s",
+                    strict ? "" : " (--strict fails them)", fmt::join(unconfirmed, ", ")),
+        width);
+  }
+  if (!faults.unmoved_engine_values.empty()) {
+    text += text::wrap_block(
+        fmt::format("measured or counted values no fault moves: {}",
+                    fmt::join(faults.unmoved_engine_values, ", ")),
+        width, "", "  ");
+  }
+  return text;
+}
 
 std::string text_report(const bank::CheckReport& report, const Theme& theme, bool mutate,
                         bool strict, int width) {
@@ -62,8 +135,10 @@ std::string text_report(const bank::CheckReport& report, const Theme& theme, boo
   const int verified = bank::count(report, bank::Status::verified);
   const int failed = bank::count(report, bank::Status::failed);
   std::string summary = text::wrap_block(
-      fmt::format("{} questions: {} verified, {} supported, {} unproven, {} failed ({} demo runs)",
-                  total, verified, bank::count(report, bank::Status::supported),
+      fmt::format("{} questions: {} verified, {} computed, {} supported, {} unproven, {} failed "
+                  "({} demo runs)",
+                  total, verified, bank::count(report, bank::Status::computed),
+                  bank::count(report, bank::Status::supported),
                   bank::count(report, bank::Status::unproven), failed,
                   report.coverage.at("demo_runs").get<std::size_t>()),
       width, "", "  ");
@@ -149,17 +224,41 @@ std::string text_report(const bank::CheckReport& report, const Theme& theme, boo
   return text;
 }
 
-std::string json_report(const bank::CheckReport& report, bool mutate) {
+std::string json_report(const bank::CheckReport& report, bool mutate,
+                        const std::optional<bank::FaultReport>& faults) {
+  std::map<std::string, const bank::QuestionFaults*> by_question;
+  if (faults) {
+    for (const bank::QuestionFaults& q : faults->questions)
+      by_question[q.bank + "\n" + q.id] = &q;
+  }
   nlohmann::ordered_json questions = nlohmann::ordered_json::array();
   for (const bank::QuestionVerdict& v : report.verdicts) {
-    questions.push_back({{"id", v.id},
-                         {"bank", v.bank},
-                         {"status", std::string(bank::status_name(v.status))},
-                         {"message", v.message}});
+    nlohmann::ordered_json question = {{"id", v.id},
+                                       {"bank", v.bank},
+                                       {"status", std::string(bank::status_name(v.status))},
+                                       {"message", v.message}};
+    if (faults) {
+      const auto it = by_question.find(v.bank + "\n" + v.id);
+      const bank::QuestionFaults* q = it == by_question.end() ? nullptr : it->second;
+      question["faults_caught"] = q ? q->caught_by : std::vector<std::string>{};
+      question["confirmed"] = q != nullptr && q->confirmed;
+      question["fragile"] = q != nullptr && q->fragile;
+      question["broken_by_fault"] = q ? q->broken_by : std::vector<std::string>{};
+      nlohmann::ordered_json claims = nlohmann::ordered_json::array();
+      if (q) {
+        for (const bank::ClaimFaults& claim : q->claims) {
+          claims.push_back(
+              {{"option", claim.option}, {"keyed", claim.keyed}, {"faults_caught", claim.faults}});
+        }
+      }
+      question["options"] = std::move(claims);
+    }
+    questions.push_back(std::move(question));
   }
   nlohmann::ordered_json json;
   json["summary"] = {{"questions", report.verdicts.size()},
                      {"verified", bank::count(report, bank::Status::verified)},
+                     {"computed", bank::count(report, bank::Status::computed)},
                      {"supported", bank::count(report, bank::Status::supported)},
                      {"unproven", bank::count(report, bank::Status::unproven)},
                      {"failed", bank::count(report, bank::Status::failed)}};
@@ -171,6 +270,29 @@ std::string json_report(const bank::CheckReport& report, bool mutate) {
       if (!m.killed) survived.push_back({{"id", m.question}, {"mutation", m.description}});
     }
     json["summary"]["survivors"] = std::move(survived);
+  }
+  if (faults) {
+    nlohmann::ordered_json per_fault = nlohmann::ordered_json::array();
+    for (const bank::FaultTally& tally : faults->faults) {
+      const engine::FaultInfo& info = engine::fault_info(tally.fault);
+      per_fault.push_back({{"fault", info.name},
+                           {"op", engine::op_name(info.op)},
+                           {"change", info.change},
+                           {"breaks", info.breaks},
+                           {"runs", tally.runs},
+                           {"broken", tally.broken},
+                           {"keys_caught", tally.caught},
+                           {"broad", tally.broad},
+                           {"questions", tally.questions}});
+    }
+    json["summary"]["engine_faults"] = {
+        {"faults", faults->faults.size()},
+        {"runs", faults->runs},
+        {"seconds", faults->seconds},
+        {"proved_keys", faults->proved},
+        {"unconfirmed_verified", bank::unconfirmed_verified(*faults)},
+        {"unmoved_engine_values", faults->unmoved_engine_values},
+        {"per_fault", std::move(per_fault)}};
   }
   json["coverage"] = report.coverage;
   json["questions"] = std::move(questions);
@@ -203,7 +325,8 @@ std::string json_report(const bank::CheckReport& report, bool mutate) {
   return json.dump(2) + "\n";
 }
 
-std::string junit_report(const bank::CheckReport& report, bool strict) {
+std::string junit_report(const bank::CheckReport& report, bool strict,
+                         const std::optional<bank::FaultReport>& faults) {
   // One testsuite per bank, one testcase per question; unproven questions are skipped.
   std::map<std::string, std::vector<const bank::QuestionVerdict*>> by_bank;
   for (const bank::QuestionVerdict& v : report.verdicts)
@@ -261,6 +384,29 @@ std::string junit_report(const bank::CheckReport& report, bool strict) {
     }
     xml += "  </testsuite>\n";
   }
+  // Engine faults: a passing case per fault naming what it catches; each verified key no fault
+  // catches a failure under --strict and a skipped case (a warning) otherwise.
+  if (faults) {
+    const std::vector<std::string> uncaught = bank::unconfirmed_verified(*faults);
+    const std::size_t failures = strict ? uncaught.size() : 0;
+    xml += fmt::format(
+        "  <testsuite name=\"engine-faults\" tests=\"{}\" failures=\"{}\" skipped=\"{}\">\n",
+        faults->faults.size() + uncaught.size(), failures, uncaught.size() - failures);
+    for (const bank::FaultTally& tally : faults->faults) {
+      xml += fmt::format(
+          "    <testcase classname=\"engine-faults\" name=\"{}\"><system-out>{} key{} caught: "
+          "{}</system-out></testcase>\n",
+          text::markup_escape(engine::fault_info(tally.fault).name), tally.caught,
+          tally.caught == 1 ? "" : "s", text::markup_escape(fmt::format("{}", fmt::join(tally.questions, ", "))));
+    }
+    for (const std::string& id : uncaught) {
+      xml += fmt::format(
+          "    <testcase classname=\"engine-faults\" name=\"uncaught {}\"><{} message=\"no "
+          "engine fault catches this verified key\"/></testcase>\n",
+          text::markup_escape(id), strict ? "failure" : "skipped");
+    }
+    xml += "  </testsuite>\n";
+  }
   if (!report.sources.empty()) {
     xml += fmt::format("  <testsuite name=\"sources\" tests=\"{0}\" failures=\"{0}\">\n",
                        report.sources.size());
@@ -294,6 +440,11 @@ void run_check(const CheckOptions& options, Context& context) {
   if (std::vector<std::string> problems = bank::resolve_problems(banks, runner); !problems.empty())
     throw bank::BankErrors(std::move(problems));
   bank::CheckReport report = bank::prove(banks, runner, options.mutate);
+  std::optional<bank::FaultReport> faults;
+  if (options.engine_faults) {
+    faults = bank::check_engine_faults(banks, runner, context.global.seed,
+                                       std::max(1u, std::thread::hardware_concurrency()));
+  }
   if (options.lint) report.lint = bank::lint(banks);
   for (const std::string& path : options.sources) {
     const std::string lesson = read_text_file(path, 16u << 20, context.io.in);
@@ -313,12 +464,13 @@ void run_check(const CheckOptions& options, Context& context) {
   }
   std::string rendered;
   if (options.format == "json") {
-    rendered = json_report(report, options.mutate);
+    rendered = json_report(report, options.mutate, faults);
   } else if (options.format == "junit") {
-    rendered = junit_report(report, options.strict);
+    rendered = junit_report(report, options.strict, faults);
   } else {
-    rendered = text_report(report, options.output_path.empty() ? context.theme : Theme::plain(),
-                           options.mutate, options.strict, text_width(context));
+    const Theme& theme = options.output_path.empty() ? context.theme : Theme::plain();
+    rendered = text_report(report, theme, options.mutate, options.strict, text_width(context));
+    if (faults) rendered += faults_text(*faults, theme, options.strict, text_width(context));
   }
   write_output(options.output_path, rendered, context.io);
 
@@ -341,6 +493,13 @@ void run_check(const CheckOptions& options, Context& context) {
   if (options.strict && report.lint && !report.lint->findings.empty()) {
     reasons.push_back(fmt::format("{} lint finding{} (--strict)", report.lint->findings.size(),
                                   report.lint->findings.size() == 1 ? "" : "s"));
+  }
+  if (faults && options.strict) {
+    if (const std::size_t uncaught = bank::unconfirmed_verified(*faults).size(); uncaught > 0) {
+      reasons.push_back(fmt::format("{} verified key{} no engine fault catches (--strict "
+                                    "--engine-faults)",
+                                    uncaught, uncaught == 1 ? "" : "s"));
+    }
   }
   if (verified_share < options.min_verified) {
     reasons.push_back(fmt::format("{:.1f}% verified, below --min-verified {}", verified_share,
@@ -372,10 +531,9 @@ void setup_check(CLI::App& app, const std::function<Context()>& context) {
   check->add_flag("--strict", options->strict,
                   "Fail on lint findings and on questions with no proof and no `unprovable` "
                   "reason");
-  check->add_flag(
-      "--lint", options->lint,
-      "bank::CheckReport item-writing flaws (few options, a longest key, answers in the stem, "
-      "…: questions/README.md)");
+  check->add_flag("--lint", options->lint,
+                  "Report item-writing flaws (few options, a longest key, answers in the stem, "
+                  "…: questions/README.md)");
   check
       ->add_option("--source", options->sources,
                    "Check that the quotes and sections the banks keyed to this lesson cite "
@@ -383,10 +541,15 @@ void setup_check(CLI::App& app, const std::function<Context()>& context) {
       ->type_name("FILE");
   check->add_flag("--mutate", options->mutate,
                   "Swap each verified key for every wrong alternative; fail if any is not caught");
+  check->add_flag("--engine-faults", options->engine_faults,
+                  "Run every proof under every engine fault (a named break of one mechanism: no "
+                  "1/√d_k scaling, a causal mask off by one, …) and report which keys notice; "
+                  "with --strict, fail when a verified key is caught by none");
   check->footer(
-      "Each question gets one status: verified (a wrong key would fail the computation), "
-      "supported (the proof holds but would not catch a wrong key), unproven (no proof) or "
-      "failed. --lint adds item-writing findings (warnings; --strict fails them); a question "
+      "Each question gets one status: verified (a wrong key would fail a computation the engine "
+      "measured or counted), computed (a wrong key would fail, but only arithmetic on the "
+      "parameters pins it), supported (the proof holds but would not catch a wrong key), "
+      "unproven (no proof) or failed. --min-verified counts verified keys only. --lint adds item-writing findings (warnings; --strict fails them); a question "
       "may waive a rule with \"lint_allow\": [{\"rule\", \"reason\"}], listed in every report. "
       "Exit 1 when any question fails (or a --strict, --source or --min-verified rule is "
       "broken), 2 when a bank is invalid. Banks: the built-in ones, plus --bank FILE|DIR.");

@@ -161,7 +161,9 @@ DemoInfo alibi_distance_demo() {
       {integer_param("heads", 8, 1, 64, "attention heads"),
        integer_param("tokens", 16, 2, 512, "tokens"),
        integer_param("far", 100000, 1, 1000000000, "a distance to evaluate the bias at")},
-      run_alibi_distance};
+      run_alibi_distance,
+      {engine::Op::attention, engine::Op::heads, engine::Op::kv_heads, engine::Op::alibi,
+       engine::Op::rope}};
 }
 
 }  // namespace proofdeck::demo

@@ -127,7 +127,8 @@ DemoInfo attention_flops_demo() {
        integer_param("d_model", 4096, 1, 1000000, "embedding width E"),
        list_param("heads", {1, 8}, 1, 1000000, "head counts to compare (each divides d_model)"),
        integer_param("d_ff", 0, 0, 10000000, "feed-forward width (0: 4·d_model)")},
-      run_attention_flops};
+      run_attention_flops,
+      {}};
 }
 
 }  // namespace proofdeck::demo

@@ -132,7 +132,8 @@ DemoInfo causal_mask_demo() {
        integer_param("d_model", 16, 1, 256, "embedding width"),
        integer_param("heads", 2, 1, 16, "attention heads (must divide d_model)"),
        integer_param("changed", -1, -1, 255, "the position whose token changes (-1: the last)")},
-      run_causal_mask};
+      run_causal_mask,
+      {engine::Op::attention, engine::Op::heads, engine::Op::linear}};
 }
 
 }  // namespace proofdeck::demo

@@ -205,9 +205,12 @@ Params resolve_params(const DemoInfo& info, const std::vector<std::string>& assi
   return Params(std::move(values));
 }
 
-DemoResult run_demo(const DemoInfo& info, const Params& params, std::uint64_t seed) {
+DemoResult run_demo(const DemoInfo& info, const Params& params, std::uint64_t seed,
+                    engine::Fault fault) {
   engine::fix_product_blocking();  // the same values on every machine
+  const engine::FaultScope scope(fault);
   DemoResult result = info.run(params, seed);
+  result.reached = scope.reached();
   result.demo = info.name;
   result.params = params.json();
   result.params["seed"] = seed;

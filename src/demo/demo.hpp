@@ -15,6 +15,8 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/fault.hpp"
+
 namespace proofdeck::demo {
 
 // Where a value comes from, strongest first: a proof that reads it is worth what this is worth.
@@ -74,6 +76,7 @@ struct DemoResult {
   std::vector<Table> tables;
   std::vector<Series> series;
   std::vector<std::string> text;  // short paragraphs: what the numbers show
+  engine::OpSet reached;          // the engine ops the run entered (run_demo fills it)
 
   // Every value says where it comes from: there is no form without the provenance.
   void set(const std::string& name, double number, Provenance provenance) {
@@ -120,6 +123,9 @@ struct DemoInfo {
   std::string section;  // where in the lesson: "L1 — Intuition"
   std::vector<ParamSpec> params;
   std::function<DemoResult(const Params&, std::uint64_t seed)> run;
+  // The engine ops the demo may reach, at any setting: `check --engine-faults` runs it under the
+  // faults of these ops only. A test holds every run's reached ops to it.
+  std::vector<engine::Op> ops;
 };
 
 // Parses `--set key=value` assignments against the demo's specs; InputError (exit 2) naming the
@@ -130,8 +136,11 @@ Params resolve_params(const DemoInfo& info, const std::vector<std::string>& assi
 const std::vector<DemoInfo>& catalog();
 const DemoInfo* find_demo(const std::string& name);
 
-// Runs a demo with parameters already resolved; the result's params include the seed.
-DemoResult run_demo(const DemoInfo& info, const Params& params, std::uint64_t seed);
+// Runs a demo with parameters already resolved, on the engine as it is or under `fault` (set for
+// this thread for the run's length: engine/fault.hpp); the result's params include the seed, and
+// `reached` records the engine ops the run entered.
+DemoResult run_demo(const DemoInfo& info, const Params& params, std::uint64_t seed,
+                    engine::Fault fault = engine::Fault::none);
 
 // The DemoResult as JSON: {"demo", "params", "values", "provenance", "tables", "series", "text"},
 // "provenance" naming each value's kind under the same names, in the same order, as "values".

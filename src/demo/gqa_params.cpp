@@ -188,7 +188,8 @@ DemoInfo gqa_params_demo() {
        integer_param("layers", 32, 1, 256, "layers, for the KV cache"),
        integer_param("tokens", 4096, 1, 1000000, "tokens in the KV cache"),
        integer_param("bytes", 2, 1, 8, "bytes per cached value (2: fp16/bf16)")},
-      run_gqa_params};
+      run_gqa_params,
+      {engine::Op::heads}};
 }
 
 }  // namespace proofdeck::demo

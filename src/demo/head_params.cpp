@@ -113,7 +113,8 @@ DemoInfo head_params_demo() {
       {integer_param("d_model", 512, 1, 16384,
                      "embedding width (counted from real modules up to 1024, closed form above)"),
        list_param("heads", {1, 8}, 1, 16384, "head counts to compare (each must divide d_model)")},
-      run_head_params};
+      run_head_params,
+      {engine::Op::heads}};
 }
 
 }  // namespace proofdeck::demo

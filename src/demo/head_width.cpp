@@ -80,7 +80,8 @@ DemoInfo head_width_demo() {
        list_param("heads", {1, 2, 4, 8, 16, 32, 64, 128}, 1, 2048,
                   "head counts (each must divide d_model)"),
        integer_param("seq", 64, 2, 512, "tokens in the comparison")},
-      run_head_width};
+      run_head_width,
+      {}};
 }
 
 }  // namespace proofdeck::demo

@@ -175,7 +175,9 @@ DemoInfo kv_cache_demo() {
        integer_param("tokens", 16, 1, 1000000, "tokens decoded (live: up to 64)"),
        integer_param("layers", 32, 1, 256, "layers, for the cache size"),
        integer_param("bytes", 2, 1, 8, "bytes per cached value")},
-      run_kv_cache};
+      run_kv_cache,
+      {engine::Op::attention, engine::Op::heads, engine::Op::kv_heads, engine::Op::kv_cache,
+       engine::Op::rope}};
 }
 
 }  // namespace proofdeck::demo

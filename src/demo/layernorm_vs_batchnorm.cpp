@@ -102,7 +102,8 @@ DemoInfo layernorm_vs_batchnorm_demo() {
                   "Is layer normalization the same as batch normalization?",
                   {integer_param("batch", 8, 2, 1024, "tokens in a batch"),
                    integer_param("features", 16, 2, 1024, "features per token")},
-                  run_layernorm_vs_batchnorm};
+                  run_layernorm_vs_batchnorm,
+                  {engine::Op::layernorm, engine::Op::batchnorm}};
 }
 
 }  // namespace proofdeck::demo

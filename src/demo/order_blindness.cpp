@@ -236,7 +236,10 @@ DemoInfo order_blindness_demo() {
        integer_param("d_model", 16, 2, 256, "embedding width"),
        integer_param("heads", 1, 1, 16, "attention heads (must divide d_model)"),
        integer_param("max_len", 16, 1, 1024, "rows of the learned position table")},
-      run_order_blindness};
+      run_order_blindness,
+      {engine::Op::attention, engine::Op::heads, engine::Op::positions_added,
+       engine::Op::sinusoidal, engine::Op::learned_positions, engine::Op::rope,
+       engine::Op::linear}};
 }
 
 }  // namespace proofdeck::demo

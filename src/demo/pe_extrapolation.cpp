@@ -108,7 +108,8 @@ DemoInfo pe_extrapolation_demo() {
       {integer_param("max_len", 512, 1, 65536, "rows of the learned table"),
        integer_param("d_model", 512, 2, 4096, "embedding width"),
        integer_param("position", 600, 0, 1000000, "the position asked for")},
-      run_pe_extrapolation};
+      run_pe_extrapolation,
+      {engine::Op::sinusoidal, engine::Op::learned_positions}};
 }
 
 }  // namespace proofdeck::demo

@@ -268,7 +268,9 @@ DemoInfo pre_vs_post_ln_demo() {
        integer_param("seq_len", defaults.seq_len, 2, 64, "tokens"),
        flag_param("zero_qk", defaults.zero_qk, "Wq = Wk = 0 (uniform attention), as Xiong et al."),
        integer_param("trials", defaults.trials, 1, 16, "independent networks averaged")},
-      run_pre_vs_post_ln};
+      run_pre_vs_post_ln,
+      {engine::Op::attention, engine::Op::heads, engine::Op::layernorm, engine::Op::residual,
+       engine::Op::final_norm, engine::Op::feedforward, engine::Op::linear}};
 }
 
 }  // namespace proofdeck::demo

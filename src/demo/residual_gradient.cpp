@@ -231,7 +231,9 @@ DemoInfo residual_gradient_demo() {
        integer_param("heads", defaults.heads, 1, 16, "attention heads (must divide d_model)"),
        integer_param("d_ff", defaults.d_ff, 8, 1024, "feed-forward width"),
        integer_param("seq_len", defaults.seq_len, 2, 64, "tokens")},
-      run_residual_gradient};
+      run_residual_gradient,
+      {engine::Op::attention, engine::Op::heads, engine::Op::layernorm, engine::Op::residual,
+       engine::Op::final_norm, engine::Op::feedforward, engine::Op::linear}};
 }
 
 }  // namespace proofdeck::demo

@@ -140,7 +140,8 @@ DemoInfo rmsnorm_vs_layernorm_demo() {
                   {integer_param("features", 16, 2, 1024, "features per token"),
                    integer_param("tokens", 8, 1, 1024, "tokens"),
                    number_param("shift", 3.0, -100.0, 100.0, "added to every input entry")},
-                  run_rmsnorm_vs_layernorm};
+                  run_rmsnorm_vs_layernorm,
+                  {engine::Op::rmsnorm, engine::Op::layernorm}};
 }
 
 }  // namespace proofdeck::demo

@@ -131,7 +131,8 @@ DemoInfo rope_relative_demo() {
        list_param("positions", {2, 10, 100}, 0, 100000, "query positions"),
        integer_param("d_model", 16, 2, 512, "width of q and k (even)"),
        number_param("base", 10000.0, 2.0, 1e9, "RoPE and sinusoidal frequency base")},
-      run_rope_relative};
+      run_rope_relative,
+      {engine::Op::rope, engine::Op::sinusoidal}};
 }
 
 }  // namespace proofdeck::demo

@@ -125,7 +125,8 @@ DemoInfo rope_scaling_demo() {
        number_param("factor", 2.0, 1.0, 64.0, "scaling factor s"),
        integer_param("head_dim", 128, 2, 1024, "dimensions per head (even)"),
        number_param("base", 10000.0, 2.0, 1e9, "RoPE base (rope_theta)")},
-      run_rope_scaling};
+      run_rope_scaling,
+      {engine::Op::rope}};
 }
 
 }  // namespace proofdeck::demo

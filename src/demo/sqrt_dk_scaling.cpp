@@ -233,7 +233,8 @@ DemoInfo sqrt_dk_scaling_demo() {
       "Prerequisite: scaled dot-product attention",
       {head_dims, integer_param("seq_len", defaults.seq_len, 2, 256, "queries and keys"),
        integer_param("trials", defaults.trials, 1, 64, "independent draws averaged")},
-      run_sqrt_dk_scaling};
+      run_sqrt_dk_scaling,
+      {engine::Op::attention}};
 }
 
 }  // namespace proofdeck::demo

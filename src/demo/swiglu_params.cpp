@@ -122,7 +122,8 @@ DemoInfo swiglu_params_demo() {
                    integer_param("intermediate", 0, 0, 16384,
                                  "hidden width F (0: Llama's ⌊8E/3⌋ rounded up to multiple_of)"),
                    integer_param("multiple_of", 1, 1, 1024, "round F up to a multiple of this")},
-                  run_swiglu_params};
+                  run_swiglu_params,
+                  {engine::Op::swiglu}};
 }
 
 }  // namespace proofdeck::demo

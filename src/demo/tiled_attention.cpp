@@ -135,7 +135,8 @@ DemoInfo tiled_attention_demo() {
                    integer_param("d_k", 64, 1, 512, "dimensions per head"),
                    integer_param("tile", 32, 1, 4096, "tile size (queries and keys)"),
                    flag_param("causal", false, "causal mask")},
-                  run_tiled_attention};
+                  run_tiled_attention,
+                  {engine::Op::tiled_attention, engine::Op::attention}};
 }
 
 }  // namespace proofdeck::demo

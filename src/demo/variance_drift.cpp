@@ -217,7 +217,8 @@ DemoInfo variance_drift_demo() {
                     "what one sublayer multiplies the variance by (the lesson: 2)"),
        choice_param("weights", defaults.weights, {"orthogonal", "gaussian"},
                     "orthogonal: exactly ×gain per layer; gaussian: ×gain on average")},
-      run_variance_drift};
+      run_variance_drift,
+      {engine::Op::linear, engine::Op::layernorm}};
 }
 
 }  // namespace proofdeck::demo

@@ -115,7 +115,8 @@ DemoInfo what_layernorm_normalizes_demo() {
                   "What the distractors typically look like",
                   {integer_param("tokens", 8, 1, 1024, "tokens"),
                    integer_param("features", 16, 2, 1024, "features per token")},
-                  run_what_layernorm_normalizes};
+                  run_what_layernorm_normalizes,
+                  {engine::Op::layernorm, engine::Op::linear}};
 }
 
 }  // namespace proofdeck::demo

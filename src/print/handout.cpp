@@ -167,8 +167,8 @@ void html_proof(std::string& html, const Printed& printed, DrawnRuns& drawn,
   const std::size_t figures = fresh ? render::figure_count(*run->result) : 0;
   fmt::format_to(out, "<div class=\"proof\" id=\"proof-{}\" data-figures=\"{}\">\n", printed.number,
                  figures);
-  fmt::format_to(out, "<p class=\"proof-head\"><strong>Proof</strong> · <code>{}</code>",
-                 text::html_text(q.proof->demo));
+  fmt::format_to(out, "<p class=\"proof-head\"><strong>{}</strong> · <code>{}</code>",
+                 run->heading, text::html_text(q.proof->demo));
   if (!fresh) {
     fmt::format_to(out, " · the same computation as <a href=\"#proof-{0}\">question {0}</a>",
                    first->second);
@@ -440,7 +440,7 @@ struct MarkdownWriter {
       return;
     }
     const auto [first, fresh] = drawn.emplace(run->result, printed.number);
-    fmt::format_to(out, "**Proof** · {}", text::markdown_code(q.proof->demo));
+    fmt::format_to(out, "**{}** · {}", run->heading, text::markdown_code(q.proof->demo));
     if (!fresh) fmt::format_to(out, " · the same computation as question {}", first->second);
     if (!run->key_numbers.empty()) {
       md += "  \nKey numbers:";

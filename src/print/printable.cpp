@@ -139,6 +139,7 @@ std::optional<ProofRun> run_proof(const Printed& printed, bank::DemoRunner& runn
     run.error = e.what();
     return run;
   }
+  run.heading = bank::proof_heading(q, *run.result, printed.instance.bindings);
   // What `show` names, and the value a numeric key is proven against.
   std::vector<std::string> names = q.proof->show;
   if (!q.key.computed.empty() &&

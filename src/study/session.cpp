@@ -172,9 +172,10 @@ std::string render_proof(Session& session, const Instance& instance) {
       }
     }
     if (!line.empty()) values += "    " + line + "\n";
+    const std::string_view kind = bank::proof_heading(q, result, instance.bindings);
     const std::string heading = info != nullptr
-                                    ? fmt::format("Proof — {}: {}", q.proof->demo, info->title)
-                                    : fmt::format("Proof — {}", q.proof->demo);
+                                    ? fmt::format("{} — {}: {}", kind, q.proof->demo, info->title)
+                                    : fmt::format("{} — {}", kind, q.proof->demo);
     std::string text = fmt::format(session.theme.emphasis, "{}",
                                    text::wrap_block(heading, session.width, "  ", "    "));
     text += values;
