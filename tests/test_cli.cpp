@@ -190,9 +190,11 @@ TEST_CASE("a misspelt global option is answered with the option meant, anywhere 
 TEST_CASE("an option with no close match lists the command's options and the global ones",
           "[cli][usage]") {
   CHECK(usage_error({"check", "--xyzzy"}) ==
-        std::string("error: unknown option --xyzzy for check; its options: --format, --output, "
-                    "--min-verified, --strict, --lint, --source, --mutate; the global options: "
-                    "--color, --seed, --bank, --no-builtin, --data-dir, --width, --now\n") +
+        std::string(
+            "error: unknown option --xyzzy for check; its options: --format, --output, "
+            "--min-verified, --strict, --lint, --source, --mutate, --engine-faults; the global "
+            "options: "
+            "--color, --seed, --bank, --no-builtin, --data-dir, --width, --now\n") +
             kRunWithHelp);
   CHECK_THAT(usage_error({"--xyzzy"}),
              StartsWith("error: unknown option --xyzzy; the options: --color, --seed, --bank, "
@@ -703,7 +705,7 @@ TEST_CASE("check proves the worked example's keys and exits 0", "[cli][check]") 
   Cli cli;
   REQUIRE(cli.run({"check", "--no-builtin", "--bank", kBanks}) == 0);
   CHECK_THAT(cli.out.str(),
-             StartsWith("3 questions: 3 verified, 0 supported, 0 unproven, 0 failed"));
+             StartsWith("3 questions: 2 verified, 1 computed, 0 supported, 0 unproven, 0 failed"));
   CHECK_THAT(cli.out.str(), Contains("questions per trap: attention-knows-order 1, "
                                      "mha-cuts-params 2"));
 }
@@ -751,7 +753,7 @@ TEST_CASE(
         "error: check failed: 1 unproven with no `unprovable` reason (--strict)\n");
   Cli floor;
   CHECK(floor.run({"check", "--no-builtin", "--bank", file.string(), "--min-verified", "80"}) == 1);
-  CHECK(floor.err.str() == "error: check failed: 66.7% verified, below --min-verified 80\n");
+  CHECK(floor.err.str() == "error: check failed: 33.3% verified, below --min-verified 80\n");
 }
 
 TEST_CASE("check reports every problem of an invalid bank and exits 2", "[cli][check]") {

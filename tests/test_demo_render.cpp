@@ -397,7 +397,7 @@ TEST_CASE("heatmaps without colour show shades and numbers, in ASCII when asked"
   CHECK_THAT(unicode, Contains("   0.05"));
   DemoResult ascii_only = pair_only();
   const std::string ascii = proofdeck::render::render_text(
-      ascii_only, DemoInfo{"order-blindness", "Blind", "", "", {}, {}}, Theme::plain(),
+      ascii_only, DemoInfo{"order-blindness", "Blind", "", "", {}, {}, {}}, Theme::plain(),
       TextOptions{TextForm::full, 80, false, true});
   CHECK(std::all_of(ascii.begin(), ascii.end(),
                     [](char c) { return static_cast<unsigned char>(c) < 0x80; }));

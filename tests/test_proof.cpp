@@ -36,8 +36,14 @@ TEST_CASE("the worked example's keys are verified by computation", "[check]") {
   CHECK(single.message == "key pinned by head-params");
   CHECK(verify(bank.questions[1], runner).status == Status::verified);
   const QuestionVerdict numeric = verify(bank.questions[2], runner);
-  CHECK(numeric.status == Status::verified);
-  CHECK(numeric.message == "key pinned by head-params in 24 combinations");
+  // At d_model 2048 head-params uses the closed form, which only restates the arithmetic: the
+  // template's key is computed, not verified, and the message names the values that make it so.
+  CHECK(numeric.status == Status::computed);
+  CHECK_THAT(numeric.message,
+             Catch::StartsWith("key pinned by arithmetic in 24 combinations: per_head_qkv_h1, "));
+  CHECK_THAT(numeric.message,
+             Catch::EndsWith("are derived from parameters in head-params, not computed by the "
+                             "engine"));
 }
 
 TEST_CASE("identical demo runs are computed once", "[check]") {

@@ -27,7 +27,8 @@ CheckReport prove(const std::vector<Bank>& banks, DemoRunner& runner, bool mutat
       ++report.counts[report.verdicts.back().status];
       if (report.verdicts.back().status == Status::unproven && q.unprovable.empty())
         ++report.unproven_without_reason;
-      if (mutate && report.verdicts.back().status == Status::verified) {
+      if (const Status s = report.verdicts.back().status;
+          mutate && (s == Status::verified || s == Status::computed)) {
         for (Mutation& m : bank::mutate(q, runner))
           report.mutations.push_back(std::move(m));
       }

@@ -126,9 +126,10 @@ FaultReport check_engine_faults(const std::vector<Bank>& banks, DemoRunner& clea
     const demo::DemoInfo& info = *planned.at(key).first;
     for (std::size_t op = 0; op < engine::kOpCount; ++op) {
       if (result->reached.test(op) && !declares(info, static_cast<engine::Op>(op))) {
-        throw std::logic_error(fmt::format("demo {} reaches the engine op {} but does not declare "
-                                           "it in its DemoInfo::ops",
-                                           info.name, engine::op_name(static_cast<engine::Op>(op))));
+        throw std::logic_error(
+            fmt::format("demo {} reaches the engine op {} but does not declare "
+                        "it in its DemoInfo::ops",
+                        info.name, engine::op_name(static_cast<engine::Op>(op))));
       }
     }
   }
@@ -162,8 +163,7 @@ FaultReport check_engine_faults(const std::vector<Bank>& banks, DemoRunner& clea
       } catch (const std::exception& e) {
         run.error = e.what();
       }
-      run.seconds =
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     }
   };
   std::vector<std::thread> workers;
@@ -191,9 +191,9 @@ FaultReport check_engine_faults(const std::vector<Bank>& banks, DemoRunner& clea
         if (engine) {
           moved.insert(id);
         } else {
-          add_once(mislabelled, fmt::format("{} ({}, moved by {})", id,
-                                            demo::provenance_name(value.provenance),
-                                            faults[f].name));
+          add_once(mislabelled,
+                   fmt::format("{} ({}, moved by {})", id, demo::provenance_name(value.provenance),
+                               faults[f].name));
         }
       }
     }
@@ -271,9 +271,10 @@ FaultReport check_engine_faults(const std::vector<Bank>& banks, DemoRunner& clea
     FaultTally& tally = report.faults[f];
     for (const auto& [key, run] : faulty[f]) {
       ++tally.runs;
-      tally.broken += run.broken() ? 1 : 0;
+      tally.broken += run.broken() ? std::size_t{1} : std::size_t{0};
     }
-    tally.broad = static_cast<double>(tally.caught) > kBroadShare * static_cast<double>(report.proved);
+    tally.broad =
+        static_cast<double>(tally.caught) > kBroadShare * static_cast<double>(report.proved);
   }
 
   // Fragile keys: the verdict changes with the seed alone.

@@ -37,7 +37,7 @@ struct CheckOptions {
   bool strict = false;  // --strict: lint findings and unproven questions without a reason fail
   bool mutate = false;  // --mutate: swap verified keys for wrong ones; all must be caught
   bool lint = false;    // --lint: item-writing rules (bank/lint.hpp)
-  bool engine_faults = false;  // --engine-faults: every proof under every engine fault
+  bool engine_faults = false;        // --engine-faults: every proof under every engine fault
   std::vector<std::string> sources;  // --source FILE: the lessons quotes and sections come from
 };
 
@@ -53,8 +53,8 @@ std::string faults_text(const bank::FaultReport& faults, const Theme& theme, boo
   text += text::wrap_block(
       fmt::format("engine faults: {} faults, {} demo runs in {:.1f} s; {} of {} verified keys "
                   "caught by a fault that is not broad",
-                  faults.faults.size(), faults.runs, faults.seconds,
-                  verified - unconfirmed.size(), verified),
+                  faults.faults.size(), faults.runs, faults.seconds, verified - unconfirmed.size(),
+                  verified),
       width, "", "  ");
   std::size_t name_width = 0;
   for (const bank::FaultTally& tally : faults.faults)
@@ -81,11 +81,10 @@ std::string faults_text(const bank::FaultReport& faults, const Theme& theme, boo
       broken.push_back(fmt::format("{} ({})", q.id, fmt::join(q.broken_by, ", ")));
   }
   if (!fragile.empty()) {
-    text += wrap_labelled(
-        "fragile", theme.warning,
-        fmt::format("the verdict changes with the seed alone (seeds {}): {}", "0, 1, 2",
-                    fmt::join(fragile, ", ")),
-        width);
+    text += wrap_labelled("fragile", theme.warning,
+                          fmt::format("the verdict changes with the seed alone (seeds {}): {}",
+                                      "0, 1, 2", fmt::join(fragile, ", ")),
+                          width);
   }
   if (!broken.empty()) {
     text += wrap_labelled("broken", theme.warning,
@@ -98,14 +97,15 @@ std::string faults_text(const bank::FaultReport& faults, const Theme& theme, boo
     text += wrap_labelled(
         "uncaught", strict ? theme.bad : theme.warning,
         fmt::format("{} verified key{} no fault catches{}: {}", unconfirmed.size(),
-                    unconfirmed.size() == 1 ? "" : "s",
-                    strict ? "" : " (--strict fails them)", fmt::join(unconfirmed, ", ")),
+                    unconfirmed.size() == 1 ? "" : "s", strict ? "" : " (--strict fails them)",
+                    fmt::join(unconfirmed, ", ")),
         width);
   }
   if (!faults.unmoved_engine_values.empty()) {
     text += text::wrap_block(
-        fmt::format("measured or counted values no fault moves: {}",
-                    fmt::join(faults.unmoved_engine_values, ", ")),
+        fmt::format("{} measured or counted values no fault moves (listed in --format json: "
+                    "summary.engine_faults.unmoved_engine_values)",
+                    faults.unmoved_engine_values.size()),
         width, "", "  ");
   }
   return text;
@@ -397,7 +397,8 @@ std::string junit_report(const bank::CheckReport& report, bool strict,
           "    <testcase classname=\"engine-faults\" name=\"{}\"><system-out>{} key{} caught: "
           "{}</system-out></testcase>\n",
           text::markup_escape(engine::fault_info(tally.fault).name), tally.caught,
-          tally.caught == 1 ? "" : "s", text::markup_escape(fmt::format("{}", fmt::join(tally.questions, ", "))));
+          tally.caught == 1 ? "" : "s",
+          text::markup_escape(fmt::format("{}", fmt::join(tally.questions, ", "))));
     }
     for (const std::string& id : uncaught) {
       xml += fmt::format(
@@ -496,9 +497,10 @@ void run_check(const CheckOptions& options, Context& context) {
   }
   if (faults && options.strict) {
     if (const std::size_t uncaught = bank::unconfirmed_verified(*faults).size(); uncaught > 0) {
-      reasons.push_back(fmt::format("{} verified key{} no engine fault catches (--strict "
-                                    "--engine-faults)",
-                                    uncaught, uncaught == 1 ? "" : "s"));
+      reasons.push_back(
+          fmt::format("{} verified key{} no engine fault catches (--strict "
+                      "--engine-faults)",
+                      uncaught, uncaught == 1 ? "" : "s"));
     }
   }
   if (verified_share < options.min_verified) {
@@ -549,7 +551,8 @@ void setup_check(CLI::App& app, const std::function<Context()>& context) {
       "Each question gets one status: verified (a wrong key would fail a computation the engine "
       "measured or counted), computed (a wrong key would fail, but only arithmetic on the "
       "parameters pins it), supported (the proof holds but would not catch a wrong key), "
-      "unproven (no proof) or failed. --min-verified counts verified keys only. --lint adds item-writing findings (warnings; --strict fails them); a question "
+      "unproven (no proof) or failed. --min-verified counts verified keys only. --lint adds "
+      "item-writing findings (warnings; --strict fails them); a question "
       "may waive a rule with \"lint_allow\": [{\"rule\", \"reason\"}], listed in every report. "
       "Exit 1 when any question fails (or a --strict, --source or --min-verified rule is "
       "broken), 2 when a bank is invalid. Banks: the built-in ones, plus --bank FILE|DIR.");

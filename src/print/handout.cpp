@@ -167,8 +167,8 @@ void html_proof(std::string& html, const Printed& printed, DrawnRuns& drawn,
   const std::size_t figures = fresh ? render::figure_count(*run->result) : 0;
   fmt::format_to(out, "<div class=\"proof\" id=\"proof-{}\" data-figures=\"{}\">\n", printed.number,
                  figures);
-  fmt::format_to(out, "<p class=\"proof-head\"><strong>{}</strong> · <code>{}</code>",
-                 run->heading, text::html_text(q.proof->demo));
+  fmt::format_to(out, "<p class=\"proof-head\"><strong>{}</strong> · <code>{}</code>", run->heading,
+                 text::html_text(q.proof->demo));
   if (!fresh) {
     fmt::format_to(out, " · the same computation as <a href=\"#proof-{0}\">question {0}</a>",
                    first->second);

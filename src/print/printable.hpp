@@ -54,7 +54,8 @@ struct ProofRun {
   const demo::DemoResult* result = nullptr;                      // null when the demo failed
   std::string error;                                             // why it failed
   std::vector<std::pair<std::string, std::string>> key_numbers;  // proof.show: name → "1,048,576"
-  std::string heading = "Proof";  // "Computed" when only arithmetic pins the key (bank::proof_heading)
+  std::string heading =
+      "Proof";  // "Computed" when only arithmetic pins the key (bank::proof_heading)
 };
 
 // Everything a format prints about one question, in plain text (each writer escapes it).
