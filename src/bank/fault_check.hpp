@@ -37,11 +37,11 @@ struct ClaimFaults {
 struct QuestionFaults {
   std::string id;
   std::string bank;
-  Status status = Status::unproven;  // the verdict without faults
-  std::vector<std::string> caught_by;   // faults that change the verdict (every combination)
-  std::vector<std::string> broken_by;   // faults under which a run broke (see above)
-  std::vector<ClaimFaults> claims;      // choice and true/false questions
-  std::size_t combinations = 0;         // parameter combinations evaluated
+  Status status = Status::unproven;    // the verdict without faults
+  std::vector<std::string> caught_by;  // faults that change the verdict (every combination)
+  std::vector<std::string> broken_by;  // faults under which a run broke (see above)
+  std::vector<ClaimFaults> claims;     // choice and true/false questions
+  std::size_t combinations = 0;        // parameter combinations evaluated
   bool fragile = false;
   bool confirmed = false;  // caught by a fault that is not broad, and not fragile
 };
