@@ -6,6 +6,8 @@
 #include <limits>
 #include <string>
 
+#include "engine/fault.hpp"
+
 namespace proofdeck::engine {
 
 void check_head_split(Index embed_dim, Index num_heads) {
@@ -19,38 +21,87 @@ void check_head_split(Index embed_dim, Index num_heads) {
 }
 
 template <typename T>
-MhaParams<T>::MhaParams(Index embed_dim, Index heads, bool has_bias)
-    : num_heads(heads),
-      in_proj(embed_dim, 3 * embed_dim, has_bias),
-      out_proj(embed_dim, embed_dim, has_bias) {
+MhaParams<T>::MhaParams(Index embed_dim, Index heads, bool has_bias) : num_heads(heads) {
+  const Fault fault = enter(Op::heads);
   check_head_split(embed_dim, heads);
+  // heads-full-width: every head projects to all of d_model; heads-share-projection: one
+  // head-width W_q, W_k, W_v that every head reads.
+  const Index head_dim = fault == Fault::heads_full_width ? embed_dim : embed_dim / heads;
+  const Index projection_rows =
+      fault == Fault::heads_share_projection ? head_dim : heads * head_dim;
+  in_proj = LinearParams<T>(embed_dim, 3 * projection_rows, has_bias);
+  out_proj = LinearParams<T>(heads * head_dim, embed_dim, has_bias);
 }
 
 namespace {
 
 template <typename T>
-T score_scale(Index head_dim, const AttentionOptions& options) {
-  return options.scaled ? T(1) / std::sqrt(static_cast<T>(head_dim)) : T(1);
+T score_scale(Index head_dim, const AttentionOptions& options, Fault fault) {
+  const bool scaled = options.scaled && fault != Fault::unscaled_scores;
+  return scaled ? T(1) / std::sqrt(static_cast<T>(head_dim)) : T(1);
+}
+
+// The heads' widths come from the module's own tensors: out_proj takes H·D inputs, and W_q, W_k,
+// W_v hold D rows for each head or D rows that every head shares.
+template <typename T>
+void check_mha_params(const MhaParams<T>& params) {
+  const Index embed = params.embed_dim();
+  check_head_split(embed, params.num_heads);
+  const Index head_dim = params.head_dim();
+  require(head_dim > 0 && params.out_proj.weight.cols() == params.num_heads * head_dim,
+          "out_proj.weight has shape " + shape_of(params.out_proj.weight) + ": its " +
+              std::to_string(params.out_proj.weight.cols()) +
+              " inputs must split evenly into num_heads " + std::to_string(params.num_heads));
+  const bool shared = params.num_heads > 1 && params.in_proj.weight.rows() == 3 * head_dim;
+  const Index projection_rows = shared ? head_dim : params.num_heads * head_dim;
+  require_shape(params.in_proj.weight, 3 * projection_rows, embed, "in_proj_weight");
 }
 
 }  // namespace
 
 template <typename T>
 void softmax_rows(Matrix<T>& scores, Index first_query, bool causal) {
+  const Fault fault = enter(Op::attention);
+  const Index queries = scores.rows();
   const Index keys = scores.cols();
-  for (Index row = 0; row < scores.rows(); ++row) {
-    const Index visible = causal ? std::min(keys, first_query + row + 1) : keys;
-    auto seen = scores.row(row).head(visible);
+  // The keys row r sees: all of them, or under the causal mask those up to its own place
+  // first_query + r (causal-mask-off-by-one: one further; causal-mask-ignored: all).
+  const bool masked = causal && fault != Fault::causal_mask_ignored;
+  const Index reach = fault == Fault::causal_mask_off_by_one ? 2 : 1;
+  const auto visible = [&](Index row) {
+    return masked ? std::min(keys, first_query + row + reach) : keys;
+  };
+  if (fault == Fault::softmax_wrong_axis) {
+    // Each key's column is normalised over the queries that see it; a column no query sees
+    // keeps weight 0.
+    for (Index col = 0; col < keys; ++col) {
+      Index first_row = 0;
+      while (first_row < queries && visible(first_row) <= col)
+        ++first_row;
+      auto seen = scores.col(col).tail(queries - first_row);
+      if (seen.size() > 0) {
+        const T max_score = seen.maxCoeff();
+        seen = (seen.array() - max_score).exp();
+        seen /= seen.sum();
+      }
+      scores.col(col).head(first_row).setZero();
+    }
+    return;
+  }
+  for (Index row = 0; row < queries; ++row) {
+    const Index seen_keys = visible(row);
+    auto seen = scores.row(row).head(seen_keys);
     const T max_score = seen.maxCoeff();
     seen = (seen.array() - max_score).exp();
     seen /= seen.sum();
-    if (visible < keys) scores.row(row).tail(keys - visible).setZero();
+    if (seen_keys < keys) scores.row(row).tail(keys - seen_keys).setZero();
   }
 }
 
 template <typename T>
 void attention_forward(MutableRef<T> out, Matrix<T>& probs, ConstRef<T> query, ConstRef<T> key,
                        ConstRef<T> value, const AttentionOptions& options) {
+  const Fault fault = enter(Op::attention);
   const Index steps = query.rows();
   require(key.rows() == steps && value.rows() == steps && key.cols() == query.cols(),
           "attention query " + shape_of(query) + ", key " + shape_of(key) + " and value " +
@@ -58,7 +109,7 @@ void attention_forward(MutableRef<T> out, Matrix<T>& probs, ConstRef<T> query, C
   require_shape(out, steps, value.cols(), "attention output");
   probs.resize(steps, steps);
   probs.noalias() = query * key.transpose();
-  probs *= score_scale<T>(query.cols(), options);
+  probs *= score_scale<T>(query.cols(), options, fault);
   softmax_rows(probs, 0, options.causal);
   out.noalias() = probs * value;
 }
@@ -68,13 +119,22 @@ void attention_backward(MutableRef<T> dquery, MutableRef<T> dkey, MutableRef<T> 
                         ConstRef<T> dout, ConstRef<T> query, ConstRef<T> key, ConstRef<T> value,
                         const Matrix<T>& probs, const AttentionOptions& options) {
   // forward was: out = P·v, P = softmax(s) by rows, s = scale·q·kᵀ (masked entries have P = 0)
+  const Fault fault = enter(Op::attention);
   require_shape(dout, query.rows(), value.cols(), "attention grad_output");
   dvalue.noalias() = probs.transpose() * dout;
   Matrix<T> dprobs = dout * value.transpose();
-  // softmax backward: ds = P ∘ (dP − Σ_j P·dP), row by row
-  const Vector<T> row_dot = probs.cwiseProduct(dprobs).rowwise().sum();
-  Matrix<T> dscores = probs.cwiseProduct(dprobs.colwise() - row_dot);
-  dscores *= score_scale<T>(query.cols(), options);
+  Matrix<T> dscores;
+  if (fault == Fault::softmax_wrong_axis) {
+    // the forward normalised columns: ds = P ∘ (dP − Σ_i P·dP), column by column
+    const Eigen::Matrix<T, 1, Eigen::Dynamic> column_dot =
+        probs.cwiseProduct(dprobs).colwise().sum();
+    dscores = probs.cwiseProduct(dprobs.rowwise() - column_dot);
+  } else {
+    // softmax backward: ds = P ∘ (dP − Σ_j P·dP), row by row
+    const Vector<T> row_dot = probs.cwiseProduct(dprobs).rowwise().sum();
+    dscores = probs.cwiseProduct(dprobs.colwise() - row_dot);
+  }
+  dscores *= score_scale<T>(query.cols(), options, fault);
   dquery.noalias() = dscores * key;
   dkey.noalias() = dscores.transpose() * query;
 }
@@ -82,33 +142,35 @@ void attention_backward(MutableRef<T> dquery, MutableRef<T> dkey, MutableRef<T> 
 template <typename T>
 void mha_forward(Matrix<T>& out, MhaCache<T>& cache, const Matrix<T>& inp,
                  const MhaParams<T>& params, const AttentionOptions& options) {
-  const Index embed = params.embed_dim();
-  check_head_split(embed, params.num_heads);
-  require_shape(params.in_proj.weight, 3 * embed, embed, "in_proj_weight");
-  require_shape(inp, inp.rows(), embed, "attention input");
+  const Fault fault = enter(Op::attention);
+  enter(Op::heads);
+  if (options.rope) enter(Op::rope);
+  check_mha_params(params);
+  require_shape(inp, inp.rows(), params.embed_dim(), "attention input");
   const Index steps = inp.rows();
   const Index head_dim = params.head_dim();
+  const Index rows = params.projection_rows();  // qkv holds Q, K and V, `rows` columns each
 
   linear_forward(cache.qkv, inp, params.in_proj);
   if (options.rope) {
     cache.positions = options.positions.empty() ? sequential_positions(steps) : options.positions;
+    // Q and K, head block by head block (rope-on-values: V as well)
+    const Index rotated_columns = (fault == Fault::rope_on_values ? 3 : 2) * rows;
     Matrix<T> rotated;
-    for (Index h = 0; h < params.num_heads; ++h) {
-      for (const Index offset : {h * head_dim, embed + h * head_dim}) {  // Q then K of head h
-        rope_forward<T>(rotated, cache.qkv.middleCols(offset, head_dim), cache.positions,
-                        *options.rope);
-        cache.qkv.middleCols(offset, head_dim) = rotated;
-      }
+    for (Index offset = 0; offset < rotated_columns; offset += head_dim) {
+      rope_forward<T>(rotated, cache.qkv.middleCols(offset, head_dim), cache.positions,
+                      *options.rope);
+      cache.qkv.middleCols(offset, head_dim) = rotated;
     }
   }
   cache.probs.resize(static_cast<std::size_t>(params.num_heads));
-  cache.heads.resize(steps, embed);
+  cache.heads.resize(steps, params.num_heads * head_dim);
   for (Index h = 0; h < params.num_heads; ++h) {
-    attention_forward<T>(cache.heads.middleCols(h * head_dim, head_dim),
-                         cache.probs[static_cast<std::size_t>(h)],
-                         cache.qkv.middleCols(h * head_dim, head_dim),
-                         cache.qkv.middleCols(embed + h * head_dim, head_dim),
-                         cache.qkv.middleCols(2 * embed + h * head_dim, head_dim), options);
+    const Index row = params.head_row(h);
+    attention_forward<T>(
+        cache.heads.middleCols(h * head_dim, head_dim), cache.probs[static_cast<std::size_t>(h)],
+        cache.qkv.middleCols(row, head_dim), cache.qkv.middleCols(rows + row, head_dim),
+        cache.qkv.middleCols(2 * rows + row, head_dim), options);
   }
   linear_forward(out, cache.heads, params.out_proj);
 }
@@ -118,33 +180,49 @@ void mha_backward(Matrix<T>& dinp, MhaParams<T>& grads, const Matrix<T>& dout, c
                   const MhaParams<T>& params, const MhaCache<T>& cache,
                   const AttentionOptions& options) {
   // forward was: heads = [attention(q_h, k_h, v_h)]_h; out = heads·W_oᵀ + b_o
+  const Fault fault = enter(Op::attention);
+  enter(Op::heads);
+  if (options.rope) enter(Op::rope);
+  check_mha_params(params);
   const Index embed = params.embed_dim();
   const Index head_dim = params.head_dim();
+  const Index rows = params.projection_rows();
   const Index steps = inp.rows();
   require_shape(dout, steps, embed, "attention grad_output");
   grads.num_heads = params.num_heads;
 
   Matrix<T> dheads;
   linear_backward(dheads, grads.out_proj, dout, cache.heads, params.out_proj);
-  Matrix<T> dqkv(steps, 3 * embed);
+  Matrix<T> dqkv = Matrix<T>::Zero(steps, 3 * rows);
+  Matrix<T> dq_head(steps, head_dim), dk_head(steps, head_dim), dv_head(steps, head_dim);
   for (Index h = 0; h < params.num_heads; ++h) {
+    const Index row = params.head_row(h);
+    // The first head to read a block of rows writes its gradient there; a head that reads the
+    // same block after it (one projection shared by every head) adds its own.
+    const bool first_reader = h == 0 || params.head_row(h - 1) != row;
+    const auto block = [&](Index offset, Matrix<T>& gathered) {
+      return first_reader ? MutableRef<T>(dqkv.middleCols(offset, head_dim))
+                          : MutableRef<T>(gathered);
+    };
     attention_backward<T>(
-        dqkv.middleCols(h * head_dim, head_dim), dqkv.middleCols(embed + h * head_dim, head_dim),
-        dqkv.middleCols(2 * embed + h * head_dim, head_dim),
-        dheads.middleCols(h * head_dim, head_dim), cache.qkv.middleCols(h * head_dim, head_dim),
-        cache.qkv.middleCols(embed + h * head_dim, head_dim),
-        cache.qkv.middleCols(2 * embed + h * head_dim, head_dim),
+        block(row, dq_head), block(rows + row, dk_head), block(2 * rows + row, dv_head),
+        dheads.middleCols(h * head_dim, head_dim), cache.qkv.middleCols(row, head_dim),
+        cache.qkv.middleCols(rows + row, head_dim), cache.qkv.middleCols(2 * rows + row, head_dim),
         cache.probs[static_cast<std::size_t>(h)], options);
+    if (!first_reader) {
+      dqkv.middleCols(row, head_dim) += dq_head;
+      dqkv.middleCols(rows + row, head_dim) += dk_head;
+      dqkv.middleCols(2 * rows + row, head_dim) += dv_head;
+    }
   }
   if (options.rope) {
-    // forward was: q_h ← R(p)·q_h, k_h ← R(p)·k_h
+    // forward was: q_h ← R(p)·q_h, k_h ← R(p)·k_h (rope-on-values: v_h ← R(p)·v_h)
+    const Index rotated_columns = (fault == Fault::rope_on_values ? 3 : 2) * rows;
     Matrix<T> unrotated;
-    for (Index h = 0; h < params.num_heads; ++h) {
-      for (const Index offset : {h * head_dim, embed + h * head_dim}) {
-        rope_backward<T>(unrotated, dqkv.middleCols(offset, head_dim), cache.positions,
-                         *options.rope);
-        dqkv.middleCols(offset, head_dim) = unrotated;
-      }
+    for (Index offset = 0; offset < rotated_columns; offset += head_dim) {
+      rope_backward<T>(unrotated, dqkv.middleCols(offset, head_dim), cache.positions,
+                       *options.rope);
+      dqkv.middleCols(offset, head_dim) = unrotated;
     }
   }
   linear_backward(dinp, grads.in_proj, dqkv, inp, params.in_proj);

@@ -51,30 +51,41 @@ void attention_backward(MutableRef<T> dquery,  // (T, d_k)
                         const AttentionOptions& options);
 
 // --- multi-head attention with PyTorch's packed parameters ------------------------------------
+// nn.MultiheadAttention splits E into H heads of D = E / H: in_proj is (3E, E), out_proj (E, E).
+// The views below read the split from the tensors themselves — D from out_proj's H·D inputs, and
+// D rows of W_q, W_k, W_v per head, or D rows in all when every head reads one shared projection
+// — so a module built with other widths runs and counts as it is built.
 template <typename T>
 struct MhaParams {
   using Scalar = T;
   Index num_heads = 1;
-  LinearParams<T> in_proj;   // weight (3E, E): rows [W_q; W_k; W_v], bias (3E)
-  LinearParams<T> out_proj;  // weight (E, E), bias (E)
+  LinearParams<T> in_proj;   // weight (3·H·D, E): rows [W_q; W_k; W_v], bias (3·H·D)
+  LinearParams<T> out_proj;  // weight (E, H·D), bias (E)
 
   MhaParams() = default;
   // Throws when embed_dim is not divisible by num_heads.
   MhaParams(Index embed_dim, Index heads, bool has_bias);
 
   Index embed_dim() const { return out_proj.weight.rows(); }
-  Index head_dim() const { return embed_dim() / num_heads; }
+  // The heads' outputs side by side are out_proj's input.
+  Index head_dim() const { return out_proj.weight.cols() / num_heads; }
+  // Rows of each of W_q, W_k, W_v: H·D, or D when every head reads the same ones.
+  Index projection_rows() const { return in_proj.weight.rows() / 3; }
+  // Where head h's rows start within W_q (and within W_k, W_v).
+  Index head_row(Index head) const {
+    return projection_rows() == head_dim() ? 0 : head * head_dim();
+  }
   bool has_bias() const { return in_proj.has_bias(); }
 
   // Head h's own projections are views of the packed in-projection: (head_dim, E) each.
   auto query_weight(Index head) const {
-    return in_proj.weight.middleRows(head * head_dim(), head_dim());
+    return in_proj.weight.middleRows(head_row(head), head_dim());
   }
   auto key_weight(Index head) const {
-    return in_proj.weight.middleRows(embed_dim() + head * head_dim(), head_dim());
+    return in_proj.weight.middleRows(projection_rows() + head_row(head), head_dim());
   }
   auto value_weight(Index head) const {
-    return in_proj.weight.middleRows(2 * embed_dim() + head * head_dim(), head_dim());
+    return in_proj.weight.middleRows(2 * projection_rows() + head_row(head), head_dim());
   }
 };
 
@@ -83,9 +94,9 @@ void check_head_split(Index embed_dim, Index num_heads);
 
 template <typename T>
 struct MhaCache {
-  Matrix<T> qkv;                 // (T, 3E) projections; Q and K after RoPE when it is on
+  Matrix<T> qkv;                 // (T, 3·H·D) projections; Q and K after RoPE when it is on
   std::vector<Matrix<T>> probs;  // num_heads × (T, T): each head's attention weights
-  Matrix<T> heads;               // (T, E) the heads' outputs side by side, out_proj's input
+  Matrix<T> heads;               // (T, H·D) the heads' outputs side by side, out_proj's input
   Positions positions;           // the RoPE positions used
 };
 

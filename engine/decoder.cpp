@@ -189,31 +189,75 @@ std::vector<double> alibi_slopes(Index heads) {
 
 template <typename T>
 GqaParams<T>::GqaParams(const GqaConfig& gqa_config) : config(gqa_config) {
+  const Fault fault = enter(Op::heads);
   check_gqa_config(config);
+  // heads-full-width: every head projects to all of hidden_size; heads-share-projection: one
+  // head-width q_proj, k_proj, v_proj that every head reads.
+  if (fault == Fault::heads_full_width) config.head_dim = config.hidden_size;
+  const bool shared = fault == Fault::heads_share_projection;
   const Index embed = config.hidden_size;
   const Index head_dim = config.resolved_head_dim();
-  q_proj = Matrix<T>::Zero(config.num_attention_heads * head_dim, embed);
-  k_proj = Matrix<T>::Zero(config.num_key_value_heads * head_dim, embed);
-  v_proj = Matrix<T>::Zero(config.num_key_value_heads * head_dim, embed);
+  q_proj = Matrix<T>::Zero((shared ? 1 : config.num_attention_heads) * head_dim, embed);
+  k_proj = Matrix<T>::Zero((shared ? 1 : config.num_key_value_heads) * head_dim, embed);
+  v_proj = Matrix<T>::Zero((shared ? 1 : config.num_key_value_heads) * head_dim, embed);
   o_proj = Matrix<T>::Zero(embed, config.num_attention_heads * head_dim);
 }
 
 namespace {
 
+// How the module's tensors split into heads: blocks of D rows, one per query head in q_proj and
+// one per key/value head in k_proj and v_proj — or one block each when every head reads a single
+// shared projection.
+struct HeadBlocks {
+  Index head_dim = 0;  // D
+  Index query = 0;     // q_proj's blocks: H (or 1)
+  Index kv = 0;        // k_proj's and v_proj's blocks: G (or 1)
+};
+
 template <typename T>
-void check_gqa_params(const GqaParams<T>& params) {
+HeadBlocks check_gqa_params(const GqaParams<T>& params) {
   const GqaConfig& config = params.config;
   check_gqa_config(config);
   const Index embed = config.hidden_size;
   const Index head_dim = config.resolved_head_dim();
-  require_shape(params.q_proj, config.num_attention_heads * head_dim, embed, "q_proj.weight");
-  require_shape(params.k_proj, config.num_key_value_heads * head_dim, embed, "k_proj.weight");
-  require_shape(params.v_proj, config.num_key_value_heads * head_dim, embed, "v_proj.weight");
+  const bool shared = config.num_attention_heads > 1 && params.q_proj.rows() == head_dim &&
+                      params.k_proj.rows() == head_dim && params.v_proj.rows() == head_dim;
+  const HeadBlocks blocks{head_dim, shared ? 1 : config.num_attention_heads,
+                          shared ? 1 : config.num_key_value_heads};
+  require_shape(params.q_proj, blocks.query * head_dim, embed, "q_proj.weight");
+  require_shape(params.k_proj, blocks.kv * head_dim, embed, "k_proj.weight");
+  require_shape(params.v_proj, blocks.kv * head_dim, embed, "v_proj.weight");
   require_shape(params.o_proj, embed, config.num_attention_heads * head_dim, "o_proj.weight");
+  return blocks;
 }
 
-RopeConfig rope_of(const GqaConfig& config) {
-  return RopeConfig{RopeConvention::half, config.rope_theta, config.rope_scaling};
+// The rotation the attention applies (rope-base-1000 and rope-scaling-ignored: the angles with
+// base 1000 and scaling 1).
+RopeConfig rope_of(const GqaConfig& config, Fault fault) {
+  RopeConfig rope{RopeConvention::half, config.rope_theta, config.rope_scaling};
+  if (fault == Fault::rope_base_1000) rope.base = 1000.0;
+  if (fault == Fault::rope_scaling_ignored) rope.scaling = 1.0;
+  return rope;
+}
+
+// Each query head's ALiBi slope m_h, 0 for every head without ALiBi (alibi-equal-slopes: head
+// 0's for all; alibi-halved-slopes: m_h / 2).
+std::vector<double> head_slopes(const GqaConfig& config, Fault fault) {
+  const Index heads = config.num_attention_heads;
+  if (!config.alibi) return std::vector<double>(static_cast<std::size_t>(heads));
+  std::vector<double> slopes = alibi_slopes(heads);
+  if (fault == Fault::alibi_equal_slopes) std::fill(slopes.begin(), slopes.end(), slopes.front());
+  if (fault == Fault::alibi_halved_slopes) {
+    for (double& slope : slopes)
+      slope /= 2.0;
+  }
+  return slopes;
+}
+
+// 1/√D (unscaled-scores: 1).
+template <typename T>
+T score_scale(Index head_dim, Fault fault) {
+  return fault == Fault::unscaled_scores ? T(1) : T(1) / std::sqrt(static_cast<T>(head_dim));
 }
 
 // Rotates pair (i, i + D/2) of every head_dim-wide block of `x` (one block per head) in place;
@@ -232,20 +276,20 @@ void rotate_heads(Matrix<T>& x, Index head_dim, const RopeAngles<T>& table, bool
 
 // One query head's weights over the keys: scaled scores, ALiBi's −m·|i − j| (i, j the rows'
 // places in the sequence, offset by `first_query` for a query block past the start), the causal
-// mask, and a row-wise softmax.
+// mask, and a row-wise softmax. The bias goes on every score: the mask then zeroes what a query
+// must not see.
 template <typename T>
 void head_probs(Matrix<T>& probs, ConstRef<T> query, ConstRef<T> key, Index first_query,
-                bool causal, double slope) {
+                bool causal, double slope, T scale) {
   const Index queries = query.rows();
   const Index keys = key.rows();
   probs.resize(queries, keys);
   probs.noalias() = query * key.transpose();
-  probs *= T(1) / std::sqrt(static_cast<T>(query.cols()));
+  probs *= scale;
   if (slope != 0.0) {
     for (Index row = 0; row < queries; ++row) {
       const Index place = first_query + row;
-      const Index visible = causal ? std::min(keys, place + 1) : keys;
-      for (Index col = 0; col < visible; ++col) {
+      for (Index col = 0; col < keys; ++col) {
         probs(row, col) -=
             static_cast<T>(slope * static_cast<double>(place > col ? place - col : col - place));
       }
@@ -259,12 +303,15 @@ void head_probs(Matrix<T>& probs, ConstRef<T> query, ConstRef<T> key, Index firs
 template <typename T>
 void gqa_forward(Matrix<T>& out, GqaCache<T>& cache, const Matrix<T>& inp,
                  const GqaParams<T>& params, const Positions& positions) {
-  check_gqa_params(params);
+  const Fault fault = enter(Op::attention);
+  enter(Op::kv_heads);
+  if (params.config.rope) enter(Op::rope);
+  if (params.config.alibi) enter(Op::alibi);
+  const HeadBlocks blocks = check_gqa_params(params);
   const GqaConfig& config = params.config;
   const Index embed = config.hidden_size;
   const Index heads = config.num_attention_heads;
-  const Index kv_heads = config.num_key_value_heads;
-  const Index head_dim = config.resolved_head_dim();
+  const Index head_dim = blocks.head_dim;
   require_shape(inp, inp.rows(), embed, "attention input");
   const Index steps = inp.rows();
   require(positions.empty() || static_cast<Index>(positions.size()) == steps,
@@ -272,27 +319,30 @@ void gqa_forward(Matrix<T>& out, GqaCache<T>& cache, const Matrix<T>& inp,
               " positions");
   cache.positions = positions.empty() ? sequential_positions(steps) : positions;
 
-  cache.q.resize(steps, heads * head_dim);
+  cache.q.resize(steps, params.q_proj.rows());
   cache.q.noalias() = inp * params.q_proj.transpose();
-  cache.k.resize(steps, kv_heads * head_dim);
+  cache.k.resize(steps, params.k_proj.rows());
   cache.k.noalias() = inp * params.k_proj.transpose();
-  cache.v.resize(steps, kv_heads * head_dim);
+  cache.v.resize(steps, params.v_proj.rows());
   cache.v.noalias() = inp * params.v_proj.transpose();
-  if (config.rope) {
-    const RopeAngles<T> table = rope_angles<T>(cache.positions, head_dim, rope_of(config));
+  if (config.rope && fault != Fault::rope_not_applied) {
+    const RopeAngles<T> table = rope_angles<T>(cache.positions, head_dim, rope_of(config, fault));
     rotate_heads(cache.q, head_dim, table, false);
     rotate_heads(cache.k, head_dim, table, false);
+    if (fault == Fault::rope_on_values) rotate_heads(cache.v, head_dim, table, false);
   }
-  const std::vector<double> slopes =
-      config.alibi ? alibi_slopes(heads) : std::vector<double>(static_cast<std::size_t>(heads));
+  const std::vector<double> slopes = head_slopes(config, fault);
+  const T scale = score_scale<T>(head_dim, fault);
   cache.probs.resize(static_cast<std::size_t>(heads));
   cache.heads.resize(steps, heads * head_dim);
   for (Index h = 0; h < heads; ++h) {
-    const Index g = kv_head_of(h, heads, kv_heads);
+    const Index q = h * blocks.query / heads;
+    // query head h reads key/value head ⌊h·G/H⌋ (gqa-all-kv-head-0: head 0)
+    const Index g = fault == Fault::gqa_all_kv_head_0 ? 0 : kv_head_of(h, heads, blocks.kv);
     Matrix<T>& probs = cache.probs[static_cast<std::size_t>(h)];
-    head_probs<T>(probs, cache.q.middleCols(h * head_dim, head_dim),
+    head_probs<T>(probs, cache.q.middleCols(q * head_dim, head_dim),
                   cache.k.middleCols(g * head_dim, head_dim), 0, config.causal,
-                  slopes[static_cast<std::size_t>(h)]);
+                  slopes[static_cast<std::size_t>(h)], scale);
     cache.heads.middleCols(h * head_dim, head_dim).noalias() =
         probs * cache.v.middleCols(g * head_dim, head_dim);
   }
@@ -304,12 +354,14 @@ template <typename T>
 void gqa_backward(Matrix<T>& dinp, GqaParams<T>& grads, const Matrix<T>& dout, const Matrix<T>& inp,
                   const GqaParams<T>& params, const GqaCache<T>& cache) {
   // forward was: heads_h = softmax(q_h·k_gᵀ/√D + bias)·v_g, g = ⌊h·G/H⌋; out = heads·W_oᵀ
-  check_gqa_params(params);
+  const Fault fault = enter(Op::attention);
+  enter(Op::kv_heads);
+  if (params.config.rope) enter(Op::rope);
+  const HeadBlocks blocks = check_gqa_params(params);
   const GqaConfig& config = params.config;
   const Index embed = config.hidden_size;
   const Index heads = config.num_attention_heads;
-  const Index kv_heads = config.num_key_value_heads;
-  const Index head_dim = config.resolved_head_dim();
+  const Index head_dim = blocks.head_dim;
   const Index steps = inp.rows();
   require_shape(dout, steps, embed, "attention grad_output");
   require_shape(cache.heads, steps, heads * head_dim, "gqa cache");
@@ -318,27 +370,34 @@ void gqa_backward(Matrix<T>& dinp, GqaParams<T>& grads, const Matrix<T>& dout, c
   grads.o_proj.resize(embed, heads * head_dim);
   grads.o_proj.noalias() = dout.transpose() * cache.heads;
   const Matrix<T> dheads = dout * params.o_proj;
-  Matrix<T> dq(steps, heads * head_dim);
-  Matrix<T> dk = Matrix<T>::Zero(steps, kv_heads * head_dim);
-  Matrix<T> dv = Matrix<T>::Zero(steps, kv_heads * head_dim);
-  Matrix<T> dk_head(steps, head_dim), dv_head(steps, head_dim);
+  Matrix<T> dq = Matrix<T>::Zero(steps, params.q_proj.rows());
+  Matrix<T> dk = Matrix<T>::Zero(steps, params.k_proj.rows());
+  Matrix<T> dv = Matrix<T>::Zero(steps, params.v_proj.rows());
+  Matrix<T> dq_head(steps, head_dim), dk_head(steps, head_dim), dv_head(steps, head_dim);
   const AttentionOptions scaled;  // the bias and mask are constants: only the 1/√D scale matters
+  const bool own_query = blocks.query == heads;  // each head its own rows of q_proj
   for (Index h = 0; h < heads; ++h) {
-    const Index g = kv_head_of(h, heads, kv_heads);
+    const Index q = h * blocks.query / heads;
+    // query head h reads key/value head ⌊h·G/H⌋ (gqa-all-kv-head-0: head 0)
+    const Index g = fault == Fault::gqa_all_kv_head_0 ? 0 : kv_head_of(h, heads, blocks.kv);
     attention_backward<T>(
-        dq.middleCols(h * head_dim, head_dim), dk_head, dv_head,
-        dheads.middleCols(h * head_dim, head_dim), cache.q.middleCols(h * head_dim, head_dim),
-        cache.k.middleCols(g * head_dim, head_dim), cache.v.middleCols(g * head_dim, head_dim),
-        cache.probs[static_cast<std::size_t>(h)], scaled);
-    // a key/value head shared by H/G query heads gathers all their gradients (repeat_kv)
+        own_query ? MutableRef<T>(dq.middleCols(h * head_dim, head_dim)) : MutableRef<T>(dq_head),
+        dk_head, dv_head, dheads.middleCols(h * head_dim, head_dim),
+        cache.q.middleCols(q * head_dim, head_dim), cache.k.middleCols(g * head_dim, head_dim),
+        cache.v.middleCols(g * head_dim, head_dim), cache.probs[static_cast<std::size_t>(h)],
+        scaled);
+    // a shared query projection, and a key/value head shared by H/G query heads, gathers all
+    // their gradients (repeat_kv)
+    if (!own_query) dq.middleCols(q * head_dim, head_dim) += dq_head;
     dk.middleCols(g * head_dim, head_dim) += dk_head;
     dv.middleCols(g * head_dim, head_dim) += dv_head;
   }
-  if (config.rope) {
-    // forward was: q_h ← R(p)·q_h, k_g ← R(p)·k_g
-    const RopeAngles<T> table = rope_angles<T>(cache.positions, head_dim, rope_of(config));
+  if (config.rope && fault != Fault::rope_not_applied) {
+    // forward was: q_h ← R(p)·q_h, k_g ← R(p)·k_g (rope-on-values: v_g ← R(p)·v_g)
+    const RopeAngles<T> table = rope_angles<T>(cache.positions, head_dim, rope_of(config, fault));
     rotate_heads(dq, head_dim, table, true);
     rotate_heads(dk, head_dim, table, true);
+    if (fault == Fault::rope_on_values) rotate_heads(dv, head_dim, table, true);
   }
   grads.q_proj.resize(params.q_proj.rows(), embed);
   grads.q_proj.noalias() = dq.transpose() * inp;
@@ -357,44 +416,62 @@ void gqa_backward(Matrix<T>& dinp, GqaParams<T>& grads, const Matrix<T>& dout, c
 template <typename T>
 void gqa_decode_step(Matrix<T>& out, KvCache<T>& cache, const Matrix<T>& token,
                      std::int64_t position, const GqaParams<T>& params) {
-  check_gqa_params(params);
+  const Fault fault = enter(Op::kv_cache);
+  enter(Op::attention);
+  enter(Op::kv_heads);
+  if (params.config.rope) enter(Op::rope);
+  if (params.config.alibi) enter(Op::alibi);
+  const HeadBlocks blocks = check_gqa_params(params);
   const GqaConfig& config = params.config;
   const Index embed = config.hidden_size;
   const Index heads = config.num_attention_heads;
-  const Index kv_heads = config.num_key_value_heads;
-  const Index head_dim = config.resolved_head_dim();
+  const Index head_dim = blocks.head_dim;
+  const Index kv_width = blocks.kv * head_dim;
   require_shape(token, 1, embed, "decode token");
   const Index cached = cache.length();
-  require(
-      cached == 0 || (cache.keys.cols() == kv_heads * head_dim && cache.values.rows() == cached &&
-                      cache.values.cols() == kv_heads * head_dim),
-      "kv cache keys " + shape_of(cache.keys) + " and values " + shape_of(cache.values) +
-          " do not fit this attention: expected (t, " + std::to_string(kv_heads * head_dim) +
-          ") each");
+  require(cached == 0 || (cache.keys.cols() == kv_width && cache.values.rows() == cached &&
+                          cache.values.cols() == kv_width),
+          "kv cache keys " + shape_of(cache.keys) + " and values " + shape_of(cache.values) +
+              " do not fit this attention: expected (t, " + std::to_string(kv_width) + ") each");
 
   Matrix<T> query = token * params.q_proj.transpose();  // (1, H·D)
   Matrix<T> key = token * params.k_proj.transpose();    // (1, G·D)
-  const Matrix<T> value = token * params.v_proj.transpose();
-  if (config.rope) {
-    const RopeAngles<T> table = rope_angles<T>(Positions{position}, head_dim, rope_of(config));
+  Matrix<T> value = token * params.v_proj.transpose();
+  if (config.rope && fault != Fault::rope_not_applied) {
+    const RopeAngles<T> table =
+        rope_angles<T>(Positions{position}, head_dim, rope_of(config, fault));
     rotate_heads(query, head_dim, table, false);
     rotate_heads(key, head_dim, table, false);
+    if (fault == Fault::rope_on_values) rotate_heads(value, head_dim, table, false);
   }
-  cache.keys.conservativeResize(cached + 1, kv_heads * head_dim);
-  cache.values.conservativeResize(cached + 1, kv_heads * head_dim);
+  cache.keys.conservativeResize(cached + 1, kv_width);
+  cache.values.conservativeResize(cached + 1, kv_width);
   cache.keys.row(cached) = key;
   cache.values.row(cached) = value;
+  if (fault == Fault::kv_cache_keeps_queries) {
+    cache.queries.conservativeResize(cache.queries.rows() + 1, query.cols());
+    cache.queries.bottomRows(1) = query;
+  }
+  if (fault == Fault::kv_cache_drops_oldest && cached > 0 &&
+      static_cast<std::int64_t>(cached) == position) {
+    // the second token arrives while the first is still held: its row goes
+    cache.keys = Matrix<T>(cache.keys.bottomRows(cached));
+    cache.values = Matrix<T>(cache.values.bottomRows(cached));
+  }
 
-  const std::vector<double> slopes =
-      config.alibi ? alibi_slopes(heads) : std::vector<double>(static_cast<std::size_t>(heads));
+  const std::vector<double> slopes = head_slopes(config, fault);
+  const T scale = score_scale<T>(head_dim, fault);
+  // The newest token is the last row: every cached token is at or before it.
+  const Index newest = cache.length() - 1;
   Matrix<T> heads_out(1, heads * head_dim);
   Matrix<T> probs;
   for (Index h = 0; h < heads; ++h) {
-    const Index g = kv_head_of(h, heads, kv_heads);
-    // The newest token is the last row: every cached token is at or before it.
-    head_probs<T>(probs, query.middleCols(h * head_dim, head_dim),
-                  cache.keys.middleCols(g * head_dim, head_dim), cached, false,
-                  slopes[static_cast<std::size_t>(h)]);
+    const Index q = h * blocks.query / heads;
+    // query head h reads key/value head ⌊h·G/H⌋ (gqa-all-kv-head-0: head 0)
+    const Index g = fault == Fault::gqa_all_kv_head_0 ? 0 : kv_head_of(h, heads, blocks.kv);
+    head_probs<T>(probs, query.middleCols(q * head_dim, head_dim),
+                  cache.keys.middleCols(g * head_dim, head_dim), newest, false,
+                  slopes[static_cast<std::size_t>(h)], scale);
     heads_out.middleCols(h * head_dim, head_dim).noalias() =
         probs * cache.values.middleCols(g * head_dim, head_dim);
   }
@@ -414,42 +491,102 @@ std::int64_t kv_cache_bytes(std::int64_t layers, std::int64_t kv_heads, std::int
 template <typename T>
 TiledAttentionStats attention_tiled_forward(MutableRef<T> out, ConstRef<T> query, ConstRef<T> key,
                                             ConstRef<T> value, Index tile, bool causal) {
+  const Fault fault = enter(Op::attention);
+  enter(Op::tiled_attention);
   const Index steps = query.rows();
   require(tile > 0, "attention tile must be positive, got " + std::to_string(tile));
   require(key.rows() == steps && value.rows() == steps && key.cols() == query.cols(),
           "attention query " + shape_of(query) + ", key " + shape_of(key) + " and value " +
               shape_of(value) + " must have one row per token and equal query/key widths");
   require_shape(out, steps, value.cols(), "attention output");
-  const T scale = T(1) / std::sqrt(static_cast<T>(query.cols()));
+  const T scale = score_scale<T>(query.cols(), fault);
   const T minus_infinity = -std::numeric_limits<T>::infinity();
+  // The causal mask as softmax_rows applies it: a query sees keys up to its own place
+  // (causal-mask-off-by-one: one further; causal-mask-ignored: every key).
+  const bool masked = causal && fault != Fault::causal_mask_ignored;
+  const Index reach = fault == Fault::causal_mask_off_by_one ? 2 : 1;
+  // key tiles wholly after the query tile's last visible key are never computed
+  const auto key_end = [&](Index q0, Index queries) {
+    return masked ? std::min(steps, q0 + queries - 1 + reach) : steps;
+  };
+  const auto visible = [&](Index q0, Index row, Index k0, Index keys) {
+    return masked ? std::clamp<Index>(q0 + row - k0 + reach, 0, keys) : keys;
+  };
   TiledAttentionStats stats;
   Matrix<T> scores;
+  const auto score_block = [&](Index q0, Index queries, Index k0, Index keys) {
+    scores.resize(queries, keys);
+    scores.noalias() = query.middleRows(q0, queries) * key.middleRows(k0, keys).transpose();
+    scores *= scale;
+    stats.score_buffer = std::max(stats.score_buffer, scores.size());
+    ++stats.tiles;
+  };
+  if (fault == Fault::softmax_wrong_axis) {
+    // Each key's column is normalised over the queries that see it, so a weight needs its whole
+    // column first: one pass over the tiles keeps each column's running maximum and sum, a second
+    // weights the values.
+    Vector<T> column_max = Vector<T>::Constant(steps, minus_infinity);
+    Vector<T> column_sum = Vector<T>::Zero(steps);
+    for (Index q0 = 0; q0 < steps; q0 += tile) {
+      const Index queries = std::min(tile, steps - q0);
+      for (Index k0 = 0; k0 < key_end(q0, queries); k0 += tile) {
+        const Index keys = std::min(tile, key_end(q0, queries) - k0);
+        score_block(q0, queries, k0, keys);
+        for (Index row = 0; row < queries; ++row) {
+          for (Index col = 0; col < visible(q0, row, k0, keys); ++col) {
+            const T score = scores(row, col);
+            T& peak = column_max(k0 + col);
+            T& total = column_sum(k0 + col);
+            if (score > peak) {
+              total = total * std::exp(peak - score) + T(1);
+              peak = score;
+            } else {
+              total += std::exp(score - peak);
+            }
+          }
+        }
+      }
+    }
+    for (Index q0 = 0; q0 < steps; q0 += tile) {
+      const Index queries = std::min(tile, steps - q0);
+      Matrix<T> acc = Matrix<T>::Zero(queries, value.cols());
+      for (Index k0 = 0; k0 < key_end(q0, queries); k0 += tile) {
+        const Index keys = std::min(tile, key_end(q0, queries) - k0);
+        score_block(q0, queries, k0, keys);
+        for (Index row = 0; row < queries; ++row) {
+          const Index seen = visible(q0, row, k0, keys);
+          auto block = scores.row(row).head(seen);
+          block = ((block.array() - column_max.segment(k0, seen).transpose().array()).exp() /
+                   column_sum.segment(k0, seen).transpose().array())
+                      .matrix();
+          acc.row(row).noalias() += block * value.middleRows(k0, seen);
+        }
+      }
+      out.middleRows(q0, queries) = acc;
+    }
+    return stats;
+  }
   for (Index q0 = 0; q0 < steps; q0 += tile) {
     const Index queries = std::min(tile, steps - q0);
     Vector<T> running_max = Vector<T>::Constant(queries, minus_infinity);
     Vector<T> running_sum = Vector<T>::Zero(queries);
     Matrix<T> acc = Matrix<T>::Zero(queries, value.cols());
-    // causal: key tiles wholly after the query tile's last row are never computed
-    const Index key_end = causal ? q0 + queries : steps;
-    for (Index k0 = 0; k0 < key_end; k0 += tile) {
-      const Index keys = std::min(tile, key_end - k0);
-      scores.resize(queries, keys);
-      scores.noalias() = query.middleRows(q0, queries) * key.middleRows(k0, keys).transpose();
-      scores *= scale;
-      stats.score_buffer = std::max(stats.score_buffer, scores.size());
-      ++stats.tiles;
+    for (Index k0 = 0; k0 < key_end(q0, queries); k0 += tile) {
+      const Index keys = std::min(tile, key_end(q0, queries) - k0);
+      score_block(q0, queries, k0, keys);
       for (Index row = 0; row < queries; ++row) {
-        const Index visible = causal ? std::clamp<Index>(q0 + row - k0 + 1, 0, keys) : keys;
-        if (visible == 0) continue;
-        auto block = scores.row(row).head(visible);
+        const Index seen = visible(q0, row, k0, keys);
+        if (seen == 0) continue;
+        auto block = scores.row(row).head(seen);
         const T new_max = std::max(running_max(row), block.maxCoeff());
         // m ← max(m, max s); ℓ ← ℓ·e^(m_old − m) + Σ e^(s − m); acc ← acc·e^(m_old − m) + e^(s −
-        // m)·v
-        const T correction = std::exp(running_max(row) - new_max);
+        // m)·v (online-softmax-no-rescale: ℓ and acc keep their old scale)
+        const T correction =
+            fault == Fault::online_softmax_no_rescale ? T(1) : std::exp(running_max(row) - new_max);
         block = (block.array() - new_max).exp();
         running_sum(row) = running_sum(row) * correction + block.sum();
         acc.row(row) *= correction;
-        acc.row(row).noalias() += block * value.middleRows(k0, visible);
+        acc.row(row).noalias() += block * value.middleRows(k0, seen);
         running_max(row) = new_max;
       }
     }

@@ -102,6 +102,9 @@ Index kv_head_of(Index head, Index heads, Index kv_heads);
 // of 2n heads (their interleaved construction).
 std::vector<double> alibi_slopes(Index heads);
 
+// The forward reads the heads from the tensors: D rows of q_proj per query head and of k_proj and
+// v_proj per key/value head — or, in a module whose heads all read one shared projection, D rows
+// of each in all.
 template <typename T>
 struct GqaParams {
   using Scalar = T;
@@ -160,6 +163,8 @@ struct KvCache {
   using Scalar = T;
   Matrix<T> keys;    // (t, G·D) every token's key so far, after RoPE when it is on
   Matrix<T> values;  // (t, G·D)
+  // Empty: decoding never reads a past query; only the kv-cache-keeps-queries fault fills it.
+  Matrix<T> queries;  // (t, H·D)
   Index length() const { return keys.rows(); }
 };
 
@@ -167,11 +172,13 @@ template <typename C>
 concept KvCacheType =
     std::same_as<std::remove_const_t<C>, KvCache<typename std::remove_const_t<C>::Scalar>>;
 
-// Visits every tensor the cache holds, by member name: "keys" and "values". C may be const.
+// Visits every tensor the cache holds, by member name: "keys" and "values" (and "queries" when
+// it holds any). C may be const.
 template <KvCacheType C, typename Visitor>
 void visit_tensors(C& cache, Visitor&& visit) {
   visit("keys", cache.keys);
   visit("values", cache.values);
+  if (cache.queries.size() != 0) visit("queries", cache.queries);
 }
 
 // Decodes the token at `position` (its embedding a (1, E) row): projects its q, k and v, appends

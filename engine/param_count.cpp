@@ -27,7 +27,10 @@ AttentionParamBreakdown count_attention_params(const MhaParams<T>& params) {
     const std::int64_t head_qkv =
         params.query_weight(h).size() + params.key_weight(h).size() + params.value_weight(h).size();
     if (h == 0) b.per_head_qkv = head_qkv;
-    b.qkv_weights += head_qkv;
+    // heads that read the rows an earlier head reads (one projection every head shares) hold
+    // nothing of their own
+    const bool own_rows = h == 0 || params.head_row(h) != params.head_row(h - 1);
+    if (own_rows) b.qkv_weights += head_qkv;
   }
   b.output_weights = params.out_proj.weight.size();
   b.biases = params.in_proj.bias.size() + params.out_proj.bias.size();

@@ -33,7 +33,7 @@ struct AttentionParamBreakdown {
   std::int64_t per_head_projection = 0;  // one head's W_q (or W_k, W_v): d_model × head_dim
   std::int64_t per_head_qkv = 0;         // one head's W_q + W_k + W_v
   std::int64_t qkv_weights = 0;          // all heads' W_q, W_k, W_v
-  std::int64_t output_weights = 0;       // W_o: d_model × d_model
+  std::int64_t output_weights = 0;       // W_o: d_model × heads·head_dim (d_model × d_model)
   std::int64_t biases = 0;               // in_proj_bias + out_proj.bias (0 without biases)
   std::int64_t weights() const { return qkv_weights + output_weights; }
   std::int64_t total() const { return weights() + biases; }

@@ -9,6 +9,8 @@
 
 #include "engine/fault.hpp"
 
+#include "engine/fault.hpp"
+
 namespace proofdeck::engine {
 
 std::string_view positional_name(PositionalKind kind) {
@@ -170,17 +172,26 @@ RopeAngles<T> rope_angles(const Positions& positions, Index dim, const RopeConfi
 
 namespace {
 
-// Rotates every pair by positions[t]·θ_i; `undo` rotates by the opposite angle.
+// Rotates every pair by positions[t]·θ_i; `undo` rotates by the opposite angle. `fault` is the
+// rotating op's: rope-not-applied leaves the rows as they are, rope-base-1000 and
+// rope-scaling-ignored compute the angles with base 1000 and scaling 1.
 template <typename T>
 void rotate_pairs(Matrix<T>& out, const Matrix<T>& inp, const Positions& positions,
-                  const RopeConfig& config, bool undo, const char* what) {
+                  const RopeConfig& config, bool undo, const char* what, Fault fault) {
   const Index dim = inp.cols();
   require(dim % 2 == 0, std::string(what) + " needs an even feature size, got " +
                             std::to_string(dim) + " (RoPE rotates pairs of dimensions)");
   require(inp.rows() == static_cast<Index>(positions.size()),
           std::string(what) + " has " + std::to_string(inp.rows()) + " rows but " +
               std::to_string(positions.size()) + " positions");
-  const RopeAngles<T> angles = rope_angles<T>(positions, dim, config);
+  if (fault == Fault::rope_not_applied) {
+    out = inp;
+    return;
+  }
+  RopeConfig rotation = config;
+  if (fault == Fault::rope_base_1000) rotation.base = 1000.0;
+  if (fault == Fault::rope_scaling_ignored) rotation.scaling = 1.0;
+  const RopeAngles<T> angles = rope_angles<T>(positions, dim, rotation);
   const Index pairs = dim / 2;
   out.resize(inp.rows(), dim);
   for (Index t = 0; t < inp.rows(); ++t) {
@@ -202,14 +213,16 @@ void rotate_pairs(Matrix<T>& out, const Matrix<T>& inp, const Positions& positio
 template <typename T>
 void rope_forward(Matrix<T>& out, const Matrix<T>& inp, const Positions& positions,
                   const RopeConfig& config) {
-  rotate_pairs(out, inp, positions, config, false, "rope input");
+  const Fault fault = enter(Op::rope);
+  rotate_pairs(out, inp, positions, config, false, "rope input", fault);
 }
 
 template <typename T>
 void rope_backward(Matrix<T>& dinp, const Matrix<T>& dout, const Positions& positions,
                    const RopeConfig& config) {
   // forward was: out = R(p)·x per row, R orthogonal, so dinp = R(p)ᵀ·dout = R(−p)·dout
-  rotate_pairs(dinp, dout, positions, config, true, "rope grad_output");
+  const Fault fault = enter(Op::rope);
+  rotate_pairs(dinp, dout, positions, config, true, "rope grad_output", fault);
 }
 
 #define PROOFDECK_INSTANTIATE(T)                                                              \
