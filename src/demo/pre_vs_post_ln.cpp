@@ -74,8 +74,11 @@ DemoResult run_pre_vs_post_ln(const Params& params, std::uint64_t seed) {
         stack_config(s.depths.back(), s.d_model, s.heads, s.d_ff, engine::NormPlacement::pre));
     engine::init_xavier(blocks, rng);
     if (s.zero_qk) {
-      for (auto& block : blocks.layers)
-        block.self_attn.in_proj.weight.topRows(2 * s.d_model).setZero();
+      // W_q and W_k are in_proj's first two thirds, whatever width the heads were built at.
+      for (auto& block : blocks.layers) {
+        Mat& in_proj = block.self_attn.in_proj.weight;
+        in_proj.topRows(2 * (in_proj.rows() / 3)).setZero();
+      }
     }
     const Mat input = random_matrix(s.seq_len, s.d_model, rng, 0.0, 1.0);
     // loss = Σ G ∘ output for a fixed random G: the gradient entering the top is G itself.
