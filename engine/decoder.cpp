@@ -334,11 +334,13 @@ void gqa_forward(Matrix<T>& out, GqaCache<T>& cache, const Matrix<T>& inp,
   const std::vector<double> slopes = head_slopes(config, fault);
   const T scale = score_scale<T>(head_dim, fault);
   cache.probs.resize(static_cast<std::size_t>(heads));
+  cache.kv_head.resize(static_cast<std::size_t>(heads));
   cache.heads.resize(steps, heads * head_dim);
   for (Index h = 0; h < heads; ++h) {
     const Index q = h * blocks.query / heads;
     // query head h reads key/value head ⌊h·G/H⌋ (gqa-all-kv-head-0: head 0)
     const Index g = fault == Fault::gqa_all_kv_head_0 ? 0 : kv_head_of(h, heads, blocks.kv);
+    cache.kv_head[static_cast<std::size_t>(h)] = g;
     Matrix<T>& probs = cache.probs[static_cast<std::size_t>(h)];
     head_probs<T>(probs, cache.q.middleCols(q * head_dim, head_dim),
                   cache.k.middleCols(g * head_dim, head_dim), 0, config.causal,

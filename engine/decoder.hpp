@@ -127,6 +127,7 @@ struct GqaCache {
   std::vector<Matrix<T>> probs;  // H × (T, T): each query head's attention weights
   Matrix<T> heads;               // (T, H·D) the heads' outputs side by side, o_proj's input
   Positions positions;           // the positions used
+  std::vector<Index> kv_head;    // H: the key/value head each query head read
 };
 
 // `positions` empty means 0, 1, …, T − 1.

@@ -28,13 +28,14 @@ inline bool flag(const demo::DemoResult& result, const std::string& name) {
   return value->boolean;
 }
 
-// Runs the demo of that name with `--set` assignments, as `demo run` does.
+// Runs the demo of that name with `--set` assignments, as `demo run` does — or, given a fault,
+// on an engine with that mechanism broken, as `check --engine-faults` does.
 inline demo::DemoResult run(const std::string& name, const std::vector<std::string>& sets = {},
-                            std::uint64_t seed = 0) {
+                            std::uint64_t seed = 0, engine::Fault fault = engine::Fault::none) {
   const demo::DemoInfo* info = demo::find_demo(name);
   INFO("demo " << name);
   REQUIRE(info != nullptr);
-  return demo::run_demo(*info, demo::resolve_params(*info, sets), seed);
+  return demo::run_demo(*info, demo::resolve_params(*info, sets), seed, fault);
 }
 
 // The InputError message the run gives, or "(no InputError)".

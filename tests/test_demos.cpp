@@ -315,12 +315,12 @@ TEST_CASE("demo values are labelled by what computes them", "[demo]") {
       {"swiglu-params", {}, "swiglu_matrices", Provenance::counted},
       {"swiglu-params", {}, "ffn_matrices", Provenance::counted},
       {"swiglu-params", {}, "swiglu_params", Provenance::counted},
-      {"swiglu-params", {}, "swiglu_params_at_4e", Provenance::derived},
+      {"swiglu-params", {}, "swiglu_params_at_4e", Provenance::counted},
       {"swiglu-params", {}, "intermediate_size", Provenance::derived},
       {"swiglu-params", {"intermediate=1024"}, "intermediate_size", Provenance::param},
       // gqa-params: the per-projection sizes are closed forms; the layer's total is counted.
-      {"gqa-params", {}, "queries_per_kv_head_g2", Provenance::derived},
-      {"gqa-params", {}, "q_proj_g2", Provenance::derived},
+      {"gqa-params", {}, "queries_per_kv_head_g2", Provenance::counted},
+      {"gqa-params", {}, "q_proj_g2", Provenance::counted},
       {"gqa-params", {}, "attention_params_g2", Provenance::counted},
       {"gqa-params", {"d_model=2048"}, "attention_params_g2", Provenance::derived},
       {"gqa-params", {}, "split_saves_params", Provenance::derived},
@@ -328,7 +328,7 @@ TEST_CASE("demo values are labelled by what computes them", "[demo]") {
       {"attention-flops", {}, "crossover_tokens", Provenance::derived},
       {"attention-flops", {}, "flops_av", Provenance::derived},
       // rope-scaling: the positions are arithmetic; the scores are RoPE's.
-      {"rope-scaling", {}, "scaled_position", Provenance::derived},
+      {"rope-scaling", {}, "scaled_position", Provenance::measured},
       {"rope-scaling", {}, "offset_spread_scaled", Provenance::measured},
       // sqrt-dk-scaling: uniform attention is 1/T; the weights are softmax outputs.
       {"sqrt-dk-scaling", {}, "uniform_weight", Provenance::derived},
@@ -340,7 +340,7 @@ TEST_CASE("demo values are labelled by what computes them", "[demo]") {
       {"head-params", {"d_model=2048"}, "closed_form_matches", Provenance::derived},
       {"head-params", {}, "out_proj", Provenance::derived},
       {"order-blindness", {}, "max_diff_none", Provenance::measured},
-      {"alibi-distance", {}, "slope_h0", Provenance::derived},
+      {"alibi-distance", {}, "slope_h0", Provenance::measured},
       {"alibi-distance", {}, "position_params", Provenance::counted},
       {"tiled-attention", {}, "tiled_score_buffer", Provenance::counted},
       {"tiled-attention", {}, "full_score_buffer", Provenance::derived},

@@ -121,20 +121,21 @@ TEST_CASE("swiglu-params: 8/3·E keeps the two-matrix count; the full 4E would h
 TEST_CASE("alibi-distance: slopes of Press et al., weights falling with distance, nothing added",
           "[demo][decoder]") {
   const DemoResult result = run("alibi-distance");
-  CHECK(number(result, "slope_h0") == 0.5);
-  CHECK(number(result, "slope_h7") == 0.00390625);
+  // Read off the weights (ln p(0) − ln p(1)), so to rounding rather than bit for bit.
+  CHECK(number(result, "slope_h0") == Approx(0.5).epsilon(1e-12));
+  CHECK(number(result, "slope_h7") == Approx(0.00390625).epsilon(1e-12));
   CHECK(flag(result, "falls_with_distance"));
   CHECK(number(result, "weight_nearest_h0") > number(result, "weight_farthest_h0"));
   CHECK(number(result, "weight_nearest_h7") > number(result, "weight_farthest_h7"));
   CHECK(number(result, "weight_nearest_h0") > number(result, "weight_nearest_h7"));
-  CHECK(number(result, "bias_at_far_h0") == -50000);
+  CHECK(number(result, "bias_at_far_h0") == Approx(-50000).epsilon(1e-12));
   CHECK(number(result, "position_params") == 0);
   CHECK(number(result, "embedding_change") == 0);
   // Six heads: the slopes of four, then every other slope of eight.
   const DemoResult six = run("alibi-distance", {"heads=6"});
   const std::vector<double> expected = {0.25, 0.0625, 0.015625, 0.00390625, 0.5, 0.125};
   for (std::size_t h = 0; h < expected.size(); ++h)
-    CHECK(number(six, "slope_h" + std::to_string(h)) == expected[h]);
+    CHECK(number(six, "slope_h" + std::to_string(h)) == Approx(expected[h]).epsilon(1e-12));
 }
 
 TEST_CASE("rope-scaling: interpolation brings 4,096 positions inside the 2,048 trained",
@@ -199,5 +200,44 @@ TEST_CASE("the decoder demos reach the same conclusions whatever the seed", "[de
     CHECK(flag(run("alibi-distance", {}, seed), "falls_with_distance"));
     CHECK(flag(run("rope-scaling", {}, seed), "depends_only_on_offset"));
     CHECK(flag(run("tiled-attention", {"causal=true"}, seed), "exact"));
+  }
+}
+
+// The values these demos once set from formulas are now read from the engine, so breaking the
+// mechanism behind each moves it: the fault that catches it is named beside it.
+TEST_CASE("the counted and measured decoder values move with the engine fault that breaks them",
+          "[demo][decoder][fault]") {
+  using engine::Fault;
+  SECTION("queries per K/V head: counted from the mapping a forward pass used") {
+    CHECK(number(run("gqa-params"), "queries_per_kv_head_g2") == 4);
+    // every query head reads head 0: all 8 of them
+    CHECK(number(run("gqa-params", {}, 0, Fault::gqa_all_kv_head_0), "queries_per_kv_head_g2") ==
+          8);
+  }
+  SECTION("q_proj and o_proj: counted from the module's tensors") {
+    const DemoResult full = run("gqa-params", {}, 0, Fault::heads_full_width);
+    CHECK(number(full, "q_proj_g2") == 8 * 512 * 512);  // 8 heads of width 512
+    CHECK(number(full, "o_proj_g2") == 512 * 8 * 512);
+    const DemoResult shared = run("gqa-params", {}, 0, Fault::heads_share_projection);
+    CHECK(number(shared, "q_proj_g2") == 64 * 512);  // one head-width W_q
+    CHECK(number(shared, "kv_proj_g2") == number(shared, "kv_proj_g8"));
+  }
+  SECTION("SwiGLU at 4·E: counted from a SwiGLU module of that width") {
+    CHECK(number(run("swiglu-params"), "ratio_at_4e") == 1.5);
+    // without gate_proj the module holds two matrices, as the original feed-forward
+    CHECK(number(run("swiglu-params", {}, 0, Fault::swiglu_no_gate), "ratio_at_4e") == 1.0);
+  }
+  SECTION("the interpolated position: read off the rotation of the slowest pair") {
+    CHECK(number(run("rope-scaling"), "scaled_position") == Approx(2047.5).epsilon(1e-12));
+    CHECK(number(run("rope-scaling", {}, 0, Fault::rope_scaling_ignored), "scaled_position") ==
+          Approx(4095).epsilon(1e-12));
+    CHECK(number(run("rope-scaling", {}, 0, Fault::rope_base_1000), "scaled_position") !=
+          Approx(2047.5).epsilon(1e-3));
+  }
+  SECTION("ALiBi's slopes: read off the weights") {
+    CHECK(number(run("alibi-distance", {}, 0, Fault::alibi_halved_slopes), "slope_h0") ==
+          Approx(0.25).epsilon(1e-12));
+    const DemoResult equal = run("alibi-distance", {}, 0, Fault::alibi_equal_slopes);
+    CHECK(number(equal, "slope_h0") == Approx(number(equal, "slope_h7")).epsilon(1e-12));
   }
 }

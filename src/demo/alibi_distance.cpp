@@ -3,6 +3,7 @@
 #include "demo/demos.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -58,12 +59,16 @@ DemoResult run_alibi_distance(const Params& params, std::uint64_t seed) {
   engine::gqa_forward(out, cache, x, with_alibi);
   engine::gqa_forward(out_plain, cache_plain, x, without);
 
-  const std::vector<double> slopes = engine::alibi_slopes(heads);
+  // With every content score 0, the last query's scores are the bias −m·distance alone, so each
+  // head's slope is read off its weights: ln p(distance 0) − ln p(distance 1) = m.
+  const Index last = tokens - 1;
+  std::vector<double> slopes;
+  for (const Mat& probs : cache.probs)
+    slopes.push_back(std::log(probs(last, last)) - std::log(probs(last, last - 1)));
   DemoResult result;
   for (std::int64_t h = 0; h < heads; ++h)
     result.set(fmt::format("slope_h{}", h), slopes[static_cast<std::size_t>(h)],
-               Provenance::derived);
-  const Index last = tokens - 1;
+               Provenance::measured);
   bool falls = true;
   for (const Mat& probs : cache.probs) {
     for (Index j = 1; j <= last; ++j)
@@ -78,7 +83,7 @@ DemoResult run_alibi_distance(const Params& params, std::uint64_t seed) {
     result.set(fmt::format("weight_farthest_h{}", h), probs(last, 0), Provenance::measured);
   }
   result.set("falls_with_distance", falls, Provenance::measured);
-  result.set("bias_at_far_h0", -slopes.front() * as_double(far), Provenance::derived);
+  result.set("bias_at_far_h0", -slopes.front() * as_double(far), Provenance::measured);
   result.set("position_params",
              static_cast<double>(engine::count_params(with_alibi).total() -
                                  engine::count_params(without).total()),

@@ -74,7 +74,7 @@ DemoResult run_gqa_params(const Params& params, std::uint64_t) {
   for (std::size_t i = 0; i < kv_list.size(); ++i) {
     const std::int64_t kv = kv_list[i];
     const double g = as_double(kv);
-    const double q_proj = h * d * e, kv_proj = 2.0 * g * d * e, o_proj = e * h * d;
+    double q_proj = h * d * e, kv_proj = 2.0 * g * d * e, o_proj = e * h * d;
     double total = q_proj + kv_proj + o_proj;
     if (count_modules) {
       engine::GqaConfig config;
@@ -85,27 +85,47 @@ DemoResult run_gqa_params(const Params& params, std::uint64_t) {
       config.rope = false;  // RoPE holds no parameters; an odd head_dim is fine to count
       const engine::GqaParams<double> module(config);
       const auto counted = static_cast<double>(engine::count_params(module).total());
-      closed_form_matches =
-          closed_form_matches && counted == total &&
-          static_cast<double>(module.k_proj.size() + module.v_proj.size()) == kv_proj;
+      const auto size_of = [](const Mat& weight) { return static_cast<double>(weight.size()); };
+      closed_form_matches = closed_form_matches && counted == total &&
+                            size_of(module.q_proj) == q_proj &&
+                            size_of(module.k_proj) + size_of(module.v_proj) == kv_proj &&
+                            size_of(module.o_proj) == o_proj;
+      q_proj = size_of(module.q_proj);
+      kv_proj = size_of(module.k_proj) + size_of(module.v_proj);
+      o_proj = size_of(module.o_proj);
       total = counted;
     }
+    // Which K/V head each query head reads depends on H and G alone, so it is read from a
+    // forward pass through the narrowest module with these heads (one dimension per head).
+    engine::GqaConfig narrow;
+    narrow.hidden_size = heads;
+    narrow.num_attention_heads = heads;
+    narrow.num_key_value_heads = kv;
+    narrow.head_dim = 1;
+    narrow.rope = false;
+    const engine::GqaParams<double> probe(narrow);
+    Mat probe_out;
+    engine::GqaCache<double> probe_cache;
+    engine::gqa_forward(probe_out, probe_cache, Mat(Mat::Zero(1, heads)), probe);
+    const auto readers_of_first = static_cast<double>(
+        std::count(probe_cache.kv_head.begin(), probe_cache.kv_head.end(), Index{0}));
     const double cache_bytes =
         2.0 * as_double(layers) * g * d * as_double(tokens) * as_double(bytes);
     const std::string suffix = fmt::format("_g{}", kv);
-    result.set("q_proj" + suffix, q_proj, Provenance::derived);
-    result.set("kv_proj" + suffix, kv_proj, Provenance::derived);
-    result.set("o_proj" + suffix, o_proj, Provenance::derived);
+    result.set("q_proj" + suffix, q_proj, totals);
+    result.set("kv_proj" + suffix, kv_proj, totals);
+    result.set("o_proj" + suffix, o_proj, totals);
     result.set("attention_params" + suffix, total, totals);
     result.set("params_ratio" + suffix, total / mha_params, totals);
     result.set("params_saved" + suffix, mha_params - total, totals);
-    result.set("queries_per_kv_head" + suffix, h / g, Provenance::derived);
+    result.set("queries_per_kv_head" + suffix, readers_of_first, Provenance::counted);
     result.set("kv_cache_bytes_per_token" + suffix,
                2.0 * as_double(layers) * g * d * as_double(bytes), Provenance::derived);
     result.set("kv_cache_bytes" + suffix, cache_bytes, Provenance::derived);
     result.set("kv_cache_ratio" + suffix, cache_bytes / mha_cache, Provenance::derived);
     const auto row = static_cast<Index>(i);
-    table.row(row) << h / g, q_proj + o_proj, kv_proj, total, total / mha_params, cache_bytes;
+    table.row(row) << readers_of_first, q_proj + o_proj, kv_proj, total, total / mha_params,
+        cache_bytes;
     rows.push_back(fmt::format("G = {} ({})", kv, attention_kind(kv, heads)));
   }
   // Splitting the heads is the other knob: one head of the full width holds the same 4·E².
@@ -189,7 +209,7 @@ DemoInfo gqa_params_demo() {
        integer_param("tokens", 4096, 1, 1000000, "tokens in the KV cache"),
        integer_param("bytes", 2, 1, 8, "bytes per cached value (2: fp16/bf16)")},
       run_gqa_params,
-      {engine::Op::heads}};
+      {engine::Op::attention, engine::Op::heads, engine::Op::kv_heads}};
 }
 
 }  // namespace proofdeck::demo

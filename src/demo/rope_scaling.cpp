@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <numbers>
 #include <string>
 #include <utility>
 #include <vector>
@@ -55,14 +56,29 @@ DemoResult run_rope_scaling(const Params& params, std::uint64_t seed) {
   const double spread = *std::max_element(scores.begin(), scores.end()) -
                         *std::min_element(scores.begin(), scores.end());
 
+  // Where the last token lands, read off the rotation itself: turn a unit vector in the slowest
+  // pair (θ = base^(−(d−2)/d), the one least likely to wrap) at the last position and divide
+  // the angle it turned by θ. Past a half turn the angle wraps; the whole turns come from the
+  // expected position, the fraction from the rotation.
+  const std::int64_t slow_pair = head_dim / 2 - 1;
+  const double slow_theta = std::pow(base, -2.0 * as_double(slow_pair) / as_double(head_dim));
+  Mat unit = Mat::Zero(1, head_dim);
+  unit(0, slow_pair) = 1.0;
+  Mat turned;
+  engine::rope_forward(turned, unit, {last}, config);
+  const double angle = std::atan2(turned(0, slow_pair + head_dim / 2), turned(0, slow_pair));
+  constexpr double kTurn = 2.0 * std::numbers::pi;
+  const double turns = std::round((scaled * slow_theta - angle) / kTurn);
+  const double landed = (angle + turns * kTurn) / slow_theta;
+
   DemoResult result;
   result.set("extended_length", as_double(extended), Provenance::derived);
   result.set("last_position", as_double(last), Provenance::derived);
-  result.set("scaled_position", scaled, Provenance::derived);
+  result.set("scaled_position", landed, Provenance::measured);
   result.set("max_angle_trained", max_trained, Provenance::derived);
   result.set("max_angle_extended", as_double(last), Provenance::derived);
-  result.set("max_angle_interpolated", scaled, Provenance::derived);
-  result.set("interpolated_within_trained", scaled < as_double(trained), Provenance::derived);
+  result.set("max_angle_interpolated", landed, Provenance::measured);
+  result.set("interpolated_within_trained", landed < as_double(trained), Provenance::measured);
   result.set("extended_beyond_trained", last > trained - 1, Provenance::derived);
   result.set("offset_spread_scaled", spread, Provenance::measured);
   result.set("depends_only_on_offset", spread <= 1e-12, Provenance::measured);
@@ -101,7 +117,7 @@ DemoResult run_rope_scaling(const Params& params, std::uint64_t seed) {
                   "becomes {}, inside the trained range [0, {}), at the cost of finer steps "
                   "between neighbours (a short fine-tune adapts to them).",
                   text::format_short(factor), text::format_short(factor), grouped(as_double(last)),
-                  text::format_readable(scaled, 6), grouped(as_double(trained))),
+                  text::format_readable(landed, 6), grouped(as_double(trained))),
       fmt::format("The rotation is still a rotation by scaled positions, so q·k depends only on "
                   "the (scaled) offset: pairs {} apart at {} score alike "
                   "(spread {}).",

@@ -41,6 +41,14 @@ DemoResult run_swiglu_params(const Params& params, std::uint64_t) {
       engine::count_params(engine::SwigluParams<double>(counted_model, count_modules ? width : 1));
   const engine::ParamCount ffn_count = engine::count_params(
       engine::FeedForwardParams<double>(counted_model, 4 * counted_model, false));
+  // SwiGLU kept at the original width 4·E, counted while it fits as the others are.
+  const bool count_at_4e = 3 * d_model * 4 * d_model <= (std::int64_t{1} << 22);
+  const double swiglu_at_4e =
+      count_at_4e
+          ? as_double(
+                engine::count_params(engine::SwigluParams<double>(d_model, 4 * d_model)).total())
+          : 3.0 * e * 4.0 * e;
+  const Provenance at_4e_kind = count_at_4e ? Provenance::counted : Provenance::derived;
   // The parameter counts come from the modules or, past the size counted, the closed forms.
   const Provenance counts = count_modules ? Provenance::counted : Provenance::derived;
   const Provenance width_kind = asked > 0 ? Provenance::param : Provenance::derived;
@@ -55,15 +63,16 @@ DemoResult run_swiglu_params(const Params& params, std::uint64_t) {
   result.set("ffn_params", ffn, counts);
   result.set("ffn_matrices", ffn_matrices, Provenance::counted);
   result.set("ratio", swiglu / ffn, counts);
-  result.set("swiglu_params_at_4e", 3.0 * e * 4.0 * e, Provenance::derived);
-  result.set("ratio_at_4e", 3.0 * e * 4.0 * e / ffn, counts);
+  result.set("swiglu_params_at_4e", swiglu_at_4e, at_4e_kind);
+  result.set("ratio_at_4e", swiglu_at_4e / ffn,
+             count_at_4e && count_modules ? Provenance::counted : Provenance::derived);
   result.set("counted_from_modules", count_modules && swiglu == swiglu_closed && ffn == ffn_closed,
              counts);
 
   Mat table(3, 4);
   table << swiglu_matrices, f, swiglu, swiglu / ffn,  //
       ffn_matrices, 4.0 * e, ffn, 1.0,                //
-      swiglu_matrices, 4.0 * e, 3.0 * e * 4.0 * e, 1.5;
+      swiglu_matrices, 4.0 * e, swiglu_at_4e, swiglu_at_4e / ffn;
   result.tables.push_back(Table{"feed_forward",
                                 fmt::format("feed-forward sublayers at d_model {}", d_model),
                                 {fmt::format("SwiGLU, F = {}", grouped(f)),
