@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "demo/demo_support.hpp"
+#include "engine/decoder.hpp"
 #include "engine/positional.hpp"
 #include "engine/rng.hpp"
 #include "text/number.hpp"
@@ -78,7 +79,30 @@ DemoResult run_rope_relative(const Params& params, std::uint64_t seed) {
   const auto spread = [&](Index column) {
     return scores.col(column).maxCoeff() - scores.col(column).minCoeff();
   };
+  // Inside an attention module RoPE turns Q and K only: the values of tokens at the query
+  // positions are what they are with RoPE switched off.
+  engine::GqaConfig config;
+  config.hidden_size = dim;
+  config.num_attention_heads = 1;
+  config.num_key_value_heads = 1;
+  config.rope_theta = base;
+  engine::GqaParams<double> with_rope(config);
+  engine::fill_xavier_uniform(with_rope.q_proj, rng);
+  engine::fill_xavier_uniform(with_rope.k_proj, rng);
+  engine::fill_xavier_uniform(with_rope.v_proj, rng);
+  engine::fill_xavier_uniform(with_rope.o_proj, rng);
+  engine::GqaParams<double> without_rope = with_rope;
+  without_rope.config.rope = false;
+  const Mat tokens = random_matrix(static_cast<Index>(starts.size()), dim, rng, 0.0, 1.0);
+  const engine::Positions positions(starts.begin(), starts.end());
+  Mat out_rope, out_plain;
+  engine::GqaCache<double> cache_rope, cache_plain;
+  engine::gqa_forward(out_rope, cache_rope, tokens, with_rope, positions);
+  engine::gqa_forward(out_plain, cache_plain, tokens, without_rope, positions);
+  const double value_change = (cache_rope.v - cache_plain.v).cwiseAbs().maxCoeff();
+
   DemoResult result;
+  result.set("rope_value_change", value_change, Provenance::measured);
   result.set("max_offset_diff_rope_interleaved", spread(0), Provenance::measured);
   result.set("max_offset_diff_rope_half", spread(1), Provenance::measured);
   result.set("max_offset_diff_sinusoidal", spread(2), Provenance::measured);
@@ -114,8 +138,9 @@ DemoResult run_rope_relative(const Params& params, std::uint64_t seed) {
                   text::format_short(spread(2))),
       fmt::format("Where RoPE acts matters: rotating the embeddings before the projections "
                   "instead of Q and K after them loses the property (spread {}). The "
-                  "pipeline is x → W_q, W_k → rotate q and k → q·kᵀ.",
-                  text::format_short(spread(3)))};
+                  "pipeline is x → W_q, W_k → rotate q and k → q·kᵀ; V is not rotated (in an "
+                  "attention module with RoPE on, the values change by {}).",
+                  text::format_short(spread(3)), text::format_short(value_change))};
   return result;
 }
 
@@ -132,7 +157,8 @@ DemoInfo rope_relative_demo() {
        integer_param("d_model", 16, 2, 512, "width of q and k (even)"),
        number_param("base", 10000.0, 2.0, 1e9, "RoPE and sinusoidal frequency base")},
       run_rope_relative,
-      {engine::Op::rope, engine::Op::sinusoidal}};
+      {engine::Op::attention, engine::Op::heads, engine::Op::kv_heads, engine::Op::rope,
+       engine::Op::sinusoidal}};
 }
 
 }  // namespace proofdeck::demo
