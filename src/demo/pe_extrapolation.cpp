@@ -3,6 +3,7 @@
 #include "demo/demos.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -54,6 +55,17 @@ DemoResult run_pe_extrapolation(const Params& params, std::uint64_t seed) {
   const Mat far = engine::sinusoidal_encoding<double>({position, 10 * position}, d_model);
   result.set(fmt::format("sinusoidal_defined_{}", position),
              far.allFinite() && far.cwiseAbs().maxCoeff() <= 1.0, Provenance::measured);
+  // Pair i of position 1's vector is (sin θᵢ, cos θᵢ): the angle it turns per position, read off
+  // the table. Frequencies within a part in 10⁹ of each other count as one.
+  const Mat step = engine::sinusoidal_encoding<double>({1}, d_model);
+  std::vector<double> frequencies;
+  for (Index even = 0; even + 1 < d_model; even += 2)
+    frequencies.push_back(std::atan2(step(0, even), step(0, even + 1)));
+  std::sort(frequencies.begin(), frequencies.end());
+  double distinct = frequencies.empty() ? 0.0 : 1.0;
+  for (std::size_t i = 1; i < frequencies.size(); ++i)
+    distinct += frequencies[i] - frequencies[i - 1] > 1e-9 * frequencies[i] ? 1.0 : 0.0;
+  result.set("sinusoidal_frequencies", distinct, Provenance::measured);
   // Counted from the schemes' trainable tensors, as for any module.
   const engine::PositionalParams<double> learned{engine::PositionalKind::learned, table};
   const auto sinusoidal_scheme =
@@ -83,13 +95,14 @@ DemoResult run_pe_extrapolation(const Params& params, std::uint64_t seed) {
           : fmt::format("A learned table has one trained row per position up to max_len = {}: "
                         "position {} has a row, position {} has none. The engine says: {}",
                         max_len, max_len - 1, position, refusal),
-      fmt::format("Sinusoidal encoding is a formula, sin and cos of position at fixed "
-                  "frequencies: {}, with 0 trainable parameters against {} for the table ({} × "
-                  "{}).",
-                  position == 0
-                      ? std::string("defined at every position alike")
-                      : fmt::format("defined at {} and at {} alike", position, 10 * position),
-                  text::group_digits(std::to_string(max_len * d_model)), max_len, d_model),
+      fmt::format(
+          "Sinusoidal encoding is a formula, sin and cos of position at {} (one per "
+          "pair of dimensions): {}, with 0 trainable parameters against {} for the "
+          "table ({} × {}).",
+          counted(static_cast<std::int64_t>(distinct), "fixed frequency", "fixed frequencies"),
+          position == 0 ? std::string("defined at every position alike")
+                        : fmt::format("defined at {} and at {} alike", position, 10 * position),
+          text::group_digits(std::to_string(max_len * d_model)), max_len, d_model),
       "That is why the lesson says sinusoidal needs no training and in principle extends past "
       "the lengths seen in training, while a learned table can only represent positions it has "
       "rows for."};
