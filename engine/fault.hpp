@@ -74,6 +74,7 @@ enum class Fault : std::uint8_t {
   pre_ln_no_final_norm,
   swiglu_no_gate,
   linear_transposed_weight,
+  linear_no_bias,
   feedforward_no_activation,
 };
 

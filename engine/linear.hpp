@@ -1,6 +1,7 @@
 // nn.Linear: out = inp·Wᵀ + b, with PyTorch's (out_features, in_features) weight layout.
 #pragma once
 
+#include "engine/fault.hpp"
 #include "engine/tensor.hpp"
 
 namespace proofdeck::engine {
@@ -11,9 +12,11 @@ struct LinearParams {
   Vector<T> bias;    // (out), empty when the layer has no bias
 
   LinearParams() = default;
+  // linear-no-bias: a layer asked for a bias is built without one.
   LinearParams(Index in_features, Index out_features, bool has_bias)
       : weight(Matrix<T>::Zero(out_features, in_features)),
-        bias(has_bias ? Vector<T>::Zero(out_features) : Vector<T>()) {}
+        bias(has_bias && enter(Op::linear) != Fault::linear_no_bias ? Vector<T>::Zero(out_features)
+                                                                    : Vector<T>()) {}
 
   Index in_features() const { return weight.cols(); }
   Index out_features() const { return weight.rows(); }

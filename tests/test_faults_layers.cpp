@@ -662,6 +662,29 @@ TEST_CASE("linear-transposed-weight multiplies a square weight by W instead of W
   CHECK_CLOSE(grads.bias, numeric_gradient(square.bias, loss), kGradTolerance);
 }
 
+TEST_CASE("linear-no-bias builds a Linear asked for a bias without one, and the counts say so",
+          "[fault][linear]") {
+  const LinearParams<double> clean(6, 9, true);
+  CHECK(clean.has_bias());
+  {
+    FaultScope scope(Fault::linear_no_bias);
+    const LinearParams<double> broken(6, 9, true);
+    CHECK_FALSE(broken.has_bias());
+    CHECK(broken.weight.size() == 54);  // the weight alone
+    // the projections of an attention block lose their 4·E biases with them
+    const MhaParams<double> attention(8, 2, true);
+    CHECK(count_params(attention).total() == 4 * 8 * 8);
+    CHECK(scope.reached().test(static_cast<std::size_t>(Op::linear)));
+  }
+  {
+    // a Linear built without a bias has nothing to drop: the op is not reached
+    FaultScope scope(Fault::linear_no_bias);
+    const LinearParams<double> plain(6, 9, false);
+    CHECK_FALSE(scope.reached().test(static_cast<std::size_t>(Op::linear)));
+  }
+  CHECK(count_params(MhaParams<double>(8, 2, true)).total() == 4 * 8 * 8 + 4 * 8);
+}
+
 TEST_CASE("feedforward-no-activation composes the two Linears with nothing between",
           "[fault][feedforward][gradcheck]") {
   Rng rng(17);

@@ -114,7 +114,7 @@ DemoInfo head_params_demo() {
                      "embedding width (counted from real modules up to 1024, closed form above)"),
        list_param("heads", {1, 8}, 1, 16384, "head counts to compare (each must divide d_model)")},
       run_head_params,
-      {engine::Op::heads}};
+      {engine::Op::linear, engine::Op::heads}};
 }
 
 }  // namespace proofdeck::demo
