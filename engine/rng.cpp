@@ -7,12 +7,32 @@
 
 namespace proofdeck::engine {
 
+namespace {
+thread_local DrawLog* active_log = nullptr;
+}  // namespace
+
+DrawLog::DrawLog() noexcept : previous_(active_log) {
+  active_log = this;
+}
+
+DrawLog::~DrawLog() {
+  active_log = previous_;
+}
+
+void DrawLog::record(std::uint64_t value) noexcept {
+  ++count_;
+  hash_ = (hash_ ^ value) * 0x100000001b3ULL;  // FNV-1a's prime, a word at a time
+  if (previous_ != nullptr) previous_->record(value);
+}
+
 std::uint64_t Rng::next_u64() {
   state_ += 0x9E3779B97F4A7C15ULL;
   std::uint64_t z = state_;
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
   z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  return z ^ (z >> 31);
+  z ^= z >> 31;
+  if (active_log != nullptr) active_log->record(z);
+  return z;
 }
 
 double Rng::uniform() {

@@ -34,6 +34,24 @@ class Rng {
   double spare_ = 0.0;
 };
 
+// Every value any Rng draws on this thread while a DrawLog lives is tallied in it: how many and a
+// hash of their sequence. Tests use it to show an engine fault leaves every random draw as it was.
+class DrawLog {
+ public:
+  DrawLog() noexcept;
+  ~DrawLog();
+  DrawLog(const DrawLog&) = delete;
+  DrawLog& operator=(const DrawLog&) = delete;
+  void record(std::uint64_t value) noexcept;
+  std::uint64_t count() const noexcept { return count_; }
+  std::uint64_t hash() const noexcept { return hash_; }
+
+ private:
+  DrawLog* previous_;
+  std::uint64_t count_ = 0;
+  std::uint64_t hash_ = 0xcbf29ce484222325ULL;  // FNV-1a's offset basis
+};
+
 // Fisher–Yates: every order of items equally likely, one below() draw per item past the first,
 // from the back. Every seeded shuffle in the program (options, steps, forms) goes through it.
 template <typename T>
