@@ -98,6 +98,28 @@ void softmax_rows(Matrix<T>& scores, Index first_query, bool causal) {
   }
 }
 
+namespace {
+
+template <typename T>
+void scaled_scores(Matrix<T>& scores, ConstRef<T> query, ConstRef<T> key,
+                   const AttentionOptions& options, Fault fault) {
+  scores.resize(query.rows(), key.rows());
+  scores.noalias() = query * key.transpose();
+  scores *= score_scale<T>(query.cols(), options, fault);
+}
+
+}  // namespace
+
+template <typename T>
+void attention_scores(Matrix<T>& scores, ConstRef<T> query, ConstRef<T> key,
+                      const AttentionOptions& options) {
+  const Fault fault = enter(Op::attention);
+  require(key.rows() == query.rows() && key.cols() == query.cols(),
+          "attention query " + shape_of(query) + " and key " + shape_of(key) +
+              " must have one row per token and equal widths");
+  scaled_scores(scores, query, key, options, fault);
+}
+
 template <typename T>
 void attention_forward(MutableRef<T> out, Matrix<T>& probs, ConstRef<T> query, ConstRef<T> key,
                        ConstRef<T> value, const AttentionOptions& options) {
@@ -107,9 +129,7 @@ void attention_forward(MutableRef<T> out, Matrix<T>& probs, ConstRef<T> query, C
           "attention query " + shape_of(query) + ", key " + shape_of(key) + " and value " +
               shape_of(value) + " must have one row per token and equal query/key widths");
   require_shape(out, steps, value.cols(), "attention output");
-  probs.resize(steps, steps);
-  probs.noalias() = query * key.transpose();
-  probs *= score_scale<T>(query.cols(), options, fault);
+  scaled_scores(probs, query, key, options, fault);
   softmax_rows(probs, 0, options.causal);
   out.noalias() = probs * value;
 }
@@ -231,6 +251,8 @@ void mha_backward(Matrix<T>& dinp, MhaParams<T>& grads, const Matrix<T>& dout, c
 #define PROOFDECK_INSTANTIATE(T)                                                                \
   template struct MhaParams<T>;                                                                 \
   template void softmax_rows<T>(Matrix<T>&, Index, bool);                                       \
+  template void attention_scores<T>(Matrix<T>&, ConstRef<T>, ConstRef<T>,                       \
+                                    const AttentionOptions&);                                   \
   template void attention_forward<T>(MutableRef<T>, Matrix<T>&, ConstRef<T>, ConstRef<T>,       \
                                      ConstRef<T>, const AttentionOptions&);                     \
   template void attention_backward<T>(MutableRef<T>, MutableRef<T>, MutableRef<T>, ConstRef<T>, \

@@ -33,6 +33,14 @@ struct AttentionOptions {
 template <typename T>
 void softmax_rows(Matrix<T>& scores, Index first_query, bool causal);
 
+// The scores attention_forward takes the softmax of: q·kᵀ/√d_k (q·kᵀ when options.scaled is off),
+// before any mask.
+template <typename T>
+void attention_scores(Matrix<T>& scores,  // (T, T)
+                      ConstRef<T> query,  // (T, d_k)
+                      ConstRef<T> key,    // (T, d_k)
+                      const AttentionOptions& options);
+
 template <typename T>
 void attention_forward(MutableRef<T> out,  // (T, d_v)
                        Matrix<T>& probs,   // (T, T) attention weights, kept for backward

@@ -51,28 +51,42 @@ std::string faults_text(const bank::FaultReport& faults, const Theme& theme, boo
   for (const bank::QuestionFaults& q : faults.questions)
     verified += q.status == bank::Status::verified ? 1 : 0;
   text += text::wrap_block(
-      fmt::format("engine faults: {} faults, {} demo runs in {:.1f} s; {} of {} verified keys "
+      fmt::format("engine faults: {} faults, {} demo runs in {:.2f} s; {} of {} verified keys "
                   "caught by a fault that is not broad",
                   faults.faults.size(), faults.runs, faults.seconds, verified - unconfirmed.size(),
                   verified),
       width, "", "  ");
-  std::size_t name_width = 0;
-  for (const bank::FaultTally& tally : faults.faults)
-    name_width = std::max(name_width, engine::fault_info(tally.fault).name.size());
+  // One entry per fault that changes a verdict: its name, how many questions, then the
+  // questions, continuing under a deeper indent. The faults no question notices, and those whose
+  // op no proof reaches, are named on a line each.
+  std::vector<std::string> unnoticed, unreached;
+  text += "  fault (how many): the questions whose verdict it changes\n";
   for (const bank::FaultTally& tally : faults.faults) {
-    const engine::FaultInfo& info = engine::fault_info(tally.fault);
-    std::string line = fmt::format("{:<{}} {:>3} key{} ", info.name, name_width, tally.caught,
-                                   tally.caught == 1 ? " " : "s");
-    if (tally.broad) line += "(broad) ";
-    if (tally.broken > 0) line += fmt::format("({} of {} runs broken) ", tally.broken, tally.runs);
+    const std::string name(engine::fault_info(tally.fault).name);
     if (tally.runs == 0) {
-      line += "— no built-in proof reaches its op";
-    } else if (tally.questions.empty()) {
-      line += "— no question notices it";
-    } else {
-      line += fmt::format("{}", fmt::join(tally.questions, ", "));
+      unreached.push_back(name);
+      continue;
     }
-    text += text::wrap_block(line, width, "  ", std::string(name_width + 12, ' '));
+    if (tally.questions.empty()) {
+      unnoticed.push_back(name);
+      continue;
+    }
+    std::string notes;
+    if (tally.broad) notes += ", broad";
+    if (tally.broken > 0) notes += fmt::format(", {} of {} runs broken", tally.broken, tally.runs);
+    text += text::wrap_block(fmt::format("{} ({}{}): {}", name, tally.questions.size(), notes,
+                                         fmt::join(tally.questions, ", ")),
+                             width, "  ", "      ");
+  }
+  if (!unnoticed.empty()) {
+    text += wrap_labelled(
+        "unnoticed", theme.warning,
+        fmt::format("no question's verdict changes under {}", fmt::join(unnoticed, ", ")), width);
+  }
+  if (!unreached.empty()) {
+    text +=
+        text::wrap_block(fmt::format("no proof reaches the op of {}", fmt::join(unreached, ", ")),
+                         width, "  ", "      ");
   }
   std::vector<std::string> fragile, broken;
   for (const bank::QuestionFaults& q : faults.questions) {
