@@ -756,6 +756,113 @@ TEST_CASE(
   CHECK(floor.err.str() == "error: check failed: 33.3% verified, below --min-verified 80\n");
 }
 
+TEST_CASE("check --engine-faults names the faults that change each verdict",
+          "[cli][check][fault]") {
+  Cli cli;
+  REQUIRE(cli.run({"check", "--no-builtin", "--bank", kBanks, "--engine-faults"}) == 0);
+  const std::string out = cli.out.str();
+  CHECK_THAT(out, Contains("engine faults: 30 faults, "));
+  CHECK_THAT(out, Contains("2 of 2 verified keys caught"));
+  // a structural fault changes the head counts the multi-head key rests on
+  CHECK_THAT(out, Contains("  heads-share-projection (1): mha-purpose\n"));
+  // and dropping the positional encoding makes the two orders attend alike again
+  CHECK_THAT(out, Contains("  positions-not-added (1): order-without-pe\n"));
+  // faults whose op none of these proofs reaches are named, not run
+  CHECK_THAT(out, Contains("no proof reaches the op of gqa-all-kv-head-0, "));
+}
+
+TEST_CASE("check --engine-faults --format json gives each question and option its faults",
+          "[cli][check][fault]") {
+  Cli cli;
+  REQUIRE(cli.run({"check", "--no-builtin", "--bank", kBanks, "--engine-faults", "--format",
+                   "json"}) == 0);
+  const json report = json::parse(cli.out.str());
+  const json& summary = report.at("summary").at("engine_faults");
+  CHECK(summary.at("faults") == 30);
+  CHECK(summary.at("per_fault").size() == 30);
+  CHECK(summary.at("unconfirmed_verified").empty());
+  const json& mha = report.at("questions").at(0);
+  REQUIRE(mha.at("id") == "mha-purpose");
+  CHECK(mha.at("faults_caught") == json{"heads-share-projection", "heads-full-width"});
+  CHECK(mha.at("confirmed") == true);
+  CHECK(mha.at("fragile") == false);
+  CHECK(mha.at("broken_by_fault").empty());
+  // the keyed option and the distractor each list the faults that flip their own claim
+  for (const json& option : mha.at("options")) {
+    CHECK(option.at("faults_caught").is_array());
+    if (option.at("keyed") == true) CHECK(option.at("faults_caught").size() == 2);
+  }
+}
+
+TEST_CASE("check --engine-faults catches a template only when it catches every combination",
+          "[cli][check][fault]") {
+  TempDir dir;
+  std::ifstream source(kBanks + "/worked_example.json");
+  json bank = json::parse(source);
+  // One head built full width is the one head it always was: heads-full-width changes the
+  // per-head count at 2 and 8 heads, and nothing at 1.
+  const auto variant = [&](const std::string& id, const json& heads) {
+    json q = bank["questions"][2];
+    q["id"] = id;
+    q["template"]["params"] = {{"d_model", {256, 512}}, {"heads", heads}};
+    bank["questions"].push_back(q);
+  };
+  variant("split-heads", {2, 8});
+  variant("with-one-head", {1, 2, 8});
+  const fs::path file = dir.path() / "bank.json";
+  std::ofstream(file) << bank.dump();
+  Cli cli;
+  REQUIRE(cli.run({"check", "--no-builtin", "--bank", file.string(), "--engine-faults", "--format",
+                   "json"}) == 0);
+  const json report = json::parse(cli.out.str());
+  std::map<std::string, json> by_id;
+  for (const json& q : report.at("questions"))
+    by_id[q.at("id").get<std::string>()] = q;
+  CHECK(by_id.at("split-heads").at("faults_caught") == json{"heads-full-width"});
+  CHECK(by_id.at("split-heads").at("confirmed") == true);
+  CHECK(by_id.at("with-one-head").at("faults_caught").empty());
+  CHECK(by_id.at("with-one-head").at("confirmed") == false);
+  // the worked example's own template reaches d_model 2048, where the count is the closed form:
+  // computed, and no fault moves arithmetic
+  CHECK(by_id.at("per-head-qkv").at("status") == "computed");
+  CHECK(by_id.at("per-head-qkv").at("faults_caught").empty());
+}
+
+TEST_CASE(
+    "check --strict --engine-faults fails a verified key no fault catches; without --strict it "
+    "is a warning",
+    "[cli][check][fault]") {
+  TempDir dir;
+  std::ifstream source(kBanks + "/worked_example.json");
+  json bank = json::parse(source);
+  // Order-blindness holds however attention is broken, so no fault flips this key.
+  bank["questions"].push_back(json::parse(R"({
+    "id": "order-blind-tf", "type": "truefalse", "topic": "positional", "difficulty": 1,
+    "prompt": "In bidirectional attention with no positional encoding, \"bit\" attends to \"cat\" and \"dog\" alike in \"cat bit dog\" and \"dog bit cat\".",
+    "answer": true, "trap": "attention-knows-order",
+    "claim": {"value": "identical_without_position", "is": true},
+    "explanation": "True: the same words give the same Q, K and V in both orders.",
+    "source": {"section": "L1 — Intuition"},
+    "proof": {"demo": "order-blindness"}})"));
+  const fs::path file = dir.path() / "bank.json";
+  std::ofstream(file) << bank.dump();
+  Cli lenient;
+  CHECK(lenient.run({"check", "--no-builtin", "--bank", file.string(), "--engine-faults"}) == 0);
+  CHECK_THAT(lenient.out.str(), Contains("uncaught 1 verified key no fault catches (--strict "
+                                         "fails them): order-blind-tf"));
+  Cli strict;
+  CHECK(strict.run({"check", "--no-builtin", "--bank", file.string(), "--engine-faults",
+                    "--strict"}) == 1);
+  CHECK(strict.err.str() ==
+        "error: check failed: 1 verified key no engine fault catches (--strict --engine-faults)\n");
+  Cli junit;
+  CHECK(junit.run({"check", "--no-builtin", "--bank", file.string(), "--engine-faults", "--strict",
+                   "--format", "junit"}) == 1);
+  CHECK_THAT(junit.out.str(),
+             Contains("<testcase classname=\"engine-faults\" name=\"uncaught order-blind-tf\">"
+                      "<failure message=\"no engine fault catches this verified key\"/>"));
+}
+
 TEST_CASE("check reports every problem of an invalid bank and exits 2", "[cli][check]") {
   TempDir dir;
   std::ifstream source(kBanks + "/worked_example.json");
