@@ -3,6 +3,8 @@
 // records the ops reached, and two threads carry two faults at once.
 #include <catch2/catch.hpp>
 
+#include <fstream>
+#include <iterator>
 #include <set>
 #include <string>
 #include <thread>
@@ -26,6 +28,27 @@ TEST_CASE("every fault has a unique kebab-case name, a change and the trap it br
   }
   CHECK(fault_catalog().size() >= 27);
   CHECK_FALSE(find_fault("no-such-fault").has_value());
+}
+
+TEST_CASE("docs/ARCHITECTURE.md's fault table is the catalog, row for row", "[fault]") {
+  std::ifstream file(std::string(PROOFDECK_FIXTURE_DIR) + "/../../docs/ARCHITECTURE.md");
+  REQUIRE(file.good());
+  const std::string doc((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  std::size_t rows = 0;
+  for (std::size_t at = doc.find("\n| `"); at != std::string::npos; at = doc.find("\n| `", at + 1))
+    ++rows;
+  CHECK(rows == fault_catalog().size());  // no row for a fault that is gone
+  for (const FaultInfo& info : fault_catalog()) {
+    const std::string_view breaks = info.breaks;
+    const std::size_t colon = breaks.find(": ");
+    const std::string row = "| `" + std::string(info.name) + "` | " +
+                            std::string(op_name(info.op)) + " | " + std::string(info.change) +
+                            " | `" + std::string(breaks.substr(0, colon)) +
+                            "`: " + std::string(breaks.substr(colon + 2)) + " | " +
+                            (info.reshapes ? "yes" : "") + " |\n";
+    CAPTURE(row);
+    CHECK(doc.find(row) != std::string::npos);
+  }
 }
 
 TEST_CASE("a fault scope sets the thread's fault and restores the one before it", "[fault]") {
