@@ -84,9 +84,9 @@ std::string faults_text(const bank::FaultReport& faults, const Theme& theme, boo
         fmt::format("no question's verdict changes under {}", fmt::join(unnoticed, ", ")), width);
   }
   if (!unreached.empty()) {
-    text +=
-        text::wrap_block(fmt::format("no proof reaches the op of {}", fmt::join(unreached, ", ")),
-                         width, "  ", "      ");
+    text += wrap_labelled("unreached", theme.dim,
+                          fmt::format("no proof reaches the op of {}", fmt::join(unreached, ", ")),
+                          width);
   }
   std::vector<std::string> fragile, broken;
   for (const bank::QuestionFaults& q : faults.questions) {
