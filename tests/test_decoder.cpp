@@ -320,10 +320,7 @@ TEST_CASE("gqa gradients match central differences", "[engine][decoder][gradchec
     GqaParams<double> grads;
     gqa_backward(dx, grads, dout, x, params, cache);
     CHECK_CLOSE(dx, numeric_gradient(x, loss), kGradTolerance);
-    CHECK_CLOSE(grads.q_proj, numeric_gradient(params.q_proj, loss), kGradTolerance);
-    CHECK_CLOSE(grads.k_proj, numeric_gradient(params.k_proj, loss), kGradTolerance);
-    CHECK_CLOSE(grads.v_proj, numeric_gradient(params.v_proj, loss), kGradTolerance);
-    CHECK_CLOSE(grads.o_proj, numeric_gradient(params.o_proj, loss), kGradTolerance);
+    check_param_gradients(params, grads, loss);
   }
 }
 

@@ -1,6 +1,5 @@
 // One transformer block: Post-LN and Pre-LN wiring, residuals off, and gradients everywhere.
 #include <catch2/catch.hpp>
-#include <map>
 #include <string>
 #include <vector>
 
@@ -106,21 +105,7 @@ TEST_CASE("encoder layer gradients match central differences", "[engine][encoder
     CHECK_CLOSE(dx, numeric_gradient(x, loss), kGradTolerance);
 
     // Every parameter, matched by name between params and grads.
-    std::map<std::string, Eigen::MatrixXd> analytic;
-    visit_params(grads, "", [&](const std::string& name, const auto& tensor) {
-      analytic[name] = tensor.template cast<double>();
-    });
-    std::size_t visited = 0;
-    visit_params(params, "", [&](const std::string& name, auto& tensor) {
-      ++visited;
-      INFO(name);
-      REQUIRE(analytic.contains(name));
-      auto numeric = numeric_gradient(tensor, loss);
-      const Eigen::MatrixXd expected = numeric.template cast<double>();
-      const Eigen::MatrixXd& actual = analytic[name];
-      CHECK(relative_error(actual, expected) <= kGradTolerance);
-    });
-    CHECK(visited == analytic.size());
+    check_param_gradients(params, grads, loss);
   }
 }
 

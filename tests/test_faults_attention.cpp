@@ -637,11 +637,7 @@ void check_mha_gradients(const AttentionOptions& options) {
   MhaParams<double> grads;
   mha_backward(dx, grads, dout, x, params, cache, options);
   CHECK_CLOSE(dx, numeric_gradient(x, loss), kGradTolerance);
-  CHECK_CLOSE(grads.in_proj.weight, numeric_gradient(params.in_proj.weight, loss), kGradTolerance);
-  CHECK_CLOSE(grads.in_proj.bias, numeric_gradient(params.in_proj.bias, loss), kGradTolerance);
-  CHECK_CLOSE(grads.out_proj.weight, numeric_gradient(params.out_proj.weight, loss),
-              kGradTolerance);
-  CHECK_CLOSE(grads.out_proj.bias, numeric_gradient(params.out_proj.bias, loss), kGradTolerance);
+  check_param_gradients(params, grads, loss);
 }
 
 void check_gqa_gradients(const GqaConfig& config) {
@@ -659,10 +655,7 @@ void check_gqa_gradients(const GqaConfig& config) {
   GqaParams<double> grads;
   gqa_backward(dx, grads, dout, x, params, cache);
   CHECK_CLOSE(dx, numeric_gradient(x, loss), kGradTolerance);
-  CHECK_CLOSE(grads.q_proj, numeric_gradient(params.q_proj, loss), kGradTolerance);
-  CHECK_CLOSE(grads.k_proj, numeric_gradient(params.k_proj, loss), kGradTolerance);
-  CHECK_CLOSE(grads.v_proj, numeric_gradient(params.v_proj, loss), kGradTolerance);
-  CHECK_CLOSE(grads.o_proj, numeric_gradient(params.o_proj, loss), kGradTolerance);
+  check_param_gradients(params, grads, loss);
 }
 
 const Fault kScoreFaults[] = {Fault::unscaled_scores, Fault::causal_mask_ignored,

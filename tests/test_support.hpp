@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <functional>
+#include <map>
 #include <sstream>
 #include <string>
 
@@ -62,6 +63,27 @@ inline double weighted_sum(const Matrix<double>& out, const Matrix<double>& dout
 
 // Tolerance for central differences in double with step 1e-6.
 inline constexpr double kGradTolerance = 1e-7;
+
+// Every parameter of a module against central differences of `loss`, matched by the name
+// visit_params gives it in `params` and in `grads` (the same module type, or one visited with
+// the same names): a gradient a backward forgets, or a parameter it never fills, fails by name.
+template <typename Params, typename Grads>
+void check_param_gradients(Params& params, const Grads& grads, const std::function<double()>& loss,
+                           double tolerance = kGradTolerance) {
+  std::map<std::string, Eigen::MatrixXd> analytic;
+  visit_params(grads, "", [&](const std::string& name, const auto& tensor) {
+    analytic[name] = tensor.template cast<double>();
+  });
+  std::size_t visited = 0;
+  visit_params(params, "", [&](const std::string& name, auto& tensor) {
+    INFO(name);
+    ++visited;
+    REQUIRE(analytic.contains(name));
+    const Eigen::MatrixXd numeric = numeric_gradient(tensor, loss).template cast<double>();
+    CHECK(relative_error(analytic[name], numeric) <= tolerance);
+  });
+  CHECK(visited == analytic.size());
+}
 
 }  // namespace proofdeck::testing
 
