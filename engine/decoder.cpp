@@ -501,6 +501,8 @@ TiledAttentionStats attention_tiled_forward(MutableRef<T> out, ConstRef<T> query
           "attention query " + shape_of(query) + ", key " + shape_of(key) + " and value " +
               shape_of(value) + " must have one row per token and equal query/key widths");
   require_shape(out, steps, value.cols(), "attention output");
+  // tiled-attention-materializes: one tile as large as the sequence, the whole score matrix
+  if (fault == Fault::tiled_attention_materializes) tile = std::max<Index>(steps, 1);
   const T scale = score_scale<T>(query.cols(), fault);
   const T minus_infinity = -std::numeric_limits<T>::infinity();
   // The causal mask as softmax_rows applies it: a query sees keys up to its own place

@@ -56,6 +56,7 @@ enum class Fault : std::uint8_t {
   kv_cache_keeps_queries,
   kv_cache_drops_oldest,
   online_softmax_no_rescale,
+  tiled_attention_materializes,
   positions_not_added,
   sinusoidal_one_frequency,
   learned_positions_clamp,
@@ -73,7 +74,6 @@ enum class Fault : std::uint8_t {
   residual_dropped,
   pre_ln_no_final_norm,
   swiglu_no_gate,
-  linear_transposed_weight,
   linear_no_bias,
   feedforward_no_activation,
 };

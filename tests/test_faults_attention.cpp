@@ -228,6 +228,7 @@ TEST_CASE("every attention-family fault has a seeded case here", "[fault][attent
   for (const FaultCase& c : fault_cases())
     covered.push_back(c.fault);
   covered.push_back(Fault::kv_cache_keeps_queries);  // changes what the cache holds: see below
+  covered.push_back(Fault::tiled_attention_materializes);  // changes the buffer, not the output
   for (const FaultInfo& info : fault_catalog()) {
     CAPTURE(info.name);
     const bool has_case = std::find(covered.begin(), covered.end(), info.fault) != covered.end();
@@ -511,6 +512,24 @@ TEST_CASE("online-softmax-no-rescale is exact in one tile and wrong across tiles
     const Matrix<double> tiled = run_tiled(causal, 3);
     CHECK(tiled.allFinite());
     CHECK(relative_change(tiled, full) > 0.01);
+  }
+}
+
+TEST_CASE("tiled-attention-materializes gives the same output from one T × T score block",
+          "[fault][attention][tiled]") {
+  for (const bool causal : {false, true}) {
+    CAPTURE(causal);
+    const Qkv qkv = seeded_qkv(10, 4, 2.0);
+    Matrix<double> clean(10, 3), faulty(10, 3);
+    const TiledAttentionStats tiled =
+        attention_tiled_forward<double>(clean, qkv.query, qkv.key, qkv.value, 3, causal);
+    CHECK(tiled.score_buffer == 9);  // one 3 × 3 block at a time
+    FaultScope scope(Fault::tiled_attention_materializes);
+    const TiledAttentionStats whole =
+        attention_tiled_forward<double>(faulty, qkv.query, qkv.key, qkv.value, 3, causal);
+    CHECK(whole.score_buffer == 100);  // the whole 10 × 10 matrix
+    CHECK(whole.tiles == 1);
+    CHECK((faulty - run_full(causal)).cwiseAbs().maxCoeff() <= 1e-12);  // still exact
   }
 }
 

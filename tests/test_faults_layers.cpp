@@ -474,9 +474,9 @@ TEST_CASE("pre-ln-no-final-norm ends the stack on its last block's raw output", 
 
 TEST_CASE("encoder layer gradients match central differences under each layer-family fault",
           "[fault][encoder][gradcheck]") {
-  for (const Fault fault : {Fault::residual_dropped, Fault::layernorm_no_centring,
-                            Fault::layernorm_no_scaling, Fault::layernorm_unbiased_variance,
-                            Fault::linear_transposed_weight, Fault::feedforward_no_activation}) {
+  for (const Fault fault :
+       {Fault::residual_dropped, Fault::layernorm_no_centring, Fault::layernorm_no_scaling,
+        Fault::layernorm_unbiased_variance, Fault::feedforward_no_activation}) {
     for (const NormPlacement norm : {NormPlacement::post, NormPlacement::pre}) {
       INFO(fault_info(fault).name << ", norm " << norm_placement_name(norm));
       const EncoderLayerConfig config = small_layer(norm);
@@ -504,10 +504,9 @@ TEST_CASE("encoder layer gradients match central differences under each layer-fa
 
 TEST_CASE("stack gradients match central differences under each layer-family fault",
           "[fault][stack][gradcheck]") {
-  for (const Fault fault :
-       {Fault::pre_ln_no_final_norm, Fault::residual_dropped, Fault::layernorm_no_centring,
-        Fault::layernorm_no_scaling, Fault::layernorm_unbiased_variance,
-        Fault::linear_transposed_weight, Fault::feedforward_no_activation}) {
+  for (const Fault fault : {Fault::pre_ln_no_final_norm, Fault::residual_dropped,
+                            Fault::layernorm_no_centring, Fault::layernorm_no_scaling,
+                            Fault::layernorm_unbiased_variance, Fault::feedforward_no_activation}) {
     INFO(fault_info(fault).name);
     const StackConfig config = small_stack();
     FaultScope scope(fault);
@@ -599,50 +598,6 @@ TEST_CASE("swiglu-no-gate builds SwiGLU without gate_proj: down(silu(up(x)))",
   std::vector<std::string> names;
   visit_params(grads, "", [&](const std::string& name, const auto&) { names.push_back(name); });
   CHECK(names == std::vector<std::string>{"up_proj.weight", "down_proj.weight"});
-}
-
-TEST_CASE("linear-transposed-weight multiplies a square weight by W instead of Wᵀ",
-          "[fault][linear][gradcheck]") {
-  Rng rng(16);
-  Matrix<double> x = random_matrix(4, 6, rng);
-  LinearParams<double> square(6, 6, true);
-  square.weight = random_matrix(6, 6, rng);
-  square.bias = random_vector(6, rng);
-  const auto run_square = [&] {
-    Matrix<double> y;
-    linear_forward(y, x, square);
-    return y;
-  };
-  const double change = relative_change(Fault::linear_transposed_weight, run_square);
-  CHECK(change > 0.5);
-
-  // A non-square weight has one reading that fits the input: it runs as usual.
-  LinearParams<double> wide(6, 9, true);
-  wide.weight = random_matrix(9, 6, rng);
-  wide.bias = random_vector(9, rng);
-  const auto run_wide = [&] {
-    Matrix<double> y;
-    linear_forward(y, x, wide);
-    return y;
-  };
-  CHECK(relative_change(Fault::linear_transposed_weight, run_wide) == 0.0);
-
-  FaultScope scope(Fault::linear_transposed_weight);
-  Matrix<double> y, dx;
-  linear_forward(y, x, square);
-  const Matrix<double> expected = (x * square.weight).rowwise() + square.bias.transpose();
-  CHECK(relative_error(y, expected) <= 1e-14);
-
-  const Matrix<double> dout = random_matrix(4, 6, rng);
-  const auto loss = [&] {
-    linear_forward(y, x, square);
-    return weighted_sum(y, dout);
-  };
-  LinearParams<double> grads(6, 6, true);
-  linear_backward(dx, grads, dout, x, square);
-  CHECK_CLOSE(dx, numeric_gradient(x, loss), kGradTolerance);
-  CHECK_CLOSE(grads.weight, numeric_gradient(square.weight, loss), kGradTolerance);
-  CHECK_CLOSE(grads.bias, numeric_gradient(square.bias, loss), kGradTolerance);
 }
 
 TEST_CASE("linear-no-bias builds a Linear asked for a bias without one, and the counts say so",
