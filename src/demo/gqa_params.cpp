@@ -53,7 +53,17 @@ DemoResult run_gqa_params(const Params& params, std::uint64_t) {
   const double mha_params = 4.0 * e * e;
   const double mha_cache = 2.0 * as_double(layers) * h * d * as_double(tokens) * as_double(bytes);
   DemoResult result;
-  result.set("head_dim", d, Provenance::derived);
+  // A head's width, read off a module (o_proj takes H·D inputs) while modules are counted.
+  double head_width = d;
+  if (count_modules) {
+    engine::GqaConfig config;
+    config.hidden_size = d_model;
+    config.num_attention_heads = heads;
+    config.num_key_value_heads = kv_list.front();
+    config.rope = false;
+    head_width = static_cast<double>(engine::GqaParams<double>(config).o_proj.cols()) / h;
+  }
+  result.set("head_dim", head_width, totals);
   Mat table(static_cast<Index>(kv_list.size()), 6);
   std::vector<std::string> rows;
   Series cache{"kv_cache_by_kv_heads",
