@@ -30,6 +30,16 @@ TEST_CASE("every fault has a unique kebab-case name, a change and the trap it br
   CHECK_FALSE(find_fault("no-such-fault").has_value());
 }
 
+TEST_CASE("every engine op has a fault that breaks it", "[fault]") {
+  OpSet broken;
+  for (const FaultInfo& info : fault_catalog())
+    broken.set(static_cast<std::size_t>(info.op));
+  for (std::size_t op = 0; op < kOpCount; ++op) {
+    CAPTURE(op_name(static_cast<Op>(op)));
+    CHECK(broken.test(op));
+  }
+}
+
 TEST_CASE("docs/ARCHITECTURE.md's fault table is the catalog, row for row", "[fault]") {
   std::ifstream file(std::string(PROOFDECK_FIXTURE_DIR) + "/../../docs/ARCHITECTURE.md");
   REQUIRE(file.good());
