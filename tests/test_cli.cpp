@@ -820,6 +820,11 @@ TEST_CASE("check --engine-faults catches a template only when it catches every c
     by_id[q.at("id").get<std::string>()] = q;
   CHECK(by_id.at("split-heads").at("faults_caught") == json{"heads-full-width"});
   CHECK(by_id.at("split-heads").at("confirmed") == true);
+  // per claim: the fault moves the count off the key and onto the trap's formula, 3·d_model²
+  CHECK(by_id.at("split-heads").at("options") ==
+        json::parse(R"([{"option": "key", "keyed": true, "faults_caught": ["heads-full-width"]},
+                        {"option": "distractor 1", "keyed": false,
+                         "faults_caught": ["heads-full-width"]}])"));
   CHECK(by_id.at("with-one-head").at("faults_caught").empty());
   CHECK(by_id.at("with-one-head").at("confirmed") == false);
   // the worked example's own template reaches d_model 2048, where the count is the closed form:

@@ -225,6 +225,11 @@ FaultReport check_engine_faults(const std::vector<Bank>& banks, DemoRunner& clea
       }
     } else if (q.type == QuestionType::truefalse && q.claim) {
       qf.claims.push_back(ClaimFaults{"claim", q.answer, {}});
+    } else if (q.type == QuestionType::numeric && !q.key.computed.empty()) {
+      // the key's match with the computed value, then each distractor's
+      qf.claims.push_back(ClaimFaults{"key", true, {}});
+      for (std::size_t d = 0; d < q.distractors.size(); ++d)
+        qf.claims.push_back(ClaimFaults{fmt::format("distractor {}", d + 1), false, {}});
     }
     for (std::size_t f = 0; f < faults.size(); ++f) {
       if (!declares(*j.info, faults[f].op)) continue;
@@ -244,7 +249,19 @@ FaultReport check_engine_faults(const std::vector<Bank>& banks, DemoRunner& clea
           every = false;
           continue;
         }
-        if (*reading == j.readings[c]) {
+        if (q.type == QuestionType::numeric && !qf.claims.empty()) {
+          // which of the key and the distractors the computed value matches, fault against clean
+          if (reading->key_matches != j.readings[c].key_matches)
+            add_once(qf.claims.front().faults, std::string(faults[f].name));
+          for (std::size_t d = 0;
+               d < reading->distractors_match.size() &&
+               d < j.readings[c].distractors_match.size() && d + 1 < qf.claims.size();
+               ++d) {
+            if (reading->distractors_match[d] != j.readings[c].distractors_match[d])
+              add_once(qf.claims[d + 1].faults, std::string(faults[f].name));
+          }
+        }
+        if (reading->same_verdict(j.readings[c])) {
           every = false;
           continue;
         }

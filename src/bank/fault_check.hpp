@@ -27,9 +27,10 @@ inline constexpr double kBroadShare = 0.6;
 inline constexpr double kFaultRunSeconds = 60.0;
 inline constexpr std::size_t kFaultCombinations = 8;
 
-// The faults that move one option's claim (or a true/false question's claim).
+// The faults that move one option's claim (or a true/false question's claim, or whether a numeric
+// question's computed value matches its key or one of its distractors).
 struct ClaimFaults {
-  std::string option;  // the option's id; "claim" for a true/false question
+  std::string option;  // the option's id; "claim" (true/false); "key", "distractor N" (numeric)
   bool keyed = false;
   std::vector<std::string> faults;  // fault names, in catalog order
 };
@@ -40,7 +41,7 @@ struct QuestionFaults {
   Status status = Status::unproven;    // the verdict without faults
   std::vector<std::string> caught_by;  // faults that change the verdict (every combination)
   std::vector<std::string> broken_by;  // faults under which a run broke (see above)
-  std::vector<ClaimFaults> claims;     // choice and true/false questions
+  std::vector<ClaimFaults> claims;     // per option, the claim, or the key and each distractor
   std::size_t combinations = 0;        // parameter combinations evaluated
   bool fragile = false;
   bool confirmed = false;  // caught by a fault that is not broad, and not fragile

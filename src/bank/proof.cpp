@@ -499,6 +499,14 @@ ProofReading read_proof(const Question& q, const demo::DemoResult& result,
     const double computed = number_of(result, substitute(q.key.computed, bindings), where);
     const double key = q.templ ? q.templ->answer->evaluate(bindings) : q.key.value.value_or(0);
     reading.key_matches = numeric_matches(key, computed, q.key.tolerance, q.key.relative);
+    for (const Distractor& distractor : q.distractors) {
+      try {
+        reading.distractors_match.emplace_back(
+            numeric_matches(distractor.value(bindings), computed, q.key.tolerance, q.key.relative));
+      } catch (const InputError&) {
+        reading.distractors_match.emplace_back(std::nullopt);
+      }
+    }
   }
   return reading;
 }

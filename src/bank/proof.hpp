@@ -105,7 +105,15 @@ struct ProofReading {
   std::vector<std::optional<bool>> claims;
   std::optional<bool> claim;
   std::optional<bool> key_matches;
+  // A numeric question's distractors: whether the computed value would match each (empty when
+  // its formula is undefined for the draw). Not part of the verdict: same_verdict() leaves it out.
+  std::vector<std::optional<bool>> distractors_match;
   friend bool operator==(const ProofReading&, const ProofReading&) = default;
+  // The part of the reading the verdict depends on: predicates, claims and the key's match.
+  bool same_verdict(const ProofReading& other) const {
+    return predicates == other.predicates && claims == other.claims && claim == other.claim &&
+           key_matches == other.key_matches;
+  }
 };
 ProofReading read_proof(const Question& question, const demo::DemoResult& result,
                         const Bindings& bindings);
