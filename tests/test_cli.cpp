@@ -735,7 +735,7 @@ TEST_CASE("check writes JUnit XML with a failure per wrong key", "[cli][check]")
 }
 
 TEST_CASE(
-    "check --strict fails a question with no proof and no reason; --min-verified a low "
+    "check --strict fails a question with no proof and no reason — --min-verified a low "
     "verified share",
     "[cli][check]") {
   TempDir dir;
@@ -834,7 +834,7 @@ TEST_CASE("check --engine-faults catches a template only when it catches every c
 }
 
 TEST_CASE(
-    "check --strict --engine-faults fails a verified key no fault catches; without --strict it "
+    "check --strict --engine-faults fails a verified key no fault catches — without --strict it "
     "is a warning",
     "[cli][check][fault]") {
   TempDir dir;

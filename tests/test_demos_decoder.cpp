@@ -17,7 +17,7 @@ using proofdeck::testing::flag;
 using proofdeck::testing::number;
 using proofdeck::testing::run;
 
-TEST_CASE("gqa-params: sharing K/V shrinks k_proj, v_proj and the cache; splitting heads does not",
+TEST_CASE("gqa-params: sharing K/V shrinks k_proj, v_proj and the cache — splitting heads does not",
           "[demo][decoder]") {
   const DemoResult result = run("gqa-params");
   CHECK(number(result, "head_dim") == 64);
@@ -51,7 +51,7 @@ TEST_CASE("gqa-params reaches Llama sizes through the closed form and refuses un
         "demo gqa-params: kv_heads: 2 appears twice; give each value once");
 }
 
-TEST_CASE("kv-cache: decoding with the cache equals the full causal pass; only K and V grow",
+TEST_CASE("kv-cache: decoding with the cache equals the full causal pass — only K and V grow",
           "[demo][decoder]") {
   for (const std::uint64_t seed : {0U, 1U}) {
     const DemoResult result = run("kv-cache", {}, seed);
@@ -96,7 +96,7 @@ TEST_CASE("rmsnorm-vs-layernorm: RMSNorm keeps the mean, and equals LayerNorm on
   CHECK(number(result, "rms_output_rms") == Approx(1.0).margin(1e-3));
 }
 
-TEST_CASE("swiglu-params: 8/3·E keeps the two-matrix count; the full 4E would hold 1.5 times it",
+TEST_CASE("swiglu-params: 8/3·E keeps the two-matrix count — the full 4E would hold 1.5 times it",
           "[demo][decoder]") {
   const DemoResult result = run("swiglu-params");
   CHECK(number(result, "intermediate_size") == 1365);
@@ -173,7 +173,7 @@ TEST_CASE("tiled-attention: the online softmax is exact and holds a tile of scor
   CHECK(number(run("tiled-attention", {"causal=true"}), "tiles") < 64);
 }
 
-TEST_CASE("attention-flops: the head count changes nothing; T² overtakes at T = 2E",
+TEST_CASE("attention-flops: the head count changes nothing — T² overtakes at T = 2E",
           "[demo][decoder]") {
   const DemoResult result = run("attention-flops");
   CHECK(number(result, "flops_projections") == 274877906944.0);  // 8·2048·4096²

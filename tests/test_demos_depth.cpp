@@ -91,7 +91,7 @@ TEST_CASE("the depth demos name their lesson claim, section and parameters", "[d
   CHECK(sqrt_dk_scaling_demo().name == "sqrt-dk-scaling");
 }
 
-TEST_CASE("a sublayer doubling the variance reaches 2^20 in 20 layers; LayerNorm holds 1",
+TEST_CASE("a sublayer doubling the variance reaches 2^20 in 20 layers — LayerNorm holds 1",
           "[demo]") {
   const DemoResult result = run(variance_drift_demo());
   check_variance_drift(result);
@@ -142,7 +142,7 @@ TEST_CASE("without residual connections the gradient vanishes toward the input",
   CHECK(plain.front() < plain.back());
 }
 
-TEST_CASE("Post-LN keeps large gradients at the output; Pre-LN's shrink with depth", "[demo]") {
+TEST_CASE("Post-LN keeps large gradients at the output — Pre-LN's shrink with depth", "[demo]") {
   const DemoResult result = run(pre_vs_post_ln_demo());
   check_pre_vs_post_ln(result);
   // Post-LN's last layer is about as large at every depth (Xiong et al.: independent of L)...

@@ -94,7 +94,7 @@ TEST_CASE("export: the worked example exports exactly as its golden files", "[ex
 
 // --- escaping ---------------------------------------------------------------------------------
 
-TEST_CASE("export: GIFT escapes every special character and writes line breaks as \\n",
+TEST_CASE("export: GIFT escapes every special character and writes line breaks as backslash-n",
           "[export]") {
   using proofdeck::print::gift_escape;
   CHECK(gift_escape("~") == "\\~");

@@ -236,7 +236,7 @@ TEST_CASE("every attention-family fault has a seeded case here", "[fault][attent
   }
 }
 
-TEST_CASE("each attention fault changes its op's output; without one the output is bit for bit",
+TEST_CASE("each attention fault changes its op's output — without one the output is bit for bit",
           "[fault][attention]") {
   for (const FaultCase& c : fault_cases()) {
     const FaultInfo& info = fault_info(c.fault);
@@ -285,7 +285,7 @@ TEST_CASE("causal-mask-ignored gives a causal request the future's weights", "[f
                   run_attention(false)));
 }
 
-TEST_CASE("causal-mask-off-by-one lets query t see t + 1 and no further; the last sees the rest",
+TEST_CASE("causal-mask-off-by-one lets query t see t + 1 and no further — the last sees the rest",
           "[fault][attention]") {
   Matrix<double> scores = Matrix<double>::Zero(4, 4);
   {
@@ -363,7 +363,7 @@ TEST_CASE("the score faults break plain, multi-head, grouped and tiled attention
 }
 
 TEST_CASE(
-    "decoding under unscaled-scores matches the unscaled full pass; a mask fault cannot "
+    "decoding under unscaled-scores matches the unscaled full pass — a mask fault cannot "
     "reach it, since the cache holds no future",
     "[fault][attention][kvcache]") {
   const GqaConfig config = gqa_config(4, 2, true, false);

@@ -433,7 +433,7 @@ json flawed_bank() {
 
 }  // namespace
 
-TEST_CASE("check --lint lists findings and waivers; they warn, and fail only under --strict",
+TEST_CASE("check --lint lists findings and waivers — they warn, and fail only under --strict",
           "[lint][cli]") {
   LintCli lint_cli(flawed_bank());
   Cli plain;
@@ -451,7 +451,7 @@ TEST_CASE("check --lint lists findings and waivers; they warn, and fail only und
   CHECK_THAT(strict.err.str(), Contains("2 lint findings (--strict)"));
 }
 
-TEST_CASE("check --lint --format json adds lint and lint_waivers; bank findings have a null id",
+TEST_CASE("check --lint --format json adds lint and lint_waivers — bank findings have a null id",
           "[lint][cli]") {
   json bank = flawed_bank();
   add_two_false_statements(bank);

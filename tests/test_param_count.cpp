@@ -88,7 +88,7 @@ TEST_CASE("an encoder layer's tensors are PyTorch's state_dict entries, 12 of th
   CHECK(counted.norms.tensors == 4);
 }
 
-TEST_CASE("a learned position table holds max_len × d_model weights; sinusoids and RoPE none",
+TEST_CASE("a learned position table holds max_len × d_model weights — sinusoids and RoPE none",
           "[engine][params]") {
   using namespace proofdeck::engine;
   CHECK(count_params(make_positional_params<double>(PositionalKind::learned, 512, 64)).total() ==

@@ -330,7 +330,7 @@ TEST_CASE("unseen questions count as a blind guess, neither left out nor counted
 }
 
 TEST_CASE(
-    "recall covers drilled cards only; a topic answered only in quizzes and exams is not "
+    "recall covers drilled cards only — a topic answered only in quizzes and exams is not "
     "drilled",
     "[stats]") {
   const RecordedHistory h;

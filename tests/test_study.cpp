@@ -525,7 +525,7 @@ TEST_CASE("the data folder: --data-dir, PROOFDECK_HOME, XDG_DATA_HOME, then HOME
 
 // --- an exam's clock ----------------------------------------------------------------------------
 
-TEST_CASE("exam: the prompt holds no clock; each time left shown is read when it is shown",
+TEST_CASE("exam: the prompt holds no clock — each time left shown is read when it is shown",
           "[study][exam][clock]") {
   // The exam's clock jumps 61 s every time it is read: a time computed once and shown again
   // later would repeat itself instead of going down.

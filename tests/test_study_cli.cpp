@@ -605,7 +605,7 @@ TEST_CASE("drill: --new caps the new cards a day", "[cli][study]") {
 
 // --- exam ---------------------------------------------------------------------------------------
 
-TEST_CASE("exam: commands are words that never answer; every question stays open until submit",
+TEST_CASE("exam: commands are words that never answer — every question stays open until submit",
           "[cli][study][exam]") {
   Study study;
   const std::string report = (study.dir.path() / "exam.json").string();
