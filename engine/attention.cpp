@@ -59,15 +59,22 @@ void check_mha_params(const MhaParams<T>& params) {
 
 }  // namespace
 
+CausalReach causal_reach(bool causal, Fault fault) noexcept {
+  const bool masked =
+      causal ? fault != Fault::causal_mask_ignored : fault == Fault::causal_mask_always;
+  return CausalReach{masked, fault == Fault::causal_mask_off_by_one ? Index{2} : Index{1}};
+}
+
 template <typename T>
 void softmax_rows(Matrix<T>& scores, Index first_query, bool causal) {
   const Fault fault = enter(Op::attention);
   const Index queries = scores.rows();
   const Index keys = scores.cols();
   // The keys row r sees: all of them, or under the causal mask those up to its own place
-  // first_query + r (causal-mask-off-by-one: one further; causal-mask-ignored: all).
-  const bool masked = causal && fault != Fault::causal_mask_ignored;
-  const Index reach = fault == Fault::causal_mask_off_by_one ? 2 : 1;
+  // first_query + r.
+  const CausalReach mask = causal_reach(causal, fault);
+  const bool masked = mask.masked;
+  const Index reach = mask.reach;
   const auto visible = [&](Index row) {
     return masked ? std::min(keys, first_query + row + reach) : keys;
   };

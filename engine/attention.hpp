@@ -9,6 +9,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "engine/fault.hpp"
 #include "engine/linear.hpp"
 #include "engine/positional.hpp"
 #include "engine/tensor.hpp"
@@ -32,6 +33,16 @@ struct AttentionOptions {
 // first_query + r and sees keys 0..first_query + r only; the rest get weight 0.
 template <typename T>
 void softmax_rows(Matrix<T>& scores, Index first_query, bool causal);
+
+// The mask softmax_rows and the tiled pass apply under `fault`: whether keys past a query's place
+// are hidden, and how many places from its own a query reaches (1: up to itself).
+// causal-mask-ignored hides none, causal-mask-off-by-one reaches one further, causal-mask-always
+// masks a bidirectional request too.
+struct CausalReach {
+  bool masked = false;
+  Index reach = 1;
+};
+CausalReach causal_reach(bool causal, Fault fault) noexcept;
 
 // The scores attention_forward takes the softmax of: q·kᵀ/√d_k (q·kᵀ when options.scaled is off),
 // before any mask.

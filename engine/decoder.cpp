@@ -261,10 +261,20 @@ T score_scale(Index head_dim, Fault fault) {
 }
 
 // Rotates pair (i, i + D/2) of every head_dim-wide block of `x` (one block per head) in place;
-// backward rotates by the opposite angle (R orthogonal: R(p)ᵀ = R(−p)).
+// backward rotates by the opposite angle (R orthogonal: R(p)ᵀ = R(−p)). rope-additive adds each
+// pair's (cos, sin) instead, and its backward passes the gradient through.
 template <typename T>
-void rotate_heads(Matrix<T>& x, Index head_dim, const RopeAngles<T>& table, bool backward) {
+void rotate_heads(Matrix<T>& x, Index head_dim, const RopeAngles<T>& table, bool backward,
+                  Fault fault) {
   const Index pairs = head_dim / 2;
+  if (fault == Fault::rope_additive) {
+    if (backward) return;
+    for (Index offset = 0; offset < x.cols(); offset += head_dim) {
+      x.middleCols(offset, pairs) += table.cos;
+      x.middleCols(offset + pairs, pairs) += table.sin;
+    }
+    return;
+  }
   const Matrix<T> sin = backward ? Matrix<T>(-table.sin) : table.sin;
   for (Index offset = 0; offset < x.cols(); offset += head_dim) {
     const Matrix<T> first = x.middleCols(offset, pairs);
@@ -327,9 +337,9 @@ void gqa_forward(Matrix<T>& out, GqaCache<T>& cache, const Matrix<T>& inp,
   cache.v.noalias() = inp * params.v_proj.transpose();
   if (config.rope && fault != Fault::rope_not_applied) {
     const RopeAngles<T> table = rope_angles<T>(cache.positions, head_dim, rope_of(config, fault));
-    rotate_heads(cache.q, head_dim, table, false);
-    rotate_heads(cache.k, head_dim, table, false);
-    if (fault == Fault::rope_on_values) rotate_heads(cache.v, head_dim, table, false);
+    rotate_heads(cache.q, head_dim, table, false, fault);
+    rotate_heads(cache.k, head_dim, table, false, fault);
+    if (fault == Fault::rope_on_values) rotate_heads(cache.v, head_dim, table, false, fault);
   }
   const std::vector<double> slopes = head_slopes(config, fault);
   const T scale = score_scale<T>(head_dim, fault);
@@ -397,9 +407,9 @@ void gqa_backward(Matrix<T>& dinp, GqaParams<T>& grads, const Matrix<T>& dout, c
   if (config.rope && fault != Fault::rope_not_applied) {
     // forward was: q_h ← R(p)·q_h, k_g ← R(p)·k_g (rope-on-values: v_g ← R(p)·v_g)
     const RopeAngles<T> table = rope_angles<T>(cache.positions, head_dim, rope_of(config, fault));
-    rotate_heads(dq, head_dim, table, true);
-    rotate_heads(dk, head_dim, table, true);
-    if (fault == Fault::rope_on_values) rotate_heads(dv, head_dim, table, true);
+    rotate_heads(dq, head_dim, table, true, fault);
+    rotate_heads(dk, head_dim, table, true, fault);
+    if (fault == Fault::rope_on_values) rotate_heads(dv, head_dim, table, true, fault);
   }
   grads.q_proj.resize(params.q_proj.rows(), embed);
   grads.q_proj.noalias() = dq.transpose() * inp;
@@ -442,9 +452,9 @@ void gqa_decode_step(Matrix<T>& out, KvCache<T>& cache, const Matrix<T>& token,
   if (config.rope && fault != Fault::rope_not_applied) {
     const RopeAngles<T> table =
         rope_angles<T>(Positions{position}, head_dim, rope_of(config, fault));
-    rotate_heads(query, head_dim, table, false);
-    rotate_heads(key, head_dim, table, false);
-    if (fault == Fault::rope_on_values) rotate_heads(value, head_dim, table, false);
+    rotate_heads(query, head_dim, table, false, fault);
+    rotate_heads(key, head_dim, table, false, fault);
+    if (fault == Fault::rope_on_values) rotate_heads(value, head_dim, table, false, fault);
   }
   cache.keys.conservativeResize(cached + 1, kv_width);
   cache.values.conservativeResize(cached + 1, kv_width);
@@ -505,10 +515,10 @@ TiledAttentionStats attention_tiled_forward(MutableRef<T> out, ConstRef<T> query
   if (fault == Fault::tiled_attention_materializes) tile = std::max<Index>(steps, 1);
   const T scale = score_scale<T>(query.cols(), fault);
   const T minus_infinity = -std::numeric_limits<T>::infinity();
-  // The causal mask as softmax_rows applies it: a query sees keys up to its own place
-  // (causal-mask-off-by-one: one further; causal-mask-ignored: every key).
-  const bool masked = causal && fault != Fault::causal_mask_ignored;
-  const Index reach = fault == Fault::causal_mask_off_by_one ? 2 : 1;
+  // The causal mask as softmax_rows applies it: a query sees keys up to its own place.
+  const CausalReach mask = causal_reach(causal, fault);
+  const bool masked = mask.masked;
+  const Index reach = mask.reach;
   // key tiles wholly after the query tile's last visible key are never computed
   const auto key_end = [&](Index q0, Index queries) {
     return masked ? std::min(steps, q0 + queries - 1 + reach) : steps;

@@ -103,7 +103,15 @@ void layernorm_forward(Matrix<T>& out, Vector<T>& mean, Vector<T>& rstd, const M
   const Fault fault = enter(Op::layernorm);
   check_affine(params, inp.cols(), "layer_norm");
   require(inp.cols() > 0, "layer_norm needs at least one feature");
-  normalize_rows(out, mean, rstd, inp, eps, fault);
+  if (fault == Fault::layernorm_batch_statistics) {
+    // Broken: each feature normalised over the rows, as BatchNorm in training, so mean and rstd
+    // are (F) and a token's output depends on its companions; a lone row normalises to 0.
+    Matrix<T> by_feature;
+    normalize_rows(by_feature, mean, rstd, Matrix<T>(inp.transpose()), eps, Fault::none);
+    out = by_feature.transpose();
+  } else {
+    normalize_rows(out, mean, rstd, inp, eps, fault);
+  }
   apply_affine(out, params);
 }
 
@@ -114,6 +122,17 @@ void layernorm_backward(Matrix<T>& dinp, NormParams<T>& grads, const Matrix<T>& 
   // forward was: xhat = (x − mean)·rstd; out = xhat·γ + β
   const Fault fault = enter(Op::layernorm);
   require_shape(dout, inp.rows(), inp.cols(), "layer_norm grad_output");
+  if (fault == Fault::layernorm_batch_statistics) {
+    // forward was (broken): xhat = (x − mean_feature)·rstd_feature per column
+    Matrix<T> xhat = inp.rowwise() - mean.transpose();
+    xhat.array().rowwise() *= rstd.transpose().array();
+    const Matrix<T> dxhat = affine_backward(grads, dout, xhat, params);
+    Matrix<T> by_feature;
+    normalize_rows_backward(by_feature, Matrix<T>(dxhat.transpose()), Matrix<T>(xhat.transpose()),
+                            rstd, Fault::none);
+    dinp = by_feature.transpose();
+    return;
+  }
   Matrix<T> xhat = inp.colwise() - mean;
   xhat.array().colwise() *= rstd.array();
   const Matrix<T> dxhat = affine_backward(grads, dout, xhat, params);

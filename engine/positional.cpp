@@ -9,8 +9,6 @@
 
 #include "engine/fault.hpp"
 
-#include "engine/fault.hpp"
-
 namespace proofdeck::engine {
 
 std::string_view positional_name(PositionalKind kind) {
@@ -128,6 +126,23 @@ void learned_positions_backward(Matrix<T>& dtable, const Matrix<T>& dout,
 }
 
 template <typename T>
+PositionalParams<T> make_positional_params(PositionalKind kind, Index max_len, Index d_model) {
+  PositionalParams<T> params{kind, std::nullopt};
+  if (kind == PositionalKind::learned) {
+    // learned-table-one-short: a fencepost, one row fewer than the positions it must serve
+    const bool short_table = enter(Op::learned_positions) == Fault::learned_table_one_short;
+    params.table =
+        Matrix<T>::Zero(short_table ? std::max<Index>(max_len - 1, 0) : max_len, d_model);
+  }
+  // sinusoidal-trainable: the sinusoids stored as a max_len-row trainable table, as a learned
+  // scheme's, so the counts see max_len × d_model parameters (the values added stay the same)
+  if (kind == PositionalKind::sinusoidal && enter(Op::sinusoidal) == Fault::sinusoidal_trainable) {
+    params.table = sinusoidal_encoding<T>(sequential_positions(max_len), d_model);
+  }
+  return params;
+}
+
+template <typename T>
 void add_positions(Matrix<T>& embeddings, const PositionalParams<T>& params,
                    const Positions& positions) {
   // RoPE rotates Q and K inside attention and no encoding adds nothing: neither reaches the op.
@@ -174,7 +189,8 @@ namespace {
 
 // Rotates every pair by positions[t]·θ_i; `undo` rotates by the opposite angle. `fault` is the
 // rotating op's: rope-not-applied leaves the rows as they are, rope-base-1000 and
-// rope-scaling-ignored compute the angles with base 1000 and scaling 1.
+// rope-scaling-ignored compute the angles with base 1000 and scaling 1, rope-additive adds each
+// pair's (cos, sin) instead of rotating by it (and its backward, `undo`, passes the rows through).
 template <typename T>
 void rotate_pairs(Matrix<T>& out, const Matrix<T>& inp, const Positions& positions,
                   const RopeConfig& config, bool undo, const char* what, Fault fault) {
@@ -184,7 +200,8 @@ void rotate_pairs(Matrix<T>& out, const Matrix<T>& inp, const Positions& positio
   require(inp.rows() == static_cast<Index>(positions.size()),
           std::string(what) + " has " + std::to_string(inp.rows()) + " rows but " +
               std::to_string(positions.size()) + " positions");
-  if (fault == Fault::rope_not_applied) {
+  const bool additive = fault == Fault::rope_additive;
+  if (fault == Fault::rope_not_applied || (additive && undo)) {
     out = inp;
     return;
   }
@@ -202,6 +219,11 @@ void rotate_pairs(Matrix<T>& out, const Matrix<T>& inp, const Positions& positio
       const Index b = config.convention == RopeConvention::interleaved ? 2 * i + 1 : i + pairs;
       const T x_a = inp(t, a);
       const T x_b = inp(t, b);
+      if (additive) {
+        out(t, a) = x_a + cos_angle;
+        out(t, b) = x_b + sin_angle;
+        continue;
+      }
       out(t, a) = x_a * cos_angle - x_b * sin_angle;
       out(t, b) = x_a * sin_angle + x_b * cos_angle;
     }
@@ -231,6 +253,7 @@ void rope_backward(Matrix<T>& dinp, const Matrix<T>& dout, const Positions& posi
   template void learned_positions_backward<T>(Matrix<T>&, const Matrix<T>&, const Positions&, \
                                               Index);                                         \
   template void add_positions<T>(Matrix<T>&, const PositionalParams<T>&, const Positions&);   \
+  template PositionalParams<T> make_positional_params<T>(PositionalKind, Index, Index);       \
   template RopeAngles<T> rope_angles<T>(const Positions&, Index, const RopeConfig&);          \
   template void rope_forward<T>(Matrix<T>&, const Matrix<T>&, const Positions&,               \
                                 const RopeConfig&);                                           \

@@ -30,12 +30,9 @@ struct PositionalParams {
   std::optional<Matrix<T>> table;  // (max_len, d) learned only
 };
 
+// A scheme's module: a learned table of zeros (to be filled), or no tensor at all.
 template <typename T>
-PositionalParams<T> make_positional_params(PositionalKind kind, Index max_len, Index d_model) {
-  PositionalParams<T> params{kind, std::nullopt};
-  if (kind == PositionalKind::learned) params.table = Matrix<T>::Zero(max_len, d_model);
-  return params;
-}
+PositionalParams<T> make_positional_params(PositionalKind kind, Index max_len, Index d_model);
 
 template <typename P>
 concept PositionalParamsType =

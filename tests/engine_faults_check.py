@@ -3,10 +3,14 @@
 Runs `check --engine-faults --format json` over the built-in banks and fails when:
   - check does not exit 0, or any run broke under a fault (threw, timed out, gave NaN/Inf);
   - a fault changes no question's verdict and the README's "Faults no question catches" list
-    does not name it — or names a fault that some question does catch (the list must stay true).
-Prints "N faults: M caught by a built-in question, K explained in the README (S s)" and exits 0.
+    does not name it — or names a fault that some question does catch (the list must stay true);
+  - a measured or counted value no fault moves is not named in docs/ARCHITECTURE.md's "Engine
+    values no fault moves", or an entry there names no such value (that list must stay true too).
+Prints "N faults: M caught by a built-in question, K explained in the README; V values no fault
+moves, each explained (S s)" and exits 0.
 
-    tests/engine_faults_check.py build/proofdeck README.md     (scripts/test runs it)
+    tests/engine_faults_check.py build/proofdeck README.md docs/ARCHITECTURE.md
+                                                               (scripts/test runs it)
 
 Standard library only.
 """
@@ -27,10 +31,28 @@ def explained_in(readme):
     return set(re.findall(r"^- `([a-z0-9-]+)`: \S", match.group(1), re.M))
 
 
+def unmoved_explained(architecture):
+    """The value patterns ARCHITECTURE's list gives a reason for, as compiled regexes keyed by the
+    pattern: each `demo: name` in backticks on a `- ` line (and its continuation lines) before the
+    line's `: reason`; `*` stands for any run of name characters."""
+    with open(architecture, encoding="utf-8") as f:
+        text = f.read()
+    match = re.search(r"^#+ Engine values no fault moves\n(.*?)(?=^#|\Z)", text, re.M | re.S)
+    if not match:
+        sys.exit(f'{architecture}: no "Engine values no fault moves" section')
+    patterns = {}
+    for item in re.split(r"^- ", match.group(1), flags=re.M)[1:]:
+        head = item.split("`: ", 1)[0] + "`"
+        for pattern in re.findall(r"`([a-z0-9-]+: [a-z0-9_*]+)`", head):
+            regex = re.escape(pattern).replace(r"\*", "[a-z0-9_]*")
+            patterns[pattern] = re.compile(regex + "$")
+    return patterns
+
+
 def main():
-    if len(sys.argv) != 3:
-        sys.exit("usage: tests/engine_faults_check.py PROOFDECK README")
-    binary, readme = sys.argv[1], sys.argv[2]
+    if len(sys.argv) != 4:
+        sys.exit("usage: tests/engine_faults_check.py PROOFDECK README ARCHITECTURE")
+    binary, readme, architecture = sys.argv[1], sys.argv[2], sys.argv[3]
     run = subprocess.run([binary, "check", "--engine-faults", "--format", "json", "--color",
                           "never"], stdin=subprocess.DEVNULL, capture_output=True, text=True)
     if run.returncode != 0:
@@ -50,10 +72,20 @@ def main():
         problems.append(f"{readme} says no question catches {name}, but some now do")
     for name in sorted(explained - caught - uncaught):
         problems.append(f"{readme} explains {name}, which is not a fault")
+    patterns = unmoved_explained(architecture)
+    unmoved = report["unmoved_engine_values"]
+    for value in unmoved:
+        if not any(regex.match(value) for regex in patterns.values()):
+            problems.append(f"no fault moves {value} and {architecture} does not say why")
+    for pattern, regex in sorted(patterns.items()):
+        if not any(regex.match(value) for value in unmoved):
+            problems.append(f"{architecture} explains why no fault moves {pattern}, but some "
+                            "fault moves it (or no demo has it)")
     if problems:
         sys.exit("\n".join(problems))
     print(f"{report['faults']} faults: {len(caught)} caught by a built-in question, "
-          f"{len(uncaught)} explained in {readme} ({report['seconds']:.1f} s)")
+          f"{len(uncaught)} explained in {readme}; {len(unmoved)} values no fault moves, each "
+          f"explained in {architecture} ({report['seconds']:.1f} s)")
 
 
 if __name__ == "__main__":

@@ -19,6 +19,7 @@
 #include "cli/engine_bench.hpp"
 #include "cli_test_support.hpp"
 #include "demo/demo.hpp"
+#include "engine/fault.hpp"
 #include "render/theme.hpp"
 #include "study/input.hpp"
 #include "version.hpp"
@@ -761,7 +762,9 @@ TEST_CASE("check --engine-faults names the faults that change each verdict",
   Cli cli;
   REQUIRE(cli.run({"check", "--no-builtin", "--bank", kBanks, "--engine-faults"}) == 0);
   const std::string out = cli.out.str();
-  CHECK_THAT(out, Contains("engine faults: 30 faults, "));
+  CHECK_THAT(
+      out, Contains("engine faults: " + std::to_string(proofdeck::engine::fault_catalog().size()) +
+                    " faults, "));
   CHECK_THAT(out, Contains("2 of 2 verified keys caught"));
   // a structural fault changes the head counts the multi-head key rests on
   CHECK_THAT(out, Contains("  heads-share-projection (1): mha-purpose\n"));
@@ -778,8 +781,8 @@ TEST_CASE("check --engine-faults --format json gives each question and option it
                    "json"}) == 0);
   const json report = json::parse(cli.out.str());
   const json& summary = report.at("summary").at("engine_faults");
-  CHECK(summary.at("faults") == 30);
-  CHECK(summary.at("per_fault").size() == 30);
+  CHECK(summary.at("faults") == proofdeck::engine::fault_catalog().size());
+  CHECK(summary.at("per_fault").size() == proofdeck::engine::fault_catalog().size());
   CHECK(summary.at("unconfirmed_verified").empty());
   const json& mha = report.at("questions").at(0);
   REQUIRE(mha.at("id") == "mha-purpose");
@@ -840,21 +843,22 @@ TEST_CASE(
   TempDir dir;
   std::ifstream source(kBanks + "/worked_example.json");
   json bank = json::parse(source);
-  // Order-blindness holds however attention is broken, so no fault flips this key.
+  // The unnormalised arm is a chain of bias-free products: no fault changes what it computes, so
+  // no fault flips this key.
   bank["questions"].push_back(json::parse(R"({
-    "id": "order-blind-tf", "type": "truefalse", "topic": "positional", "difficulty": 1,
-    "prompt": "In bidirectional attention with no positional encoding, \"bit\" attends to \"cat\" and \"dog\" alike in \"cat bit dog\" and \"dog bit cat\".",
+    "id": "drift-tf", "type": "truefalse", "topic": "positional", "difficulty": 1,
+    "prompt": "Twenty bias-free sublayers that each double the variance, with no normalization and no residual, leave it over 1,000 times its start.",
     "answer": true, "trap": "attention-knows-order",
-    "claim": {"value": "identical_without_position", "is": true},
-    "explanation": "True: the same words give the same Q, K and V in both orders.",
+    "claim": {"value": "variance_no_norm_20", "gt": 1000},
+    "explanation": "True: 2^20 is about a million.",
     "source": {"section": "L1 — Intuition"},
-    "proof": {"demo": "order-blindness"}})"));
+    "proof": {"demo": "variance-drift"}})"));
   const fs::path file = dir.path() / "bank.json";
   std::ofstream(file) << bank.dump();
   Cli lenient;
   CHECK(lenient.run({"check", "--no-builtin", "--bank", file.string(), "--engine-faults"}) == 0);
   CHECK_THAT(lenient.out.str(), Contains("uncaught 1 verified key no fault catches (--strict "
-                                         "fails them): order-blind-tf"));
+                                         "fails them): drift-tf"));
   Cli strict;
   CHECK(strict.run({"check", "--no-builtin", "--bank", file.string(), "--engine-faults",
                     "--strict"}) == 1);
@@ -864,7 +868,7 @@ TEST_CASE(
   CHECK(junit.run({"check", "--no-builtin", "--bank", file.string(), "--engine-faults", "--strict",
                    "--format", "junit"}) == 1);
   CHECK_THAT(junit.out.str(),
-             Contains("<testcase classname=\"engine-faults\" name=\"uncaught order-blind-tf\">"
+             Contains("<testcase classname=\"engine-faults\" name=\"uncaught drift-tf\">"
                       "<failure message=\"no engine fault catches this verified key\"/>"));
 }
 

@@ -198,6 +198,7 @@ std::vector<FaultCase> fault_cases() {
       {Fault::causal_mask_ignored, "attention_forward causal", [] { return run_attention(true); }},
       {Fault::causal_mask_off_by_one, "attention_forward causal",
        [] { return run_attention(true); }},
+      {Fault::causal_mask_always, "attention_forward", [] { return run_attention(false); }},
       {Fault::softmax_wrong_axis, "attention_forward", [] { return run_attention(false); }},
       {Fault::heads_share_projection, "mha_forward 4 heads", [] { return run_mha({}); }},
       {Fault::heads_full_width, "mha_forward 4 heads", [] { return run_mha({}); }},
@@ -210,6 +211,7 @@ std::vector<FaultCase> fault_cases() {
       {Fault::rope_not_applied, "rope_forward", [rope] { return run_rope(rope); }},
       {Fault::rope_on_values, "gqa_forward 4/2 RoPE",
        [] { return run_gqa(gqa_config(4, 2, true, false)); }},
+      {Fault::rope_additive, "rope_forward", [rope] { return run_rope(rope); }},
       {Fault::rope_base_1000, "rope_forward", [rope] { return run_rope(rope); }},
       {Fault::rope_scaling_ignored, "rope_forward", [rope] { return run_rope(rope); }},
       {Fault::alibi_equal_slopes, "gqa_forward 4/4 ALiBi",
@@ -301,6 +303,17 @@ TEST_CASE("causal-mask-off-by-one lets query t see t + 1 and no further — the 
   }
 }
 
+TEST_CASE("causal-mask-always masks a bidirectional request and leaves a causal one as it was",
+          "[fault][attention]") {
+  const Matrix<double> causal = run_attention(true);
+  FaultScope scope(Fault::causal_mask_always);
+  CHECK(run_attention(false) == causal);
+  CHECK(run_attention(true) == causal);
+  // The first query sees only itself: its output is its own value row.
+  const Qkv qkv = seeded_qkv(6, 8);
+  CHECK((run_attention(false).row(0) - qkv.value.row(0)).cwiseAbs().maxCoeff() <= 1e-15);
+}
+
 TEST_CASE("softmax-wrong-axis makes each key's column sum to one, also under a causal mask",
           "[fault][attention]") {
   Rng rng(606);
@@ -331,8 +344,9 @@ TEST_CASE("softmax-wrong-axis makes each key's column sum to one, also under a c
 TEST_CASE("the score faults break plain, multi-head, grouped and tiled attention alike",
           "[fault][attention]") {
   // Both sides of each comparison are broken the same way, so they still agree.
-  for (const Fault fault : {Fault::unscaled_scores, Fault::causal_mask_ignored,
-                            Fault::causal_mask_off_by_one, Fault::softmax_wrong_axis}) {
+  for (const Fault fault :
+       {Fault::unscaled_scores, Fault::causal_mask_ignored, Fault::causal_mask_off_by_one,
+        Fault::causal_mask_always, Fault::softmax_wrong_axis}) {
     FaultScope scope(fault);
     CAPTURE(fault_info(fault).name);
     for (const bool causal : {false, true}) {
@@ -559,6 +573,30 @@ TEST_CASE("the RoPE faults rotate as a differently configured rotation would",
                   run_mha({})));
 }
 
+TEST_CASE("rope-additive adds each pair's (cos, sin), so scores lose their offset-only form",
+          "[fault][attention][rope]") {
+  const RopeConfig config{RopeConvention::half, 10000.0, 1.0};
+  Rng rng(606);
+  const Matrix<double> q = random_matrix(1, 8, rng);
+  const Matrix<double> k = random_matrix(1, 8, rng);
+  // q at position p and k at p − 3, for two p: a rotation gives both the same score.
+  const auto score = [&](std::int64_t p) {
+    Matrix<double> rq, rk;
+    rope_forward(rq, q, Positions{p}, config);
+    rope_forward(rk, k, Positions{p - 3}, config);
+    return (rq * rk.transpose())(0, 0);
+  };
+  CHECK(score(5) == Approx(score(40)).epsilon(1e-12));
+  FaultScope scope(Fault::rope_additive);
+  CHECK(std::abs(score(5) - score(40)) > 0.1);
+  // What is added is the rotation's own table: cos in the first half, sin in the second.
+  const RopeAngles<double> angles = rope_angles<double>(Positions{7}, 8, config);
+  Matrix<double> out;
+  rope_forward(out, q, Positions{7}, config);
+  CHECK((out.leftCols(4) - q.leftCols(4) - angles.cos).cwiseAbs().maxCoeff() <= 1e-15);
+  CHECK((out.rightCols(4) - q.rightCols(4) - angles.sin).cwiseAbs().maxCoeff() <= 1e-15);
+}
+
 TEST_CASE("rope-on-values rotates V in every attention module, decoding included",
           "[fault][attention][rope]") {
   MhaCache<double> clean_mha, faulty_mha;
@@ -608,7 +646,7 @@ TEST_CASE("the ALiBi faults change each head's slope where the bias is added",
 TEST_CASE("decoding under a RoPE, ALiBi or head-mapping fault still matches its full pass",
           "[fault][attention][kvcache]") {
   for (const Fault fault :
-       {Fault::rope_not_applied, Fault::rope_on_values, Fault::rope_base_1000,
+       {Fault::rope_not_applied, Fault::rope_on_values, Fault::rope_additive, Fault::rope_base_1000,
         Fault::rope_scaling_ignored, Fault::alibi_equal_slopes, Fault::alibi_halved_slopes,
         Fault::gqa_all_kv_head_0, Fault::heads_full_width, Fault::heads_share_projection}) {
     CAPTURE(fault_info(fault).name);
@@ -678,9 +716,10 @@ void check_gqa_gradients(const GqaConfig& config) {
 }
 
 const Fault kScoreFaults[] = {Fault::unscaled_scores, Fault::causal_mask_ignored,
-                              Fault::causal_mask_off_by_one, Fault::softmax_wrong_axis};
-const Fault kRopeFaults[] = {Fault::rope_not_applied, Fault::rope_on_values, Fault::rope_base_1000,
-                             Fault::rope_scaling_ignored};
+                              Fault::causal_mask_off_by_one, Fault::causal_mask_always,
+                              Fault::softmax_wrong_axis};
+const Fault kRopeFaults[] = {Fault::rope_not_applied, Fault::rope_on_values, Fault::rope_additive,
+                             Fault::rope_base_1000, Fault::rope_scaling_ignored};
 
 }  // namespace
 

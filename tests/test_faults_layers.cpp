@@ -163,6 +163,46 @@ TEST_CASE("sinusoidal-one-frequency gives every pair the first pair's frequency"
   CHECK((clean.row(44) - clean.row(0)).norm() > 1.0);
 }
 
+TEST_CASE("sinusoidal-trainable builds the sinusoids as a trainable table and adds the same values",
+          "[fault][positional]") {
+  const auto scheme = [] {
+    return make_positional_params<double>(PositionalKind::sinusoidal, 512, 64);
+  };
+  CHECK(count_params(scheme()).total() == 0);
+  FaultScope scope(Fault::sinusoidal_trainable);
+  const PositionalParams<double> faulty = scheme();
+  CHECK(count_params(faulty).total() == 512 * 64);
+  REQUIRE(faulty.table.has_value());
+  CHECK(*faulty.table == sinusoidal_encoding<double>(sequential_positions(512), 64));
+  // The embeddings gain what they gained before: the fault is in what the module holds.
+  Rng rng(17);
+  const Matrix<double> x = random_matrix(5, 64, rng);
+  Matrix<double> with_table = x;
+  add_positions(with_table, faulty, sequential_positions(5));
+  CHECK(with_table == x + sinusoidal_encoding<double>(sequential_positions(5), 64));
+  // A learned table and no encoding are built as before.
+  CHECK(count_params(make_positional_params<double>(PositionalKind::learned, 512, 64)).total() ==
+        512 * 64);
+  CHECK_FALSE(make_positional_params<double>(PositionalKind::rope, 512, 64).table.has_value());
+}
+
+TEST_CASE("learned-table-one-short builds max_len − 1 rows, so the last position has none",
+          "[fault][positional]") {
+  CHECK(count_params(make_positional_params<double>(PositionalKind::learned, 512, 64)).total() ==
+        512 * 64);
+  FaultScope scope(Fault::learned_table_one_short);
+  const PositionalParams<double> faulty =
+      make_positional_params<double>(PositionalKind::learned, 512, 64);
+  CHECK(count_params(faulty).total() == 511 * 64);
+  Matrix<double> out;
+  learned_positions_forward(out, Positions{510}, *faulty.table);
+  CHECK(out.rows() == 1);
+  CHECK_THROWS_WITH(learned_positions_forward(out, Positions{511}, *faulty.table),
+                    Catch::Contains("position 511 is past the learned position table"));
+  // One position's table becomes an empty one, still a table.
+  CHECK(make_positional_params<double>(PositionalKind::learned, 1, 8).table->rows() == 0);
+}
+
 TEST_CASE("learned-positions-clamp reads the last row for a position past the table",
           "[fault][positional][gradcheck]") {
   Rng rng(3);
@@ -210,16 +250,25 @@ TEST_CASE("learned-positions-clamp reads the last row for a position past the ta
 
 // --- norms --------------------------------------------------------------------------------------
 
-TEST_CASE("layernorm-no-centring normalises by the root mean square, as RMSNorm", "[fault][norm]") {
-  Rng rng(4);
-  const Matrix<double> x = offset_rows(5, 8, rng);
-  const NormParams<double> params = random_affine(8, rng);
-  const auto run = [&] {
+namespace {
+
+// LayerNorm (eps 1e-5) of `x` under whichever fault is active when it runs.
+auto layernorm_of(const Matrix<double>& x, const NormParams<double>& params) {
+  return [&x, &params] {
     Matrix<double> y;
     Vector<double> mean, rstd;
     layernorm_forward(y, mean, rstd, x, params, 1e-5);
     return y;
   };
+}
+
+}  // namespace
+
+TEST_CASE("layernorm-no-centring normalises by the root mean square, as RMSNorm", "[fault][norm]") {
+  Rng rng(4);
+  const Matrix<double> x = offset_rows(5, 8, rng);
+  const NormParams<double> params = random_affine(8, rng);
+  const auto run = layernorm_of(x, params);
   const double change = relative_change(Fault::layernorm_no_centring, run);
   CHECK(change > 0.5);
 
@@ -237,12 +286,7 @@ TEST_CASE("layernorm-no-scaling only subtracts each row's mean", "[fault][norm]"
   Rng rng(5);
   const Matrix<double> x = offset_rows(5, 8, rng);
   const NormParams<double> params = random_affine(8, rng);
-  const auto run = [&] {
-    Matrix<double> y;
-    Vector<double> mean, rstd;
-    layernorm_forward(y, mean, rstd, x, params, 1e-5);
-    return y;
-  };
+  const auto run = layernorm_of(x, params);
   const double change = relative_change(Fault::layernorm_no_scaling, run);
   CHECK(change > 0.5);
 
@@ -261,12 +305,7 @@ TEST_CASE("layernorm-unbiased-variance divides by n − 1, and one feature stays
   Rng rng(6);
   const Matrix<double> x = offset_rows(5, 8, rng);
   const NormParams<double> params = random_affine(8, rng);
-  const auto run = [&] {
-    Matrix<double> y;
-    Vector<double> mean, rstd;
-    layernorm_forward(y, mean, rstd, x, params, 1e-5);
-    return y;
-  };
+  const auto run = layernorm_of(x, params);
   const double change = relative_change(Fault::layernorm_unbiased_variance, run);
   CHECK(change > 0.03);  // √(7/8) ≈ 0.935: every normalised feature shrinks by 6.5%
 
@@ -281,6 +320,35 @@ TEST_CASE("layernorm-unbiased-variance divides by n − 1, and one feature stays
   layernorm_forward(y, mean, rstd, one_feature, plain, 1e-5);
   CHECK(y.allFinite());
   CHECK(rstd.allFinite());
+}
+
+TEST_CASE("layernorm-batch-statistics normalises each feature over the batch, as BatchNorm",
+          "[fault][norm]") {
+  Rng rng(16);
+  const Matrix<double> x = offset_rows(6, 8, rng);
+  const NormParams<double> params = random_affine(8, rng);
+  const auto run = layernorm_of(x, params);
+  const double change = relative_change(Fault::layernorm_batch_statistics, run);
+  CHECK(change > 0.5);
+
+  BatchNormParams<double> batch_norm(8);
+  batch_norm.affine = params;
+  Matrix<double> expected, y;
+  Vector<double> mean, rstd;
+  batchnorm_train_forward(expected, mean, rstd, x, batch_norm, 1e-5, 0.1);
+  FaultScope scope(Fault::layernorm_batch_statistics);
+  layernorm_forward(y, mean, rstd, x, params, 1e-5);
+  CHECK(relative_error(y, expected) <= 1e-14);
+  CHECK(mean.size() == 8);  // one mean per feature, not per token
+  // A token's output now depends on its companions, and a lone token normalises to β.
+  Matrix<double> other = x;
+  other.bottomRows(5) *= 3.0;
+  Matrix<double> y_other;
+  layernorm_forward(y_other, mean, rstd, other, params, 1e-5);
+  CHECK((y_other.row(0) - y.row(0)).cwiseAbs().maxCoeff() > 0.1);
+  layernorm_forward(y, mean, rstd, Matrix<double>(x.topRows(1)), params, 1e-5);
+  CHECK(y.allFinite());
+  CHECK(relative_error(Matrix<double>(y.transpose()), Matrix<double>(params.bias)) <= 1e-14);
 }
 
 TEST_CASE("rmsnorm-as-layernorm centres each row first", "[fault][norm]") {
@@ -342,8 +410,9 @@ TEST_CASE("norm gradients match central differences under each norm fault",
   Matrix<double> y, dx;
   Vector<double> mean, rstd;
   NormParams<double> grads;
-  for (const Fault fault : {Fault::layernorm_no_centring, Fault::layernorm_no_scaling,
-                            Fault::layernorm_unbiased_variance}) {
+  for (const Fault fault :
+       {Fault::layernorm_no_centring, Fault::layernorm_no_scaling,
+        Fault::layernorm_unbiased_variance, Fault::layernorm_batch_statistics}) {
     INFO(fault_info(fault).name);
     FaultScope scope(fault);
     NormParams<double> params = random_affine(6, rng);

@@ -69,10 +69,11 @@ DemoResult run_head_params(const Params& params, std::uint64_t) {
   result.set("counted_from_modules", count_modules, Provenance::derived);
   const std::int64_t first = head_counts.front();
   const std::int64_t last = head_counts.back();
+  // One head count is a total over itself: 1 by arithmetic, whatever the modules hold.
   result.set(fmt::format("ratio_h{}_h{}", last, first),
              result.find(fmt::format("total_h{}", last))->number /
                  result.find(fmt::format("total_h{}", first))->number,
-             counts);
+             first == last ? Provenance::derived : counts);
   result.tables.push_back(
       Table{"parameters",
             fmt::format("attention parameters at d_model {}", d_model),

@@ -36,21 +36,26 @@ DemoResult run_pe_extrapolation(const Params& params, std::uint64_t seed) {
   // A learned table of the real shape (max_len rows of d_model). Only the rows this demo reads
   // are drawn: filling a 4-million-entry table with normals would dominate `check` on templates.
   engine::Rng rng(seed);
-  Mat table = Mat::Zero(max_len, d_model);
+  auto learned =
+      engine::make_positional_params<double>(engine::PositionalKind::learned, max_len, d_model);
+  Mat& table = *learned.table;
   for (const std::int64_t row : {std::int64_t{0}, std::int64_t{1}, max_len - 1}) {
-    if (row < max_len) table.row(row) = random_matrix(1, d_model, rng, 0.0, 1.0);
+    if (row < table.rows()) table.row(row) = random_matrix(1, d_model, rng, 0.0, 1.0);
   }
+  // A lookup's refusal, or "" when the table has the row.
+  const auto refusal_of = [&](std::int64_t at) {
+    try {
+      Mat looked_up;
+      engine::learned_positions_forward(looked_up, {at}, table);
+      return looked_up.allFinite() ? std::string() : std::string("a row that is not finite");
+    } catch (const engine::EngineError& e) {
+      return std::string(e.what());
+    }
+  };
   DemoResult result;
-  Mat looked_up;
-  engine::learned_positions_forward(looked_up, {max_len - 1}, table);
-  result.set(fmt::format("learned_answers_{}", max_len - 1), looked_up.allFinite(),
+  result.set(fmt::format("learned_answers_{}", max_len - 1), refusal_of(max_len - 1).empty(),
              Provenance::measured);
-  std::string refusal;
-  try {
-    engine::learned_positions_forward(looked_up, {position}, table);
-  } catch (const engine::EngineError& e) {
-    refusal = e.what();
-  }
+  const std::string refusal = refusal_of(position);
   result.set(fmt::format("learned_refuses_{}", position), !refusal.empty(), Provenance::measured);
   const Mat far = engine::sinusoidal_encoding<double>({position, 10 * position}, d_model);
   result.set(fmt::format("sinusoidal_defined_{}", position),
@@ -67,7 +72,6 @@ DemoResult run_pe_extrapolation(const Params& params, std::uint64_t seed) {
     distinct += frequencies[i] - frequencies[i - 1] > 1e-9 * frequencies[i] ? 1.0 : 0.0;
   result.set("sinusoidal_frequencies", distinct, Provenance::measured);
   // Counted from the schemes' trainable tensors, as for any module.
-  const engine::PositionalParams<double> learned{engine::PositionalKind::learned, table};
   const auto sinusoidal_scheme =
       engine::make_positional_params<double>(engine::PositionalKind::sinusoidal, max_len, d_model);
   result.set("learned_params", static_cast<double>(engine::count_params(learned).total()),
