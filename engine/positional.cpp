@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "engine/fault.hpp"
@@ -210,20 +211,29 @@ void rotate_pairs(Matrix<T>& out, const Matrix<T>& inp, const Positions& positio
   if (fault == Fault::rope_scaling_ignored) rotation.scaling = 1.0;
   const RopeAngles<T> angles = rope_angles<T>(positions, dim, rotation);
   const Index pairs = dim / 2;
+  const bool interleaved = config.convention == RopeConvention::interleaved;
+  // The columns of pair i: (2i, 2i + 1) interleaved, (i, i + D/2) in halves.
+  const auto columns = [&](Index i) {
+    return interleaved ? std::pair{2 * i, 2 * i + 1} : std::pair{i, i + pairs};
+  };
   out.resize(inp.rows(), dim);
+  if (additive) {
+    for (Index t = 0; t < inp.rows(); ++t) {
+      for (Index i = 0; i < pairs; ++i) {
+        const auto [a, b] = columns(i);
+        out(t, a) = inp(t, a) + angles.cos(t, i);
+        out(t, b) = inp(t, b) + angles.sin(t, i);
+      }
+    }
+    return;
+  }
   for (Index t = 0; t < inp.rows(); ++t) {
     for (Index i = 0; i < pairs; ++i) {
       const T cos_angle = angles.cos(t, i);
       const T sin_angle = undo ? -angles.sin(t, i) : angles.sin(t, i);
-      const Index a = config.convention == RopeConvention::interleaved ? 2 * i : i;
-      const Index b = config.convention == RopeConvention::interleaved ? 2 * i + 1 : i + pairs;
+      const auto [a, b] = columns(i);
       const T x_a = inp(t, a);
       const T x_b = inp(t, b);
-      if (additive) {
-        out(t, a) = x_a + cos_angle;
-        out(t, b) = x_b + sin_angle;
-        continue;
-      }
       out(t, a) = x_a * cos_angle - x_b * sin_angle;
       out(t, b) = x_a * sin_angle + x_b * cos_angle;
     }
