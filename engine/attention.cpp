@@ -178,7 +178,16 @@ void mha_forward(Matrix<T>& out, MhaCache<T>& cache, const Matrix<T>& inp,
   const Index head_dim = params.head_dim();
   const Index rows = params.projection_rows();  // qkv holds Q, K and V, `rows` columns each
 
+  require(!(options.rope && options.sinusoidal_qk),
+          "attention takes RoPE or a sinusoidal code on Q and K, not both");
   linear_forward(cache.qkv, inp, params.in_proj);
+  if (options.sinusoidal_qk) {
+    // Q and K gain the code, head block by head block; V is left as it is.
+    cache.positions = options.positions.empty() ? sequential_positions(steps) : options.positions;
+    Matrix<T> qk = cache.qkv.leftCols(2 * rows);
+    add_positions_to_heads(qk, cache.positions, head_dim);
+    cache.qkv.leftCols(2 * rows) = qk;
+  }
   if (options.rope) {
     cache.positions = options.positions.empty() ? sequential_positions(steps) : options.positions;
     // Q and K, head block by head block (rope-on-values: V as well)
@@ -206,7 +215,8 @@ template <typename T>
 void mha_backward(Matrix<T>& dinp, MhaParams<T>& grads, const Matrix<T>& dout, const Matrix<T>& inp,
                   const MhaParams<T>& params, const MhaCache<T>& cache,
                   const AttentionOptions& options) {
-  // forward was: heads = [attention(q_h, k_h, v_h)]_h; out = heads·W_oᵀ + b_o
+  // forward was: heads = [attention(q_h, k_h, v_h)]_h; out = heads·W_oᵀ + b_o (a sinusoidal code
+  // added to q_h and k_h passes their gradients through)
   const Fault fault = enter(Op::attention);
   enter(Op::heads);
   if (options.rope) enter(Op::rope);

@@ -25,7 +25,10 @@ struct AttentionOptions {
   bool causal = false;             // position t attends to positions ≤ t only
   bool scaled = true;              // divide scores by √d_k; off only for the scaling demo
   std::optional<RopeConfig> rope;  // rotate each head's Q and K after projection
-  Positions positions;             // RoPE positions, one per row; empty means 0, 1, …, T − 1
+  bool sinusoidal_qk = false;      // add a sinusoidal code to each head's Q and K after projection
+                                   // instead (add_positions_to_heads): never with rope
+  Positions positions;             // RoPE's or the code's positions, one per row; empty means
+                                   // 0, 1, …, T − 1
 };
 
 // --- one head: out = softmax(q·kᵀ/√d_k [+ mask])·v ---------------------------------------------

@@ -165,6 +165,22 @@ void add_positions(Matrix<T>& embeddings, const PositionalParams<T>& params,
 }
 
 template <typename T>
+void add_positions_to_heads(Matrix<T>& qk, const Positions& positions, Index head_dim,
+                            double base) {
+  const Fault fault = enter(Op::positions_added);
+  require(head_dim > 0 && qk.cols() % head_dim == 0, "Q/K of shape " + shape_of(qk) +
+                                                         " do not split into heads of width " +
+                                                         std::to_string(head_dim));
+  require(qk.rows() == static_cast<Index>(positions.size()),
+          "Q/K have " + std::to_string(qk.rows()) + " rows but " +
+              std::to_string(positions.size()) + " positions");
+  if (fault == Fault::positions_not_added) return;
+  const Matrix<T> code = sinusoidal_encoding<T>(positions, head_dim, base);
+  for (Index offset = 0; offset < qk.cols(); offset += head_dim)
+    qk.middleCols(offset, head_dim) += code;
+}
+
+template <typename T>
 RopeAngles<T> rope_angles(const Positions& positions, Index dim, const RopeConfig& config) {
   require(config.base > 1.0, "rope base must be > 1, got " + number_string(config.base));
   require(config.scaling > 0.0,
@@ -264,6 +280,7 @@ void rope_backward(Matrix<T>& dinp, const Matrix<T>& dout, const Positions& posi
                                               Index);                                         \
   template void add_positions<T>(Matrix<T>&, const PositionalParams<T>&, const Positions&);   \
   template PositionalParams<T> make_positional_params<T>(PositionalKind, Index, Index);       \
+  template void add_positions_to_heads<T>(Matrix<T>&, const Positions&, Index, double);       \
   template RopeAngles<T> rope_angles<T>(const Positions&, Index, const RopeConfig&);          \
   template void rope_forward<T>(Matrix<T>&, const Matrix<T>&, const Positions&,               \
                                 const RopeConfig&);                                           \

@@ -71,6 +71,16 @@ void add_positions(Matrix<T>& embeddings,  // (T, d)
                    const PositionalParams<T>& params,
                    const Positions& positions);  // (T)
 
+// --- a sinusoidal code added to Q and K after their projections ------------------------------
+// Every head_dim-wide block of `qk` (one per head) gains the sinusoidal encoding of its rows'
+// positions, head_dim wide: an added code where RoPE rotates. No standard model does this; it is
+// the design the trap rope-is-additive pictures, run so a proof can measure what it gives (q·k
+// keeps terms in the absolute positions). The addition passes the gradient through unchanged.
+template <typename T>
+void add_positions_to_heads(Matrix<T>& qk,               // (T, H·D)
+                            const Positions& positions,  // (T)
+                            Index head_dim, double base = 10000.0);
+
 // --- rotary (Su et al. 2021) -------------------------------------------------------------------
 enum class RopeConvention {
   interleaved,  // pairs (x[2i], x[2i+1]), as the RoFormer paper and Meta's original Llama

@@ -395,6 +395,56 @@ def mha():
     return mha_case("mha")
 
 
+def mha_functional(x, params, heads, code=None):
+    """nn.MultiheadAttention's self-attention written out in torch ops, with ``code`` (T, D)
+    added to every head's q and k after the projection when given. Returns output (T, E) and
+    the per-head weights (H, T, T)."""
+    t, e = x.shape
+    d = e // heads
+    qkv = nn.functional.linear(x, params["in_proj_weight"], params["in_proj_bias"])
+    q, k, v = (part.reshape(t, heads, d).transpose(0, 1) for part in qkv.chunk(3, dim=-1))
+    if code is not None:
+        q = q + code
+        k = k + code
+    weights = torch.softmax(q @ k.transpose(-1, -2) / math.sqrt(d), dim=-1)
+    heads_out = (weights @ v).transpose(0, 1).reshape(t, e)
+    out = nn.functional.linear(heads_out, params["out_proj.weight"], params["out_proj.bias"])
+    return out, weights
+
+
+@fixture
+def mha_sinusoidal_qk():
+    """Self-attention with a sinusoidal code added to each head's Q and K after the projection
+    (the design the trap rope-is-additive pictures). No module does this, so it is written out in
+    torch ops; the same code without the addition is first checked against nn.MultiheadAttention."""
+    name = "mha_sinusoidal_qk"
+    seed_for(name)
+    params = {"in_proj_weight": weight(3 * E, E), "in_proj_bias": bias(3 * E),
+              "out_proj.weight": weight(E, E), "out_proj.bias": bias(E)}
+    x = torch.randn(T, E, dtype=F64)
+    module = nn.MultiheadAttention(E, H, dropout=0.0, batch_first=True, dtype=F64)
+    set_params(module, params)
+    reference, _ = module(x.unsqueeze(0), x.unsqueeze(0), x.unsqueeze(0))
+    plain, _ = mha_functional(x, params, H)
+    if not torch.allclose(plain, reference.squeeze(0), rtol=0, atol=1e-12):
+        raise RuntimeError("the written-out attention does not match nn.MultiheadAttention")
+    leaves = {key: value.clone().requires_grad_() for key, value in params.items()}
+    x = x.requires_grad_()
+    code = sinusoidal_table(list(range(T)), E // H)
+    y, attn = mha_functional(x, leaves, H, code)
+    gy = torch.randn_like(y)
+    y.backward(gy)
+    grads = {"input": x.grad.tolist()}
+    grads.update(tensor_grads(leaves.items()))
+    desc = (f"self-attention as nn.MultiheadAttention({E}, num_heads={H}) computes it, with the "
+            f"sinusoidal table of width {E // H} (positions 0..{T - 1}) added to every head's q "
+            f"and k after the projection; written out in torch ops, float64, input {T}x{E}")
+    config = {"embed_dim": E, "num_heads": H, "bias": True, "causal": False,
+              "sinusoidal_qk": True}
+    expected = {"output": y.tolist(), "grads": grads, "attn_weights": attn.tolist()}
+    return make(name, desc, "mha", F64, config, params, x.detach(), gy, expected)
+
+
 @fixture
 def mha_nobias():
     return mha_case("mha_nobias", use_bias=False)

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "engine/attention.hpp"
+#include "engine/fault.hpp"
 #include "test_support.hpp"
 
 using namespace proofdeck::engine;
@@ -133,8 +134,10 @@ TEST_CASE("multi-head attention gradients match central differences",
     bool bias;
     AttentionOptions options;
   };
-  AttentionOptions causal, unscaled, rope_half, rope_interleaved;
+  AttentionOptions causal, unscaled, rope_half, rope_interleaved, code_on_qk;
   causal.causal = true;
+  code_on_qk.sinusoidal_qk = true;
+  code_on_qk.positions = {3, 1, 4, 1, 5};
   unscaled.scaled = false;
   rope_half.rope = RopeConfig{RopeConvention::half, 10000.0};
   rope_interleaved.rope = RopeConfig{RopeConvention::interleaved, 100.0};
@@ -146,7 +149,8 @@ TEST_CASE("multi-head attention gradients match central differences",
       {"4 heads, causal", 4, true, causal},
       {"unscaled", 2, true, unscaled},
       {"RoPE rotate-half", 2, true, rope_half},
-      {"RoPE interleaved, causal, explicit positions", 2, false, rope_interleaved}};
+      {"RoPE interleaved, causal, explicit positions", 2, false, rope_interleaved},
+      {"a sinusoidal code added to Q and K, explicit positions", 2, true, code_on_qk}};
   for (const Case& c : cases) {
     INFO(c.name);
     Rng rng(6);
@@ -173,4 +177,38 @@ TEST_CASE("multi-head attention gradients match central differences",
                   kGradTolerance);
     }
   }
+}
+
+TEST_CASE("a sinusoidal code on Q and K is added to every head's q and k and leaves v alone",
+          "[engine][attention][positional]") {
+  Rng rng(8);
+  const MhaParams<double> params = random_mha(8, 2, true, rng);
+  const Matrix<double> x = random_matrix(5, 8, rng);
+  AttentionOptions options;
+  options.sinusoidal_qk = true;
+  Matrix<double> y, y_plain;
+  MhaCache<double> cache, plain;
+  mha_forward(y, cache, x, params, options);
+  mha_forward(y_plain, plain, x, params, AttentionOptions{});
+  const Matrix<double> code = sinusoidal_encoding<double>(sequential_positions(5), 4);
+  for (Index block = 0; block < 4; ++block) {  // q of heads 0 and 1, then k of heads 0 and 1
+    CHECK((cache.qkv.middleCols(4 * block, 4) - plain.qkv.middleCols(4 * block, 4) - code)
+              .cwiseAbs()
+              .maxCoeff() <= 1e-15);
+  }
+  CHECK(cache.qkv.rightCols(8) == plain.qkv.rightCols(8));
+  CHECK((y - y_plain).cwiseAbs().maxCoeff() > 1e-3);
+
+  // positions-not-added is the fault of this addition too: without it the module is plain.
+  {
+    FaultScope scope(Fault::positions_not_added);
+    mha_forward(y, cache, x, params, options);
+    CHECK(y == y_plain);
+  }
+  options.rope = RopeConfig{RopeConvention::half, 10000.0};
+  CHECK_THROWS_WITH(mha_forward(y, cache, x, params, options),
+                    Catch::Contains("RoPE or a sinusoidal code on Q and K, not both"));
+  Matrix<double> wrong = Matrix<double>::Zero(5, 6);
+  CHECK_THROWS_WITH(add_positions_to_heads(wrong, sequential_positions(5), 4),
+                    Catch::Contains("do not split into heads of width 4"));
 }

@@ -56,6 +56,13 @@ DemoResult run_rope_relative(const Params& params, std::uint64_t seed) {
         (key_token + engine::sinusoidal_encoding<double>({s}, dim, base)) * wk.transpose();
     return qp.row(0).dot(ks.row(0));
   };
+  // An added code in RoPE's place: sinusoids added to q and k after W_q, W_k.
+  const auto sinusoidal_after_projection_score = [&](std::int64_t p, std::int64_t s) {
+    Mat qp = q, ks = k;
+    engine::add_positions_to_heads(qp, {p}, dim, base);
+    engine::add_positions_to_heads(ks, {s}, dim, base);
+    return qp.row(0).dot(ks.row(0));
+  };
   // RoPE in the wrong place: rotating the embeddings before W_q, W_k loses the property.
   const auto rope_before_projection_score = [&](std::int64_t p, std::int64_t s) {
     Mat rq, rk;
@@ -65,7 +72,7 @@ DemoResult run_rope_relative(const Params& params, std::uint64_t seed) {
     return (rq * wq.transpose()).row(0).dot((rk * wk.transpose()).row(0));
   };
 
-  Mat scores(static_cast<Index>(starts.size()), 4);
+  Mat scores(static_cast<Index>(starts.size()), 5);
   std::vector<std::string> rows;
   for (std::size_t i = 0; i < starts.size(); ++i) {
     const std::int64_t p = starts[i];
@@ -74,6 +81,7 @@ DemoResult run_rope_relative(const Params& params, std::uint64_t seed) {
     scores(row, 1) = rope_score(engine::RopeConvention::half, p, p + offset);
     scores(row, 2) = sinusoidal_score(p, p + offset);
     scores(row, 3) = rope_before_projection_score(p, p + offset);
+    scores(row, 4) = sinusoidal_after_projection_score(p, p + offset);
     rows.push_back(fmt::format("({}, {})", p, p + offset));
   }
   const auto spread = [&](Index column) {
@@ -107,14 +115,16 @@ DemoResult run_rope_relative(const Params& params, std::uint64_t seed) {
   result.set("max_offset_diff_rope_half", spread(1), Provenance::measured);
   result.set("max_offset_diff_sinusoidal", spread(2), Provenance::measured);
   result.set("max_offset_diff_rope_before_projection", spread(3), Provenance::measured);
+  result.set("max_offset_diff_sinusoidal_after_projection", spread(4), Provenance::measured);
   result.set("rope_depends_only_on_offset", spread(0) <= 1e-12 && spread(1) <= 1e-12,
              Provenance::measured);
-  result.tables.push_back(Table{"scores",
-                                fmt::format("q·k for query/key positions {} apart", offset),
-                                rows,
-                                {"RoPE interleaved", "RoPE half", "sinusoidal added", "RoPE on x"},
-                                scores,
-                                false});
+  result.tables.push_back(Table{
+      "scores",
+      fmt::format("q·k for query/key positions {} apart", offset),
+      rows,
+      {"RoPE interleaved", "RoPE half", "sinusoidal added", "RoPE on x", "sinusoidal on q, k"},
+      scores,
+      false});
   const std::set<std::int64_t> distinct(starts.begin(), starts.end());
   if (distinct.size() < 2) {
     result.text = {
@@ -134,8 +144,11 @@ DemoResult run_rope_relative(const Params& params, std::uint64_t seed) {
                   "pair {} apart scores the same (spread {} interleaved, {} rotate-half).",
                   offset, text::format_short(spread(0)), text::format_short(spread(1))),
       fmt::format("Added sinusoidal vectors ride inside the embeddings through W_q and W_k, and "
-                  "the score changes with the absolute positions (spread {}).",
-                  text::format_short(spread(2))),
+                  "the score changes with the absolute positions (spread {}). Added to q and k "
+                  "after the projections instead, in RoPE's place, they still leave terms in the "
+                  "absolute positions (spread {}): it is the rotation, not the place, that makes "
+                  "the score relative.",
+                  text::format_short(spread(2)), text::format_short(spread(4))),
       fmt::format("Where RoPE acts matters: rotating the embeddings before the projections "
                   "instead of Q and K after them loses the property (spread {}). The "
                   "pipeline is x → W_q, W_k → rotate q and k → q·kᵀ; V is not rotated (in an "
@@ -158,7 +171,7 @@ DemoInfo rope_relative_demo() {
        number_param("base", 10000.0, 2.0, 1e9, "RoPE and sinusoidal frequency base")},
       run_rope_relative,
       {engine::Op::attention, engine::Op::heads, engine::Op::kv_heads, engine::Op::rope,
-       engine::Op::sinusoidal}};
+       engine::Op::sinusoidal, engine::Op::positions_added}};
 }
 
 }  // namespace proofdeck::demo

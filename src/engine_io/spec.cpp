@@ -447,6 +447,8 @@ void run_mha(OpRun<T>& run) {
   const bool bias = run.config.flag("bias", true);
   engine::AttentionOptions options;
   options.causal = run.config.flag("causal", false);
+  // a sinusoidal code added to each head's Q and K after projection, positions 0, 1, …
+  options.sinusoidal_qk = run.config.flag("sinusoidal_qk", false);
   run.config.flag("batch_first", true);  // the input is one sequence either way
   run.config.require_no_dropout();
   engine::MhaParams<T> params;
