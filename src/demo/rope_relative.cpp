@@ -122,7 +122,7 @@ DemoResult run_rope_relative(const Params& params, std::uint64_t seed) {
       "scores",
       fmt::format("q·k for query/key positions {} apart", offset),
       rows,
-      {"RoPE interleaved", "RoPE half", "sinusoidal added", "RoPE on x", "sinusoidal on q, k"},
+      {"RoPE interleaved", "RoPE half", "sinusoidal added", "RoPE on x", "sinusoids on q/k"},
       scores,
       false});
   const std::set<std::int64_t> distinct(starts.begin(), starts.end());
