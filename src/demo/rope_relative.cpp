@@ -118,13 +118,13 @@ DemoResult run_rope_relative(const Params& params, std::uint64_t seed) {
   result.set("max_offset_diff_sinusoidal_after_projection", spread(4), Provenance::measured);
   result.set("rope_depends_only_on_offset", spread(0) <= 1e-12 && spread(1) <= 1e-12,
              Provenance::measured);
-  result.tables.push_back(Table{
-      "scores",
-      fmt::format("q·k for query/key positions {} apart", offset),
-      rows,
-      {"RoPE interleaved", "RoPE half", "sinusoidal added", "RoPE on x", "sinusoids on q/k"},
-      scores,
-      false});
+  result.tables.push_back(
+      Table{"scores",
+            fmt::format("q·k for query/key positions {} apart", offset),
+            rows,
+            {"RoPE interleaved", "RoPE half", "sinusoidal added", "RoPE on x", "sinusoids on q/k"},
+            scores,
+            false});
   const std::set<std::int64_t> distinct(starts.begin(), starts.end());
   if (distinct.size() < 2) {
     result.text = {
