@@ -73,10 +73,8 @@ void softmax_rows(Matrix<T>& scores, Index first_query, bool causal) {
   // The keys row r sees: all of them, or under the causal mask those up to its own place
   // first_query + r.
   const CausalReach mask = causal_reach(causal, fault);
-  const bool masked = mask.masked;
-  const Index reach = mask.reach;
   const auto visible = [&](Index row) {
-    return masked ? std::min(keys, first_query + row + reach) : keys;
+    return mask.masked ? std::min(keys, first_query + row + mask.reach) : keys;
   };
   if (fault == Fault::softmax_wrong_axis) {
     // Each key's column is normalised over the queries that see it; a column no query sees
@@ -181,15 +179,15 @@ void mha_forward(Matrix<T>& out, MhaCache<T>& cache, const Matrix<T>& inp,
   require(!(options.rope && options.sinusoidal_qk),
           "attention takes RoPE or a sinusoidal code on Q and K, not both");
   linear_forward(cache.qkv, inp, params.in_proj);
+  if (options.rope || options.sinusoidal_qk)
+    cache.positions = options.positions.empty() ? sequential_positions(steps) : options.positions;
   if (options.sinusoidal_qk) {
     // Q and K gain the code, head block by head block; V is left as it is.
-    cache.positions = options.positions.empty() ? sequential_positions(steps) : options.positions;
     Matrix<T> qk = cache.qkv.leftCols(2 * rows);
     add_positions_to_heads(qk, cache.positions, head_dim);
     cache.qkv.leftCols(2 * rows) = qk;
   }
   if (options.rope) {
-    cache.positions = options.positions.empty() ? sequential_positions(steps) : options.positions;
     // Q and K, head block by head block (rope-on-values: V as well)
     const Index rotated_columns = (fault == Fault::rope_on_values ? 3 : 2) * rows;
     Matrix<T> rotated;

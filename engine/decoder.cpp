@@ -517,14 +517,12 @@ TiledAttentionStats attention_tiled_forward(MutableRef<T> out, ConstRef<T> query
   const T minus_infinity = -std::numeric_limits<T>::infinity();
   // The causal mask as softmax_rows applies it: a query sees keys up to its own place.
   const CausalReach mask = causal_reach(causal, fault);
-  const bool masked = mask.masked;
-  const Index reach = mask.reach;
   // key tiles wholly after the query tile's last visible key are never computed
   const auto key_end = [&](Index q0, Index queries) {
-    return masked ? std::min(steps, q0 + queries - 1 + reach) : steps;
+    return mask.masked ? std::min(steps, q0 + queries - 1 + mask.reach) : steps;
   };
   const auto visible = [&](Index q0, Index row, Index k0, Index keys) {
-    return masked ? std::clamp<Index>(q0 + row - k0 + reach, 0, keys) : keys;
+    return mask.masked ? std::clamp<Index>(q0 + row - k0 + mask.reach, 0, keys) : keys;
   };
   TiledAttentionStats stats;
   Matrix<T> scores;
