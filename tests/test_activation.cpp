@@ -4,6 +4,8 @@
 #include "engine/activation.hpp"
 #include "test_support.hpp"
 
+namespace test_activation {
+
 using namespace proofdeck::engine;
 using namespace proofdeck::testing;
 
@@ -50,3 +52,5 @@ TEST_CASE("activation names round-trip and unknown names are refused", "[engine]
   }
   CHECK_FALSE(parse_activation("swish").has_value());
 }
+
+}  // namespace test_activation

@@ -6,6 +6,8 @@
 #include "engine/fault.hpp"
 #include "test_support.hpp"
 
+namespace test_attention {
+
 using namespace proofdeck::engine;
 using namespace proofdeck::testing;
 
@@ -212,3 +214,5 @@ TEST_CASE("a sinusoidal code on Q and K is added to every head's q and k and lea
   CHECK_THROWS_WITH(add_positions_to_heads(wrong, sequential_positions(5), 4),
                     Catch::Contains("do not split into heads of width 4"));
 }
+
+}  // namespace test_attention

@@ -9,6 +9,8 @@
 #include "bank/loader.hpp"
 #include "bank_test_support.hpp"
 
+namespace test_bank_loader {
+
 using namespace proofdeck;
 using namespace proofdeck::bank;
 using bank_test::problems_of;
@@ -283,3 +285,5 @@ TEST_CASE("the key and every distractor must evaluate in every combination a qui
         std::vector<std::string>{"bank.json: /questions/2/distractors/0/formula: '^' overflows "
                                  "at column 3 in `2 ^ 2000`"});
 }
+
+}  // namespace test_bank_loader

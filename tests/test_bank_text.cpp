@@ -10,6 +10,8 @@
 #include "bank_test_support.hpp"
 #include "cli_test_support.hpp"
 
+namespace test_bank_text {
+
 using namespace cli_test;
 using bank_test::problems_of;
 using Catch::Matchers::Contains;
@@ -263,3 +265,5 @@ TEST_CASE("every command refuses a bank with control characters, naming where, a
     CHECK_FALSE(has_raw_control(err));
   }
 }
+
+}  // namespace test_bank_text

@@ -24,6 +24,8 @@
 #include "study/input.hpp"
 #include "version.hpp"
 
+namespace test_cli {
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -946,3 +948,5 @@ TEST_CASE("check --mutate reports the kill rate and fails on a survivor", "[cli]
         json::array({{{"id", "per-head-qkv"}, {"mutation", "key + 1"}}}));
   CHECK(loose.err.str() == "error: check failed: 1 mutation survived\n");
 }
+
+}  // namespace test_cli

@@ -8,6 +8,8 @@
 #include "engine/param_count.hpp"
 #include "test_support.hpp"
 
+namespace test_decoder {
+
 using namespace proofdeck::engine;
 using namespace proofdeck::testing;
 
@@ -468,3 +470,5 @@ TEST_CASE("tiled attention refuses a tile of zero and mismatched shapes",
       attention_tiled_forward<double>(out, q, Matrix<double>::Zero(3, 2), q, 2, false),
       EngineError);
 }
+
+}  // namespace test_decoder

@@ -15,6 +15,8 @@
 #include "engine/fault.hpp"
 #include "engine/rng.hpp"
 
+namespace test_demo_faults {
+
 using namespace proofdeck;
 using namespace proofdeck::demo;
 using engine::Fault;
@@ -140,3 +142,5 @@ TEST_CASE("at least six faults are subtle: they move no demo's measured default 
                       "learned-positions-clamp", "learned-table-one-short", "alibi-equal-slopes",
                       "layernorm-unbiased-variance", "swiglu-no-gate", "linear-no-bias"});
 }
+
+}  // namespace test_demo_faults

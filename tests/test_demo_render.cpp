@@ -17,6 +17,8 @@
 #include "render/parts.hpp"
 #include "render/theme.hpp"
 
+namespace test_demo_render {
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -946,3 +948,5 @@ TEST_CASE("a run's command names every parameter it changed, and reproduces the 
     CHECK(again.params == result.params);
   }
 }
+
+}  // namespace test_demo_render

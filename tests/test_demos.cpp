@@ -21,6 +21,8 @@
 #include "render/parts.hpp"
 #include "text/number.hpp"
 
+namespace test_demos {
+
 using namespace proofdeck;
 using namespace proofdeck::demo;
 using proofdeck::render::render_text;
@@ -573,3 +575,5 @@ TEST_CASE("every demo run at the edges of its parameters says only what it shows
   }
   CHECK(runs >= 40);
 }
+
+}  // namespace test_demos

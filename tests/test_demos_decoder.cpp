@@ -10,6 +10,8 @@
 #include "demo/demo.hpp"
 #include "demo_test_support.hpp"
 
+namespace test_demos_decoder {
+
 using namespace proofdeck;
 using namespace proofdeck::demo;
 using proofdeck::testing::error_of;
@@ -241,3 +243,5 @@ TEST_CASE("the counted and measured decoder values move with the engine fault th
     CHECK(number(equal, "slope_h0") == Approx(number(equal, "slope_h7")).epsilon(1e-12));
   }
 }
+
+}  // namespace test_demos_decoder

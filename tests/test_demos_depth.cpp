@@ -11,6 +11,8 @@
 #include "demo/demos.hpp"
 #include "demo_test_support.hpp"
 
+namespace test_demos_depth {
+
 using namespace proofdeck;
 using namespace proofdeck::demo;
 using proofdeck::testing::flag;
@@ -255,3 +257,5 @@ TEST_CASE("out-of-range depth parameters are refused with the allowed range", "[
     REQUIRE_THROWS_AS(resolve_params(info, {assignment}), InputError);
   }
 }
+
+}  // namespace test_demos_depth

@@ -6,6 +6,8 @@
 #include "engine/encoder_layer.hpp"
 #include "test_support.hpp"
 
+namespace test_encoder_layer {
+
 using namespace proofdeck::engine;
 using namespace proofdeck::testing;
 
@@ -118,3 +120,5 @@ TEST_CASE("an encoder layer refuses heads that do not divide d_model and a bad e
   config.layer_norm_eps = 0.0;
   REQUIRE_THROWS_WITH(check_config(config), "layer_norm_eps must be positive, got 0");
 }
+
+}  // namespace test_encoder_layer

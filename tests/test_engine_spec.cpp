@@ -14,6 +14,8 @@
 #include "core/json_input.hpp"
 #include "engine_io/spec.hpp"
 
+namespace test_engine_spec {
+
 namespace {
 
 using Catch::Matchers::Contains;
@@ -695,3 +697,5 @@ TEST_CASE("empty containers count toward the nesting limit", "[spec][json]") {
   CHECK(parse_error(nested_arrays(65, ""), "deep.json") ==
         "deep.json: nesting deeper than 64 levels");
 }
+
+}  // namespace test_engine_spec

@@ -17,6 +17,8 @@
 #include "print/export.hpp"
 #include "print_test_support.hpp"
 
+namespace test_export {
+
 using namespace cli_test;
 using namespace print_test;
 using Catch::Matchers::Contains;
@@ -506,3 +508,5 @@ TEST_CASE("export and print: an explanation's {value:NAME} is the proof's number
   // The JSON export is a bank: it keeps the reference, so it loads and proves again.
   CHECK_THAT(output_of({"export", "--to", "json"}), Contains("{value:total_h8}"));
 }
+
+}  // namespace test_export

@@ -11,6 +11,8 @@
 
 #include "engine/fault.hpp"
 
+namespace test_fault_scope {
+
 using namespace proofdeck::engine;
 
 TEST_CASE("every fault has a unique kebab-case name, a change and the trap it breaks", "[fault]") {
@@ -99,3 +101,5 @@ TEST_CASE("two threads carry two faults at the same time", "[fault]") {
   CHECK(seen_b == Fault::alibi_halved_slopes);
   CHECK(enter(Op::rope) == Fault::none);
 }
+
+}  // namespace test_fault_scope

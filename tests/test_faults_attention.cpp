@@ -18,6 +18,8 @@
 #include "engine/param_count.hpp"
 #include "test_support.hpp"
 
+namespace test_faults_attention {
+
 using namespace proofdeck::engine;
 using namespace proofdeck::testing;
 
@@ -863,3 +865,5 @@ TEST_CASE("each attention op records the mechanisms it reaches", "[fault][attent
         }) == op_set({Op::kv_cache, Op::attention, Op::kv_heads, Op::rope}));
   CHECK(reached_by([] { run_rope(RopeConfig{}); }) == op_set({Op::rope}));
 }
+
+}  // namespace test_faults_attention

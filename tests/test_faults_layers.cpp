@@ -14,6 +14,8 @@
 #include "engine/stack.hpp"
 #include "test_support.hpp"
 
+namespace test_faults_layers {
+
 using namespace proofdeck::engine;
 using namespace proofdeck::testing;
 
@@ -735,3 +737,5 @@ TEST_CASE("feedforward-no-activation composes the two Linears with nothing betwe
   CHECK_CLOSE(grads.linear1.weight, numeric_gradient(params.linear1.weight, loss), kGradTolerance);
   CHECK_CLOSE(grads.linear2.weight, numeric_gradient(params.linear2.weight, loss), kGradTolerance);
 }
+
+}  // namespace test_faults_layers

@@ -12,6 +12,8 @@
 #include "golden.hpp"
 #include "study/session.hpp"
 
+namespace test_form {
+
 using namespace proofdeck::bank;
 using Catch::Matchers::Contains;
 using cli_test::Cli;
@@ -285,3 +287,5 @@ TEST_CASE("quiz and exam forms never ask two questions where one states the othe
   CHECK_THAT(named.err.str(), Contains("warning: --question mha-total-8-heads and "
                                        "mha-total-same-1-and-8-tf: one states the other's answer"));
 }
+
+}  // namespace test_form

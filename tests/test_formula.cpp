@@ -13,6 +13,8 @@
 #include "bank/formula.hpp"
 #include "core/errors.hpp"
 
+namespace test_formula {
+
 namespace {
 
 using proofdeck::bank::format_measured;
@@ -468,3 +470,5 @@ TEST_CASE("format_measured shows integers as format_number does, others to 4 dig
   CHECK(format_measured(1.5e-5) == "0.000015");  // plain decimals, as text::format_readable
   CHECK(format_measured(3.3671e-9) == "3.367×10⁻⁹");
 }
+
+}  // namespace test_formula

@@ -21,6 +21,8 @@
 #include "engine/rng.hpp"
 #include "study/fsrs.hpp"
 
+namespace test_fsrs {
+
 using proofdeck::engine::Rng;
 using proofdeck::study::Card;
 using proofdeck::study::CardState;
@@ -1165,3 +1167,5 @@ TEST_CASE("malformed or impossible times are rejected", "[fsrs]") {
     CHECK_FALSE(parse_time(text));
   }
 }
+
+}  // namespace test_fsrs

@@ -22,6 +22,8 @@
 
 #include "study/input.hpp"
 
+namespace test_input {
+
 using namespace proofdeck::study;
 using Status = LineReader::Status;
 using Clock = std::chrono::steady_clock;
@@ -393,3 +395,5 @@ TEST_CASE("a pipe is read line by line, a last line without a newline counts, th
   REQUIRE(third_status == Status::end);
   REQUIRE(out.str() == "> > > ");
 }
+
+}  // namespace test_input

@@ -17,6 +17,8 @@
 #include "core/errors.hpp"
 #include "engine/rng.hpp"
 
+namespace test_instance {
+
 using namespace proofdeck::bank;
 
 namespace {
@@ -131,3 +133,5 @@ TEST_CASE("proofs run with seed 0 unless check is given another", "[bank][instan
   DemoRunner checked = proof_runner(5);
   CHECK(checked.run(proof, {}, "/questions/0/proof").params.at("seed") == 5);
 }
+
+}  // namespace test_instance

@@ -14,6 +14,8 @@
 #include "study/learner_day.hpp"
 #include "study/modes.hpp"
 
+namespace test_learner_day {
+
 using namespace proofdeck::study;
 using Catch::Matchers::Contains;
 using cli_test::Cli;
@@ -320,3 +322,5 @@ TEST_CASE("a database written before learner days keeps its schedule, read by le
   CHECK_THAT(broken.err.str(), Contains("day_starts_at is \"four\", not an hour from 0 to 23") &&
                                    Contains("--day-starts-at H"));
 }
+
+}  // namespace test_learner_day

@@ -4,6 +4,8 @@
 #include "engine/linear.hpp"
 #include "test_support.hpp"
 
+namespace test_linear {
+
 using namespace proofdeck::engine;
 using namespace proofdeck::testing;
 
@@ -51,3 +53,5 @@ TEST_CASE("linear refuses an input whose width is not in_features", "[engine][li
   REQUIRE_THROWS_WITH(linear_forward(y, x, params),
                       "linear input has shape (2, 5), expected (2, 4)");
 }
+
+}  // namespace test_linear

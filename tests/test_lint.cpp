@@ -15,6 +15,8 @@
 #include "bank_test_support.hpp"
 #include "cli_test_support.hpp"
 
+namespace test_lint {
+
 using namespace cli_test;
 using Catch::Matchers::Contains;
 using Catch::Matchers::StartsWith;
@@ -592,3 +594,5 @@ TEST_CASE("a tolerance reads in plain words, and only when it says something",
   CHECK(tolerance_text(1048576, "How many?", 1e-9, false).empty());
   CHECK(tolerance_text(2.5, "Ratio?", 0, false).empty());
 }
+
+}  // namespace test_lint

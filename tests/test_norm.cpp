@@ -4,6 +4,8 @@
 #include "engine/norm.hpp"
 #include "test_support.hpp"
 
+namespace test_norm {
+
 using namespace proofdeck::engine;
 using namespace proofdeck::testing;
 
@@ -154,3 +156,5 @@ TEST_CASE("a norm whose scale has the wrong length is refused with both sizes", 
   REQUIRE_THROWS_WITH(layernorm_forward(y, mean, rstd, x, params, 1e-5),
                       "layer_norm weight has 4 elements, expected 5 (one per feature)");
 }
+
+}  // namespace test_norm

@@ -15,6 +15,8 @@
 #include "cli_test_support.hpp"
 #include "golden.hpp"
 
+namespace test_numeric_answer {
+
 using proofdeck::bank::numeric_matches;
 using proofdeck::bank::NumericAnswer;
 using proofdeck::bank::NumericAnswerError;
@@ -254,3 +256,5 @@ TEST_CASE("the numbers quiz --help gives as examples are no built-in answer", "[
     }
   }
 }
+
+}  // namespace test_numeric_answer

@@ -6,6 +6,8 @@
 #include "engine/param_count.hpp"
 #include "engine/positional.hpp"
 
+namespace test_param_count {
+
 using namespace proofdeck::engine;
 
 TEST_CASE("an attention block over d_model 512 has 1,048,576 weights with 1 head or 8",
@@ -98,3 +100,5 @@ TEST_CASE("a learned position table holds max_len × d_model weights — sinusoi
     CHECK(count_params(make_positional_params<double>(kind, 512, 64)).total() == 0);
   }
 }
+
+}  // namespace test_param_count

@@ -6,6 +6,8 @@
 #include "engine/positional.hpp"
 #include "test_support.hpp"
 
+namespace test_positional {
+
 using namespace proofdeck::engine;
 using namespace proofdeck::testing;
 
@@ -135,3 +137,5 @@ TEST_CASE("RoPE refuses an odd width", "[engine][positional][rope]") {
                       "rope input needs an even feature size, got 5 (RoPE rotates pairs of "
                       "dimensions)");
 }
+
+}  // namespace test_positional

@@ -11,6 +11,8 @@
 #include "bank_test_support.hpp"
 #include "cli_test_support.hpp"
 
+namespace test_prerequisites {
+
 using namespace proofdeck::bank;
 using bank_test::problems_of;
 using bank_test::worked_example;
@@ -314,3 +316,5 @@ TEST_CASE("export --to json keeps requires as the bank wrote it", "[cli][require
   CHECK(exported["topics"][1]["requires"] == json::array({"sdpa-formula"}));
   CHECK_FALSE(exported["bank"].contains("requires"));
 }
+
+}  // namespace test_prerequisites

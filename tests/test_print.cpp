@@ -16,6 +16,8 @@
 #include "print_test_support.hpp"
 #include "study/session.hpp"
 
+namespace test_print {
+
 using namespace cli_test;
 using namespace print_test;
 using Catch::Matchers::Contains;
@@ -443,3 +445,5 @@ TEST_CASE("print: an output or assets folder that cannot be written is exit 3", 
                     in_the_way}) == 3);
   CHECK_THAT(assets.err.str(), Contains("--assets"));
 }
+
+}  // namespace test_print

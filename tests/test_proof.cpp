@@ -14,6 +14,8 @@
 #include "demo/demo.hpp"
 #include "number_readback.hpp"
 
+namespace test_proof {
+
 using namespace proofdeck::bank;
 using bank_test::worked_example;
 using nlohmann::json;
@@ -456,3 +458,5 @@ TEST_CASE("an explanation cannot quote a value without a proof to compute it",
                                     "question has no proof to compute it; add a proof whose demo "
                                     "has that value, or write the number"));
 }
+
+}  // namespace test_proof

@@ -11,6 +11,8 @@
 #include "engine/rng.hpp"
 #include "test_support.hpp"
 
+namespace test_rng {
+
 using proofdeck::engine::Matrix;
 using proofdeck::engine::Rng;
 
@@ -112,3 +114,5 @@ TEST_CASE("the shuffle swaps each place from the back with one below() draw, as 
     }
   }
 }
+
+}  // namespace test_rng

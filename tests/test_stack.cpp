@@ -4,6 +4,8 @@
 #include "engine/stack.hpp"
 #include "test_support.hpp"
 
+namespace test_stack {
+
 using namespace proofdeck::engine;
 using namespace proofdeck::testing;
 
@@ -92,3 +94,5 @@ TEST_CASE("a stack needs at least one layer", "[engine][stack]") {
   REQUIRE_THROWS_WITH(StackParams<double>(small_stack(NormPlacement::post, 0, false)),
                       "a stack needs at least one layer, got 0");
 }
+
+}  // namespace test_stack

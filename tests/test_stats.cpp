@@ -10,6 +10,8 @@
 #include "study/progress.hpp"
 #include "study/stats.hpp"
 
+namespace test_stats {
+
 using namespace proofdeck;
 using namespace proofdeck::study;
 using Catch::Matchers::Contains;
@@ -626,3 +628,5 @@ TEST_CASE(
   CHECK(at("sdpa-scaling") < at("gqa-mqa"));
   CHECK(at("multi-head") < at("gqa-mqa"));
 }
+
+}  // namespace test_stats

@@ -21,6 +21,8 @@
 #include "study/session.hpp"
 #include "text/number.hpp"
 
+namespace test_study {
+
 using namespace proofdeck;
 using namespace proofdeck::study;
 using bank_test::worked_example;
@@ -578,3 +580,5 @@ TEST_CASE("exam: the prompt holds no clock — each time left shown is read when
                         Contains("left; at 0:00 what is answered is submitted.") &&
                         Contains("0 of 2 answered, 0 flagged, "));
 }
+
+}  // namespace test_study

@@ -16,6 +16,8 @@
 #include "golden.hpp"
 #include "study/progress.hpp"
 
+namespace test_study_cli {
+
 using namespace cli_test;
 using Catch::Matchers::Contains;
 using Catch::Matchers::EndsWith;
@@ -967,3 +969,5 @@ TEST_CASE("the global bank option selects a loaded bank by id when no such file 
         "error: --bank exampel: no such file or folder, and no loaded bank has that id; did you "
         "mean 'example'? (the banks: example)\n");
 }
+
+}  // namespace test_study_cli

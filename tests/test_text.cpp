@@ -16,6 +16,8 @@
 #include "text/utf8.hpp"
 #include "text/width.hpp"
 
+namespace test_text {
+
 namespace {
 
 namespace text = proofdeck::text;
@@ -278,3 +280,5 @@ TEST_CASE("a tie between candidates goes to the earliest", "[text][suggest]") {
   CHECK(text::closest("dat", {"bat", "cat"}) == "bat");
   CHECK(text::closest("dat", {"cat", "bat"}) == "cat");
 }
+
+}  // namespace test_text

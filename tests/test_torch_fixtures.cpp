@@ -11,6 +11,8 @@
 #include "core/json_input.hpp"
 #include "engine_io/spec.hpp"
 
+namespace test_torch_fixtures {
+
 namespace {
 
 using nlohmann::json;
@@ -90,3 +92,5 @@ TEST_CASE("the fixtures cover every engine op", "[engine][torch]") {
     CHECK(covered.contains(std::string(op)));
   }
 }
+
+}  // namespace test_torch_fixtures

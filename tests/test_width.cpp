@@ -15,6 +15,8 @@
 #include "render/terminal_figure.hpp"
 #include "text/width.hpp"
 
+namespace test_width {
+
 namespace {
 
 using cli_test::Cli;
@@ -360,3 +362,5 @@ TEST_CASE("prose wraps at 100 columns at most, while figures and tables take the
   // A table as wide as the terminal lets it be.
   CHECK(widest(run_at(160, {"demo", "run", "head-params"})) > 120);
 }
+
+}  // namespace test_width

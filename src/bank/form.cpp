@@ -11,14 +11,13 @@
 #include <fmt/format.h>
 
 #include "bank/numeric_answer.hpp"
+#include "text/utf8.hpp"
 
 namespace proofdeck::bank {
 
 namespace {
 
-bool is_digit(char c) {
-  return c >= '0' && c <= '9';
-}
+using text::is_ascii_digit;
 
 bool is_word(char c) {
   return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
@@ -36,7 +35,7 @@ struct Written {
 std::vector<Written> numbers_in(std::string_view text) {
   std::vector<Written> numbers;
   const auto add = [&numbers](std::string_view token) {
-    while (!token.empty() && !is_digit(token.back()))
+    while (!token.empty() && !is_ascii_digit(token.back()))
       token.remove_suffix(1);
     if (token.empty()) return false;
     const auto parsed = parse_numeric_answer(token);
@@ -48,18 +47,19 @@ std::vector<Written> numbers_in(std::string_view text) {
   };
   std::size_t i = 0;
   while (i < text.size()) {
-    if (!is_digit(text[i]) || (i > 0 && is_word(text[i - 1]))) {
+    if (!is_ascii_digit(text[i]) || (i > 0 && is_word(text[i - 1]))) {
       ++i;
       continue;
     }
     std::size_t end = i;
     while (end < text.size()) {
       const char c = text[end];
-      if (is_digit(c) || c == ',' || c == '.' || c == '_' || c == '^' || c == '*') {
+      if (is_ascii_digit(c) || c == ',' || c == '.' || c == '_' || c == '^' || c == '*') {
         ++end;
       } else if ((c == 'e' || c == 'E') && end + 1 < text.size() &&
-                 (is_digit(text[end + 1]) || ((text[end + 1] == '+' || text[end + 1] == '-') &&
-                                              end + 2 < text.size() && is_digit(text[end + 2])))) {
+                 (is_ascii_digit(text[end + 1]) ||
+                  ((text[end + 1] == '+' || text[end + 1] == '-') && end + 2 < text.size() &&
+                   is_ascii_digit(text[end + 2])))) {
         end += 2;
       } else {
         break;

@@ -195,14 +195,13 @@ using Parsed = detail::ParsedFormula;
 
 // --- lexer -----------------------------------------------------------------------------------
 
-bool is_digit(char c) {
-  return c >= '0' && c <= '9';
-}
+using text::is_ascii_digit;
+
 bool is_name_start(char c) {
   return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_';
 }
 bool is_name_char(char c) {
-  return is_name_start(c) || is_digit(c);
+  return is_name_start(c) || is_ascii_digit(c);
 }
 
 class Lexer {
@@ -215,7 +214,7 @@ class Lexer {
       if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
         ++position_;
         ++column_;
-      } else if (is_digit(c)) {
+      } else if (is_ascii_digit(c)) {
         number();
       } else if (is_name_start(c)) {
         name();
@@ -245,9 +244,9 @@ class Lexer {
   // digit { [ "_" ] digit }, starting at a digit; returns the index after it.
   std::size_t digits(std::size_t index) const {
     while (index < text_.size()) {
-      if (is_digit(text_[index])) {
+      if (is_ascii_digit(text_[index])) {
         ++index;
-      } else if (text_[index] == '_' && is_digit(at(index + 1))) {
+      } else if (text_[index] == '_' && is_ascii_digit(at(index + 1))) {
         index += 2;
       } else if (text_[index] == '_') {
         fail("'_' in a number must stand between two digits", index - position_);
@@ -261,13 +260,14 @@ class Lexer {
   void number() {
     std::size_t end = digits(position_);
     if (at(end) == '.') {
-      if (!is_digit(at(end + 1))) fail("expected a digit after '.'", end + 1 - position_);
+      if (!is_ascii_digit(at(end + 1))) fail("expected a digit after '.'", end + 1 - position_);
       end = digits(end + 1);
     }
     if (at(end) == 'e' || at(end) == 'E') {
       std::size_t exponent = end + 1;
       if (at(exponent) == '+' || at(exponent) == '-') ++exponent;
-      if (!is_digit(at(exponent))) fail("expected a digit in the exponent", exponent - position_);
+      if (!is_ascii_digit(at(exponent)))
+        fail("expected a digit in the exponent", exponent - position_);
       end = digits(exponent);
     }
     const std::string_view literal = text_.substr(position_, end - position_);

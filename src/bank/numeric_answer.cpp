@@ -13,14 +13,13 @@
 #include "bank/model.hpp"
 #include "core/errors.hpp"
 #include "text/number.hpp"
+#include "text/utf8.hpp"
 
 namespace proofdeck::bank {
 
 namespace {
 
-bool is_digit(char c) {
-  return c >= '0' && c <= '9';
-}
+using text::is_ascii_digit;
 
 // "-1,048,576.5" → "-1048576.5" when every comma separates a group of exactly three digits
 // after a first group of one to three; sets `misplaced` (and returns "") otherwise.
@@ -35,13 +34,14 @@ std::string without_thousands_commas(std::string_view text, bool& misplaced) {
       text.substr(start, (point == std::string_view::npos ? text.size() : point) - start);
   // Groups: 1–3 digits, then ",ddd" repeated.
   std::size_t lead = 0;
-  while (lead < integer_part.size() && is_digit(integer_part[lead]))
+  while (lead < integer_part.size() && is_ascii_digit(integer_part[lead]))
     ++lead;
   bool ok = lead >= 1 && lead <= 3;
   std::size_t i = lead;
   while (ok && i < integer_part.size()) {
-    ok = i + 4 <= integer_part.size() && integer_part[i] == ',' && is_digit(integer_part[i + 1]) &&
-         is_digit(integer_part[i + 2]) && is_digit(integer_part[i + 3]);
+    ok = i + 4 <= integer_part.size() && integer_part[i] == ',' &&
+         is_ascii_digit(integer_part[i + 1]) && is_ascii_digit(integer_part[i + 2]) &&
+         is_ascii_digit(integer_part[i + 3]);
     i += 4;
   }
   ok = ok && i == integer_part.size();

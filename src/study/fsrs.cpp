@@ -14,7 +14,6 @@ namespace proofdeck::study {
 
 namespace {
 
-constexpr std::chrono::seconds kDay = std::chrono::hours(24);
 constexpr double kFuzzMinimumDays = 2.5;  // py-fsrs fuzzes intervals of at least 2.5 days
 
 double grade(Rating rating) {

@@ -63,6 +63,7 @@ std::optional<CardState> parse_state(std::string_view name);
 
 using Clock = std::chrono::system_clock;
 using TimePoint = proofdeck::TimePoint;  // whole seconds, UTC
+constexpr std::chrono::seconds kDay = std::chrono::hours(24);
 
 struct Card {
   CardState state = CardState::fresh;

@@ -10,8 +10,6 @@ namespace proofdeck::study {
 
 namespace {
 
-constexpr std::chrono::hours kDay{24};
-
 // Midnight UTC of a date: the time stamp the scheduler is given for a learner date.
 TimePoint midnight(LearnerDate date) {
   return TimePoint{date};

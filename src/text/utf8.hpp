@@ -17,4 +17,9 @@ struct CodePoint {
 // The character that starts at byte `at`; `at` moves past it (one byte when invalid).
 CodePoint decode(std::string_view text, std::size_t& at);
 
+// '0' to '9' and nothing else (std::isdigit asks for an unsigned char and the locale).
+constexpr bool is_ascii_digit(char c) {
+  return c >= '0' && c <= '9';
+}
+
 }  // namespace proofdeck::text
