@@ -249,7 +249,7 @@ TEST_CASE("out-of-range depth parameters are refused with the allowed range", "[
                                                      {variance_drift_demo(), "d_model=4096"},
                                                      {variance_drift_demo(), "weights=uniform"},
                                                      {residual_gradient_demo(), "layers=1000"},
-                                                     {pre_vs_post_ln_demo(), "depths=6,12,49"},
+                                                     {pre_vs_post_ln_demo(), "depths=6,12,97"},
                                                      {pre_vs_post_ln_demo(), "trials=0"},
                                                      {sqrt_dk_scaling_demo(), "d_k=0"},
                                                      {sqrt_dk_scaling_demo(), "seq_len=1"}}) {

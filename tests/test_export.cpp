@@ -454,8 +454,8 @@ TEST_CASE("export: a built-in bank that changed has a later revised date", "[exp
        "0e5a1f3432d6e67da87aae75dbd9aa6913e7385b"},
       {"questions/transformer-architectures.json", "2026-12-02",
        "55a37dd1089af13fbced147e72c7ab76917fc42d"},
-      {"questions/transformer-layer.json", "2026-12-04T20:30:00Z",
-       "a16e1c091883ad0aa3c59422cdaa0773f6f47c45"},
+      {"questions/transformer-layer.json", "2026-12-04T21:00:00Z",
+       "adca489f7516aa47386aaf2a494efacb2829f4cf"},
   };
   const auto& builtin = proofdeck::bank::builtin_banks();
   CHECK(builtin.size() == pins.size());

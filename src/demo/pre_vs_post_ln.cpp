@@ -257,7 +257,7 @@ DemoResult run_pre_vs_post_ln(const Params& params, std::uint64_t seed) {
 
 DemoInfo pre_vs_post_ln_demo() {
   const PreVsPostSettings defaults;
-  ParamSpec depths = list_param("depths", defaults.depths, 1, 48, "stack depths to compare");
+  ParamSpec depths = list_param("depths", defaults.depths, 1, 96, "stack depths to compare");
   depths.max_items = 6;
   return DemoInfo{
       "pre-vs-post-ln",
