@@ -15,7 +15,7 @@ constexpr std::array<std::string_view, kOpCount> kOpNames{
     "attention",       "heads",      "kv-heads",          "kv-cache", "tiled-attention",
     "positions-added", "sinusoidal", "learned-positions", "rope",     "alibi",
     "layernorm",       "rmsnorm",    "batchnorm",         "residual", "final-norm",
-    "swiglu",          "linear",     "feedforward"};
+    "swiglu",          "linear",     "feedforward",       "optimizer"};
 
 // clang-format off
 constexpr std::array kFaults{
@@ -124,6 +124,9 @@ constexpr std::array kFaults{
     FaultInfo{Fault::feedforward_no_activation, "feedforward-no-activation", Op::feedforward,
               "the feed-forward sublayer skips its activation: linear2(linear1(x))",
               "mechanisms-optional-polish: the non-linearity is part of the block's computation"},
+    FaultInfo{Fault::optimizer_rescales_weights, "optimizer-rescales-weights", Op::optimizer,
+              "an SGD step scales each weight row, and a norm's γ, back to its length before the step",
+              "ln-normalizes-weights: nothing normalises the weights; a step moves them by −lr·∇ alone"},
 };
 // clang-format on
 

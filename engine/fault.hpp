@@ -39,8 +39,9 @@ enum class Op : std::uint8_t {
   swiglu,       // the gated feed-forward
   linear,       // nn.Linear
   feedforward,  // the original feed-forward's activation
+  optimizer,    // a training step's update of the parameters (SGD)
 };
-inline constexpr std::size_t kOpCount = 18;
+inline constexpr std::size_t kOpCount = 19;
 std::string_view op_name(Op op);
 using OpSet = std::bitset<kOpCount>;
 
@@ -81,6 +82,7 @@ enum class Fault : std::uint8_t {
   swiglu_no_gate,
   linear_no_bias,
   feedforward_no_activation,
+  optimizer_rescales_weights,
 };
 
 struct FaultInfo {

@@ -38,6 +38,7 @@ FF = 16  # dim_feedforward
 N_NORM = 6  # batch size for BatchNorm
 C_NORM = 4  # BatchNorm channels
 LIN_N, LIN_IN, LIN_OUT = 5, 8, 6
+SGD_LR = 0.05  # the learning rate of the SGD-step fixtures
 
 SEED_BASE = 20240601
 F64 = torch.float64
@@ -172,6 +173,27 @@ def linear_nobias():
     return linear_case("linear_nobias", False)
 
 
+def with_sgd_step(data, module):
+    """``data``'s case again, then one torch.optim.SGD(SGD_LR) step on ``module``'s parameters:
+    the spec gains ``config.sgd_lr``, the expected result ``after_step``."""
+    spec = data["spec"]
+    set_params(module, {k: torch.tensor(v, dtype=F64) for k, v in spec["params"].items()})
+    x = torch.tensor(spec["input"], dtype=F64)
+    module(x).backward(torch.tensor(spec["grad_output"], dtype=F64))
+    torch.optim.SGD(module.parameters(), lr=SGD_LR).step()
+    spec["config"]["sgd_lr"] = SGD_LR
+    data["description"] += f", then torch.optim.SGD(lr={SGD_LR}).step()"
+    data["expected"]["after_step"] = {name: value.detach().tolist()
+                                      for name, value in module.named_parameters()}
+    return data
+
+
+@fixture
+def linear_sgd_step():
+    return with_sgd_step(linear_case("linear_sgd_step", True),
+                         nn.Linear(LIN_IN, LIN_OUT, dtype=F64))
+
+
 # ---------------------------------------------------------------------------
 # nn.LayerNorm
 # ---------------------------------------------------------------------------
@@ -200,8 +222,9 @@ def layer_norm():
 
 
 @fixture
-def layer_norm_eps():
-    return layer_norm_case("layer_norm_eps", 1e-3, 100.0)
+def layer_norm_sgd_step():
+    return with_sgd_step(layer_norm_case("layer_norm_sgd_step", 1e-5, 0.0),
+                         nn.LayerNorm(E, eps=1e-5, dtype=F64))
 
 
 # ---------------------------------------------------------------------------

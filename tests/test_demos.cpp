@@ -208,6 +208,17 @@ TEST_CASE("LayerNorm normalises activations, not weights or gradients", "[demo]"
   CHECK(flag(result, "weights_unchanged"));
   CHECK_FALSE(flag(result, "gradients_normalized"));
   CHECK(number(result, "grad_token_var_max") < 0.5);
+  // A training step moves the weights by −lr·∇ exactly; their rows' lengths change with it.
+  CHECK(flag(result, "weights_follow_sgd"));
+  CHECK(number(result, "weight_row_length_change_max") > 0.01);
+}
+
+TEST_CASE("weights that something rescales around a step are no longer plain SGD's", "[demo]") {
+  const DemoResult result =
+      run("what-layernorm-normalizes", {}, 0, engine::Fault::optimizer_rescales_weights);
+  CHECK(flag(result, "weights_unchanged"));  // the pass itself still writes no weight
+  CHECK_FALSE(flag(result, "weights_follow_sgd"));
+  CHECK(number(result, "weight_row_length_change_max") < 1e-12);
 }
 
 TEST_CASE("a causal mask gives the future zero weight and keeps earlier outputs", "[demo]") {

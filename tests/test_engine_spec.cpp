@@ -228,7 +228,32 @@ TEST_CASE("an unknown config key is refused with the op's settings listed", "[sp
   spec["config"]["bias_init"] = true;
   CHECK(error_from(spec) ==
         "spec.json: config.bias_init: not a setting of linear; expected one of: bias, "
-        "in_features, out_features");
+        "in_features, out_features, sgd_lr");
+}
+
+TEST_CASE("an SGD step answers the parameters it leaves, and needs gradients and parameters",
+          "[spec]") {
+  json spec = linear_spec();
+  spec["config"]["sgd_lr"] = 0.5;
+  spec["grad_output"] = R"([[1, -2]])"_json;
+  const json result = proofdeck::engine_io::run_engine_spec(spec, "spec.json");
+  // dW = doutᵀ·x = [[1, 0, -1], [-2, 0, 2]], db = [1, -2]; W − 0.5·dW and b − 0.5·db.
+  CHECK(result.at("after_step").at("weight") == R"([[0.5, 2, 3.5], [5, 5, 5]])"_json);
+  CHECK(result.at("after_step").at("bias") == R"([0, 0.5])"_json);
+
+  spec.erase("grad_output");
+  CHECK(error_from(spec) ==
+        "spec.json: config.sgd_lr: a step needs gradients; give grad_output, or leave sgd_lr out");
+  spec["grad_output"] = R"([[1, -2]])"_json;
+  spec["config"]["sgd_lr"] = -1;
+  CHECK(error_from(spec) == "spec.json: config.sgd_lr: expected a positive number, got -1");
+  const json norm = R"({"op": "layer_norm",
+                        "config": {"normalized_shape": 2, "elementwise_affine": false,
+                                   "sgd_lr": 0.1},
+                        "input": [[1, 2]], "grad_output": [[1, 0]]})"_json;
+  CHECK(error_from(norm) ==
+        "spec.json: config.sgd_lr: without elementwise_affine the norm has "
+        "no parameters to step");
 }
 
 TEST_CASE("dropout other than 0 is refused: the engine is deterministic", "[spec]") {

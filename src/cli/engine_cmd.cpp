@@ -74,6 +74,8 @@ void setup_engine(CLI::App& app, const std::function<Context()>& context) {
       "  params       the module's state_dict: name -> nested lists, PyTorch layouts\n"
       "  input        (T, E) for one sequence; a list of positions for embedding, sinusoidal\n"
       "  grad_output  optional; when given, gradients for the input and every parameter\n"
+      "               (linear, layer_norm and rms_norm also take config sgd_lr: r, then\n"
+      "               one torch.optim.SGD(lr=r) step, answered as \"after_step\")\n"
       "Prints {{\"output\", \"grads\": {{\"input\", <param>: ...}}}} (mha, encoder_layer and gqa "
       "add \"attn_weights\", per head; batch_norm adds its running statistics as \"state\").\n"
       "Example:\n"

@@ -11,6 +11,7 @@
 #include "demo/demo_support.hpp"
 #include "engine/linear.hpp"
 #include "engine/norm.hpp"
+#include "engine/optim.hpp"
 #include "engine/rng.hpp"
 #include "text/number.hpp"
 
@@ -57,6 +58,20 @@ DemoResult run_what_layernorm_normalizes(const Params& params, std::uint64_t see
   const bool weights_unchanged = norm.weight == norm_before.weight &&
                                  norm.bias == norm_before.bias &&
                                  linear.weight == linear_before.weight;
+  // Then one training step, SGD: what changes the weights. If anything normalised them around
+  // a step, they would not be exactly w − lr·∇w afterwards.
+  constexpr double kLearningRate = 0.01;
+  engine::sgd_step(linear, dlinear, kLearningRate);
+  engine::sgd_step(norm, dnorm, kLearningRate);
+  const bool weights_follow_sgd =
+      linear.weight == Mat(linear_before.weight - kLearningRate * dlinear.weight) &&
+      linear.bias == Vec(linear_before.bias - kLearningRate * dlinear.bias) &&
+      norm.weight == Vec(norm_before.weight - kLearningRate * dnorm.weight) &&
+      norm.bias == Vec(norm_before.bias - kLearningRate * dnorm.bias);
+  const Vec lengths_before = linear_before.weight.rowwise().norm();
+  const double row_length_change =
+      ((linear.weight.rowwise().norm() - lengths_before).array().abs() / lengths_before.array())
+          .maxCoeff();
   DemoResult result;
   result.set("input_token_mean_max", in_mean.cwiseAbs().maxCoeff(), Provenance::measured);
   result.set("input_token_var_min", in_variance.minCoeff(), Provenance::measured);
@@ -64,8 +79,11 @@ DemoResult run_what_layernorm_normalizes(const Params& params, std::uint64_t see
   result.set("activation_token_var_min", out_variance.minCoeff(), Provenance::measured);
   result.set("activation_token_var_max", out_variance.maxCoeff(), Provenance::measured);
   result.set("weights_unchanged", weights_unchanged, Provenance::measured);
+  result.set("weights_follow_sgd", weights_follow_sgd, Provenance::measured);
+  result.set("weight_row_length_change_max", row_length_change, Provenance::measured);
+  // The next layer's weights as the pass left them (the step has moved them since).
   result.set("linear_weight_var",
-             linear.weight.squaredNorm() / static_cast<double>(linear.weight.size()),
+             linear_before.weight.squaredNorm() / static_cast<double>(linear_before.weight.size()),
              Provenance::measured);
   result.set("grad_token_var_min", grad_variance.minCoeff(), Provenance::measured);
   result.set("grad_token_var_max", grad_variance.maxCoeff(), Provenance::measured);
@@ -97,6 +115,13 @@ DemoResult run_what_layernorm_normalizes(const Params& params, std::uint64_t see
                   text::format_short(out_mean.cwiseAbs().maxCoeff()), variances_text),
       "It does not touch the weights: the LayerNorm's own γ and β and the next layer's weights "
       "are bit-for-bit what they were.",
+      fmt::format("A training step changes them, and nothing else does: after one SGD step "
+                  "(lr {}) {}, and the next layer's weight rows change length by up to {}% — "
+                  "nothing rescales them back.",
+                  text::format_short(kLearningRate),
+                  weights_follow_sgd ? "every weight is exactly w − lr·∇w"
+                                     : "the weights are not w − lr·∇w",
+                  text::format_short(100.0 * row_length_change)),
       fmt::format("Nor does it normalise gradients: the gradient flowing back to the activations "
                   "has per-token variance {}, not 1. Stabler gradients are a downstream effect "
                   "of stable activations, not something LayerNorm computes.",
@@ -116,7 +141,7 @@ DemoInfo what_layernorm_normalizes_demo() {
                   {integer_param("tokens", 8, 1, 1024, "tokens"),
                    integer_param("features", 16, 2, 1024, "features per token")},
                   run_what_layernorm_normalizes,
-                  {engine::Op::layernorm, engine::Op::linear}};
+                  {engine::Op::layernorm, engine::Op::linear, engine::Op::optimizer}};
 }
 
 }  // namespace proofdeck::demo

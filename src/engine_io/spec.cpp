@@ -23,6 +23,7 @@
 #include "engine/encoder_layer.hpp"
 #include "engine/linear.hpp"
 #include "engine/norm.hpp"
+#include "engine/optim.hpp"
 #include "engine/positional.hpp"
 #include "engine_io/tensor_json.hpp"
 
@@ -262,11 +263,25 @@ struct OpRun {
   }
 };
 
+// config.sgd_lr: after the backward, one torch.optim.SGD(lr) step on the layer's parameters,
+// answered as "after_step" (the parameters as the step leaves them). Needs grad_output.
+template <typename T>
+std::optional<T> sgd_learning_rate(OpRun<T>& run) {
+  if (run.config.raw("sgd_lr") == nullptr) return std::nullopt;
+  const double lr = run.config.positive_number("sgd_lr", 1.0);
+  if (run.grad_output == nullptr) {
+    spec_error(run.source, "config",
+               "config.sgd_lr: a step needs gradients; give grad_output, or leave sgd_lr out");
+  }
+  return static_cast<T>(lr);
+}
+
 template <typename T>
 void run_linear(OpRun<T>& run) {
   const auto in = run.config.dimension("in_features");
   const auto out = run.config.dimension("out_features");
   const bool bias = run.config.flag("bias", true);
+  const std::optional<T> lr = sgd_learning_rate(run);
   engine::LinearParams<T> params;
   run.params.matrix("weight", params.weight, out, in);
   if (bias) run.params.vector("bias", params.bias, out);
@@ -283,6 +298,10 @@ void run_linear(OpRun<T>& run) {
   engine::linear_backward(dx, grads, *dout, x, params);
   run.result["grads"] = {{"input", to_json(dx)}, {"weight", to_json(grads.weight)}};
   if (bias) run.result["grads"]["bias"] = to_json(grads.bias);
+  if (!lr) return;
+  engine::sgd_step(params, grads, *lr);
+  run.result["after_step"] = {{"weight", to_json(params.weight)}};
+  if (bias) run.result["after_step"]["bias"] = to_json(params.bias);
 }
 
 // layer_norm and rms_norm share their reading; they differ in the formula.
@@ -293,6 +312,11 @@ void run_row_norm(OpRun<T>& run, bool rms) {
       "eps", rms ? static_cast<double>(std::numeric_limits<T>::epsilon()) : 1e-5);
   const bool affine = run.config.flag("elementwise_affine", true);
   const bool bias = !rms && run.config.flag("bias", true);
+  const std::optional<T> lr = sgd_learning_rate(run);
+  if (lr && !affine) {
+    spec_error(run.source, "config",
+               "config.sgd_lr: without elementwise_affine the norm has no parameters to step");
+  }
   engine::NormParams<T> params(channels, affine, bias);
   if (affine) run.params.vector("weight", params.weight, channels);
   if (affine && bias) run.params.vector("bias", params.bias, channels);
@@ -319,6 +343,10 @@ void run_row_norm(OpRun<T>& run, bool rms) {
   run.result["grads"] = {{"input", to_json(dx)}};
   if (affine) run.result["grads"]["weight"] = to_json(grads.weight);
   if (affine && bias) run.result["grads"]["bias"] = to_json(grads.bias);
+  if (!lr) return;
+  engine::sgd_step(params, grads, *lr);
+  run.result["after_step"] = {{"weight", to_json(params.weight)}};
+  if (bias) run.result["after_step"]["bias"] = to_json(params.bias);
 }
 
 template <typename T>
