@@ -17,37 +17,37 @@ void require_same_shape(const Tensor& param, const Tensor& grad, const char* wha
               std::to_string(param.rows()) + "×" + std::to_string(param.cols()));
 }
 
+// optimizer-rescales-weights: a stepped row (or vector) scaled back to the length it had.
+template <typename Row, typename T>
+void keep_length(Row&& row, T length) {
+  const T stepped = row.norm();
+  if (stepped > T(0)) row *= length / stepped;
+}
+
 }  // namespace
 
 template <typename T>
 void sgd_step(LinearParams<T>& params, const LinearParams<T>& grads, T lr) {
-  const Fault fault = enter(Op::optimizer);
+  const bool rescale = enter(Op::optimizer) == Fault::optimizer_rescales_weights;
   require_same_shape(params.weight, grads.weight, "the weight");
   require_same_shape(params.bias, grads.bias, "the bias");
-  if (fault == Fault::optimizer_rescales_weights) {
-    const Vector<T> lengths = params.weight.rowwise().norm();
-    params.weight -= lr * grads.weight;
-    for (Index row = 0; row < params.weight.rows(); ++row) {
-      const T length = params.weight.row(row).norm();
-      if (length > T(0)) params.weight.row(row) *= lengths(row) / length;
-    }
-  } else {
-    params.weight -= lr * grads.weight;
-  }
+  const Vector<T> lengths = rescale ? Vector<T>(params.weight.rowwise().norm()) : Vector<T>();
+  params.weight -= lr * grads.weight;
   params.bias -= lr * grads.bias;
+  if (!rescale) return;
+  for (Index row = 0; row < params.weight.rows(); ++row)
+    keep_length(params.weight.row(row), lengths(row));
 }
 
 template <typename T>
 void sgd_step(NormParams<T>& params, const NormParams<T>& grads, T lr) {
-  const Fault fault = enter(Op::optimizer);
+  const bool rescale = enter(Op::optimizer) == Fault::optimizer_rescales_weights;
   require_same_shape(params.weight, grads.weight, "γ");
   require_same_shape(params.bias, grads.bias, "β");
-  const T length = params.weight.norm();
+  const T length = rescale ? params.weight.norm() : T(0);
   params.weight -= lr * grads.weight;
-  const T stepped = params.weight.norm();
-  if (fault == Fault::optimizer_rescales_weights && stepped > T(0))
-    params.weight *= length / stepped;
   params.bias -= lr * grads.bias;
+  if (rescale) keep_length(params.weight, length);
 }
 
 template void sgd_step<float>(LinearParams<float>&, const LinearParams<float>&, float);
