@@ -7,6 +7,7 @@
 #include <string>
 
 #include "engine/fault.hpp"
+#include "engine/macs.hpp"
 
 namespace proofdeck::engine {
 
@@ -20,8 +21,7 @@ void check_head_split(Index embed_dim, Index num_heads) {
   }
 }
 
-template <typename T>
-MhaParams<T>::MhaParams(Index embed_dim, Index heads, bool has_bias) : num_heads(heads) {
+HeadLayout head_layout(Index embed_dim, Index heads) {
   const Fault fault = enter(Op::heads);
   check_head_split(embed_dim, heads);
   // heads-full-width: every head projects to all of d_model; heads-share-projection: one
@@ -29,8 +29,14 @@ MhaParams<T>::MhaParams(Index embed_dim, Index heads, bool has_bias) : num_heads
   const Index head_dim = fault == Fault::heads_full_width ? embed_dim : embed_dim / heads;
   const Index projection_rows =
       fault == Fault::heads_share_projection ? head_dim : heads * head_dim;
-  in_proj = LinearParams<T>(embed_dim, 3 * projection_rows, has_bias);
-  out_proj = LinearParams<T>(heads * head_dim, embed_dim, has_bias);
+  return HeadLayout{heads, head_dim, projection_rows};
+}
+
+template <typename T>
+MhaParams<T>::MhaParams(Index embed_dim, Index heads, bool has_bias) : num_heads(heads) {
+  const HeadLayout layout = head_layout(embed_dim, heads);
+  in_proj = LinearParams<T>(embed_dim, 3 * layout.projection_rows, has_bias);
+  out_proj = LinearParams<T>(heads * layout.head_dim, embed_dim, has_bias);
 }
 
 namespace {
@@ -110,6 +116,7 @@ void scaled_scores(Matrix<T>& scores, ConstRef<T> query, ConstRef<T> key,
                    const AttentionOptions& options, Fault fault) {
   scores.resize(query.rows(), key.rows());
   scores.noalias() = query * key.transpose();
+  count_macs(MacSite::scores, query.rows(), query.cols(), key.rows());
   scores *= score_scale<T>(query.cols(), options, fault);
 }
 
@@ -137,6 +144,7 @@ void attention_forward(MutableRef<T> out, Matrix<T>& probs, ConstRef<T> query, C
   scaled_scores(probs, query, key, options, fault);
   softmax_rows(probs, 0, options.causal);
   out.noalias() = probs * value;
+  count_macs(MacSite::weighted_values, probs.rows(), probs.cols(), value.cols());
 }
 
 template <typename T>

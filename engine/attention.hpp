@@ -114,6 +114,16 @@ struct MhaParams {
 // Throws EngineError unless embed_dim > 0, num_heads > 0 and embed_dim % num_heads == 0.
 void check_head_split(Index embed_dim, Index num_heads);
 
+// The widths MhaParams(embed_dim, heads, …) builds its heads with, without allocating a weight:
+// head_dim = embed_dim / heads, and W_q, W_k, W_v of heads · head_dim rows each. heads-full-width
+// builds head_dim = embed_dim; heads-share-projection one head_dim-row block every head reads.
+struct HeadLayout {
+  Index num_heads = 1;
+  Index head_dim = 1;
+  Index projection_rows = 1;  // rows of each of W_q, W_k, W_v
+};
+HeadLayout head_layout(Index embed_dim, Index heads);
+
 template <typename T>
 struct MhaCache {
   Matrix<T> qkv;                 // (T, 3·H·D) projections; Q and K after RoPE when it is on

@@ -12,10 +12,10 @@ thread_local Fault active = Fault::none;
 thread_local OpSet reached_ops;
 
 constexpr std::array<std::string_view, kOpCount> kOpNames{
-    "attention",       "heads",      "kv-heads",          "kv-cache", "tiled-attention",
-    "positions-added", "sinusoidal", "learned-positions", "rope",     "alibi",
-    "layernorm",       "rmsnorm",    "batchnorm",         "residual", "final-norm",
-    "swiglu",          "linear",     "feedforward",       "optimizer"};
+    "attention",       "heads",      "kv-heads",          "kv-cache",  "tiled-attention",
+    "positions-added", "sinusoidal", "learned-positions", "rope",      "alibi",
+    "layernorm",       "rmsnorm",    "batchnorm",         "residual",  "final-norm",
+    "swiglu",          "linear",     "feedforward",       "optimizer", "mac-count"};
 
 // clang-format off
 constexpr std::array kFaults{
@@ -127,6 +127,9 @@ constexpr std::array kFaults{
     FaultInfo{Fault::optimizer_rescales_weights, "optimizer-rescales-weights", Op::optimizer,
               "an SGD step scales each weight row, and a norm's γ, back to its length before the step",
               "ln-normalizes-weights: nothing normalises the weights; a step moves them by −lr·∇ alone"},
+    FaultInfo{Fault::mac_count_one_head, "mac-count-one-head", Op::mac_count,
+              "a multiply-add tally keeps only the first score product and the first weighted sum it sees",
+              "split-means-cheaper: every head's products count; together they cost one full-width head"},
 };
 // clang-format on
 

@@ -40,8 +40,9 @@ enum class Op : std::uint8_t {
   linear,       // nn.Linear
   feedforward,  // the original feed-forward's activation
   optimizer,    // a training step's update of the parameters (SGD)
+  mac_count,    // the multiply-add tally of the products a forward ran
 };
-inline constexpr std::size_t kOpCount = 19;
+inline constexpr std::size_t kOpCount = 20;
 std::string_view op_name(Op op);
 using OpSet = std::bitset<kOpCount>;
 
@@ -83,6 +84,7 @@ enum class Fault : std::uint8_t {
   linear_no_bias,
   feedforward_no_activation,
   optimizer_rescales_weights,
+  mac_count_one_head,
 };
 
 struct FaultInfo {

@@ -1,6 +1,8 @@
 // Forward and backward of nn.Linear.
 #include "engine/linear.hpp"
 
+#include "engine/macs.hpp"
+
 namespace proofdeck::engine {
 
 template <typename T>
@@ -8,6 +10,7 @@ void linear_forward(Matrix<T>& out, const Matrix<T>& inp, const LinearParams<T>&
   require_shape(inp, inp.rows(), params.in_features(), "linear input");
   out.resize(inp.rows(), params.out_features());
   out.noalias() = inp * params.weight.transpose();
+  count_macs(MacSite::linear, inp.rows(), params.in_features(), params.out_features());
   if (params.has_bias()) out.rowwise() += params.bias.transpose();
 }
 

@@ -29,6 +29,7 @@ import zlib
 
 import torch
 import torch.nn as nn
+import torch.utils._python_dispatch
 
 # Problem sizes shared by the fixtures.
 T = 5  # sequence length
@@ -416,6 +417,53 @@ def mha_case(name, heads=H, use_bias=True, causal=False, dtype=F64):
 @fixture
 def mha():
     return mha_case("mha")
+
+
+class MatmulCount(torch.utils._python_dispatch.TorchDispatchMode):
+    """Counts the multiply-adds of the matrix products PyTorch runs, from the operands' shapes as
+    ATen receives them: (b·)m·k·n for mm/addmm/bmm/baddbmm.  nn.MultiheadAttention's products
+    come in order: the in-projection, per batch of heads q·kᵀ then P·v, the out-projection."""
+
+    def __init__(self):
+        super().__init__()
+        self.products = []  # (op name, multiply-adds)
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        name = func.overloadpacket.__name__
+        tensors = [a for a in args if torch.is_tensor(a)]
+        if name in ("mm", "addmm"):
+            (m, k), (_, n) = tensors[-2].shape, tensors[-1].shape
+            self.products.append((name, m * k * n))
+        elif name in ("bmm", "baddbmm"):
+            (b, m, k), (_, _, n) = tensors[-2].shape, tensors[-1].shape
+            self.products.append((name, b * m * k * n))
+        return func(*args, **(kwargs or {}))
+
+
+def mha_multiply_adds(module, x):
+    """The multiply-adds of one forward of ``module`` on ``x``, by kind, as engine run reports them."""
+    with MatmulCount() as count, torch.no_grad():
+        module(x, x, x, need_weights=True, average_attn_weights=False)
+    kinds = [name for name, _ in count.products]
+    assert kinds == ["addmm", "bmm", "bmm", "addmm"] or kinds == ["mm", "bmm", "bmm", "mm"], kinds
+    linear = count.products[0][1] + count.products[3][1]
+    scores, weighted = count.products[1][1], count.products[2][1]
+    return {"linear": linear, "scores": scores, "weighted_values": weighted,
+            "total": linear + scores + weighted}
+
+
+@fixture
+def mha_multiply_adds_4_heads():
+    """A four-head forward whose products PyTorch counts: the multiply-add tally's reference."""
+    name = "mha_multiply_adds_4_heads"
+    data = mha_case(name, heads=4)
+    module = nn.MultiheadAttention(E, 4, dropout=0.0, batch_first=True, dtype=F64)
+    set_params(module, {k: torch.tensor(v, dtype=F64) for k, v in data["spec"]["params"].items()})
+    x = torch.tensor(data["spec"]["input"], dtype=F64).unsqueeze(0)
+    data["expected"]["multiply_adds"] = mha_multiply_adds(module, x)
+    data["description"] += ("; multiply_adds: the mm/bmm products PyTorch ran, counted from "
+                            "their operands' shapes")
+    return data
 
 
 def mha_functional(x, params, heads, code=None):

@@ -170,6 +170,37 @@ TEST_CASE("head-width shrinks heads to 32 at 16 heads and 4 at 128, rank within 
   }
 }
 
+TEST_CASE("head-width counts the score products it ran: seq x seq x d_model for every head count",
+          "[demo]") {
+  const DemoResult result = run("head-width", {"d_model=64", "heads=1,4,16", "seq=12"});
+  for (const int heads : {1, 4, 16}) {
+    INFO("heads = " << heads);
+    const std::string h = "h" + std::to_string(heads);
+    CHECK(number(result, "score_macs_" + h) == 12 * 12 * 64);
+    CHECK(number(result, "score_macs_per_head_" + h) == 12 * 12 * (64 / heads));
+  }
+  CHECK(result.find("qkv_macs_h1") == nullptr);  // the projections run only when asked for
+
+  const DemoResult projected =
+      run("head-width", {"d_model=64", "heads=1,8", "seq=12", "projections=true"});
+  CHECK(number(projected, "qkv_macs_h1") == 3 * 12 * 64 * 64);
+  CHECK(number(projected, "qkv_macs_h8") == 3 * 12 * 64 * 64);
+  CHECK(number(projected, "score_macs_h8") == 12 * 12 * 64);
+  CHECK(number(projected, "rank_h8") == 8);
+}
+
+TEST_CASE("head-width's counts move with the module the engine builds", "[demo][faults]") {
+  const std::vector<std::string> sets{"d_model=64", "heads=1,4", "seq=12", "projections=true"};
+  const DemoResult wide = run("head-width", sets, 0, engine::Fault::heads_full_width);
+  CHECK(number(wide, "score_macs_h4") == 4 * 12 * 12 * 64);
+  CHECK(number(wide, "qkv_macs_h4") == 4 * 3 * 12 * 64 * 64);
+  const DemoResult shared = run("head-width", sets, 0, engine::Fault::heads_share_projection);
+  CHECK(number(shared, "qkv_macs_h4") == 3 * 12 * 64 * 16);
+  const DemoResult one_head = run("head-width", sets, 0, engine::Fault::mac_count_one_head);
+  CHECK(number(one_head, "score_macs_h4") == 12 * 12 * 16);
+  CHECK(number(one_head, "score_macs_h1") == 12 * 12 * 64);
+}
+
 TEST_CASE("RoPE scores depend only on the offset, sinusoidal ones do not", "[demo]") {
   const DemoResult result = run("rope-relative");
   CHECK(number(result, "max_offset_diff_rope_interleaved") <= 1e-12);

@@ -546,11 +546,13 @@ TEST_CASE("linear answers with output and gradients for the input and every para
   CHECK(run(spec) == R"({"output": [[-1.5, -2.5]],
                          "grads": {"input": [[9, 12, 15]],
                                    "weight": [[1, 0, -1], [2, 0, -2]],
-                                   "bias": [1, 2]}})"_json);
+                                   "bias": [1, 2]},
+                         "multiply_adds": {"linear": 6, "scores": 0, "weighted_values": 0, "total": 6}})"_json);
 }
 
 TEST_CASE("without grad_output the result has no grads", "[spec]") {
-  CHECK(run(linear_spec()) == R"({"output": [[-1.5, -2.5]]})"_json);
+  CHECK(run(linear_spec()) == R"({"output": [[-1.5, -2.5]],
+                                  "multiply_adds": {"linear": 6, "scores": 0, "weighted_values": 0, "total": 6}})"_json);
 }
 
 TEST_CASE("a bias=false linear takes no bias and returns no bias gradient", "[spec]") {
@@ -560,7 +562,8 @@ TEST_CASE("a bias=false linear takes no bias and returns no bias gradient", "[sp
   spec["grad_output"] = R"([[1, 2]])"_json;
   CHECK(run(spec) == R"({"output": [[-2, -2]],
                          "grads": {"input": [[9, 12, 15]],
-                                   "weight": [[1, 0, -1], [2, 0, -2]]}})"_json);
+                                   "weight": [[1, 0, -1], [2, 0, -2]]},
+                         "multiply_adds": {"linear": 6, "scores": 0, "weighted_values": 0, "total": 6}})"_json);
 }
 
 TEST_CASE("mha returns attention weights per head, H×T×T, each row summing to one", "[spec]") {
@@ -575,6 +578,14 @@ TEST_CASE("mha returns attention weights per head, H×T×T, each row summing to 
             Approx(1.0).epsilon(1e-12));
     }
   }
+}
+
+TEST_CASE("mha answers the multiply-adds its forward ran: projections, scores and weighted sums",
+          "[spec]") {
+  // E = 2, 2 heads of width 1, T = 3: in-projection 3·2·6, out-projection 3·2·2, and per head
+  // 3·1·3 scores and 3·3·1 weighted values
+  CHECK(run(mha_spec()).at("multiply_adds") ==
+        R"({"linear": 48, "scores": 18, "weighted_values": 18, "total": 84})"_json);
 }
 
 TEST_CASE("mha gradients cover the input and every parameter", "[spec]") {

@@ -454,8 +454,8 @@ TEST_CASE("export: a built-in bank that changed has a later revised date", "[exp
        "0e5a1f3432d6e67da87aae75dbd9aa6913e7385b"},
       {"questions/transformer-architectures.json", "2026-12-02",
        "55a37dd1089af13fbced147e72c7ab76917fc42d"},
-      {"questions/transformer-layer.json", "2026-12-04T21:30:00Z",
-       "d5f7ce6cc1d1dcc41c2657b12d608062f08b3ad6"},
+      {"questions/transformer-layer.json", "2026-12-04T23:10:00Z",
+       "d5521f422b1ed9346da074172ed88ef37d7b23a6"},
   };
   const auto& builtin = proofdeck::bank::builtin_banks();
   CHECK(builtin.size() == pins.size());

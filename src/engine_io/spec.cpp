@@ -22,6 +22,7 @@
 #include "engine/decoder.hpp"
 #include "engine/encoder_layer.hpp"
 #include "engine/linear.hpp"
+#include "engine/macs.hpp"
 #include "engine/norm.hpp"
 #include "engine/optim.hpp"
 #include "engine/positional.hpp"
@@ -276,6 +277,14 @@ std::optional<T> sgd_learning_rate(OpRun<T>& run) {
   return static_cast<T>(lr);
 }
 
+// The forward's multiply-adds by kind, counted from the products it ran (engine/macs.hpp).
+ordered_json multiply_adds_json(const engine::MacCount& count) {
+  return {{"linear", count.linear},
+          {"scores", count.scores},
+          {"weighted_values", count.weighted_values},
+          {"total", count.total()}};
+}
+
 template <typename T>
 void run_linear(OpRun<T>& run) {
   const auto in = run.config.dimension("in_features");
@@ -290,8 +299,10 @@ void run_linear(OpRun<T>& run) {
   const auto dout = run.grad_output_matrix(x.rows(), out);
 
   Matrix<T> y;
+  const engine::MacTally tally;
   engine::linear_forward(y, x, params);
   run.result["output"] = to_json(y);
+  run.result["multiply_adds"] = multiply_adds_json(tally.count());
   if (!dout) return;
   Matrix<T> dx;
   engine::LinearParams<T> grads;
@@ -488,8 +499,10 @@ void run_mha(OpRun<T>& run) {
 
   Matrix<T> y;
   engine::MhaCache<T> cache;
+  const engine::MacTally tally;
   engine::mha_forward(y, cache, x, params, options);
   run.result["output"] = to_json(y);
+  run.result["multiply_adds"] = multiply_adds_json(tally.count());
   run.result["attn_weights"] = attention_weights_json(cache);
   if (!dout) return;
   Matrix<T> dx;
