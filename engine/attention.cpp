@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <utility>
 
 #include "engine/fault.hpp"
 #include "engine/macs.hpp"
@@ -126,9 +127,8 @@ template <typename T>
 void attention_scores(Matrix<T>& scores, ConstRef<T> query, ConstRef<T> key,
                       const AttentionOptions& options) {
   const Fault fault = enter(Op::attention);
-  require(key.rows() == query.rows() && key.cols() == query.cols(),
-          "attention query " + shape_of(query) + " and key " + shape_of(key) +
-              " must have one row per token and equal widths");
+  require(key.cols() == query.cols(), "attention query " + shape_of(query) + " and key " +
+                                          shape_of(key) + " must have equal widths");
   scaled_scores(scores, query, key, options, fault);
 }
 
@@ -136,11 +136,11 @@ template <typename T>
 void attention_forward(MutableRef<T> out, Matrix<T>& probs, ConstRef<T> query, ConstRef<T> key,
                        ConstRef<T> value, const AttentionOptions& options) {
   const Fault fault = enter(Op::attention);
-  const Index steps = query.rows();
-  require(key.rows() == steps && value.rows() == steps && key.cols() == query.cols(),
+  // T queries attend over S keys: S = T in self-attention, the memory's length in cross-attention
+  require(value.rows() == key.rows() && key.cols() == query.cols(),
           "attention query " + shape_of(query) + ", key " + shape_of(key) + " and value " +
-              shape_of(value) + " must have one row per token and equal query/key widths");
-  require_shape(out, steps, value.cols(), "attention output");
+              shape_of(value) + " must have one key row per value row and equal query/key widths");
+  require_shape(out, query.rows(), value.cols(), "attention output");
   scaled_scores(probs, query, key, options, fault);
   softmax_rows(probs, 0, options.causal);
   out.noalias() = probs * value;
@@ -271,20 +271,139 @@ void mha_backward(Matrix<T>& dinp, MhaParams<T>& grads, const Matrix<T>& dout, c
   linear_backward(dinp, grads.in_proj, dqkv, inp, params.in_proj);
 }
 
-#define PROOFDECK_INSTANTIATE(T)                                                                \
-  template struct MhaParams<T>;                                                                 \
-  template void softmax_rows<T>(Matrix<T>&, Index, bool);                                       \
-  template void attention_scores<T>(Matrix<T>&, ConstRef<T>, ConstRef<T>,                       \
-                                    const AttentionOptions&);                                   \
-  template void attention_forward<T>(MutableRef<T>, Matrix<T>&, ConstRef<T>, ConstRef<T>,       \
-                                     ConstRef<T>, const AttentionOptions&);                     \
-  template void attention_backward<T>(MutableRef<T>, MutableRef<T>, MutableRef<T>, ConstRef<T>, \
-                                      ConstRef<T>, ConstRef<T>, ConstRef<T>, const Matrix<T>&,  \
-                                      const AttentionOptions&);                                 \
-  template void mha_forward<T>(Matrix<T>&, MhaCache<T>&, const Matrix<T>&, const MhaParams<T>&, \
-                               const AttentionOptions&);                                        \
-  template void mha_backward<T>(Matrix<T>&, MhaParams<T>&, const Matrix<T>&, const Matrix<T>&,  \
-                                const MhaParams<T>&, const MhaCache<T>&, const AttentionOptions&);
+namespace {
+
+// W_q's rows of the packed in-projection, or W_k's and W_v's together, as a Linear of their own.
+template <typename T>
+LinearParams<T> in_projection_part(const MhaParams<T>& params, bool keys_and_values) {
+  const Index rows = params.projection_rows();
+  const Index first = keys_and_values ? rows : 0;
+  const Index count = keys_and_values ? 2 * rows : rows;
+  LinearParams<T> part;
+  part.weight = params.in_proj.weight.middleRows(first, count);
+  if (params.has_bias()) part.bias = params.in_proj.bias.segment(first, count);
+  return part;
+}
+
+template <typename T>
+void check_cross_attention(const MhaParams<T>& params, const Matrix<T>& inp,
+                           const Matrix<T>& memory, const AttentionOptions& options) {
+  check_mha_params(params);
+  require(!options.causal && !options.rope && !options.sinusoidal_qk,
+          "cross-attention takes no causal mask and no positional rotation: every query reads "
+          "the whole memory");
+  require_shape(inp, inp.rows(), params.embed_dim(), "cross-attention input");
+  require(memory.rows() > 0,
+          "cross-attention memory has no rows: the queries need at least one "
+          "key to attend to");
+  require_shape(memory, memory.rows(), params.embed_dim(), "cross-attention memory");
+}
+
+}  // namespace
+
+template <typename T>
+void cross_attention_forward(Matrix<T>& out, CrossAttentionCache<T>& cache, const Matrix<T>& inp,
+                             const Matrix<T>& memory, const MhaParams<T>& params,
+                             const AttentionOptions& options) {
+  const Fault fault = enter(Op::cross_attention);
+  enter(Op::attention);
+  enter(Op::heads);
+  check_cross_attention(params, inp, memory, options);
+  const Index head_dim = params.head_dim();
+  const Index rows = params.projection_rows();
+  cache.keys_from_query = fault == Fault::cross_attention_self_keys;
+  linear_forward(cache.query, inp, in_projection_part(params, false));
+  linear_forward(cache.key_value, cache.keys_from_query ? inp : memory,
+                 in_projection_part(params, true));
+  cache.probs.resize(static_cast<std::size_t>(params.num_heads));
+  cache.heads.resize(inp.rows(), params.num_heads * head_dim);
+  for (Index h = 0; h < params.num_heads; ++h) {
+    const Index row = params.head_row(h);
+    attention_forward<T>(
+        cache.heads.middleCols(h * head_dim, head_dim), cache.probs[static_cast<std::size_t>(h)],
+        cache.query.middleCols(row, head_dim), cache.key_value.middleCols(row, head_dim),
+        cache.key_value.middleCols(rows + row, head_dim), options);
+  }
+  linear_forward(out, cache.heads, params.out_proj);
+}
+
+template <typename T>
+void cross_attention_backward(Matrix<T>& dinp, Matrix<T>& dmemory, MhaParams<T>& grads,
+                              const Matrix<T>& dout, const Matrix<T>& inp, const Matrix<T>& memory,
+                              const MhaParams<T>& params, const CrossAttentionCache<T>& cache,
+                              const AttentionOptions& options) {
+  // forward was: q = x·W_qᵀ + b_q; [k v] = m·[W_k; W_v]ᵀ + [b_k; b_v] (m = x under the fault);
+  // heads = [attention(q_h, k_h, v_h)]_h; out = heads·W_oᵀ + b_o
+  enter(Op::cross_attention);
+  enter(Op::attention);
+  enter(Op::heads);
+  check_cross_attention(params, inp, memory, options);
+  const Index head_dim = params.head_dim();
+  const Index rows = params.projection_rows();
+  const Matrix<T>& source = cache.keys_from_query ? inp : memory;
+  require_shape(dout, inp.rows(), params.embed_dim(), "cross-attention grad_output");
+  grads.num_heads = params.num_heads;
+
+  Matrix<T> dheads;
+  linear_backward(dheads, grads.out_proj, dout, cache.heads, params.out_proj);
+  Matrix<T> dquery = Matrix<T>::Zero(inp.rows(), rows);
+  Matrix<T> dkey_value = Matrix<T>::Zero(source.rows(), 2 * rows);
+  Matrix<T> dq_head(inp.rows(), head_dim), dk_head(source.rows(), head_dim),
+      dv_head(source.rows(), head_dim);
+  for (Index h = 0; h < params.num_heads; ++h) {
+    const Index row = params.head_row(h);
+    attention_backward<T>(dq_head, dk_head, dv_head, dheads.middleCols(h * head_dim, head_dim),
+                          cache.query.middleCols(row, head_dim),
+                          cache.key_value.middleCols(row, head_dim),
+                          cache.key_value.middleCols(rows + row, head_dim),
+                          cache.probs[static_cast<std::size_t>(h)], options);
+    // heads that read one shared block (heads-share-projection) add their gradients there
+    dquery.middleCols(row, head_dim) += dq_head;
+    dkey_value.middleCols(row, head_dim) += dk_head;
+    dkey_value.middleCols(rows + row, head_dim) += dv_head;
+  }
+  const LinearParams<T> query_part = in_projection_part(params, false);
+  const LinearParams<T> key_value_part = in_projection_part(params, true);
+  LinearParams<T> dquery_part, dkey_value_part;
+  Matrix<T> dsource;
+  linear_backward(dinp, dquery_part, dquery, inp, query_part);
+  linear_backward(dsource, dkey_value_part, dkey_value, source, key_value_part);
+  grads.in_proj.weight.resize(params.in_proj.weight.rows(), params.in_proj.weight.cols());
+  grads.in_proj.weight << dquery_part.weight, dkey_value_part.weight;
+  if (params.has_bias()) {
+    grads.in_proj.bias.resize(params.in_proj.bias.size());
+    grads.in_proj.bias << dquery_part.bias, dkey_value_part.bias;
+  } else {
+    grads.in_proj.bias.resize(0);
+  }
+  if (cache.keys_from_query) {
+    dinp += dsource;
+    dmemory = Matrix<T>::Zero(memory.rows(), memory.cols());
+  } else {
+    dmemory = std::move(dsource);
+  }
+}
+
+#define PROOFDECK_INSTANTIATE(T)                                                                   \
+  template struct MhaParams<T>;                                                                    \
+  template void softmax_rows<T>(Matrix<T>&, Index, bool);                                          \
+  template void attention_scores<T>(Matrix<T>&, ConstRef<T>, ConstRef<T>,                          \
+                                    const AttentionOptions&);                                      \
+  template void attention_forward<T>(MutableRef<T>, Matrix<T>&, ConstRef<T>, ConstRef<T>,          \
+                                     ConstRef<T>, const AttentionOptions&);                        \
+  template void attention_backward<T>(MutableRef<T>, MutableRef<T>, MutableRef<T>, ConstRef<T>,    \
+                                      ConstRef<T>, ConstRef<T>, ConstRef<T>, const Matrix<T>&,     \
+                                      const AttentionOptions&);                                    \
+  template void mha_forward<T>(Matrix<T>&, MhaCache<T>&, const Matrix<T>&, const MhaParams<T>&,    \
+                               const AttentionOptions&);                                           \
+  template void mha_backward<T>(Matrix<T>&, MhaParams<T>&, const Matrix<T>&, const Matrix<T>&,     \
+                                const MhaParams<T>&, const MhaCache<T>&, const AttentionOptions&); \
+  template void cross_attention_forward<T>(Matrix<T>&, CrossAttentionCache<T>&, const Matrix<T>&,  \
+                                           const Matrix<T>&, const MhaParams<T>&,                  \
+                                           const AttentionOptions&);                               \
+  template void cross_attention_backward<T>(                                                       \
+      Matrix<T>&, Matrix<T>&, MhaParams<T>&, const Matrix<T>&, const Matrix<T>&, const Matrix<T>&, \
+      const MhaParams<T>&, const CrossAttentionCache<T>&, const AttentionOptions&);
 PROOFDECK_INSTANTIATE(float)
 PROOFDECK_INSTANTIATE(double)
 #undef PROOFDECK_INSTANTIATE

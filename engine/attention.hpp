@@ -1,4 +1,5 @@
-// Scaled dot-product attention and nn.MultiheadAttention (self-attention on one sequence).
+// Scaled dot-product attention and nn.MultiheadAttention: self-attention on one sequence, and
+// cross-attention of one sequence's queries over another's keys and values.
 // Nothing here takes a token's index as input: without a positional signal in the vectors (or
 // RoPE's rotation of Q and K), permuting the tokens only permutes the output rows.
 #pragma once
@@ -49,27 +50,29 @@ CausalReach causal_reach(bool causal, Fault fault) noexcept;
 
 // The scores attention_forward takes the softmax of: q·kᵀ/√d_k (q·kᵀ when options.scaled is off),
 // before any mask.
+// T queries attend over S keys and values: S = T in self-attention; in cross-attention S is the
+// other sequence's length. A causal mask (self-attention's) hides key s > t from query t.
 template <typename T>
-void attention_scores(Matrix<T>& scores,  // (T, T)
+void attention_scores(Matrix<T>& scores,  // (T, S)
                       ConstRef<T> query,  // (T, d_k)
-                      ConstRef<T> key,    // (T, d_k)
+                      ConstRef<T> key,    // (S, d_k)
                       const AttentionOptions& options);
 
 template <typename T>
 void attention_forward(MutableRef<T> out,  // (T, d_v)
-                       Matrix<T>& probs,   // (T, T) attention weights, kept for backward
+                       Matrix<T>& probs,   // (T, S) attention weights, kept for backward
                        ConstRef<T> query,  // (T, d_k)
-                       ConstRef<T> key,    // (T, d_k)
-                       ConstRef<T> value,  // (T, d_v)
+                       ConstRef<T> key,    // (S, d_k)
+                       ConstRef<T> value,  // (S, d_v)
                        const AttentionOptions& options);
 
 template <typename T>
 void attention_backward(MutableRef<T> dquery,  // (T, d_k)
-                        MutableRef<T> dkey,    // (T, d_k)
-                        MutableRef<T> dvalue,  // (T, d_v)
+                        MutableRef<T> dkey,    // (S, d_k)
+                        MutableRef<T> dvalue,  // (S, d_v)
                         ConstRef<T> dout,      // (T, d_v)
                         ConstRef<T> query, ConstRef<T> key, ConstRef<T> value,
-                        const Matrix<T>& probs,  // (T, T) from the forward
+                        const Matrix<T>& probs,  // (T, S) from the forward
                         const AttentionOptions& options);
 
 // --- multi-head attention with PyTorch's packed parameters ------------------------------------
@@ -145,6 +148,39 @@ void mha_backward(Matrix<T>& dinp,        // (T, E)
                   const Matrix<T>& inp,   // (T, E)
                   const MhaParams<T>& params, const MhaCache<T>& cache,
                   const AttentionOptions& options);
+
+// --- cross-attention: nn.MultiheadAttention(query=x, key=memory, value=memory)
+// -------------------- An encoder-decoder layer's second attention: the queries come from the
+// decoder's sequence x (T tokens), the keys and values from the encoder's output, the memory (S
+// tokens), through the same packed parameters (W_q on x; W_k, W_v on the memory). Each of the T
+// outputs is a weighted sum over the S memory positions. No causal mask (every decoder position may
+// read the whole input) and no positional rotation: options.causal, rope and sinusoidal_qk must be
+// off. cross-attention-self-keys (fault): keys and values are projected from x instead of the
+// memory, so the decoder attends over itself.
+template <typename T>
+struct CrossAttentionCache {
+  Matrix<T> query;               // (T, H·D) projected queries
+  Matrix<T> key_value;           // (S, 2·H·D) projected keys, then values
+  std::vector<Matrix<T>> probs;  // num_heads × (T, S)
+  Matrix<T> heads;               // (T, H·D) the heads' outputs side by side
+  bool keys_from_query = false;  // the fault's wiring, for backward
+};
+
+template <typename T>
+void cross_attention_forward(Matrix<T>& out,                 // (T, E)
+                             CrossAttentionCache<T>& cache,  // filled for backward
+                             const Matrix<T>& inp,           // (T, E) the queries' sequence
+                             const Matrix<T>& memory,        // (S, E) the keys' and values'
+                             const MhaParams<T>& params, const AttentionOptions& options);
+
+template <typename T>
+void cross_attention_backward(Matrix<T>& dinp,        // (T, E)
+                              Matrix<T>& dmemory,     // (S, E)
+                              MhaParams<T>& grads,    // same shapes as params
+                              const Matrix<T>& dout,  // (T, E)
+                              const Matrix<T>& inp, const Matrix<T>& memory,
+                              const MhaParams<T>& params, const CrossAttentionCache<T>& cache,
+                              const AttentionOptions& options);
 
 template <typename P>
 concept MhaParamsType =

@@ -15,7 +15,8 @@ constexpr std::array<std::string_view, kOpCount> kOpNames{
     "attention",       "heads",      "kv-heads",          "kv-cache",  "tiled-attention",
     "positions-added", "sinusoidal", "learned-positions", "rope",      "alibi",
     "layernorm",       "rmsnorm",    "batchnorm",         "residual",  "final-norm",
-    "swiglu",          "linear",     "feedforward",       "optimizer", "mac-count"};
+    "swiglu",          "linear",     "feedforward",       "optimizer", "mac-count",
+    "cross-attention"};
 
 // clang-format off
 constexpr std::array kFaults{
@@ -130,6 +131,9 @@ constexpr std::array kFaults{
     FaultInfo{Fault::mac_count_one_head, "mac-count-one-head", Op::mac_count,
               "a multiply-add tally keeps only the first score product and the first weighted sum it sees",
               "split-means-cheaper: every head's products count; together they cost one full-width head"},
+    FaultInfo{Fault::cross_attention_self_keys, "cross-attention-self-keys", Op::cross_attention,
+              "cross-attention projects its keys and values from the decoder's own sequence instead of the memory",
+              "arch-cross-attention-direction: the decoder's queries read keys and values from the encoder's output"},
 };
 // clang-format on
 

@@ -34,15 +34,16 @@ enum class Op : std::uint8_t {
   layernorm,
   rmsnorm,
   batchnorm,
-  residual,     // a block's residual additions
-  final_norm,   // a Pre-LN stack's final LayerNorm
-  swiglu,       // the gated feed-forward
-  linear,       // nn.Linear
-  feedforward,  // the original feed-forward's activation
-  optimizer,    // a training step's update of the parameters (SGD)
-  mac_count,    // the multiply-add tally of the products a forward ran
+  residual,         // a block's residual additions
+  final_norm,       // a Pre-LN stack's final LayerNorm
+  swiglu,           // the gated feed-forward
+  linear,           // nn.Linear
+  feedforward,      // the original feed-forward's activation
+  optimizer,        // a training step's update of the parameters (SGD)
+  mac_count,        // the multiply-add tally of the products a forward ran
+  cross_attention,  // queries from one sequence, keys and values from another
 };
-inline constexpr std::size_t kOpCount = 20;
+inline constexpr std::size_t kOpCount = 21;
 std::string_view op_name(Op op);
 using OpSet = std::bitset<kOpCount>;
 
@@ -85,6 +86,7 @@ enum class Fault : std::uint8_t {
   feedforward_no_activation,
   optimizer_rescales_weights,
   mac_count_one_head,
+  cross_attention_self_keys,
 };
 
 struct FaultInfo {

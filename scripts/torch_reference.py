@@ -419,6 +419,36 @@ def mha():
     return mha_case("mha")
 
 
+@fixture
+def mha_cross():
+    """Cross-attention with n != m: 3 decoder queries over 5 memory positions."""
+    name = "mha_cross"
+    seed_for(name)
+    queries = 3
+    config = {"embed_dim": E, "num_heads": H, "bias": True, "causal": False}
+    module = nn.MultiheadAttention(E, H, dropout=0.0, batch_first=True, dtype=F64)
+    params = {"in_proj_weight": weight(3 * E, E), "in_proj_bias": bias(3 * E),
+              "out_proj.weight": weight(E, E), "out_proj.bias": bias(E)}
+    set_params(module, params)
+    module.train()
+    x = torch.randn(queries, E, dtype=F64).requires_grad_()
+    memory = torch.randn(T, E, dtype=F64).requires_grad_()
+    mb = memory.unsqueeze(0)
+    y, attn = module(x.unsqueeze(0), mb, mb, need_weights=True, average_attn_weights=False)
+    y = y.squeeze(0)
+    gy = torch.randn_like(y)
+    y.backward(gy)
+    desc = (f"nn.MultiheadAttention({E}, num_heads={H}, dropout=0, batch_first=True) "
+            f"cross-attention: query = input ({queries}x{E}), key = value = memory ({T}x{E}), "
+            "float64 (batch 1)")
+    grads = module_grads(module, x)
+    grads["memory"] = memory.grad.tolist()
+    data = make(name, desc, "mha", F64, config, params, x.detach(), gy,
+                {"output": y.tolist(), "grads": grads,
+                 "attn_weights": attn.squeeze(0).tolist()})
+    data["spec"]["memory"] = memory.detach().tolist()
+    return data
+
 class MatmulCount(torch.utils._python_dispatch.TorchDispatchMode):
     """Counts the multiply-adds of the matrix products PyTorch runs, from the operands' shapes as
     ATen receives them: (b·)m·k·n for mm/addmm/bmm/baddbmm.  nn.MultiheadAttention's products

@@ -141,8 +141,8 @@ TEST_CASE("an unknown top-level key is refused with the spec fields listed", "[s
   json spec = linear_spec();
   spec["inputs"] = spec["input"];
   CHECK(error_from(spec) ==
-        "spec.json: inputs: not a spec field; expected: config, dtype, grad_output, input, op, "
-        "params");
+        "spec.json: inputs: not a spec field; expected: config, dtype, grad_output, input, memory, "
+        "op, params");
 }
 
 TEST_CASE("a spec without op lists the ops", "[spec]") {
@@ -586,6 +586,47 @@ TEST_CASE("mha answers the multiply-adds its forward ran: projections, scores an
   // 3·1·3 scores and 3·3·1 weighted values
   CHECK(run(mha_spec()).at("multiply_adds") ==
         R"({"linear": 48, "scores": 18, "weighted_values": 18, "total": 84})"_json);
+}
+
+TEST_CASE(
+    "mha with a memory is cross-attention: T query rows over S memory positions, "
+    "gradients for both",
+    "[spec]") {
+  json spec = mha_spec();
+  spec["input"] = R"([[1, 0]])"_json;  // one query
+  spec["memory"] = R"([[1, 0], [0, 1], [1, 1], [2, 0]])"_json;
+  spec["grad_output"] = R"([[1, -1]])"_json;
+  const json result = run(spec);
+  CHECK(result.at("output").size() == 1);
+  const json& weights = result.at("attn_weights");
+  REQUIRE(weights.size() == 2);
+  CHECK(weights[0].size() == 1);
+  CHECK(weights[0][0].size() == 4);
+  CHECK(result.at("grads").at("input").size() == 1);
+  CHECK(result.at("grads").at("memory").size() == 4);
+  // W_q on 1 query (1·2·2), W_k|W_v on 4 memory rows (4·2·4), W_o (1·2·2); per head 1·1·4 twice
+  CHECK(result.at("multiply_adds") ==
+        R"({"linear": 40, "scores": 8, "weighted_values": 8, "total": 56})"_json);
+}
+
+TEST_CASE("a memory is refused outside mha, with a causal mask, and at the wrong width", "[spec]") {
+  json linear = linear_spec();
+  linear["memory"] = R"([[1, 2, 3]])"_json;
+  CHECK(error_from(linear) ==
+        "spec.json: memory: only mha takes a memory (cross-attention's keys and values); linear "
+        "does not");
+  json causal = mha_spec();
+  causal["config"]["causal"] = true;
+  causal["memory"] = R"([[1, 0]])"_json;
+  CHECK(error_from(causal) ==
+        "spec.json: config.causal and config.sinusoidal_qk: cross-attention reads the whole "
+        "memory with no mask or code on q and k; leave them out when a memory is given");
+  json narrow = mha_spec();
+  narrow["memory"] = R"([[1, 0, 0]])"_json;
+  CHECK_THAT(error_from(narrow), Catch::Contains("memory") && Catch::Contains("3"));
+  json empty = mha_spec();
+  empty["memory"] = json::array();
+  CHECK(error_from(empty) != kNoError);
 }
 
 TEST_CASE("mha gradients cover the input and every parameter", "[spec]") {

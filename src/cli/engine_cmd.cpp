@@ -58,7 +58,8 @@ void setup_engine(CLI::App& app, const std::function<Context()>& context) {
   for (const auto op : engine_io::engine_op_names())
     ops += (ops.empty() ? "" : ", ") + std::string(op);
   run_cmd->footer(fmt::format(
-      "SPEC is {{\"op\", \"dtype\", \"config\", \"params\", \"input\", \"grad_output\"}}:\n"
+      "SPEC is {{\"op\", \"dtype\", \"config\", \"params\", \"input\", \"grad_output\", "
+      "\"memory\"}}:\n"
       "  op           one of {}\n"
       "  dtype        float64 (default) or float32\n"
       "  config       the PyTorch constructor's arguments (embed_dim, num_heads, bias,\n"
@@ -73,6 +74,9 @@ void setup_engine(CLI::App& app, const std::function<Context()>& context) {
       "               causal (default true), rope (default true), alibi (default false)\n"
       "  params       the module's state_dict: name -> nested lists, PyTorch layouts\n"
       "  input        (T, E) for one sequence; a list of positions for embedding, sinusoidal\n"
+      "  memory       mha only, optional: (S, E) keys' and values' sequence, for\n"
+      "               cross-attention of the input's T queries over S positions\n"
+      "               (nn.MultiheadAttention(input, memory, memory)); grads gain \"memory\"\n"
       "  grad_output  optional; when given, gradients for the input and every parameter\n"
       "               (linear, layer_norm and rms_norm also take config sgd_lr: r, then\n"
       "               one torch.optim.SGD(lr=r) step, answered as \"after_step\")\n"

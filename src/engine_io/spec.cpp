@@ -242,6 +242,7 @@ struct OpRun {
   ParamReader<T> params;
   const json* input;        // never null
   const json* grad_output;  // null when no gradients are asked for
+  const json* memory;       // mha's keys' and values' sequence (cross-attention); null otherwise
   ordered_json& result;
 
   Matrix<T> input_matrix(std::int64_t rows, std::int64_t cols) const {
@@ -447,18 +448,56 @@ void run_embedding(OpRun<T>& run) {
 // Per-head attention weights, (H, T, T), as nn.MultiheadAttention returns them with
 // average_attn_weights=False.
 template <typename T>
-ordered_json attention_weights_json(const engine::MhaCache<T>& cache) {
+ordered_json attention_weights_json(const std::vector<Matrix<T>>& probs_per_head) {
   ordered_json heads = ordered_json::array();
-  for (const auto& probs : cache.probs)
+  for (const auto& probs : probs_per_head)
     heads.push_back(to_json(probs));
   return heads;
 }
 
 template <typename T>
-void check_attention_size(const OpRun<T>& run, std::int64_t heads, std::int64_t steps) {
-  run.check_elements(heads * steps * steps,
-                     fmt::format("attention over {} token{} with {} head{}", steps,
-                                 steps == 1 ? "" : "s", heads, heads == 1 ? "" : "s"));
+void check_attention_size(const OpRun<T>& run, std::int64_t heads, std::int64_t queries,
+                          std::int64_t keys) {
+  run.check_elements(heads * queries * keys,
+                     queries == keys
+                         ? fmt::format("attention over {} token{} with {} head{}", queries,
+                                       queries == 1 ? "" : "s", heads, heads == 1 ? "" : "s")
+                         : fmt::format("attention of {} quer{} over {} memory position{} with {} "
+                                       "head{}",
+                                       queries, queries == 1 ? "y" : "ies", keys,
+                                       keys == 1 ? "" : "s", heads, heads == 1 ? "" : "s"));
+}
+
+// mha with a memory: cross-attention, queries from the input, keys and values from the memory
+// (nn.MultiheadAttention(input, memory, memory)); gradients for both.
+template <typename T>
+void run_cross_attention(OpRun<T>& run, const engine::MhaParams<T>& params, const Matrix<T>& x,
+                         const engine::AttentionOptions& options) {
+  const auto embed = static_cast<std::int64_t>(params.embed_dim());
+  const Matrix<T> memory =
+      matrix_from_json<T>(*run.memory, run.source + ": memory", kAnySize, embed);
+  if (options.causal || options.sinusoidal_qk) {
+    spec_error(run.source, "config",
+               "config.causal and config.sinusoidal_qk: cross-attention reads the whole memory "
+               "with no mask or code on q and k; leave them out when a memory is given");
+  }
+  check_attention_size(run, params.num_heads, x.rows(), memory.rows());
+  const auto dout = run.grad_output_matrix(x.rows(), embed);
+  Matrix<T> y;
+  engine::CrossAttentionCache<T> cache;
+  const engine::MacTally tally;
+  engine::cross_attention_forward(y, cache, x, memory, params, options);
+  run.result["output"] = to_json(y);
+  run.result["multiply_adds"] = multiply_adds_json(tally.count());
+  run.result["attn_weights"] = attention_weights_json(cache.probs);
+  if (!dout) return;
+  Matrix<T> dx, dmemory;
+  engine::MhaParams<T> grads;
+  engine::cross_attention_backward(dx, dmemory, grads, *dout, x, memory, params, cache, options);
+  run.result["grads"] = {{"input", to_json(dx)}, {"memory", to_json(dmemory)}};
+  visit_params(grads, "", [&](const std::string& name, const auto& tensor) {
+    run.result["grads"][name] = to_json(tensor);
+  });
 }
 
 // `width_key` and `heads_key` are the op's own names for E and H, for the message.
@@ -494,7 +533,11 @@ void run_mha(OpRun<T>& run) {
   read_mha_params(run, params, "", embed, heads, bias, "embed_dim", "num_heads");
   run.finish_reading();
   const Matrix<T> x = run.input_matrix(kAnySize, embed);
-  check_attention_size(run, heads, x.rows());
+  if (run.memory != nullptr) {
+    run_cross_attention(run, params, x, options);
+    return;
+  }
+  check_attention_size(run, heads, x.rows(), x.rows());
   const auto dout = run.grad_output_matrix(x.rows(), embed);
 
   Matrix<T> y;
@@ -503,7 +546,7 @@ void run_mha(OpRun<T>& run) {
   engine::mha_forward(y, cache, x, params, options);
   run.result["output"] = to_json(y);
   run.result["multiply_adds"] = multiply_adds_json(tally.count());
-  run.result["attn_weights"] = attention_weights_json(cache);
+  run.result["attn_weights"] = attention_weights_json(cache.probs);
   if (!dout) return;
   Matrix<T> dx;
   engine::MhaParams<T> grads;
@@ -550,7 +593,7 @@ void run_encoder_layer(OpRun<T>& run) {
   }
   run.finish_reading();
   const Matrix<T> x = run.input_matrix(kAnySize, config.d_model);
-  check_attention_size(run, config.nhead, x.rows());
+  check_attention_size(run, config.nhead, x.rows(), x.rows());
   run.check_elements(x.rows() * ff, "the feed-forward hidden layer");
   const auto dout = run.grad_output_matrix(x.rows(), config.d_model);
 
@@ -558,7 +601,7 @@ void run_encoder_layer(OpRun<T>& run) {
   engine::EncoderLayerCache<T> cache;
   engine::encoder_layer_forward(y, cache, x, params, config);
   run.result["output"] = to_json(y);
-  run.result["attn_weights"] = attention_weights_json(cache.attn);
+  run.result["attn_weights"] = attention_weights_json(cache.attn.probs);
   if (!dout) return;
   Matrix<T> dx;
   engine::EncoderLayerParams<T> grads;
@@ -745,7 +788,7 @@ void run_gqa(OpRun<T>& run) {
   run.params.matrix("o_proj.weight", params.o_proj, config.hidden_size, heads * dim);
   run.finish_reading();
   const Matrix<T> x = run.input_matrix(kAnySize, config.hidden_size);
-  check_attention_size(run, heads, x.rows());
+  check_attention_size(run, heads, x.rows(), x.rows());
   const auto dout = run.grad_output_matrix(x.rows(), config.hidden_size);
 
   Matrix<T> y;
@@ -817,6 +860,7 @@ ordered_json run_typed(const json& spec, const std::string& source, const std::s
     spec_error(source, "input", fmt::format("input: missing; {} needs an input", op));
   }
   const auto grad_output = spec.find("grad_output");
+  const auto memory = spec.find("memory");
   ordered_json result;
   OpRun<T> run{source,
                op,
@@ -824,7 +868,14 @@ ordered_json run_typed(const json& spec, const std::string& source, const std::s
                ParamReader<T>(section("params"), source, op),
                &*input,
                grad_output == spec.end() || grad_output->is_null() ? nullptr : &*grad_output,
+               memory == spec.end() ? nullptr : &*memory,
                result};
+  if (run.memory != nullptr && op != "mha") {
+    spec_error(source, "memory",
+               fmt::format("memory: only mha takes a memory (cross-attention's keys and values); "
+                           "{} does not",
+                           op));
+  }
   try {
     op_table<T>().at(op)(run);
   } catch (const engine::EngineError& e) {
@@ -856,8 +907,8 @@ ordered_json run_engine_spec(const json& spec, const std::string& source) {
         source, "type",
         fmt::format("expected a JSON object with \"op\" and \"input\", got {}", json_kind(spec)));
   }
-  static const std::set<std::string> known = {"op",     "dtype", "config",
-                                              "params", "input", "grad_output"};
+  static const std::set<std::string> known = {"op",    "dtype",       "config", "params",
+                                              "input", "grad_output", "memory"};
   for (const auto& [key, value] : spec.items()) {
     if (!known.contains(key)) {
       spec_error(source, "key",
