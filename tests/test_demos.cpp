@@ -32,7 +32,7 @@ using proofdeck::testing::number;
 using proofdeck::testing::run;
 
 // The one pin of the catalog, its names in order; every other test reads catalog().
-TEST_CASE("the catalog holds the twelve demos of the lesson and eight of the modern decoder",
+TEST_CASE("the catalog holds the thirteen demos of the lesson and eight of the modern decoder",
           "[demo]") {
   std::vector<std::string> names;
   for (const DemoInfo& info : catalog())
@@ -49,6 +49,7 @@ TEST_CASE("the catalog holds the twelve demos of the lesson and eight of the mod
                                           "what-layernorm-normalizes",
                                           "sqrt-dk-scaling",
                                           "causal-mask",
+                                          "cross-attention",
                                           "gqa-params",
                                           "kv-cache",
                                           "rmsnorm-vs-layernorm",
@@ -199,6 +200,29 @@ TEST_CASE("head-width's counts move with the module the engine builds", "[demo][
   const DemoResult one_head = run("head-width", sets, 0, engine::Fault::mac_count_one_head);
   CHECK(number(one_head, "score_macs_h4") == 12 * 12 * 16);
   CHECK(number(one_head, "score_macs_h1") == 12 * 12 * 64);
+}
+
+TEST_CASE("cross-attention answers one row per decoder position, each over every input position",
+          "[demo]") {
+  const DemoResult result = run("cross-attention");
+  CHECK(number(result, "output_rows") == 3);
+  CHECK(number(result, "keys_per_query") == 4);
+  CHECK(number(result, "smallest_weight") > 0.01);
+  CHECK(number(result, "weight_sum_error_max") < 1e-14);
+  CHECK(flag(result, "output_moves_with_encoder"));
+  CHECK(flag(result, "output_moves_with_decoder"));
+  const DemoResult longer = run("cross-attention", {"decoder_tokens=7", "encoder_tokens=2"});
+  CHECK(number(longer, "output_rows") == 7);
+  CHECK(number(longer, "keys_per_query") == 2);
+}
+
+TEST_CASE("cross-attention-self-keys: the decoder attends over itself, blind to the input",
+          "[demo][faults]") {
+  const DemoResult result = run("cross-attention", {}, 0, engine::Fault::cross_attention_self_keys);
+  CHECK(number(result, "output_rows") == 3);
+  CHECK(number(result, "keys_per_query") == 3);
+  CHECK_FALSE(flag(result, "output_moves_with_encoder"));
+  CHECK(flag(result, "output_moves_with_decoder"));
 }
 
 TEST_CASE("RoPE scores depend only on the offset, sinusoidal ones do not", "[demo]") {

@@ -452,8 +452,8 @@ TEST_CASE("export: a built-in bank that changed has a later revised date", "[exp
        "d5335e9d94c9d14c949c69d389aa4ff4416ce157"},
       {"questions/scaled-dot-product-attention.json", "2026-12-02",
        "0e5a1f3432d6e67da87aae75dbd9aa6913e7385b"},
-      {"questions/transformer-architectures.json", "2026-12-02",
-       "55a37dd1089af13fbced147e72c7ab76917fc42d"},
+      {"questions/transformer-architectures.json", "2026-12-04T23:40:00Z",
+       "264fe8e6fb950d545bda8ac0319d6434e008e5c1"},
       {"questions/transformer-layer.json", "2026-12-04T23:10:00Z",
        "d5521f422b1ed9346da074172ed88ef37d7b23a6"},
   };
