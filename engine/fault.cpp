@@ -16,7 +16,7 @@ constexpr std::array<std::string_view, kOpCount> kOpNames{
     "positions-added", "sinusoidal", "learned-positions", "rope",      "alibi",
     "layernorm",       "rmsnorm",    "batchnorm",         "residual",  "final-norm",
     "swiglu",          "linear",     "feedforward",       "optimizer", "mac-count",
-    "cross-attention"};
+    "cross-attention", "weight-norm"};
 
 // clang-format off
 constexpr std::array kFaults{
@@ -134,6 +134,9 @@ constexpr std::array kFaults{
     FaultInfo{Fault::cross_attention_self_keys, "cross-attention-self-keys", Op::cross_attention,
               "cross-attention projects its keys and values from the decoder's own sequence instead of the memory",
               "arch-cross-attention-direction: the decoder's queries read keys and values from the encoder's output"},
+    FaultInfo{Fault::weight_norm_no_division, "weight-norm-no-division", Op::weight_norm,
+              "weight normalisation rebuilds the weight as g · v without dividing by ‖v‖",
+              "ln-normalizes-weights: normalising the weights fixes each row's length ‖w_i‖ at g_i, whatever v"},
 };
 // clang-format on
 

@@ -42,8 +42,9 @@ enum class Op : std::uint8_t {
   optimizer,        // a training step's update of the parameters (SGD)
   mac_count,        // the multiply-add tally of the products a forward ran
   cross_attention,  // queries from one sequence, keys and values from another
+  weight_norm,      // a Linear's weight rebuilt as g · v / ‖v‖
 };
-inline constexpr std::size_t kOpCount = 21;
+inline constexpr std::size_t kOpCount = 22;
 std::string_view op_name(Op op);
 using OpSet = std::bitset<kOpCount>;
 
@@ -87,6 +88,7 @@ enum class Fault : std::uint8_t {
   optimizer_rescales_weights,
   mac_count_one_head,
   cross_attention_self_keys,
+  weight_norm_no_division,
 };
 
 struct FaultInfo {

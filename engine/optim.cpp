@@ -50,6 +50,30 @@ void sgd_step(NormParams<T>& params, const NormParams<T>& grads, T lr) {
   if (rescale) keep_length(params.weight, length);
 }
 
+template <typename T>
+void sgd_step(Matrix<T>& param, const Matrix<T>& grad, T lr) {
+  const bool rescale = enter(Op::optimizer) == Fault::optimizer_rescales_weights;
+  require_same_shape(param, grad, "the tensor");
+  const Vector<T> lengths = rescale ? Vector<T>(param.rowwise().norm()) : Vector<T>();
+  param -= lr * grad;
+  if (!rescale) return;
+  for (Index row = 0; row < param.rows(); ++row)
+    keep_length(param.row(row), lengths(row));
+}
+
+template <typename T>
+void sgd_step(Vector<T>& param, const Vector<T>& grad, T lr) {
+  const bool rescale = enter(Op::optimizer) == Fault::optimizer_rescales_weights;
+  require_same_shape(param, grad, "the tensor");
+  const T length = rescale ? param.norm() : T(0);
+  param -= lr * grad;
+  if (rescale) keep_length(param, length);
+}
+
+template void sgd_step<float>(Matrix<float>&, const Matrix<float>&, float);
+template void sgd_step<double>(Matrix<double>&, const Matrix<double>&, double);
+template void sgd_step<float>(Vector<float>&, const Vector<float>&, float);
+template void sgd_step<double>(Vector<double>&, const Vector<double>&, double);
 template void sgd_step<float>(LinearParams<float>&, const LinearParams<float>&, float);
 template void sgd_step<double>(LinearParams<double>&, const LinearParams<double>&, double);
 template void sgd_step<float>(NormParams<float>&, const NormParams<float>&, float);

@@ -14,6 +14,13 @@ namespace proofdeck::engine {
 template <typename T>
 void sgd_step(LinearParams<T>& params, const LinearParams<T>& grads, T lr);
 
+// One tensor on its own (weight normalisation's weight_v and weight_g): under the fault a
+// matrix's rows, or a vector as a whole, are scaled back to their lengths.
+template <typename T>
+void sgd_step(Matrix<T>& param, const Matrix<T>& grad, T lr);
+template <typename T>
+void sgd_step(Vector<T>& param, const Vector<T>& grad, T lr);
+
 // Under the fault γ, the norm's scale, is scaled back to its length too; β and biases are not.
 template <typename T>
 void sgd_step(NormParams<T>& params, const NormParams<T>& grads, T lr);

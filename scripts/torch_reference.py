@@ -195,6 +195,27 @@ def linear_sgd_step():
                          nn.Linear(LIN_IN, LIN_OUT, dtype=F64))
 
 
+
+@fixture
+def linear_weight_norm():
+    """torch.nn.utils.weight_norm(nn.Linear): weight_g and weight_v, then one SGD step."""
+    name = "linear_weight_norm"
+    seed_for(name)
+    config = {"in_features": LIN_IN, "out_features": LIN_OUT, "bias": True, "weight_norm": True}
+    module = nn.utils.weight_norm(nn.Linear(LIN_IN, LIN_OUT, dtype=F64))
+    params = {"weight_g": weight(LIN_OUT, 1).abs() + 0.5, "weight_v": weight(LIN_OUT, LIN_IN),
+              "bias": bias(LIN_OUT)}
+    set_params(module, params)
+    x = torch.randn(LIN_N, LIN_IN, dtype=F64).requires_grad_()
+    y = module(x)
+    gy = torch.randn_like(y)
+    y.backward(gy)
+    desc = (f"torch.nn.utils.weight_norm(nn.Linear({LIN_IN}, {LIN_OUT})) (name='weight', dim=0), "
+            f"float64, input {LIN_N}x{LIN_IN}")
+    data = make(name, desc, "linear", F64, config, params, x.detach(), gy,
+                {"output": y.tolist(), "grads": module_grads(module, x)})
+    return with_sgd_step(data, nn.utils.weight_norm(nn.Linear(LIN_IN, LIN_OUT, dtype=F64)))
+
 # ---------------------------------------------------------------------------
 # nn.LayerNorm
 # ---------------------------------------------------------------------------

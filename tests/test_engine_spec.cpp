@@ -228,7 +228,7 @@ TEST_CASE("an unknown config key is refused with the op's settings listed", "[sp
   spec["config"]["bias_init"] = true;
   CHECK(error_from(spec) ==
         "spec.json: config.bias_init: not a setting of linear; expected one of: bias, "
-        "in_features, out_features, sgd_lr");
+        "in_features, out_features, sgd_lr, weight_norm");
 }
 
 TEST_CASE("an SGD step answers the parameters it leaves, and needs gradients and parameters",

@@ -42,6 +42,17 @@ TEST_CASE("every engine op has a fault that breaks it", "[fault]") {
   }
 }
 
+TEST_CASE("every engine op has a unique kebab-case name", "[fault]") {
+  std::set<std::string> names;
+  for (std::size_t op = 0; op < kOpCount; ++op) {
+    const std::string name(op_name(static_cast<Op>(op)));
+    CAPTURE(op, name);
+    CHECK_FALSE(name.empty());
+    CHECK(name.find_first_not_of("abcdefghijklmnopqrstuvwxyz-") == std::string::npos);
+    CHECK(names.insert(name).second);
+  }
+}
+
 TEST_CASE("docs/ARCHITECTURE.md's fault table is the catalog, row for row", "[fault]") {
   std::ifstream file(std::string(PROOFDECK_FIXTURE_DIR) + "/../../docs/ARCHITECTURE.md");
   REQUIRE(file.good());

@@ -13,6 +13,7 @@
 #include "engine/norm.hpp"
 #include "engine/optim.hpp"
 #include "engine/rng.hpp"
+#include "engine/weight_norm.hpp"
 #include "text/number.hpp"
 
 namespace proofdeck::demo {
@@ -72,6 +73,27 @@ DemoResult run_what_layernorm_normalizes(const Params& params, std::uint64_t see
   const double row_length_change =
       ((linear.weight.rowwise().norm() - lengths_before).array().abs() / lengths_before.array())
           .maxCoeff();
+  // Beside it, what normalising those weights would be: the same next layer under weight
+  // normalisation (torch.nn.utils.weight_norm), v twice its weight and g its rows' lengths, so
+  // it starts as the same weight. The same step on g and v leaves every row at length |g|.
+  Vec weight_g = lengths_before;
+  Mat weight_v = 2.0 * linear_before.weight;
+  engine::LinearParams<double> normalized_linear = linear_before;
+  engine::weight_norm_forward(normalized_linear.weight, weight_v, weight_g);
+  Mat normalized_out, dnormalized_input, dweight_v;
+  Vec dweight_g;
+  engine::LinearParams<double> dnormalized_linear;
+  engine::linear_forward(normalized_out, normalized, normalized_linear);
+  engine::linear_backward(dnormalized_input, dnormalized_linear, dout, normalized,
+                          normalized_linear);
+  engine::weight_norm_backward(dweight_v, dweight_g, dnormalized_linear.weight, weight_v, weight_g);
+  engine::sgd_step(weight_g, dweight_g, kLearningRate);
+  engine::sgd_step(weight_v, dweight_v, kLearningRate);
+  engine::weight_norm_forward(normalized_linear.weight, weight_v, weight_g);
+  const double weight_norm_error =
+      ((normalized_linear.weight.rowwise().norm() - weight_g.cwiseAbs()).array().abs() /
+       weight_g.cwiseAbs().array())
+          .maxCoeff();
   DemoResult result;
   result.set("input_token_mean_max", in_mean.cwiseAbs().maxCoeff(), Provenance::measured);
   result.set("input_token_var_min", in_variance.minCoeff(), Provenance::measured);
@@ -81,6 +103,7 @@ DemoResult run_what_layernorm_normalizes(const Params& params, std::uint64_t see
   result.set("weights_unchanged", weights_unchanged, Provenance::measured);
   result.set("weights_follow_sgd", weights_follow_sgd, Provenance::measured);
   result.set("weight_row_length_change_max", row_length_change, Provenance::measured);
+  result.set("weight_norm_row_length_error", weight_norm_error, Provenance::measured);
   // The next layer's weights as the pass left them (the step has moved them since).
   result.set("linear_weight_var",
              linear_before.weight.squaredNorm() / static_cast<double>(linear_before.weight.size()),
@@ -122,6 +145,10 @@ DemoResult run_what_layernorm_normalizes(const Params& params, std::uint64_t see
                   weights_follow_sgd ? "every weight is exactly w − lr·∇w"
                                      : "the weights are not w − lr·∇w",
                   text::format_short(100.0 * row_length_change)),
+      fmt::format("Normalised weights would look different: under weight normalisation (the same "
+                  "layer rebuilt as g · v / ‖v‖, given the same step) every row stays at length "
+                  "|g| (largest error {}%).",
+                  text::format_short(100.0 * weight_norm_error)),
       fmt::format("Nor does it normalise gradients: the gradient flowing back to the activations "
                   "has per-token variance {}, not 1. Stabler gradients are a downstream effect "
                   "of stable activations, not something LayerNorm computes.",
@@ -133,15 +160,16 @@ DemoResult run_what_layernorm_normalizes(const Params& params, std::uint64_t see
 }  // namespace
 
 DemoInfo what_layernorm_normalizes_demo() {
-  return DemoInfo{"what-layernorm-normalizes",
-                  "LayerNorm normalises activations",
-                  "Layer normalization normalizes the activations flowing through the network, "
-                  "not the weights or the gradients.",
-                  "What the distractors typically look like",
-                  {integer_param("tokens", 8, 1, 1024, "tokens"),
-                   integer_param("features", 16, 2, 1024, "features per token")},
-                  run_what_layernorm_normalizes,
-                  {engine::Op::layernorm, engine::Op::linear, engine::Op::optimizer}};
+  return DemoInfo{
+      "what-layernorm-normalizes",
+      "LayerNorm normalises activations",
+      "Layer normalization normalizes the activations flowing through the network, "
+      "not the weights or the gradients.",
+      "What the distractors typically look like",
+      {integer_param("tokens", 8, 1, 1024, "tokens"),
+       integer_param("features", 16, 2, 1024, "features per token")},
+      run_what_layernorm_normalizes,
+      {engine::Op::layernorm, engine::Op::linear, engine::Op::optimizer, engine::Op::weight_norm}};
 }
 
 }  // namespace proofdeck::demo

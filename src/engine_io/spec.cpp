@@ -26,6 +26,7 @@
 #include "engine/norm.hpp"
 #include "engine/optim.hpp"
 #include "engine/positional.hpp"
+#include "engine/weight_norm.hpp"
 #include "engine_io/tensor_json.hpp"
 
 namespace proofdeck::engine_io {
@@ -291,14 +292,24 @@ void run_linear(OpRun<T>& run) {
   const auto in = run.config.dimension("in_features");
   const auto out = run.config.dimension("out_features");
   const bool bias = run.config.flag("bias", true);
+  // torch.nn.utils.weight_norm(linear): weight_g (out, 1) and weight_v (out, in) instead of weight
+  const bool normalized = run.config.flag("weight_norm", false);
   const std::optional<T> lr = sgd_learning_rate(run);
   engine::LinearParams<T> params;
-  run.params.matrix("weight", params.weight, out, in);
+  Matrix<T> weight_v, weight_g_column;
+  if (normalized) {
+    run.params.matrix("weight_g", weight_g_column, out, 1);
+    run.params.matrix("weight_v", weight_v, out, in);
+  } else {
+    run.params.matrix("weight", params.weight, out, in);
+  }
   if (bias) run.params.vector("bias", params.bias, out);
   run.finish_reading();
+  Vector<T> weight_g = normalized ? Vector<T>(weight_g_column.col(0)) : Vector<T>();
   const Matrix<T> x = run.input_matrix(kAnySize, in);
   const auto dout = run.grad_output_matrix(x.rows(), out);
 
+  if (normalized) engine::weight_norm_forward(params.weight, weight_v, weight_g);
   Matrix<T> y;
   const engine::MacTally tally;
   engine::linear_forward(y, x, params);
@@ -308,11 +319,28 @@ void run_linear(OpRun<T>& run) {
   Matrix<T> dx;
   engine::LinearParams<T> grads;
   engine::linear_backward(dx, grads, *dout, x, params);
-  run.result["grads"] = {{"input", to_json(dx)}, {"weight", to_json(grads.weight)}};
+  run.result["grads"] = {{"input", to_json(dx)}};
+  Matrix<T> dweight_v;
+  Vector<T> dweight_g;
+  if (normalized) {
+    engine::weight_norm_backward(dweight_v, dweight_g, grads.weight, weight_v, weight_g);
+    run.result["grads"]["weight_g"] = to_json(Matrix<T>(dweight_g));
+    run.result["grads"]["weight_v"] = to_json(dweight_v);
+  } else {
+    run.result["grads"]["weight"] = to_json(grads.weight);
+  }
   if (bias) run.result["grads"]["bias"] = to_json(grads.bias);
   if (!lr) return;
-  engine::sgd_step(params, grads, *lr);
-  run.result["after_step"] = {{"weight", to_json(params.weight)}};
+  if (normalized) {
+    engine::sgd_step(weight_g, dweight_g, *lr);
+    engine::sgd_step(weight_v, dweight_v, *lr);
+    engine::sgd_step(params.bias, grads.bias, *lr);
+    run.result["after_step"] = {{"weight_g", to_json(Matrix<T>(weight_g))},
+                                {"weight_v", to_json(weight_v)}};
+  } else {
+    engine::sgd_step(params, grads, *lr);
+    run.result["after_step"] = {{"weight", to_json(params.weight)}};
+  }
   if (bias) run.result["after_step"]["bias"] = to_json(params.bias);
 }
 
