@@ -92,12 +92,12 @@ DemoResult run_cross_attention(const Params& params, std::uint64_t seed) {
                   counted(decoder_tokens, "position", "positions"),
                   counted(encoder_tokens, "position", "positions")),
       fmt::format("The layer answers {} — one per decoder position — and each is a mixture of "
-                  "{} input {}: every weight is positive (the smallest {}) and each row sums to 1 "
-                  "(within {}).",
+                  "{} input {}: every weight is positive (the smallest {}) and each row sums to "
+                  "{}.",
                   counted(static_cast<std::int64_t>(out.rows()), "row", "rows"),
                   static_cast<std::int64_t>(weights.cols()),
                   weights.cols() == 1 ? "position" : "positions", shown(smallest),
-                  shown(sum_error)),
+                  sum_error == 0.0 ? std::string("exactly 1") : "1 within " + shown(sum_error)),
       fmt::format("Changing the encoder's output {} every decoder position's output, and so does "
                   "changing the decoder's tokens{}: the decoder asks, the input answers. Queries "
                   "from the encoder would give one row per input position instead; keys and "
