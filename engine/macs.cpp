@@ -17,11 +17,7 @@ MacTally::MacTally() noexcept : previous_(open_tally) {
 
 MacTally::~MacTally() {
   open_tally = previous_;
-  if (previous_ != nullptr) {
-    previous_->count_.linear += count_.linear;
-    previous_->count_.scores += count_.scores;
-    previous_->count_.weighted_values += count_.weighted_values;
-  }
+  if (previous_ != nullptr) previous_->count_ += count_;
 }
 
 void count_macs(MacSite site, Index rows, Index inner, Index cols) noexcept {

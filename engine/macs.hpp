@@ -18,6 +18,12 @@ struct MacCount {
   std::int64_t scores = 0;           // q·kᵀ: queries × d_k × keys
   std::int64_t weighted_values = 0;  // P·v: queries × keys × d_v
   std::int64_t total() const noexcept { return linear + scores + weighted_values; }
+  MacCount& operator+=(const MacCount& other) noexcept {
+    linear += other.linear;
+    scores += other.scores;
+    weighted_values += other.weighted_values;
+    return *this;
+  }
 };
 
 enum class MacSite : std::uint8_t { linear, scores, weighted_values };

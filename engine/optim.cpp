@@ -24,50 +24,58 @@ void keep_length(Row&& row, T length) {
   if (stepped > T(0)) row *= length / stepped;
 }
 
+// p ← p − lr·∇p; under the fault each row of a matrix (rows) or the whole tensor is then scaled
+// back to the length it had.
+template <typename Tensor, typename T>
+void step(Tensor& param, const Tensor& grad, T lr, bool rescale, bool by_rows, const char* what) {
+  require_same_shape(param, grad, what);
+  if (!rescale) {
+    param -= lr * grad;
+    return;
+  }
+  if (by_rows) {
+    const Vector<T> lengths = param.rowwise().norm();
+    param -= lr * grad;
+    for (Index row = 0; row < param.rows(); ++row)
+      keep_length(param.row(row), lengths(row));
+  } else {
+    const T length = param.norm();
+    param -= lr * grad;
+    keep_length(param, length);
+  }
+}
+
 }  // namespace
 
 template <typename T>
 void sgd_step(LinearParams<T>& params, const LinearParams<T>& grads, T lr) {
   const bool rescale = enter(Op::optimizer) == Fault::optimizer_rescales_weights;
+  // both shapes before anything moves
   require_same_shape(params.weight, grads.weight, "the weight");
   require_same_shape(params.bias, grads.bias, "the bias");
-  const Vector<T> lengths = rescale ? Vector<T>(params.weight.rowwise().norm()) : Vector<T>();
-  params.weight -= lr * grads.weight;
-  params.bias -= lr * grads.bias;
-  if (!rescale) return;
-  for (Index row = 0; row < params.weight.rows(); ++row)
-    keep_length(params.weight.row(row), lengths(row));
+  step(params.weight, grads.weight, lr, rescale, true, "the weight");
+  step(params.bias, grads.bias, lr, false, false, "the bias");
 }
 
 template <typename T>
 void sgd_step(NormParams<T>& params, const NormParams<T>& grads, T lr) {
   const bool rescale = enter(Op::optimizer) == Fault::optimizer_rescales_weights;
-  require_same_shape(params.weight, grads.weight, "γ");
+  require_same_shape(params.weight, grads.weight, "γ");  // both shapes before anything moves
   require_same_shape(params.bias, grads.bias, "β");
-  const T length = rescale ? params.weight.norm() : T(0);
-  params.weight -= lr * grads.weight;
-  params.bias -= lr * grads.bias;
-  if (rescale) keep_length(params.weight, length);
+  step(params.weight, grads.weight, lr, rescale, false, "γ");
+  step(params.bias, grads.bias, lr, false, false, "β");
 }
 
 template <typename T>
 void sgd_step(Matrix<T>& param, const Matrix<T>& grad, T lr) {
   const bool rescale = enter(Op::optimizer) == Fault::optimizer_rescales_weights;
-  require_same_shape(param, grad, "the tensor");
-  const Vector<T> lengths = rescale ? Vector<T>(param.rowwise().norm()) : Vector<T>();
-  param -= lr * grad;
-  if (!rescale) return;
-  for (Index row = 0; row < param.rows(); ++row)
-    keep_length(param.row(row), lengths(row));
+  step(param, grad, lr, rescale, true, "the tensor");
 }
 
 template <typename T>
 void sgd_step(Vector<T>& param, const Vector<T>& grad, T lr) {
   const bool rescale = enter(Op::optimizer) == Fault::optimizer_rescales_weights;
-  require_same_shape(param, grad, "the tensor");
-  const T length = rescale ? param.norm() : T(0);
-  param -= lr * grad;
-  if (rescale) keep_length(param, length);
+  step(param, grad, lr, rescale, false, "the tensor");
 }
 
 template void sgd_step<float>(Matrix<float>&, const Matrix<float>&, float);

@@ -23,6 +23,11 @@ using Vec = engine::Vector<double>;
 
 namespace {
 
+// The largest |‖w_i‖ − length_i| / length_i over the rows of `weight`.
+double largest_relative_gap(const Mat& weight, const Vec& lengths) {
+  return ((weight.rowwise().norm() - lengths).array().abs() / lengths.array()).maxCoeff();
+}
+
 DemoResult run_what_layernorm_normalizes(const Params& params, std::uint64_t seed) {
   const std::int64_t tokens = params.integer("tokens");
   const std::int64_t features = params.integer("features");
@@ -70,9 +75,7 @@ DemoResult run_what_layernorm_normalizes(const Params& params, std::uint64_t see
       norm.weight == Vec(norm_before.weight - kLearningRate * dnorm.weight) &&
       norm.bias == Vec(norm_before.bias - kLearningRate * dnorm.bias);
   const Vec lengths_before = linear_before.weight.rowwise().norm();
-  const double row_length_change =
-      ((linear.weight.rowwise().norm() - lengths_before).array().abs() / lengths_before.array())
-          .maxCoeff();
+  const double row_length_change = largest_relative_gap(linear.weight, lengths_before);
   // Beside it, what normalising those weights would be: the same next layer under weight
   // normalisation (torch.nn.utils.weight_norm), v twice its weight and g its rows' lengths, so
   // it starts as the same weight. The same step on g and v leaves every row at length |g|.
@@ -91,9 +94,7 @@ DemoResult run_what_layernorm_normalizes(const Params& params, std::uint64_t see
   engine::sgd_step(weight_v, dweight_v, kLearningRate);
   engine::weight_norm_forward(normalized_linear.weight, weight_v, weight_g);
   const double weight_norm_error =
-      ((normalized_linear.weight.rowwise().norm() - weight_g.cwiseAbs()).array().abs() /
-       weight_g.cwiseAbs().array())
-          .maxCoeff();
+      largest_relative_gap(normalized_linear.weight, weight_g.cwiseAbs());
   DemoResult result;
   result.set("input_token_mean_max", in_mean.cwiseAbs().maxCoeff(), Provenance::measured);
   result.set("input_token_var_min", in_variance.minCoeff(), Provenance::measured);
