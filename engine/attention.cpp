@@ -110,6 +110,49 @@ void softmax_rows(Matrix<T>& scores, Index first_query, bool causal) {
   }
 }
 
+template <typename T>
+bool mask_padding_keys(Matrix<T>& scores, const std::vector<bool>& key_padding, CausalReach reach,
+                       Index first_query) {
+  if (key_padding.empty()) return false;
+  const Fault fault = enter(Op::padding);
+  const Index keys = scores.cols();
+  require(static_cast<Index>(key_padding.size()) == keys,
+          "key_padding_mask has " + std::to_string(key_padding.size()) + " entries for " +
+              std::to_string(keys) + " keys; expected one per key");
+  if (fault == Fault::key_padding_ignored) return false;
+  // The queries left with no key: every key padded, or the real ones behind the causal mask.
+  std::string stranded;
+  Index count = 0;
+  for (Index row = 0; row < scores.rows(); ++row) {
+    const Index seen = reach.masked ? std::min(keys, first_query + row + reach.reach) : keys;
+    const auto first = key_padding.begin();
+    if (std::find(first, first + seen, false) != first + seen) continue;
+    stranded += (count++ == 0 ? "" : ", ") + std::to_string(first_query + row);
+  }
+  if (count > 0) {
+    throw EngineError(
+        (count == 1 ? "query " + stranded + " has" : "queries " + stranded + " have") +
+        " no key to attend to: every key " + (reach.masked ? "its causal mask leaves " : "") +
+        "is padding. PyTorch returns NaN for such a row (the softmax of scores that are all -inf "
+        "is 0/0), and its backward spreads the NaN to the input's and the projections' gradients "
+        "in every row, even where the loss ignores the row. Pad on the right, or leave each query "
+        "at least one real key");
+  }
+  for (Index key = 0; key < keys; ++key) {
+    if (key_padding[static_cast<std::size_t>(key)])
+      scores.col(key).setConstant(std::numeric_limits<T>::lowest());
+  }
+  return true;
+}
+
+template <typename T>
+void zero_padding_weights(Matrix<T>& probs, const std::vector<bool>& key_padding) {
+  // A vectorised exp of the lowest score leaves a denormal (~1e-309), not 0.
+  for (Index key = 0; key < probs.cols(); ++key) {
+    if (key_padding[static_cast<std::size_t>(key)]) probs.col(key).setZero();
+  }
+}
+
 namespace {
 
 template <typename T>
@@ -142,7 +185,10 @@ void attention_forward(MutableRef<T> out, Matrix<T>& probs, ConstRef<T> query, C
               shape_of(value) + " must have one key row per value row and equal query/key widths");
   require_shape(out, query.rows(), value.cols(), "attention output");
   scaled_scores(probs, query, key, options, fault);
+  const bool padded =
+      mask_padding_keys(probs, options.key_padding, causal_reach(options.causal, fault), 0);
   softmax_rows(probs, 0, options.causal);
+  if (padded) zero_padding_weights(probs, options.key_padding);
   out.noalias() = probs * value;
   count_macs(MacSite::weighted_values, probs.rows(), probs.cols(), value.cols());
 }
@@ -387,6 +433,7 @@ void cross_attention_backward(Matrix<T>& dinp, Matrix<T>& dmemory, MhaParams<T>&
 #define PROOFDECK_INSTANTIATE(T)                                                                   \
   template struct MhaParams<T>;                                                                    \
   template void softmax_rows<T>(Matrix<T>&, Index, bool);                                          \
+  template bool mask_padding_keys<T>(Matrix<T>&, const std::vector<bool>&, CausalReach, Index);    \
   template void attention_scores<T>(Matrix<T>&, ConstRef<T>, ConstRef<T>,                          \
                                     const AttentionOptions&);                                      \
   template void attention_forward<T>(MutableRef<T>, Matrix<T>&, ConstRef<T>, ConstRef<T>,          \

@@ -30,6 +30,13 @@ struct AttentionOptions {
                                    // instead (add_positions_to_heads): never with rope
   Positions positions;             // RoPE's or the code's positions, one per row; empty means
                                    // 0, 1, …, T − 1
+  // (S) true at a padding key, which no query may weigh: PyTorch's key_padding_mask for one
+  // sequence of a padded batch. Empty: every key is a token. A query left with no key at all
+  // (every key padded, or the unpadded ones behind its causal mask) is refused: PyTorch returns
+  // NaN for that row, because the softmax of scores that are all −∞ is 0/0, and its backward
+  // spreads the NaN to the input's and the projections' gradients in every row (NaN · 0 is NaN),
+  // even when the loss ignores the row.
+  std::vector<bool> key_padding;
 };
 
 // --- one head: out = softmax(q·kᵀ/√d_k [+ mask])·v ---------------------------------------------
@@ -47,6 +54,16 @@ struct CausalReach {
   Index reach = 1;
 };
 CausalReach causal_reach(bool causal, Fault fault) noexcept;
+
+// Hides the padding keys from every query: their scores become the lowest finite value, so the
+// softmax gives them no weight (PyTorch uses −∞; the two differ only on a row with no key left,
+// which is refused, see AttentionOptions::key_padding); attention_forward then sets those weights
+// to exactly 0. `reach` is the causal mask the softmax will apply; row r is the sequence's place
+// first_query + r. Returns whether the mask was applied.
+// key-padding-ignored (fault): the mask is not applied and the padding is weighed as tokens.
+template <typename T>
+bool mask_padding_keys(Matrix<T>& scores, const std::vector<bool>& key_padding, CausalReach reach,
+                       Index first_query);
 
 // The scores attention_forward takes the softmax of: q·kᵀ/√d_k (q·kᵀ when options.scaled is off),
 // before any mask.

@@ -11,12 +11,29 @@ namespace {
 thread_local Fault active = Fault::none;
 thread_local OpSet reached_ops;
 
-constexpr std::array<std::string_view, kOpCount> kOpNames{
-    "attention",       "heads",      "kv-heads",          "kv-cache",  "tiled-attention",
-    "positions-added", "sinusoidal", "learned-positions", "rope",      "alibi",
-    "layernorm",       "rmsnorm",    "batchnorm",         "residual",  "final-norm",
-    "swiglu",          "linear",     "feedforward",       "optimizer", "mac-count",
-    "cross-attention", "weight-norm"};
+constexpr std::array<std::string_view, kOpCount> kOpNames{"attention",
+                                                          "heads",
+                                                          "kv-heads",
+                                                          "kv-cache",
+                                                          "tiled-attention",
+                                                          "positions-added",
+                                                          "sinusoidal",
+                                                          "learned-positions",
+                                                          "rope",
+                                                          "alibi",
+                                                          "layernorm",
+                                                          "rmsnorm",
+                                                          "batchnorm",
+                                                          "residual",
+                                                          "final-norm",
+                                                          "swiglu",
+                                                          "linear",
+                                                          "feedforward",
+                                                          "optimizer",
+                                                          "mac-count",
+                                                          "cross-attention",
+                                                          "weight-norm",
+                                                          "padding"};
 
 // clang-format off
 constexpr std::array kFaults{
@@ -137,6 +154,12 @@ constexpr std::array kFaults{
     FaultInfo{Fault::weight_norm_no_division, "weight-norm-no-division", Op::weight_norm,
               "weight normalisation rebuilds the weight as g · v without dividing by ‖v‖",
               "ln-normalizes-weights: normalising the weights fixes each row's length ‖w_i‖ at g_i, whatever v"},
+    FaultInfo{Fault::key_padding_ignored, "key-padding-ignored", Op::padding,
+              "attention gives padding keys weight as if they were tokens: the key-padding mask is not applied",
+              "sdpa-mask-zero-score: a masked key's weight is exactly 0, so padding never reaches a real token's output"},
+    FaultInfo{Fault::padding_in_batch_statistics, "padding-in-batch-statistics", Op::padding,
+              "masked BatchNorm takes its per-feature statistics over the padding rows too",
+              "batchnorm-interchangeable: BatchNorm's statistics come from the rows sharing the batch, padding included unless masked out"},
 };
 // clang-format on
 

@@ -43,8 +43,9 @@ enum class Op : std::uint8_t {
   mac_count,        // the multiply-add tally of the products a forward ran
   cross_attention,  // queries from one sequence, keys and values from another
   weight_norm,      // a Linear's weight rebuilt as g · v / ‖v‖
+  padding,          // a padded batch's masks: padding keys in attention, padding rows in norms
 };
-inline constexpr std::size_t kOpCount = 22;
+inline constexpr std::size_t kOpCount = 23;
 std::string_view op_name(Op op);
 using OpSet = std::bitset<kOpCount>;
 
@@ -89,6 +90,8 @@ enum class Fault : std::uint8_t {
   mac_count_one_head,
   cross_attention_self_keys,
   weight_norm_no_division,
+  key_padding_ignored,
+  padding_in_batch_statistics,
 };
 
 struct FaultInfo {

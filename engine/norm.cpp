@@ -274,6 +274,92 @@ void batchnorm_eval_backward(Matrix<T>& dinp, NormParams<T>& grads, const Matrix
   dinp.array().rowwise() *= rstd.transpose().array();
 }
 
+namespace {
+
+void check_padding(const std::vector<bool>& padding, Index rows, const char* layer) {
+  require(static_cast<Index>(padding.size()) == rows,
+          std::string(layer) + " padding mask has " + std::to_string(padding.size()) +
+              " entries for " + std::to_string(rows) + " rows; expected one per row");
+}
+
+// The rows a masked BatchNorm takes its statistics over: the real ones, or under
+// padding-in-batch-statistics every row.
+std::vector<Index> statistics_rows(const std::vector<bool>& padding, Fault fault) {
+  std::vector<Index> rows;
+  for (std::size_t row = 0; row < padding.size(); ++row) {
+    if (!padding[row] || fault == Fault::padding_in_batch_statistics)
+      rows.push_back(static_cast<Index>(row));
+  }
+  return rows;
+}
+
+template <typename T>
+void zero_padding_rows(Matrix<T>& m, const std::vector<bool>& padding) {
+  for (std::size_t row = 0; row < padding.size(); ++row) {
+    if (padding[row]) m.row(static_cast<Index>(row)).setZero();
+  }
+}
+
+}  // namespace
+
+template <typename T>
+void masked_layernorm_forward(Matrix<T>& out, Vector<T>& mean, Vector<T>& rstd,
+                              const Matrix<T>& inp, const std::vector<bool>& padding,
+                              const NormParams<T>& params, double eps) {
+  enter(Op::padding);
+  check_padding(padding, inp.rows(), "layer_norm");
+  layernorm_forward(out, mean, rstd, inp, params, eps);
+  zero_padding_rows(out, padding);
+}
+
+template <typename T>
+void masked_layernorm_backward(Matrix<T>& dinp, NormParams<T>& grads, const Matrix<T>& dout,
+                               const Matrix<T>& inp, const std::vector<bool>& padding,
+                               const NormParams<T>& params, const Vector<T>& mean,
+                               const Vector<T>& rstd) {
+  // forward was: out = LayerNorm(x) on real rows, 0 on padding rows
+  enter(Op::padding);
+  check_padding(padding, inp.rows(), "layer_norm");
+  require_shape(dout, inp.rows(), inp.cols(), "layer_norm grad_output");
+  Matrix<T> real_dout = dout;
+  zero_padding_rows(real_dout, padding);
+  layernorm_backward(dinp, grads, real_dout, inp, params, mean, rstd);
+}
+
+template <typename T>
+void masked_batchnorm_train_forward(Matrix<T>& out, Vector<T>& mean, Vector<T>& rstd,
+                                    const Matrix<T>& inp, const std::vector<bool>& padding,
+                                    BatchNormParams<T>& params, double eps, double momentum) {
+  const Fault fault = enter(Op::padding);
+  check_padding(padding, inp.rows(), "batch_norm");
+  const std::vector<Index> rows = statistics_rows(padding, fault);
+  Matrix<T> normalized;
+  batchnorm_train_forward(normalized, mean, rstd, Matrix<T>(inp(rows, Eigen::all)), params, eps,
+                          momentum);
+  out = Matrix<T>::Zero(inp.rows(), inp.cols());
+  out(rows, Eigen::all) = normalized;
+  zero_padding_rows(out, padding);
+}
+
+template <typename T>
+void masked_batchnorm_train_backward(Matrix<T>& dinp, NormParams<T>& grads, const Matrix<T>& dout,
+                                     const Matrix<T>& inp, const std::vector<bool>& padding,
+                                     const NormParams<T>& params, const Vector<T>& mean,
+                                     const Vector<T>& rstd) {
+  // forward was: the statistics rows normalised as one BatchNorm batch; padding rows' output 0
+  const Fault fault = enter(Op::padding);
+  check_padding(padding, inp.rows(), "batch_norm");
+  require_shape(dout, inp.rows(), inp.cols(), "batch_norm grad_output");
+  const std::vector<Index> rows = statistics_rows(padding, fault);
+  Matrix<T> real_dout = dout;
+  zero_padding_rows(real_dout, padding);
+  Matrix<T> dselected;
+  batchnorm_train_backward(dselected, grads, Matrix<T>(real_dout(rows, Eigen::all)),
+                           Matrix<T>(inp(rows, Eigen::all)), params, mean, rstd);
+  dinp = Matrix<T>::Zero(inp.rows(), inp.cols());
+  dinp(rows, Eigen::all) = dselected;
+}
+
 #define PROOFDECK_INSTANTIATE(T)                                                                   \
   template void layernorm_forward<T>(Matrix<T>&, Vector<T>&, Vector<T>&, const Matrix<T>&,         \
                                      const NormParams<T>&, double);                                \
@@ -292,7 +378,19 @@ void batchnorm_eval_backward(Matrix<T>& dinp, NormParams<T>& grads, const Matrix
   template void batchnorm_eval_forward<T>(Matrix<T>&, const Matrix<T>&, const BatchNormParams<T>&, \
                                           double);                                                 \
   template void batchnorm_eval_backward<T>(Matrix<T>&, NormParams<T>&, const Matrix<T>&,           \
-                                           const Matrix<T>&, const BatchNormParams<T>&, double);
+                                           const Matrix<T>&, const BatchNormParams<T>&, double);   \
+  template void masked_layernorm_forward<T>(Matrix<T>&, Vector<T>&, Vector<T>&, const Matrix<T>&,  \
+                                            const std::vector<bool>&, const NormParams<T>&,        \
+                                            double);                                               \
+  template void masked_layernorm_backward<T>(                                                      \
+      Matrix<T>&, NormParams<T>&, const Matrix<T>&, const Matrix<T>&, const std::vector<bool>&,    \
+      const NormParams<T>&, const Vector<T>&, const Vector<T>&);                                   \
+  template void masked_batchnorm_train_forward<T>(Matrix<T>&, Vector<T>&, Vector<T>&,              \
+                                                  const Matrix<T>&, const std::vector<bool>&,      \
+                                                  BatchNormParams<T>&, double, double);            \
+  template void masked_batchnorm_train_backward<T>(                                                \
+      Matrix<T>&, NormParams<T>&, const Matrix<T>&, const Matrix<T>&, const std::vector<bool>&,    \
+      const NormParams<T>&, const Vector<T>&, const Vector<T>&);
 PROOFDECK_INSTANTIATE(float)
 PROOFDECK_INSTANTIATE(double)
 #undef PROOFDECK_INSTANTIATE

@@ -3,6 +3,8 @@
 // sequences and one-token decoding; BatchNorm's statistics depend on the whole batch.
 #pragma once
 
+#include <vector>
+
 #include "engine/tensor.hpp"
 
 namespace proofdeck::engine {
@@ -84,5 +86,36 @@ void batchnorm_eval_forward(Matrix<T>& out, const Matrix<T>& inp, const BatchNor
 template <typename T>
 void batchnorm_eval_backward(Matrix<T>& dinp, NormParams<T>& grads, const Matrix<T>& dout,
                              const Matrix<T>& inp, const BatchNormParams<T>& params, double eps);
+
+// --- padded batches: the same layers with a length mask --------------------------------------
+// `padding` (N) is true at a row that pads a short sequence to the batch's length. The padding
+// rows' outputs and input gradients are 0; the real rows get what the layer gives them without
+// the padding:
+// - LayerNorm needs nothing from the mask: each row is normalised over its own features, so the
+//   padding never enters a real token's statistics (the mask only zeroes the padding's output);
+// - BatchNorm's per-feature statistics are taken over the real rows only, as nn.BatchNorm1d on
+//   the packed real tokens; the running statistics move by those rows' mean and variance.
+//   padding-in-batch-statistics (fault): the padding rows are counted in the statistics too.
+template <typename T>
+void masked_layernorm_forward(Matrix<T>& out, Vector<T>& mean, Vector<T>& rstd,
+                              const Matrix<T>& inp, const std::vector<bool>& padding,
+                              const NormParams<T>& params, double eps);
+
+template <typename T>
+void masked_layernorm_backward(Matrix<T>& dinp, NormParams<T>& grads, const Matrix<T>& dout,
+                               const Matrix<T>& inp, const std::vector<bool>& padding,
+                               const NormParams<T>& params, const Vector<T>& mean,
+                               const Vector<T>& rstd);
+
+template <typename T>
+void masked_batchnorm_train_forward(Matrix<T>& out, Vector<T>& mean, Vector<T>& rstd,
+                                    const Matrix<T>& inp, const std::vector<bool>& padding,
+                                    BatchNormParams<T>& params, double eps, double momentum);
+
+template <typename T>
+void masked_batchnorm_train_backward(Matrix<T>& dinp, NormParams<T>& grads, const Matrix<T>& dout,
+                                     const Matrix<T>& inp, const std::vector<bool>& padding,
+                                     const NormParams<T>& params, const Vector<T>& mean,
+                                     const Vector<T>& rstd);
 
 }  // namespace proofdeck::engine

@@ -254,18 +254,23 @@ def layer_norm_sgd_step():
 # ---------------------------------------------------------------------------
 
 
+def batch_norm_params():
+    """γ, β and running statistics for a BatchNorm1d of C_NORM channels, drawn in that order."""
+    return {
+        "weight": norm_weight(C_NORM),
+        "bias": norm_bias(C_NORM),
+        "running_mean": 0.1 * torch.randn(C_NORM, dtype=F64),
+        "running_var": 1.0 + 0.1 * torch.rand(C_NORM, dtype=F64).abs(),
+    }
+
+
 def batch_norm_case(name, training):
     seed_for(name)
     eps, momentum = 1e-5, 0.1
     config = {"num_features": C_NORM, "eps": eps, "momentum": momentum,
               "training": training}
     module = nn.BatchNorm1d(C_NORM, eps=eps, momentum=momentum, dtype=F64)
-    params = {
-        "weight": norm_weight(C_NORM),
-        "bias": norm_bias(C_NORM),
-        "running_mean": 0.1 * torch.randn(C_NORM, dtype=F64),
-        "running_var": 1.0 + 0.1 * torch.rand(C_NORM, dtype=F64).abs(),
-    }
+    params = batch_norm_params()
     set_params(module, params)
     module.train(training)
     x = torch.randn(N_NORM, C_NORM, dtype=F64).requires_grad_()
@@ -297,6 +302,77 @@ def batch_norm_train():
 @fixture
 def batch_norm_eval():
     return batch_norm_case("batch_norm_eval", False)
+
+
+# ---------------------------------------------------------------------------
+# Padded batches: two sequences of lengths 5 and 2, padded to 5, stacked (2*5, C).
+# LayerNorm and BatchNorm see the stacked rows; the mask is true at a padding row.
+# ---------------------------------------------------------------------------
+
+PAD_LENGTHS = (5, 2)
+PAD_T = 5
+
+
+def padded_rows(channels):
+    """A (B*T, C) padded batch (padding rows hold values, as a reused buffer would) and its mask."""
+    x = torch.randn(len(PAD_LENGTHS) * PAD_T, channels, dtype=F64)
+    padding = [t >= length for length in PAD_LENGTHS for t in range(PAD_T)]
+    return x, padding
+
+
+@fixture
+def layer_norm_padded():
+    name = "layer_norm_padded"
+    seed_for(name)
+    eps = 1e-5
+    config = {"normalized_shape": E, "eps": eps, "elementwise_affine": True}
+    module = nn.LayerNorm(E, eps=eps, dtype=F64)
+    params = {"weight": norm_weight(E), "bias": norm_bias(E)}
+    set_params(module, params)
+    x, padding = padded_rows(E)
+    x.requires_grad_()
+    real = (~torch.tensor(padding)).to(F64).unsqueeze(1)
+    y = module(x) * real  # the padding rows' outputs zeroed
+    gy = torch.randn_like(y)
+    y.backward(gy)
+    desc = (f"nn.LayerNorm({E}) on a padded batch: sequences of lengths {PAD_LENGTHS} padded "
+            f"to {PAD_T} and stacked ({len(PAD_LENGTHS) * PAD_T}x{E}); the padding rows' "
+            "outputs multiplied by 0, float64")
+    data = make(name, desc, "layer_norm", F64, config, params, x.detach(), gy,
+                {"output": y.tolist(), "grads": module_grads(module, x)})
+    data["spec"]["padding_mask"] = padding
+    return data
+
+
+@fixture
+def batch_norm_masked():
+    name = "batch_norm_masked"
+    seed_for(name)
+    eps, momentum = 1e-5, 0.1
+    config = {"num_features": C_NORM, "eps": eps, "momentum": momentum, "training": True}
+    module = nn.BatchNorm1d(C_NORM, eps=eps, momentum=momentum, dtype=F64)
+    params = batch_norm_params()
+    set_params(module, params)
+    module.train()
+    x, padding = padded_rows(C_NORM)
+    x.requires_grad_()
+    real = ~torch.tensor(padding)
+    y = torch.zeros_like(x)
+    y = y.index_put((real,), module(x[real]))  # BatchNorm over the packed real tokens only
+    gy = torch.randn_like(y)
+    y.backward(gy)
+    desc = (f"nn.BatchNorm1d({C_NORM}) in training mode over the real rows of a padded batch "
+            f"(lengths {PAD_LENGTHS} padded to {PAD_T}, stacked {len(PAD_LENGTHS) * PAD_T}x"
+            f"{C_NORM}): module(x[~padding]) scattered back, padding rows 0, float64")
+    expected = {
+        "output": y.tolist(),
+        "grads": module_grads(module, x),
+        "state": {"running_mean": module.running_mean.tolist(),
+                  "running_var": module.running_var.tolist()},
+    }
+    data = make(name, desc, "batch_norm", F64, config, params, x.detach(), gy, expected)
+    data["spec"]["padding_mask"] = padding
+    return data
 
 
 # ---------------------------------------------------------------------------
@@ -469,6 +545,64 @@ def mha_cross():
                  "attn_weights": attn.squeeze(0).tolist()})
     data["spec"]["memory"] = memory.detach().tolist()
     return data
+
+def mha_key_padding_case(name, padding, causal):
+    seed_for(name)
+    config = {"embed_dim": E, "num_heads": H, "bias": True, "causal": causal}
+    module = nn.MultiheadAttention(E, H, dropout=0.0, batch_first=True, dtype=F64)
+    params = {"in_proj_weight": weight(3 * E, E), "in_proj_bias": bias(3 * E),
+              "out_proj.weight": weight(E, E), "out_proj.bias": bias(E)}
+    set_params(module, params)
+    module.train()
+    x = torch.randn(T, E, dtype=F64).requires_grad_()
+    xb = x.unsqueeze(0)
+    y, attn = module(xb, xb, xb, key_padding_mask=torch.tensor([padding]),
+                     attn_mask=causal_mask(T, F64) if causal else None,
+                     need_weights=True, average_attn_weights=False)
+    y = y.squeeze(0)
+    gy = torch.randn_like(y)
+    y.backward(gy)
+    desc = (f"nn.MultiheadAttention({E}, num_heads={H}, dropout=0, batch_first=True) "
+            f"self-attention with key_padding_mask {padding}"
+            + (" and a causal float attn_mask" if causal else "") + f", float64, input {T}x{E}")
+    return module, x, y, gy, attn, desc, config, params
+
+
+@fixture
+def mha_key_padding():
+    """One sequence of a padded batch: 3 tokens padded to 5 on the right."""
+    name = "mha_key_padding"
+    padding = [False, False, False, True, True]
+    module, x, y, gy, attn, desc, config, params = mha_key_padding_case(name, padding, False)
+    data = make(name, desc, "mha", F64, config, params, x.detach(), gy,
+                {"output": y.tolist(), "grads": module_grads(module, x),
+                 "attn_weights": attn.squeeze(0).tolist()})
+    data["spec"]["key_padding_mask"] = padding
+    return data
+
+
+@fixture
+def mha_key_padding_no_key():
+    """Left padding under a causal mask: queries 0 and 1 see only padding keys.  PyTorch returns
+    NaN for those rows, and the input's and in-projection's gradients are NaN in every row (the
+    NaN weights meet a zero upstream gradient as NaN * 0).  JSON holds no NaN, so the fixture
+    records which output rows and gradients are NaN; the engine must refuse exactly those
+    queries."""
+    name = "mha_key_padding_no_key"
+    padding = [True, True, False, False, False]
+    module, x, y, gy, attn, desc, config, params = mha_key_padding_case(name, padding, True)
+    nan_rows = [r for r in range(T) if bool(torch.isnan(y[r]).all())]
+    finite_rows = [r for r in range(T) if bool(torch.isfinite(y[r]).all())]
+    if sorted(nan_rows + finite_rows) != list(range(T)):
+        raise RuntimeError("rows are neither all NaN nor all finite")
+    nan_grads = [k for k, g in module_grads(module, x).items()
+                 if bool(torch.isnan(torch.tensor(g)).all())]
+    data = make(name, desc, "mha", F64, config, params, x.detach(), gy, None)
+    del data["expected"]
+    data["spec"]["key_padding_mask"] = padding
+    data["expected_nan"] = {"output_rows": nan_rows, "gradients": nan_grads}
+    return data
+
 
 class MatmulCount(torch.utils._python_dispatch.TorchDispatchMode):
     """Counts the multiply-adds of the matrix products PyTorch runs, from the operands' shapes as

@@ -141,8 +141,8 @@ TEST_CASE("an unknown top-level key is refused with the spec fields listed", "[s
   json spec = linear_spec();
   spec["inputs"] = spec["input"];
   CHECK(error_from(spec) ==
-        "spec.json: inputs: not a spec field; expected: config, dtype, grad_output, input, memory, "
-        "op, params");
+        "spec.json: inputs: not a spec field; expected: config, dtype, grad_output, input, "
+        "key_padding_mask, memory, op, padding_mask, params");
 }
 
 TEST_CASE("a spec without op lists the ops", "[spec]") {
@@ -627,6 +627,44 @@ TEST_CASE("a memory is refused outside mha, with a causal mask, and at the wrong
   json empty = mha_spec();
   empty["memory"] = json::array();
   CHECK(error_from(empty) != kNoError);
+}
+
+TEST_CASE("mha's key_padding_mask gives the padding keys weight 0", "[spec][padding]") {
+  json spec = mha_spec();
+  spec["key_padding_mask"] = R"([false, true, false])"_json;
+  const json result = run(spec);
+  for (const json& head : result.at("attn_weights")) {
+    for (const json& row : head)
+      CHECK(row[1].get<double>() == 0.0);
+  }
+}
+
+TEST_CASE("a padding mask is refused where it does not fit, naming the field and what it expects",
+          "[spec][padding]") {
+  json wrong_size = mha_spec();
+  wrong_size["key_padding_mask"] = R"([false, true])"_json;
+  CHECK(error_from(wrong_size) ==
+        "spec.json: key_padding_mask: expected a list of 3 true/false values, one per input row "
+        "(true: padding), got a list of 2");
+  json not_bool = mha_spec();
+  not_bool["key_padding_mask"] = R"([false, 1, false])"_json;
+  CHECK(error_from(not_bool) ==
+        "spec.json: key_padding_mask[1]: expected true (padding) or false (a token), got 1");
+  json every_key = mha_spec();
+  every_key["key_padding_mask"] = R"([true, true, true])"_json;
+  CHECK_THAT(error_from(every_key),
+             Catch::Contains("queries 0, 1, 2 have no key to attend to: every key is padding") &&
+                 Catch::Contains("PyTorch returns NaN"));
+  json on_linear = linear_spec();
+  on_linear["key_padding_mask"] = R"([false])"_json;
+  CHECK(error_from(on_linear) ==
+        "spec.json: key_padding_mask: only mha takes one (which keys are padding); linear does "
+        "not");
+  json rows_on_mha = mha_spec();
+  rows_on_mha["padding_mask"] = R"([false, false, true])"_json;
+  CHECK(error_from(rows_on_mha) ==
+        "spec.json: padding_mask: only layer_norm and batch_norm take one (which rows are "
+        "padding); mha does not — give its padding keys as key_padding_mask");
 }
 
 TEST_CASE("mha gradients cover the input and every parameter", "[spec]") {

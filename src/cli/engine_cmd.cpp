@@ -59,7 +59,7 @@ void setup_engine(CLI::App& app, const std::function<Context()>& context) {
     ops += (ops.empty() ? "" : ", ") + std::string(op);
   run_cmd->footer(fmt::format(
       "SPEC is {{\"op\", \"dtype\", \"config\", \"params\", \"input\", \"grad_output\", "
-      "\"memory\"}}:\n"
+      "\"memory\", \"key_padding_mask\", \"padding_mask\"}}:\n"
       "  op           one of {}\n"
       "  dtype        float64 (default) or float32\n"
       "  config       the PyTorch constructor's arguments (embed_dim, num_heads, bias,\n"
@@ -79,6 +79,13 @@ void setup_engine(CLI::App& app, const std::function<Context()>& context) {
       "  memory       mha only, optional: (S, E) keys' and values' sequence, for\n"
       "               cross-attention of the input's T queries over S positions\n"
       "               (nn.MultiheadAttention(input, memory, memory)); grads gain \"memory\"\n"
+      "  key_padding_mask  mha only, optional: one true/false per key (input row, or memory\n"
+      "               row), true at padding: PyTorch's key_padding_mask for one sequence\n"
+      "               of a padded batch; a query left with no real key is refused\n"
+      "               (PyTorch returns NaN for it)\n"
+      "  padding_mask layer_norm and batch_norm (training) only, optional: one true/false\n"
+      "               per input row, true at padding; padding rows' outputs and\n"
+      "               gradients are 0, and batch_norm's statistics use the real rows only\n"
       "  grad_output  optional; when given, gradients for the input and every parameter\n"
       "               (linear, layer_norm and rms_norm also take config sgd_lr: r, then\n"
       "               one torch.optim.SGD(lr=r) step, answered as \"after_step\")\n"

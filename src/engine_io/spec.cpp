@@ -244,6 +244,8 @@ struct OpRun {
   const json* input;        // never null
   const json* grad_output;  // null when no gradients are asked for
   const json* memory;       // mha's keys' and values' sequence (cross-attention); null otherwise
+  const json* key_padding_mask;  // mha: true at a padding key; null when every key is a token
+  const json* padding_mask;      // layer_norm, batch_norm: true at a padding row; null: none
   ordered_json& result;
 
   Matrix<T> input_matrix(std::int64_t rows, std::int64_t cols) const {
@@ -252,6 +254,31 @@ struct OpRun {
   std::optional<Matrix<T>> grad_output_matrix(std::int64_t rows, std::int64_t cols) const {
     if (grad_output == nullptr) return std::nullopt;
     return matrix_from_json<T>(*grad_output, source + ": grad_output", rows, cols);
+  }
+  // A list of `size` booleans, one per `what` (true: padding); empty when the field is absent.
+  std::vector<bool> mask(const json* value, const std::string& field, std::int64_t size,
+                         const std::string& what) const {
+    if (value == nullptr) return {};
+    if (!value->is_array() || static_cast<std::int64_t>(value->size()) != size) {
+      spec_error(source, field,
+                 fmt::format("{}: expected a list of {} true/false values, one per {} (true: "
+                             "padding), got {}",
+                             field, size, what,
+                             value->is_array()
+                                 ? fmt::format("a list of {}", value->size())
+                                 : fmt::format("{} {}", json_kind(*value), json_preview(*value))));
+    }
+    std::vector<bool> mask;
+    for (std::size_t i = 0; i < value->size(); ++i) {
+      const json& entry = (*value)[i];
+      if (!entry.is_boolean()) {
+        spec_error(source, field,
+                   fmt::format("{}[{}]: expected true (padding) or false (a token), got {}", field,
+                               i, json_preview(entry)));
+      }
+      mask.push_back(entry.get<bool>());
+    }
+    return mask;
   }
   void check_elements(std::int64_t count, const std::string& what) const {
     if (count > kMaxElements) {
@@ -364,10 +391,19 @@ void run_row_norm(OpRun<T>& run, bool rms) {
   const Matrix<T> x = run.input_matrix(kAnySize, channels);
   const auto dout = run.grad_output_matrix(x.rows(), channels);
 
+  if (rms && run.padding_mask != nullptr) {
+    spec_error(run.source, "padding_mask",
+               "padding_mask: rms_norm takes none (it normalises each row by itself, as "
+               "layer_norm does); leave it out");
+  }
+  const std::vector<bool> padding = run.mask(run.padding_mask, "padding_mask", x.rows(), "row");
+
   Matrix<T> y;
   Vector<T> mean, rstd;
   if (rms) {
     engine::rmsnorm_forward(y, rstd, x, params, eps);
+  } else if (!padding.empty()) {
+    engine::masked_layernorm_forward(y, mean, rstd, x, padding, params, eps);
   } else {
     engine::layernorm_forward(y, mean, rstd, x, params, eps);
   }
@@ -377,6 +413,8 @@ void run_row_norm(OpRun<T>& run, bool rms) {
   engine::NormParams<T> grads;
   if (rms) {
     engine::rmsnorm_backward(dx, grads, *dout, x, params, rstd);
+  } else if (!padding.empty()) {
+    engine::masked_layernorm_backward(dx, grads, *dout, x, padding, params, mean, rstd);
   } else {
     engine::layernorm_backward(dx, grads, *dout, x, params, mean, rstd);
   }
@@ -413,10 +451,23 @@ void run_batch_norm(OpRun<T>& run) {
   const Matrix<T> x = run.input_matrix(kAnySize, channels);
   const auto dout = run.grad_output_matrix(x.rows(), channels);
 
+  if (!training && run.padding_mask != nullptr) {
+    spec_error(run.source, "padding_mask",
+               "padding_mask: in eval mode batch_norm normalises with its running statistics, "
+               "which no row of the batch moves; a padding mask belongs to training mode");
+  }
+  const std::vector<bool> padding = run.mask(run.padding_mask, "padding_mask", x.rows(), "row");
+
   Matrix<T> y, dx;
   Vector<T> mean, rstd;
   engine::NormParams<T> grads;
-  if (training) {
+  if (training && !padding.empty()) {
+    engine::masked_batchnorm_train_forward(y, mean, rstd, x, padding, params, eps, momentum);
+    if (dout) {
+      engine::masked_batchnorm_train_backward(dx, grads, *dout, x, padding, params.affine, mean,
+                                              rstd);
+    }
+  } else if (training) {
     engine::batchnorm_train_forward(y, mean, rstd, x, params, eps, momentum);
     if (dout) engine::batchnorm_train_backward(dx, grads, *dout, x, params.affine, mean, rstd);
   } else {
@@ -500,7 +551,7 @@ void check_attention_size(const OpRun<T>& run, std::int64_t heads, std::int64_t 
 // (nn.MultiheadAttention(input, memory, memory)); gradients for both.
 template <typename T>
 void run_cross_attention(OpRun<T>& run, const engine::MhaParams<T>& params, const Matrix<T>& x,
-                         const engine::AttentionOptions& options) {
+                         engine::AttentionOptions options) {
   const auto embed = static_cast<std::int64_t>(params.embed_dim());
   const Matrix<T> memory =
       matrix_from_json<T>(*run.memory, run.source + ": memory", kAnySize, embed);
@@ -510,6 +561,8 @@ void run_cross_attention(OpRun<T>& run, const engine::MhaParams<T>& params, cons
                "with no mask or code on q and k; leave them out when a memory is given");
   }
   check_attention_size(run, params.num_heads, x.rows(), memory.rows());
+  options.key_padding =
+      run.mask(run.key_padding_mask, "key_padding_mask", memory.rows(), "memory row");
   const auto dout = run.grad_output_matrix(x.rows(), embed);
   Matrix<T> y;
   engine::CrossAttentionCache<T> cache;
@@ -566,6 +619,7 @@ void run_mha(OpRun<T>& run) {
     return;
   }
   check_attention_size(run, heads, x.rows(), x.rows());
+  options.key_padding = run.mask(run.key_padding_mask, "key_padding_mask", x.rows(), "input row");
   const auto dout = run.grad_output_matrix(x.rows(), embed);
 
   Matrix<T> y;
@@ -889,6 +943,8 @@ ordered_json run_typed(const json& spec, const std::string& source, const std::s
   }
   const auto grad_output = spec.find("grad_output");
   const auto memory = spec.find("memory");
+  const auto key_padding_mask = spec.find("key_padding_mask");
+  const auto padding_mask = spec.find("padding_mask");
   ordered_json result;
   OpRun<T> run{source,
                op,
@@ -897,7 +953,24 @@ ordered_json run_typed(const json& spec, const std::string& source, const std::s
                &*input,
                grad_output == spec.end() || grad_output->is_null() ? nullptr : &*grad_output,
                memory == spec.end() ? nullptr : &*memory,
+               key_padding_mask == spec.end() ? nullptr : &*key_padding_mask,
+               padding_mask == spec.end() ? nullptr : &*padding_mask,
                result};
+  if (run.key_padding_mask != nullptr && op != "mha") {
+    spec_error(source, "key_padding_mask",
+               fmt::format("key_padding_mask: only mha takes one (which keys are padding); {} "
+                           "does not{}",
+                           op,
+                           op == "layer_norm" || op == "batch_norm"
+                               ? " — give its padding rows as padding_mask"
+                               : ""));
+  }
+  if (run.padding_mask != nullptr && op != "layer_norm" && op != "batch_norm" && op != "rms_norm") {
+    spec_error(source, "padding_mask",
+               fmt::format("padding_mask: only layer_norm and batch_norm take one (which rows "
+                           "are padding); {} does not{}",
+                           op, op == "mha" ? " — give its padding keys as key_padding_mask" : ""));
+  }
   if (run.memory != nullptr && op != "mha") {
     spec_error(source, "memory",
                fmt::format("memory: only mha takes a memory (cross-attention's keys and values); "
@@ -935,8 +1008,9 @@ ordered_json run_engine_spec(const json& spec, const std::string& source) {
         source, "type",
         fmt::format("expected a JSON object with \"op\" and \"input\", got {}", json_kind(spec)));
   }
-  static const std::set<std::string> known = {"op",    "dtype",       "config", "params",
-                                              "input", "grad_output", "memory"};
+  static const std::set<std::string> known = {
+      "op",          "dtype",  "config",           "params",      "input",
+      "grad_output", "memory", "key_padding_mask", "padding_mask"};
   for (const auto& [key, value] : spec.items()) {
     if (!known.contains(key)) {
       spec_error(source, "key",
