@@ -254,6 +254,20 @@ TEST_CASE("LayerNorm ignores the rest of the batch, BatchNorm does not", "[demo]
   CHECK(number(result, "layernorm_token_var_max") < 1.0);
 }
 
+TEST_CASE("in a padded batch LayerNorm keeps a short sentence's outputs, BatchNorm does not",
+          "[demo][padding]") {
+  const DemoResult result = run("layernorm-vs-batchnorm");
+  CHECK(number(result, "document_tokens") == 24);
+  CHECK(number(result, "layernorm_padded_diff") == 0.0);
+  // The padding does not average away, and masking it out leaves the document in the statistics.
+  CHECK(number(result, "batchnorm_padding_effect") > 0.1);
+  CHECK(number(result, "batchnorm_padded_diff") > 0.1);
+  CHECK(number(result, "batchnorm_masked_padded_diff") > 0.1);
+  const DemoResult counted =
+      run("layernorm-vs-batchnorm", {}, 0, engine::Fault::padding_in_batch_statistics);
+  CHECK(number(counted, "batchnorm_padding_effect") == 0.0);
+}
+
 TEST_CASE("LayerNorm normalises activations, not weights or gradients", "[demo]") {
   const DemoResult result = run("what-layernorm-normalizes");
   CHECK(number(result, "input_token_mean_max") > 1.0);

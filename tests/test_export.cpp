@@ -454,8 +454,8 @@ TEST_CASE("export: a built-in bank that changed has a later revised date", "[exp
        "0e5a1f3432d6e67da87aae75dbd9aa6913e7385b"},
       {"questions/transformer-architectures.json", "2026-12-04T23:40:00Z",
        "264fe8e6fb950d545bda8ac0319d6434e008e5c1"},
-      {"questions/transformer-layer.json", "2026-12-05T00:00:00Z",
-       "1900a2a2be562b94dfe7d6de5efaed89c2243000"},
+      {"questions/transformer-layer.json", "2026-12-05T06:05:00Z",
+     "2810016fcc8b8a1e8373aff28ad74bce27173999"},
   };
   const auto& builtin = proofdeck::bank::builtin_banks();
   CHECK(builtin.size() == pins.size());
