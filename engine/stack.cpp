@@ -1,9 +1,11 @@
 // Forward and backward through a stack of blocks.
 #include "engine/stack.hpp"
 
+#include <cmath>
 #include <string>
 
 #include "engine/fault.hpp"
+#include "engine/optim.hpp"
 
 namespace proofdeck::engine {
 
@@ -87,6 +89,49 @@ void stack_backward(Matrix<T>& dinp, StackGrads<T>& grads, const Matrix<T>& dout
   dinp = dnext;
 }
 
+template <typename T>
+T clip_grad_norm(StackGrads<T>& grads, T max_norm) {
+  require(max_norm > T(0), "clip_grad_norm: max_norm must be positive");
+  T squares(0);
+  for (auto& layer : grads.params.layers) {
+    visit_params(layer, "",
+                 [&squares](const std::string&, auto& tensor) { squares += tensor.squaredNorm(); });
+  }
+  squares +=
+      grads.params.final_norm.weight.squaredNorm() + grads.params.final_norm.bias.squaredNorm();
+  const T total = std::sqrt(squares);
+  if (total > max_norm) {
+    const T scale = max_norm / total;
+    for (auto& layer : grads.params.layers)
+      visit_params(layer, "", [scale](const std::string&, auto& tensor) { tensor *= scale; });
+    grads.params.final_norm.weight *= scale;
+    grads.params.final_norm.bias *= scale;
+  }
+  return total;
+}
+
+template <typename T>
+void sgd_step(StackParams<T>& params, const StackGrads<T>& grads, T lr) {
+  const std::vector<EncoderLayerParams<T>>& layer_grads = grads.params.layers;
+  const auto layers = [](std::size_t n) {
+    return std::to_string(n) + (n == 1 ? " layer" : " layers");
+  };
+  require(layer_grads.size() == params.layers.size(),
+          "sgd_step: gradients for " + layers(layer_grads.size()) + ", but the stack has " +
+              layers(params.layers.size()));
+  for (std::size_t l = 0; l < params.layers.size(); ++l) {
+    EncoderLayerParams<T>& layer = params.layers[l];
+    const EncoderLayerParams<T>& grad = layer_grads[l];
+    sgd_step(layer.self_attn.in_proj, grad.self_attn.in_proj, lr);
+    sgd_step(layer.self_attn.out_proj, grad.self_attn.out_proj, lr);
+    sgd_step(layer.feedforward.linear1, grad.feedforward.linear1, lr);
+    sgd_step(layer.feedforward.linear2, grad.feedforward.linear2, lr);
+    sgd_step(layer.norm1, grad.norm1, lr);  // empty norms (no normalization) step nothing
+    sgd_step(layer.norm2, grad.norm2, lr);
+  }
+  sgd_step(params.final_norm, grads.params.final_norm, lr);
+}
+
 #define PROOFDECK_INSTANTIATE(T)                                                                  \
   template struct StackParams<T>;                                                                 \
   template void init_xavier<T>(StackParams<T>&, Rng&);                                            \
@@ -95,7 +140,9 @@ void stack_backward(Matrix<T>& dinp, StackGrads<T>& grads, const Matrix<T>& dout
   template std::vector<ActivationStats> layer_output_stats<T>(const StackCache<T>&);              \
   template void stack_backward<T>(Matrix<T>&, StackGrads<T>&, const Matrix<T>&, const Matrix<T>&, \
                                   const StackParams<T>&, const StackCache<T>&,                    \
-                                  const StackConfig&);
+                                  const StackConfig&);                                            \
+  template T clip_grad_norm<T>(StackGrads<T>&, T);                                                \
+  template void sgd_step<T>(StackParams<T>&, const StackGrads<T>&, T);
 PROOFDECK_INSTANTIATE(float)
 PROOFDECK_INSTANTIATE(double)
 #undef PROOFDECK_INSTANTIATE

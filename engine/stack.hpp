@@ -76,4 +76,15 @@ void stack_backward(Matrix<T>& dinp,  // (T, E)
                     const StackParams<T>& params, const StackCache<T>& cache,
                     const StackConfig& config);
 
+// torch.nn.utils.clip_grad_norm_(stack.parameters(), max_norm): when the norm of all the
+// gradients together exceeds max_norm, every gradient is scaled by max_norm / that norm. Returns
+// the norm before clipping.
+template <typename T>
+T clip_grad_norm(StackGrads<T>& grads, T max_norm);
+
+// One SGD step for every parameter of the stack (optim.hpp's sgd_step for each Linear and each
+// norm, so the optimizer-rescales-weights fault keeps the same rule): p ← p − lr·∇p.
+template <typename T>
+void sgd_step(StackParams<T>& params, const StackGrads<T>& grads, T lr);
+
 }  // namespace proofdeck::engine

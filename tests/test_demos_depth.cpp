@@ -157,6 +157,52 @@ TEST_CASE("Post-LN keeps large gradients at the output — Pre-LN's shrink with 
   CHECK(result.tables[0].cells.rows() == 3);
 }
 
+TEST_CASE(
+    "Pre-LN's residual path carries the gradient untouched, Post-LN's runs through "
+    "LayerNorm",
+    "[demo]") {
+  const DemoResult result = run(pre_vs_post_ln_demo());
+  // With every sublayer's output projection zeroed, Pre-LN's blocks are x + 0: the identity.
+  CHECK(number(result, "pre_path_change") == 0.0);
+  // Post-LN's are LN(LN(x + 0) + 0): the gradient is projected and rescaled on every block.
+  CHECK(number(result, "post_path_change") > 0.05);
+  // Without warmup_steps there is no warm-up and no value claims one.
+  CHECK(result.find("warm_post_path_change") == nullptr);
+  CHECK(result.text.size() == 5);
+}
+
+TEST_CASE("a learning-rate warm-up trains both stacks and leaves LayerNorm where it sits",
+          "[demo]") {
+  for (const std::uint64_t seed : {0u, 1u, 2u}) {
+    INFO("seed " << seed);
+    const DemoResult cold = run(pre_vs_post_ln_demo(), {}, seed);
+    const DemoResult warm = run(pre_vs_post_ln_demo(), {"warmup_steps=16"}, seed);
+    // The warm-up trains: both losses fall, each placement's by its own amount.
+    CHECK(number(warm, "warm_loss_ratio_post") < 0.9);
+    CHECK(number(warm, "warm_loss_ratio_pre") < 0.9);
+    CHECK(number(warm, "warm_loss_ratio_post") != number(warm, "warm_loss_ratio_pre"));
+    // ...and leaves the residual paths as they were: Pre-LN's exact, Post-LN's through LayerNorm,
+    // now with trained γ and β (so another change than before).
+    CHECK(number(warm, "warm_pre_path_change") == 0.0);
+    CHECK(number(warm, "warm_post_path_change") > 0.05);
+    CHECK(number(warm, "warm_post_path_change") != number(warm, "post_path_change"));
+    // Post-LN's profile still rises toward the output against Pre-LN's.
+    CHECK(number(warm, "warm_post_last_over_first") > number(warm, "warm_pre_last_over_first"));
+    CHECK(number(warm, "warm_post_over_pre_last") > 1.0);
+    // The warm-up draws its target after everything else: the measurements at initialisation
+    // are the run without it, bit for bit.
+    for (const char* name : {"post_last_L24", "pre_first_L6", "post_path_change"})
+      CHECK(number(warm, name) == number(cold, name));
+    CHECK(warm.text.size() == cold.text.size() + 1);
+  }
+}
+
+TEST_CASE("a warm-up is measured at the shallowest depth listed", "[demo]") {
+  const DemoResult result = run(pre_vs_post_ln_demo(), {"depths=12,3", "warmup_steps=4"});
+  CHECK(result.text.back().find("(L = 3)") != std::string::npos);
+  CHECK(number(result, "warm_pre_path_change") == 0.0);
+}
+
 TEST_CASE("averaging networks and other depth lists keep the Pre-LN conclusions", "[demo]") {
   const DemoResult result =
       run(pre_vs_post_ln_demo(), {"depths=12,4", "trials=2", "zero_qk=false", "d_model=32"});

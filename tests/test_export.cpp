@@ -454,8 +454,8 @@ TEST_CASE("export: a built-in bank that changed has a later revised date", "[exp
        "0e5a1f3432d6e67da87aae75dbd9aa6913e7385b"},
       {"questions/transformer-architectures.json", "2026-12-04T23:40:00Z",
        "264fe8e6fb950d545bda8ac0319d6434e008e5c1"},
-      {"questions/transformer-layer.json", "2026-12-05T06:05:00Z",
-     "2810016fcc8b8a1e8373aff28ad74bce27173999"},
+      {"questions/transformer-layer.json", "2026-12-06T02:00:00Z",
+       "b8d2888c436d9c1eeddf8ac227657780e404738b"},
   };
   const auto& builtin = proofdeck::bank::builtin_banks();
   CHECK(builtin.size() == pins.size());

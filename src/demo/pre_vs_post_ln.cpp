@@ -1,11 +1,14 @@
 // pre-vs-post-ln: the FFN output weight's gradient per layer in Post-LN and Pre-LN stacks
-// (Xiong et al. 2020's setup), at initialisation.
+// (Xiong et al. 2020's setup), at initialisation; the residual path with the sublayers switched
+// off; and, with warmup_steps, the same measurements after a learning-rate warm-up.
 #include "demo/demos.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -30,9 +33,84 @@ struct PreVsPostSettings {
   std::int64_t heads = 4;                       // attention heads
   std::int64_t d_ff = 128;                      // feed-forward width F
   std::int64_t seq_len = 16;                    // tokens
-  bool zero_qk = true;      // Wq = Wk = 0: uniform attention, as in Xiong et al.'s analysis
-  std::int64_t trials = 1;  // independent networks, averaged as a root mean square
+  bool zero_qk = true;            // Wq = Wk = 0: uniform attention, as in Xiong et al.'s analysis
+  std::int64_t trials = 1;        // independent networks, averaged as a root mean square
+  std::int64_t warmup_steps = 0;  // SGD steps of a linear learning-rate warm-up (0: none)
+  double warmup_lr = 1.0;         // the learning rate the warm-up rises to (after clipping)
 };
+
+// One placement's stack at the shallowest depth, the one the residual path and the warm-up use.
+struct PlacementRun {
+  engine::StackConfig config;
+  engine::StackParams<double> blocks;
+};
+
+// The residual path alone: every sublayer's output projection (out_proj, linear2) zeroed, so a
+// block adds nothing and only the path from input to output is left. Returns how far the gradient
+// reaching the stack's input is from the one entering its last block, relative to it: 0 when the
+// path carries the gradient through untouched.
+double residual_path_change(const PlacementRun& run, const Mat& input, const Mat& grad_output) {
+  engine::StackParams<double> silent = run.blocks;
+  for (auto& block : silent.layers) {
+    for (engine::LinearParams<double>* sublayer_out :
+         {&block.self_attn.out_proj, &block.feedforward.linear2}) {
+      sublayer_out->weight.setZero();
+      sublayer_out->bias.setZero();
+    }
+  }
+  engine::StackConfig config = run.config;
+  config.final_norm = false;  // the path between the blocks, not the stack's last LayerNorm
+  silent.final_norm = engine::NormParams<double>();
+  Mat output, grad_input;
+  engine::StackCache<double> cache;
+  engine::StackGrads<double> grads;
+  engine::stack_forward(output, cache, input, silent, config);
+  engine::stack_backward(grad_input, grads, grad_output, input, silent, cache, config);
+  return (grad_input - grad_output).norm() / grad_output.norm();
+}
+
+// loss = ½·‖output − target‖² / T: its gradient and its value.
+double regression_loss(Mat& grad_output, const Mat& output, const Mat& target) {
+  const Mat error = output - target;
+  grad_output = error / as_double(output.rows());
+  return 0.5 * error.squaredNorm() / as_double(output.rows());
+}
+
+// Gradients are clipped to this total norm before each warm-up step, as transformer training
+// does (clip_grad_norm_ at 1.0), so a broken engine's gradients cannot blow the weights up.
+constexpr double kMaxGradNorm = 1.0;
+
+// A linear warm-up: step t of n (1-based) takes lr·t/n, after clipping. Returns the loss before the
+// first step and after the last.
+std::pair<double, double> warm_up(PlacementRun& run, const Mat& input, const Mat& target,
+                                  std::int64_t steps, double lr) {
+  Mat output, grad_output, grad_input;
+  engine::StackCache<double> cache;
+  engine::StackGrads<double> grads;
+  double first_loss = 0.0;
+  for (std::int64_t step = 1; step <= steps; ++step) {
+    engine::stack_forward(output, cache, input, run.blocks, run.config);
+    const double loss = regression_loss(grad_output, output, target);
+    if (step == 1) first_loss = loss;
+    engine::stack_backward(grad_input, grads, grad_output, input, run.blocks, cache, run.config);
+    engine::clip_grad_norm(grads, kMaxGradNorm);
+    engine::sgd_step(run.blocks, grads, lr * as_double(step) / as_double(steps));
+  }
+  engine::stack_forward(output, cache, input, run.blocks, run.config);
+  return {first_loss, regression_loss(grad_output, output, target)};
+}
+
+// ‖∂loss/∂linear2.weight‖ of the first and the last block under the probe loss Σ G∘output.
+std::pair<double, double> first_and_last_gradient(const PlacementRun& run, const Mat& input,
+                                                  const Mat& grad_output) {
+  Mat output, grad_input;
+  engine::StackCache<double> cache;
+  engine::StackGrads<double> grads;
+  engine::stack_forward(output, cache, input, run.blocks, run.config);
+  engine::stack_backward(grad_input, grads, grad_output, input, run.blocks, cache, run.config);
+  return {grads.params.layers.front().feedforward.linear2.weight.norm(),
+          grads.params.layers.back().feedforward.linear2.weight.norm()};
+}
 
 DemoResult run_pre_vs_post_ln(const Params& params, std::uint64_t seed) {
   const std::string demo = "pre-vs-post-ln";
@@ -42,16 +120,22 @@ DemoResult run_pre_vs_post_ln(const Params& params, std::uint64_t seed) {
                             params.integer("d_ff"),
                             params.integer("seq_len"),
                             params.flag("zero_qk"),
-                            params.integer("trials")};
+                            params.integer("trials"),
+                            params.integer("warmup_steps"),
+                            params.number("warmup_lr")};
   check_heads(demo, s.heads, s.d_model);
   std::int64_t total_layers = 0;
   for (const std::int64_t depth : s.depths)
     total_layers += depth;
+  // Both placements at every depth and trial; at the shallowest depth the residual path (with
+  // and without a warm-up) and each warm-up step.
+  const std::int64_t extra_passes = s.depths.front() * 2 * (2 * s.warmup_steps + 3);
   check_work(demo,
-             2.0 * as_double(s.trials * total_layers) * block_work(s.seq_len, s.d_model, s.d_ff),
-             fmt::format("depths with {} layers in all, trials={}, d_model={}, d_ff={} and "
-                         "seq_len={}",
-                         total_layers, s.trials, s.d_model, s.d_ff, s.seq_len));
+             (2.0 * as_double(s.trials * total_layers) + as_double(extra_passes)) *
+                 block_work(s.seq_len, s.d_model, s.d_ff),
+             fmt::format("depths with {} layers in all, trials={}, warmup_steps={}, d_model={}, "
+                         "d_ff={} and seq_len={}",
+                         total_layers, s.trials, s.warmup_steps, s.d_model, s.d_ff, s.seq_len));
 
   const std::size_t depth_count = s.depths.size();
   // Squared gradient norms of linear2.weight, summed over trials: [depth][layer].
@@ -66,6 +150,9 @@ DemoResult run_pre_vs_post_ln(const Params& params, std::uint64_t seed) {
   Mat output, grad_input;
   engine::StackCache<double> cache;
   engine::StackGrads<double> grads;
+  // The last trial's network at the shallowest depth (Post-LN, Pre-LN), its input and probe G.
+  std::vector<PlacementRun> shallow;
+  Mat last_input, last_grad_output;
   for (std::int64_t trial = 0; trial < s.trials; ++trial) {
     // A shallower stack is the first L blocks of the deepest: the depths run deepest first and
     // the stack drops its top blocks in between. Both placements use the same weights, input and
@@ -99,6 +186,17 @@ DemoResult run_pre_vs_post_ln(const Params& params, std::uint64_t seed) {
         for (std::size_t layer = 0; layer < squares.size(); ++layer)
           squares[layer] += grads.params.layers[layer].feedforward.linear2.weight.squaredNorm();
       }
+    }
+    if (trial + 1 == s.trials) {
+      // The blocks now hold the shallowest stack, as the depth loop left them.
+      for (const engine::NormPlacement placement :
+           {engine::NormPlacement::post, engine::NormPlacement::pre}) {
+        shallow.push_back(PlacementRun{
+            stack_config(s.depths.front(), s.d_model, s.heads, s.d_ff, placement), blocks});
+      }
+      shallow[0].blocks.final_norm = engine::NormParams<double>();  // Post-LN has none
+      last_input = input;
+      last_grad_output = grad_output;
     }
   }
   const auto root_mean = [&](const std::vector<double>& squares) {
@@ -157,6 +255,45 @@ DemoResult run_pre_vs_post_ln(const Params& params, std::uint64_t seed) {
   result.set("post_last_max_over_min", max_over_min(post_last), Provenance::measured);
   result.set("pre_last_shallow_over_deep", pre_last.front() / pre_last.back(),
              Provenance::measured);
+
+  // The residual path alone, at the shallowest depth: Pre-LN's x + 0 is the identity, Post-LN's
+  // LN(x + 0) is a LayerNorm on every block.
+  const std::int64_t shallowest = s.depths.front();
+  const double post_path = residual_path_change(shallow[0], last_input, last_grad_output);
+  const double pre_path = residual_path_change(shallow[1], last_input, last_grad_output);
+  result.set("post_path_change", post_path, Provenance::measured);
+  result.set("pre_path_change", pre_path, Provenance::measured);
+
+  // A warm-up trains both stacks from the same weights on one regression target, then the same
+  // measurements run again: the schedule changes the weights, not where LayerNorm sits.
+  struct WarmUp {
+    double loss_ratio[2];  // after / before: Post-LN, Pre-LN
+    double ratio[2];       // last / first linear2 gradient
+    double last[2];        // the last layer's linear2 gradient
+    double path[2];        // residual_path_change
+  };
+  std::optional<WarmUp> warm;
+  if (s.warmup_steps > 0) {
+    const Mat target = random_matrix(s.seq_len, s.d_model, rng, 0.0, 1.0);  // drawn last
+    WarmUp w{};
+    for (std::size_t p = 0; p < 2; ++p) {
+      const auto [before, after] =
+          warm_up(shallow[p], last_input, target, s.warmup_steps, s.warmup_lr);
+      const auto [first, last] = first_and_last_gradient(shallow[p], last_input, last_grad_output);
+      w.loss_ratio[p] = after / before;
+      w.ratio[p] = last / first;
+      w.last[p] = last;
+      w.path[p] = residual_path_change(shallow[p], last_input, last_grad_output);
+    }
+    result.set("warm_loss_ratio_post", w.loss_ratio[0], Provenance::measured);
+    result.set("warm_loss_ratio_pre", w.loss_ratio[1], Provenance::measured);
+    result.set("warm_post_last_over_first", w.ratio[0], Provenance::measured);
+    result.set("warm_pre_last_over_first", w.ratio[1], Provenance::measured);
+    result.set("warm_post_over_pre_last", w.last[0] / w.last[1], Provenance::measured);
+    result.set("warm_post_path_change", w.path[0], Provenance::measured);
+    result.set("warm_pre_path_change", w.path[1], Provenance::measured);
+    warm = w;
+  }
 
   std::vector<double> depth_axis;
   for (const std::int64_t depth : s.depths)
@@ -250,6 +387,26 @@ DemoResult run_pre_vs_post_ln(const Params& params, std::uint64_t seed) {
                         "networks scatter far more widely (try trials=1 with a few seeds), while "
                         "Pre-LN's falling profile comes out the same draw after draw.",
                         s.trials)};
+  result.text.push_back(fmt::format(
+      "The residual path alone (each sublayer's output projection zeroed, L = {}): Pre-LN passes "
+      "the gradient from its last block to its input {} (relative change {}); Post-LN sends it "
+      "through two LayerNorms per block and changes it by {}.",
+      shallowest, pre_path < 1e-12 ? "untouched" : "changed", text::format_short(pre_path),
+      text::format_short(post_path)));
+  if (warm) {
+    const auto shown = [](double x) { return text::format_short(x); };
+    result.text.push_back(fmt::format(
+        "A learning-rate warm-up (L = {}): both stacks take {} SGD steps on one regression target "
+        "(½‖output − target‖² per token), the gradients clipped to norm 1 and the learning rate "
+        "rising linearly to {}; the loss falls to {} (Post-LN) and {} (Pre-LN) of where it "
+        "began. Warm-up changes the weights, not "
+        "where LayerNorm sits: afterwards Post-LN's residual path still changes the gradient by "
+        "{} and Pre-LN's by {}, and Post-LN's last/first ratio is {} against Pre-LN's {}, its "
+        "last layer's gradient {} times Pre-LN's.",
+        shallowest, s.warmup_steps, shown(s.warmup_lr), shown(warm->loss_ratio[0]),
+        shown(warm->loss_ratio[1]), shown(warm->path[0]), shown(warm->path[1]),
+        shown(warm->ratio[0]), shown(warm->ratio[1]), shown(warm->last[0] / warm->last[1])));
+  }
   return result;
 }
 
@@ -270,10 +427,15 @@ DemoInfo pre_vs_post_ln_demo() {
        integer_param("d_ff", defaults.d_ff, 8, 1024, "feed-forward width"),
        integer_param("seq_len", defaults.seq_len, 2, 64, "tokens"),
        flag_param("zero_qk", defaults.zero_qk, "Wq = Wk = 0 (uniform attention), as Xiong et al."),
-       integer_param("trials", defaults.trials, 1, 16, "independent networks averaged")},
+       integer_param("trials", defaults.trials, 1, 16, "independent networks averaged"),
+       integer_param("warmup_steps", defaults.warmup_steps, 0, 64,
+                     "SGD steps of a linear learning-rate warm-up at the shallowest depth, "
+                     "then the measurements again (0: none)"),
+       number_param("warmup_lr", defaults.warmup_lr, 1e-6, 10.0,
+                    "the learning rate the warm-up rises to")},
       run_pre_vs_post_ln,
       {engine::Op::attention, engine::Op::heads, engine::Op::layernorm, engine::Op::residual,
-       engine::Op::final_norm, engine::Op::feedforward, engine::Op::linear}};
+       engine::Op::final_norm, engine::Op::feedforward, engine::Op::linear, engine::Op::optimizer}};
 }
 
 }  // namespace proofdeck::demo
