@@ -20,6 +20,7 @@ exporter. It exports the built-in banks to a package and checks:
 usage: apkg_check.py PROOFDECK_BINARY
 """
 
+import datetime
 import hashlib
 import html
 import io
@@ -285,7 +286,10 @@ def main():
         changed = json.loads(json.dumps(small))
         question = next(q for q in changed["questions"] if "template" not in q)
         question["prompt"] = "Changed: " + question["prompt"]
-        changed["bank"]["revised"] = "2026-12-02T09:00:00Z"
+        # A day after the bank's own date, whatever that is (a date, or a date and time).
+        revised = small["bank"].get("revised", "2026-01-01")
+        day_after = datetime.datetime.fromisoformat(revised[:10]) + datetime.timedelta(days=1)
+        changed["bank"]["revised"] = day_after.strftime("%Y-%m-%dT%H:%M:%SZ")
         changed_path = os.path.join(tmp, "changed.json")
         json.dump(changed, open(changed_path, "w"))
         before, after = os.path.join(tmp, "before.apkg"), os.path.join(tmp, "after.apkg")

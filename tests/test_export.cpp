@@ -450,8 +450,8 @@ TEST_CASE("export: a built-in bank that changed has a later revised date", "[exp
   const std::vector<Pin> pins = {
       {"questions/modern-decoder.json", "2026-12-03T06:00:00Z",
        "d5335e9d94c9d14c949c69d389aa4ff4416ce157"},
-      {"questions/scaled-dot-product-attention.json", "2026-12-02",
-       "0e5a1f3432d6e67da87aae75dbd9aa6913e7385b"},
+      {"questions/scaled-dot-product-attention.json", "2026-12-06",
+       "1f5263d10cb00e5981f911fd7e0b4bcd1f3b8b9c"},
       {"questions/transformer-architectures.json", "2026-12-04T23:40:00Z",
        "264fe8e6fb950d545bda8ac0319d6434e008e5c1"},
       {"questions/transformer-layer.json", "2026-12-06T02:00:00Z",
