@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <set>
 #include <sstream>
 #include <string>
@@ -29,6 +30,9 @@
 #include <fmt/ranges.h>
 
 #include "asan_options.hpp"
+#include "bank/coverage.hpp"
+#include "bank/form.hpp"
+#include "bank/lint.hpp"
 #include "bank/loader.hpp"
 #include "bank/proof.hpp"
 #include "core/errors.hpp"
@@ -157,6 +161,31 @@ void study_phase(const bank::Bank& loaded, std::string_view text) {
 
 }  // namespace
 
+// What check --lint, --coverage and a form do with a bank that loaded: every lint rule, its
+// objectives resolved, the pairs no form may hold, one question per objective, and the coverage
+// of a short lesson its quotes and out_of_scope entries are matched against.
+void form_phase(const bank::Bank& loaded) {
+  const std::vector<bank::Bank> banks{loaded};
+  try {
+    bank::check_objectives(banks);
+  } catch (const Error&) {
+    // an objective no loaded bank defines: refused with its place, as load_banks refuses it
+  }
+  bank::lint(banks);
+  bank::form_enemies(banks);
+  std::vector<const bank::Question*> pool;
+  for (const bank::Question& q : loaded.questions)
+    pool.push_back(&q);
+  engine::Rng rng(0);
+  std::map<std::string, std::vector<const bank::Question*>> spares;
+  bank::draw_spread(pool, std::min<std::size_t>(pool.size(), 20), rng, spares);
+  bank::objective_rounds(pool);
+  static const std::string lesson =
+      "Title\n\nIdentity statement: splitting into heads costs the same total parameters.\n\n"
+      "L1 — Intuition\n\nA purely content-based comparison cannot know word order.\n";
+  bank::lesson_coverage(banks, loaded.lesson, lesson);
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   bank::Bank loaded;
@@ -166,6 +195,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     return 0;  // InputError for JSON that does not parse, BankErrors for a bank that is invalid
   }
   study_phase(loaded, text);
+  form_phase(loaded);
   // A bank that loaded is proven without an exception escaping: a demo that refuses its
   // arguments or fails is a failed question, and the wrong keys of a verified one are formed
   // whatever its key (an exception here is a finding, as a crash is).

@@ -448,14 +448,14 @@ TEST_CASE("export: a built-in bank that changed has a later revised date", "[exp
     const char* sha1;
   };
   const std::vector<Pin> pins = {
-      {"questions/modern-decoder.json", "2026-12-03T06:00:00Z",
-       "d5335e9d94c9d14c949c69d389aa4ff4416ce157"},
-      {"questions/scaled-dot-product-attention.json", "2026-12-06",
-       "1f5263d10cb00e5981f911fd7e0b4bcd1f3b8b9c"},
-      {"questions/transformer-architectures.json", "2026-12-04T23:40:00Z",
-       "264fe8e6fb950d545bda8ac0319d6434e008e5c1"},
-      {"questions/transformer-layer.json", "2026-12-06T02:00:00Z",
-       "b8d2888c436d9c1eeddf8ac227657780e404738b"},
+      {"questions/modern-decoder.json", "2026-12-06T06:00:00Z",
+       "e92d20ff585c33d6fe7fe4e21f2fa425eb1103f1"},
+      {"questions/scaled-dot-product-attention.json", "2026-12-06T06:00:00Z",
+       "94aa1168729f30de222a2d75009ae4b6fe7b7a8d"},
+      {"questions/transformer-architectures.json", "2026-12-06T06:00:00Z",
+       "829a381a2eee75585db7ca07693e95515e92269f"},
+      {"questions/transformer-layer.json", "2026-12-06T06:00:00Z",
+       "cfb0810f1f0b68af3a06779bf3c1b191416e5728"},
   };
   const auto& builtin = proofdeck::bank::builtin_banks();
   CHECK(builtin.size() == pins.size());

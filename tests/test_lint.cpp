@@ -1,13 +1,16 @@
 // check --lint: each item-writing rule trips on a bank that breaks it and stays quiet on one that
 // keeps it; waivers silence a rule and are listed; --source finds quotes and sections the lesson
 // does not have; the reports (text, json, junit) and --strict.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <fstream>
 #include <iterator>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 #include <vector>
 
+#include "bank/coverage.hpp"
 #include "bank/lint.hpp"
 #include "bank/loader.hpp"
 #include "bank/precision.hpp"
@@ -25,9 +28,14 @@ using namespace proofdeck::bank;
 
 namespace {
 
+// A right option, or a wrong one tagged with the bank's trap.
 json option(const std::string& id, const std::string& text, bool correct = false) {
   json item = {{"id", id}, {"text", text}};
-  if (correct) item["correct"] = true;
+  if (correct) {
+    item["correct"] = true;
+  } else {
+    item["trap"] = "heads-cut";
+  }
   return item;
 }
 
@@ -57,6 +65,7 @@ json truefalse(const std::string& id, const std::string& prompt, bool answer) {
           {"concept", id},
           {"prompt", prompt},
           {"answer", answer},
+          {"trap", "heads-cut"},
           {"explanation", "Splitting the width into heads keeps the total number of weights."},
           {"source", {{"section", "Identity statement"}}}};
 }
@@ -91,7 +100,11 @@ json clean_bank() {
       {"format", 1},
       {"bank", {{"id", "lint"}, {"title", "Lint"}, {"lesson", "lesson"}}},
       {"topics", json::array({{{"id", "heads"}, {"name", "Heads"}}})},
-      {"traps", json::array()},
+      {"traps", json::array({{{"id", "heads-cut"},
+                              {"name", "Heads cut parameters"},
+                              {"misconception", "Splitting attention into heads saves weights."},
+                              {"correction", "The heads together hold one full head's weights."},
+                              {"source", {{"section", "Identity statement"}}}}})},
       {"questions",
        json::array({single("purpose", "purpose",
                            "Why does a transformer split attention into heads?", four_options()),
@@ -285,24 +298,240 @@ TEST_CASE("near-duplicate: prompts sharing most word trigrams, or the same key a
   CHECK(findings(clean_bank(), "near-duplicate").empty());
 }
 
-TEST_CASE("no-concept and concept-overload: each question names one idea, at most 4 per idea",
+TEST_CASE("no-objective: each question names its objective, or in an older bank a concept",
           "[lint]") {
   json bank = clean_bank();
   bank["questions"][0].erase("concept");
-  CHECK(findings(bank, "no-concept").size() == 1);
-  CHECK(findings(clean_bank(), "no-concept").empty());
-
-  json crowded = clean_bank();
-  for (json& q : crowded["questions"])
-    q["concept"] = "heads-keep-weights";
-  CHECK(findings(crowded, "concept-overload").empty());  // 4 is the limit
-  crowded["questions"].push_back(
-      numeric("heads-total", "Count a 1024-wide block's weights.", 4194304, 0));
-  crowded["questions"].back()["concept"] = "heads-keep-weights";
-  const auto found = findings(crowded, "concept-overload");
+  const auto found = findings(bank, "no-objective");
   REQUIRE(found.size() == 1);
-  CHECK_THAT(found[0].message, StartsWith("concept 'heads-keep-weights' has 5 questions (purpose, "
-                                          "total-same, rope-added, block-total, heads-total)"));
+  CHECK_THAT(found[0].message, StartsWith("no `objective`: name the fact or skill it tests"));
+  CHECK(findings(clean_bank(), "no-objective").empty());  // concepts stand in
+  bank["objectives"] = json::array(
+      {{{"id", "heads-keep-weights"}, {"statement", "Heads keep the weights."}, {"quote", "q"}}});
+  bank["questions"][0]["objective"] = "heads-keep-weights";
+  CHECK(findings(bank, "no-objective").empty());
+}
+
+TEST_CASE("objective-overload: at most 6 questions on one objective, across the loaded banks",
+          "[lint]") {
+  json crowded = clean_bank();
+  crowded["objectives"] = json::array(
+      {{{"id", "heads-keep-weights"}, {"statement", "Heads keep the weights."}, {"quote", "q"}}});
+  for (json& q : crowded["questions"])
+    q["objective"] = "heads-keep-weights";
+  for (const int width : {1024, 2048})
+    crowded["questions"].push_back(
+        numeric("heads-total-" + std::to_string(width),
+                "Count a " + std::to_string(width) + "-wide block's weights without biases.",
+                4.0 * width * width, 0));
+  crowded["questions"][4]["objective"] = "heads-keep-weights";
+  crowded["questions"][5]["objective"] = "heads-keep-weights";
+  CHECK(findings(crowded, "objective-overload").empty());  // 6 is the limit
+  crowded["questions"].push_back(
+      numeric("heads-total-4096", "Count a 4096-wide block's weights.", 67108864, 0));
+  crowded["questions"].back()["objective"] = "heads-keep-weights";
+  const auto found = findings(crowded, "objective-overload");
+  REQUIRE(found.size() == 1);
+  CHECK(found[0].id.empty());  // a bank-level finding, on the bank that defines it
+  CHECK_THAT(found[0].message,
+             StartsWith("objective 'heads-keep-weights' has 7 questions (purpose, total-same, "
+                        "rope-added, block-total, heads-total-1024, heads-total-2048, "
+                        "heads-total-4096); at most 6"));
+  // Concepts stand in for objectives in older banks, and the old rule's name still waives it.
+  json older = clean_bank();
+  for (json& q : older["questions"])
+    q["concept"] = "heads-keep-weights";
+  for (std::size_t i = 0; i < 3; ++i)
+    older["questions"].push_back(numeric("more-" + std::to_string(i),
+                                         "Count block " + std::to_string(i) + "'s weights.", 8, 0));
+  for (std::size_t i = 4; i < 7; ++i)
+    older["questions"][i]["concept"] = "heads-keep-weights";
+  CHECK(findings(older, "objective-overload").size() == 1);
+  older["bank"]["lint_allow"] =
+      json::array({{{"rule", "concept-overload"}, {"reason", "Written before objectives."}}});
+  CHECK(findings(older, "objective-overload").empty());
+  const std::vector<Bank> banks{load_bank(older.dump(), "lint.json")};
+  const LintReport report = lint(banks);
+  REQUIRE(report.waivers.size() == 1);
+  CHECK(report.waivers[0].rule == "objective-overload");
+  CHECK(report.waivers[0].waived == 1);
+}
+
+TEST_CASE("objective-unused: an objective no loaded question tests", "[lint]") {
+  json bank = clean_bank();
+  bank["objectives"] = json::array(
+      {{{"id", "heads-keep-weights"}, {"statement", "Heads keep the weights."}, {"quote", "q"}},
+       {{"id", "heads-narrow"}, {"statement", "More heads are narrower."}, {"quote", "q"}}});
+  bank["questions"][0]["objective"] = "heads-keep-weights";
+  const auto found = findings(bank, "objective-unused");
+  REQUIRE(found.size() == 1);
+  CHECK(found[0].message ==
+        "objective 'heads-narrow' is defined but no loaded question tests "
+        "it; write one, or drop the objective");
+  bank["questions"][1]["objective"] = "heads-narrow";
+  CHECK(findings(bank, "objective-unused").empty());
+}
+
+TEST_CASE("no-concept and concept-overload still name rules: waivers written for 0.2 load",
+          "[lint][bank]") {
+  json bank = clean_bank();
+  bank["questions"][0].erase("concept");
+  bank["questions"][0]["lint_allow"] =
+      json::array({{{"rule", "no-concept"}, {"reason", "A bank from before objectives."}}});
+  CHECK(bank_test::problems_of(bank).empty());
+  CHECK(findings(bank, "no-objective").empty());
+}
+
+// The fixtures below hold items of the built-in banks as the reviews of 2026-12-02 read them,
+// frozen: the rules must keep catching what the reviews found, after the banks are fixed.
+namespace {
+
+json fixture(const std::string& name) {
+  std::ifstream file(std::string(PROOFDECK_FIXTURE_DIR) + "/../review_fixtures/" + name);
+  REQUIRE(file.good());
+  return json::parse(file);
+}
+
+std::vector<LintFinding> findings_in(const std::vector<json>& banks, const std::string& rule) {
+  std::vector<Bank> loaded;
+  for (const json& bank : banks)
+    loaded.push_back(load_bank(bank.dump(), bank["bank"]["id"].get<std::string>() + ".json"));
+  std::vector<LintFinding> out;
+  for (LintFinding& f : lint(loaded).findings) {
+    if (f.rule == rule) out.push_back(std::move(f));
+  }
+  return out;
+}
+
+std::set<std::string> ids_of(const std::vector<LintFinding>& found) {
+  std::set<std::string> ids;
+  for (const LintFinding& f : found)
+    ids.insert(f.id);
+  return ids;
+}
+
+}  // namespace
+
+TEST_CASE("stem-cites-material: a prompt leaning on the lesson, the demos or the source",
+          "[lint]") {
+  const json bank = fixture("stems_citing_material.json");
+  const auto found = findings_in({bank}, "stem-cites-material");
+  // The review's seven stems (#1, #46, #62, #69, #87, #95, #102), pe-real-models-explicit among
+  // them.
+  CHECK(ids_of(found) == std::set<std::string>{"mha-head-roles", "pe-real-models-explicit",
+                                               "pipe-pe-gaps-multi", "ln-not-weight-rescale",
+                                               "deep-lesson-table", "place-pre-ln-trade",
+                                               "pipe-norm-drift-fix"});
+  CHECK_THAT(found.front().message, Contains("the prompt cites \"the domain source\": an exam "
+                                             "item stands alone"));
+  json plain = clean_bank();
+  plain["questions"][0]["prompt"] =
+      "In translation, cross-attention reads the source sentence. Why split attention into heads?";
+  plain["questions"][1]["prompt"] =
+      "A demo of the model shows 8 heads of width 64 holding the "
+      "weights of one head of width 512.";
+  CHECK(findings(plain, "stem-cites-material").empty());
+}
+
+TEST_CASE("tf-length-cue: true statements longer than false ones, or the longest all one key",
+          "[lint]") {
+  // The lesson bank's true/false items as reviewed: true ones average 174 characters, false 142.
+  const json bank = fixture("transformer_layer_truefalse.json");
+  const auto found = findings_in({bank}, "tf-length-cue");
+  REQUIRE(found.size() == 1);
+  CHECK_THAT(found[0].message, StartsWith("true statements average 174 characters and false ones "
+                                          "142 (22% apart)"));
+  // Eight statements alike in length: nothing to exploit.
+  json even = clean_bank();
+  even["questions"] = json::array();
+  for (int i = 0; i < 8; ++i) {
+    even["questions"].push_back(truefalse(
+        "s" + std::to_string(i),
+        "Statement number " + std::to_string(i) + " about heads and their widths.", i % 2 == 0));
+  }
+  CHECK(findings(even, "tf-length-cue").empty());
+  // Twenty, alike on average, but the four longest all true.
+  json fifth = even;
+  fifth["questions"] = json::array();
+  for (int i = 0; i < 20; ++i) {
+    const bool longest = i < 4;
+    const bool key = longest || i % 2 == 0;
+    std::string prompt = "Heads " + std::string(longest ? 40 : i < 12 ? 30 : 38, 'x') + ".";
+    fifth["questions"].push_back(truefalse("f" + std::to_string(i), prompt, key));
+  }
+  const auto longest = findings(fifth, "tf-length-cue");
+  REQUIRE(longest.size() == 1);
+  CHECK_THAT(longest[0].message, StartsWith("the 4 longest of 20 true/false statements are all "
+                                            "true"));
+}
+
+TEST_CASE("absolute-cue: always, never, only… mostly in distractors", "[lint]") {
+  // arch-bert-generation's pattern: every option with an absolute is wrong.
+  const json bank = fixture("absolutes_in_distractors.json");
+  const auto found = findings_in({bank}, "absolute-cue");
+  REQUIRE(found.size() == 1);
+  CHECK_THAT(found[0].message, Contains("are keys (0%), against 25% of all"));
+  json even = clean_bank();
+  CHECK(findings(even, "absolute-cue").empty());
+}
+
+TEST_CASE("untagged-distractor: a wrong option, or a wrong true/false answer, with no trap",
+          "[lint]") {
+  // The review's #40 d, #84 d, #95 d and #104 d.
+  const json bank = fixture("untagged_distractors.json");
+  const auto found = findings_in({bank}, "untagged-distractor");
+  CHECK(ids_of(found) == std::set<std::string>{"pe-sinusoid-form", "res-why-gradient-vanishes",
+                                               "place-pre-ln-trade", "pipe-norm-what-breaks"});
+  json tf = clean_bank();
+  tf["questions"][1].erase("trap");
+  const auto statement = findings(tf, "untagged-distractor");
+  REQUIRE(statement.size() == 1);
+  CHECK(statement[0].message ==
+        "the wrong answer (false) names no trap: tag the misconception "
+        "that answering it embodies");
+  CHECK(findings(clean_bank(), "untagged-distractor").empty());
+}
+
+TEST_CASE("cross-bank-duplicate: banks that load together asking one thing", "[lint]") {
+  // The reviews' four cross-bank pairs, in the four banks as reviewed.
+  const json pairs = fixture("cross_bank_pairs.json");
+  std::vector<json> banks(pairs["banks"].begin(), pairs["banks"].end());
+  const auto found = findings_in(banks, "cross-bank-duplicate");
+  // Each pair is found once, on one of its two sides, naming the other.
+  const std::vector<std::pair<std::string, std::string>> expected = {
+      {"sdpa-what-breaks-symmetry", "pe-what-fixes-order"},
+      {"sdpa-mask-minus-infinity", "arch-middle-token"},
+      {"sdpa-mask-minus-infinity", "arch-mask-effects"},
+      {"sdpa-quadratic-cost", "dec-score-flops-template"},
+      {"dec-llama-block-order", "pipe-norm-preln-block"}};
+  for (const auto& [a, b] : expected) {
+    INFO(a << " and " << b);
+    CHECK(std::count_if(found.begin(), found.end(), [&](const LintFinding& f) {
+            return (f.id == a && f.message.find(b) != std::string::npos) ||
+                   (f.id == b && f.message.find(a) != std::string::npos);
+          }) == 1);
+  }
+  CHECK(found.size() == 4);
+  for (const LintFinding& f : found) {
+    INFO(f.id << ": " << f.message);
+    CHECK_THAT(f.message, StartsWith("shares the objective '"));
+  }
+  // A keyed option word for word is enough, without a shared objective.
+  json first = clean_bank();
+  json second = clean_bank();
+  second["bank"]["id"] = "lint-two";
+  for (json& q : second["questions"]) {
+    q["id"] = "two-" + q["id"].get<std::string>();
+    q["concept"] = "two-" + q["concept"].get<std::string>();
+  }
+  second["questions"][0]["prompt"] = "What is the point of several attention heads?";
+  const auto keyed = findings_in({first, second}, "cross-bank-duplicate");
+  REQUIRE(keyed.size() == 1);
+  CHECK_THAT(keyed[0].message,
+             StartsWith("shares the keyed option \"To attend to several subspaces in "
+                        "parallel\" with a question of lint (purpose)"));
+  // Within one bank it is near-duplicate's business, not this rule's.
+  CHECK(findings(first, "cross-bank-duplicate").empty());
 }
 
 TEST_CASE("constant-template: a template whose every draw has the same answer", "[lint]") {
@@ -427,7 +656,7 @@ struct LintCli {
 json flawed_bank() {
   json bank = clean_bank();
   bank["questions"][0]["options"].erase(3);  // few-options
-  bank["questions"][2].erase("concept");     // no-concept
+  bank["questions"][2].erase("concept");     // no-objective
   bank["questions"][1]["lint_allow"] =
       json::array({{{"rule", "answer-in-stem"}, {"reason", "The statement is the claim."}}});
   return bank;
@@ -442,7 +671,7 @@ TEST_CASE("check --lint lists findings and waivers — they warn, and fail only 
   REQUIRE(lint_cli.run(plain, {"--lint"}) == 0);
   const std::string out = plain.out.str();
   CHECK_THAT(out, Contains("lint few-options purpose (lint): 3 options;"));
-  CHECK_THAT(out, Contains("lint no-concept rope-added (lint): no `concept`"));
+  CHECK_THAT(out, Contains("lint no-objective rope-added (lint): no `objective`"));
   // The report wraps at 80 columns: the waiver's count may start the next line.
   CHECK_THAT(out, Contains("waived answer-in-stem total-same (lint): The statement is the claim."));
   CHECK_THAT(out, Contains("findings waived)"));
@@ -522,13 +751,20 @@ TEST_CASE("check --source names the quotes and sections the lesson does not have
   CHECK_THAT(mismatch.err.str(), Contains("no loaded bank is keyed to lesson 'other'"));
 }
 
-TEST_CASE("the built-in banks have no lint finding, no waiver, and cite the lesson as it is",
-          "[lint][builtin]") {
+TEST_CASE(
+    "the built-in banks have no lint finding but those content issues will fix, and cite "
+    "and cover the lesson as it is",
+    "[lint][builtin]") {
   const std::vector<Bank> banks = load_banks(BankSources{{}, true});
   const LintReport report = lint(banks);
   for (const LintFinding& f : report.findings)
     FAIL_CHECK(f.rule << " " << f.bank << "/" << f.id << ": " << f.message);
-  CHECK(report.waivers.empty());
+  // Until the content issues land, a finding of the objective rules is waived only so.
+  for (const LintWaiverUse& waiver : report.waivers) {
+    INFO(waiver.rule << " " << waiver.bank << "/" << waiver.id);
+    CHECK(waiver.reason == "content issue pending");
+    CHECK(waiver.waived > 0);  // a waiver that silences nothing is stale: remove it
+  }
   // The lesson sits beside the checkout (../shared/seed/), as in CI.
   std::ifstream lesson(std::string(PROOFDECK_FIXTURE_DIR) +
                        "/../../../shared/seed/000_ca7851e78539aec3.txt");
@@ -540,6 +776,13 @@ TEST_CASE("the built-in banks have no lint finding, no waiver, and cite the less
                          std::istreambuf_iterator<char>());
   for (const SourceProblem& problem : check_sources(banks, "000_ca7851e78539aec3", text))
     FAIL_CHECK(problem.message);
+  const LessonCoverage coverage = lesson_coverage(banks, "000_ca7851e78539aec3", text);
+  for (const std::string& problem : coverage.problems)
+    FAIL_CHECK(problem);
+  for (const LessonParagraph& p : coverage.paragraphs) {
+    INFO("paragraph " << p.number << " (line " << p.line << "): " << p.text.substr(0, 60));
+    CHECK((!p.objectives.empty() || p.out_of_scope.has_value()));
+  }
 }
 
 TEST_CASE("a numeric key is shown at the precision its prompt asks for", "[lint][precision]") {

@@ -525,7 +525,8 @@ std::vector<std::string> dealt_topics(int cards, const std::vector<std::string>&
                                       "--color",
                                       "never",
                                       "--width",
-                                      "200"};
+                                      "200",
+                                      "--no-bury"};  // dealing alone, every card of a topic
   command.insert(command.end(), args.begin(), args.end());
   REQUIRE(cli.run(command) == 0);
   const std::string out = cli.out.str();

@@ -46,16 +46,36 @@ CheckReport prove(const std::vector<Bank>& banks, DemoRunner& runner, bool mutat
     if (!demos_used.contains(info.name)) unused_demos.push_back(info.name);
   }
   nlohmann::ordered_json concepts = nlohmann::ordered_json::object();
+  nlohmann::ordered_json objectives = nlohmann::ordered_json::object();
   for (const Bank& b : banks) {
     nlohmann::ordered_json per_concept = nlohmann::ordered_json::object();
     for (const auto& [concept_id, ids] : questions_per_concept(b))
       per_concept[concept_id] = ids.size();
     concepts[b.id] = std::move(per_concept);
+    nlohmann::ordered_json per_objective = nlohmann::ordered_json::object();
+    for (const auto& [objective, ids] : questions_per_objective(b))
+      per_objective[objective] = ids.size();
+    objectives[b.id] = std::move(per_objective);
   }
-  report.coverage = {{"questions_per_topic", per_topic},           {"questions_per_trap", per_trap},
-                     {"traps_without_questions", uncovered_traps}, {"demos_unused", unused_demos},
-                     {"questions_per_concept", concepts},          {"demo_runs", runner.runs()}};
+  report.coverage = {{"questions_per_topic", per_topic},
+                     {"questions_per_trap", per_trap},
+                     {"traps_without_questions", uncovered_traps},
+                     {"demos_unused", unused_demos},
+                     {"questions_per_concept", concepts},
+                     {"questions_per_objective", objectives},
+                     {"demo_runs", runner.runs()}};
   return report;
+}
+
+std::optional<std::string> uncovered_waiver(const std::vector<Bank>& banks,
+                                            const LessonCoverage& coverage) {
+  for (const Bank& b : banks) {
+    if (b.id != coverage.bank) continue;
+    for (const LintWaiver& waiver : b.lint_allow) {
+      if (waiver.rule == "uncovered-paragraph") return waiver.reason;
+    }
+  }
+  return std::nullopt;
 }
 
 int count(const CheckReport& report, Status status) {

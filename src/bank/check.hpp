@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "bank/coverage.hpp"
 #include "bank/lint.hpp"
 #include "bank/model.hpp"
 #include "bank/proof.hpp"
@@ -23,10 +24,16 @@ struct CheckReport {
   std::vector<Mutation> mutations;  // with --mutate
   std::map<Status, int> counts;
   nlohmann::ordered_json coverage;
-  std::optional<LintReport> lint;      // with --lint
-  std::vector<SourceProblem> sources;  // with --source
+  std::optional<LintReport> lint;       // with --lint
+  std::vector<SourceProblem> sources;   // with --source
+  std::vector<LessonCoverage> lessons;  // with --source … --coverage, one per lesson
   int unproven_without_reason = 0;
 };
+
+// The reason a bank gives for leaving its lesson's uncovered paragraphs uncovered (a bank-level
+// `uncovered-paragraph` waiver), or nullopt when it gives none.
+std::optional<std::string> uncovered_waiver(const std::vector<Bank>& banks,
+                                            const LessonCoverage& coverage);
 
 // Proves every question of `banks` with `runner` (and mutates the verified ones when `mutate`).
 CheckReport prove(const std::vector<Bank>& banks, DemoRunner& runner, bool mutate);

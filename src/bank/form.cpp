@@ -5,11 +5,13 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <set>
 #include <string_view>
 #include <variant>
 
 #include <fmt/format.h>
 
+#include "bank/lint.hpp"
 #include "bank/numeric_answer.hpp"
 #include "text/utf8.hpp"
 
@@ -177,14 +179,68 @@ std::optional<std::string> form_conflict(const Instance& a, const Instance& b) {
   return std::nullopt;
 }
 
+Enemies form_enemies(const std::vector<Bank>& banks) {
+  Enemies enemies;
+  for (const NearDuplicate& pair : near_duplicate_pairs(banks))
+    enemies.emplace(std::minmax(pair.first, pair.second), pair.reason);
+  return enemies;
+}
+
+std::optional<std::string> form_conflict(const Instance& a, const Instance& b,
+                                         const Enemies& enemies) {
+  if (auto stated = form_conflict(a, b)) return stated;
+  const auto it = enemies.find(std::minmax(a.question->id, b.question->id));
+  if (it == enemies.end()) return std::nullopt;
+  return fmt::format("{} and {} ask the same thing ({})", a.question->id, b.question->id,
+                     it->second);
+}
+
+std::optional<std::string> named_conflict(const Instance& a, const Instance& b,
+                                          const Enemies& enemies) {
+  if (form_conflict(a, b)) return "one states the other's answer";
+  if (enemies.contains(std::minmax(a.question->id, b.question->id)))
+    return "the two ask the same thing";
+  return std::nullopt;
+}
+
+std::vector<const Question*> objective_rounds(const std::vector<const Question*>& shuffled) {
+  std::map<std::string, std::size_t> seen;  // objective → questions of it met so far
+  std::vector<std::pair<std::size_t, const Question*>> ranked;
+  for (const Question* q : shuffled)
+    ranked.emplace_back(seen[q->objective_id()]++, q);
+  std::stable_sort(ranked.begin(), ranked.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<const Question*> order;
+  for (const auto& [round, q] : ranked)
+    order.push_back(q);
+  return order;
+}
+
+std::optional<const Question*> take_spare(std::vector<const Question*>& queue,
+                                          const std::vector<Instance>& form,
+                                          std::size_t replacing) {
+  if (queue.empty()) return std::nullopt;
+  std::set<std::string> on_form;
+  for (std::size_t i = 0; i < form.size(); ++i) {
+    if (i != replacing) on_form.insert(form[i].question->objective_id());
+  }
+  auto it = std::find_if(queue.begin(), queue.end(),
+                         [&](const Question* q) { return !on_form.contains(q->objective_id()); });
+  if (it == queue.end()) it = queue.begin();
+  const Question* taken = *it;
+  queue.erase(it);
+  return taken;
+}
+
 std::vector<LeftOut> untangle(std::vector<Instance>& form,
-                              const std::function<std::optional<Instance>(std::size_t)>& spare) {
+                              const std::function<std::optional<Instance>(std::size_t)>& spare,
+                              const Enemies& enemies) {
   std::vector<LeftOut> left_out;
   std::size_t i = 0;
   while (i < form.size()) {
     std::optional<std::string> conflict;
     for (std::size_t kept = 0; kept < i && !conflict; ++kept)
-      conflict = form_conflict(form[kept], form[i]);
+      conflict = form_conflict(form[kept], form[i], enemies);
     if (!conflict) {
       ++i;
       continue;
@@ -231,19 +287,46 @@ std::vector<const Question*> draw_spread(
     by_topic[q->topic].push_back(q);
   }
   n = std::min(n, pool.size());
-  std::vector<int> sizes;
-  for (const std::string& topic : topics)
-    sizes.push_back(static_cast<int>(by_topic[topic].size()));
-  const std::vector<int> quota = exam_quota(sizes, static_cast<int>(n));
-  std::vector<const Question*> drawn;
-  for (std::size_t t = 0; t < topics.size(); ++t) {
-    std::vector<const Question*>& questions = by_topic[topics[t]];
-    engine::shuffle(questions, rng);
-    drawn.insert(drawn.end(), questions.begin(),
-                 questions.begin() + static_cast<std::ptrdiff_t>(quota[t]));
-    spares[topics[t]].assign(questions.begin() + static_cast<std::ptrdiff_t>(quota[t]),
-                             questions.end());
+  std::vector<int> sizes;  // each topic's objectives
+  for (const std::string& topic : topics) {
+    std::set<std::string> objectives;
+    for (const Question* q : by_topic[topic])
+      objectives.insert(q->objective_id());
+    sizes.push_back(static_cast<int>(objectives.size()));
   }
+  const std::vector<int> quota = exam_quota(sizes, static_cast<int>(n));
+  for (const std::string& topic : topics) {
+    std::vector<const Question*>& questions = by_topic[topic];
+    engine::shuffle(questions, rng);
+    questions = objective_rounds(questions);
+  }
+  // Passes over the topics in order: a question of an objective not yet asked, within the
+  // topic's quota; then past it (an objective shared across topics can leave a quota unfilled),
+  // so no objective is asked twice while another waits; then, every objective asked, the next
+  // rounds within the quotas; then anything left.
+  std::vector<const Question*> drawn;
+  std::set<std::string> asked;
+  std::vector<int> taken(topics.size(), 0);
+  for (const int pass : {0, 1, 2, 3}) {
+    const bool new_objectives_only = pass <= 1;
+    const bool within_quota = pass == 0 || pass == 2;
+    for (std::size_t t = 0; t < topics.size() && drawn.size() < n; ++t) {
+      std::vector<const Question*>& questions = by_topic[topics[t]];
+      for (auto it = questions.begin(); it != questions.end() && drawn.size() < n;) {
+        if (within_quota && taken[t] >= quota[t]) break;
+        if (new_objectives_only && asked.contains((*it)->objective_id())) {
+          ++it;
+          continue;
+        }
+        asked.insert((*it)->objective_id());
+        drawn.push_back(*it);
+        ++taken[t];
+        it = questions.erase(it);
+      }
+    }
+  }
+  for (const std::string& topic : topics)
+    spares[topic] = std::move(by_topic[topic]);
   engine::shuffle(drawn, rng);
   return drawn;
 }

@@ -18,9 +18,11 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "bank/instance.hpp"
+#include "bank/model.hpp"
 #include "engine/rng.hpp"
 
 namespace proofdeck::bank {
@@ -36,6 +38,32 @@ std::optional<std::string> states_key(const Instance& text_of, const Instance& k
 // nullopt when they can.
 std::optional<std::string> form_conflict(const Instance& a, const Instance& b);
 
+// Pairs of questions no form holds together whatever they state: near-duplicates (the lint rule's
+// prompts sharing most of their word trigrams, or one numeric key proven by one run), keyed by
+// their ids in order, with why.
+using Enemies = std::map<std::pair<std::string, std::string>, std::string>;
+Enemies form_enemies(const std::vector<Bank>& banks);
+
+// form_conflict, and the enemies' reason when `a` and `b` are a near-duplicate pair.
+std::optional<std::string> form_conflict(const Instance& a, const Instance& b,
+                                         const Enemies& enemies);
+
+// Why two questions named with --question should not share a form, said without what the
+// conflict itself shows (a stated key would give the answer away): "one states the other's
+// answer" or "the two ask the same thing"; nullopt when they may.
+std::optional<std::string> named_conflict(const Instance& a, const Instance& b,
+                                          const Enemies& enemies);
+
+// The order a form takes questions in, from a shuffled pool: the first question of every
+// objective (Question::objective_id), in pool order, then the second of each, and so on. The first
+// n of it ask n objectives once each while the pool has n objectives; the rest come in rounds.
+std::vector<const Question*> objective_rounds(const std::vector<const Question*>& shuffled);
+
+// The first of `queue` whose objective no question of `form` but the one at `replacing` has, else
+// the first; taken out of the queue. nullopt when the queue is empty.
+std::optional<const Question*> take_spare(std::vector<const Question*>& queue,
+                                          const std::vector<Instance>& form, std::size_t replacing);
+
 // One question left out of a form, and why.
 struct LeftOut {
   std::string id;
@@ -48,16 +76,19 @@ struct LeftOut {
 // eligible candidate, or nullopt when there is none; a replacement is checked the same way.
 // Returns what was left out.
 std::vector<LeftOut> untangle(std::vector<Instance>& form,
-                              const std::function<std::optional<Instance>(std::size_t)>& spare);
+                              const std::function<std::optional<Instance>(std::size_t)>& spare,
+                              const Enemies& enemies = Enemies{});
 
 // How many of an n-question exam each topic gets (topic_sizes: its questions in the pool): in
 // proportion, the rest by largest remainder, ties to the earlier topic. exam draws with it and
 // stats predicts a pass with it.
 std::vector<int> exam_quota(const std::vector<int>& topic_sizes, int n);
 
-// n questions (at most the pool) drawn across topics in proportion to how many each has
-// (exam_quota's largest remainder), each topic's order and then the whole drawn with rng; `spares`
-// gets each topic's questions left over, in their drawn order. An exam's draw, and print --count's.
+// n questions (at most the pool) drawn across topics in proportion to how many objectives each
+// asks (exam_quota's largest remainder; a fact asked ten ways counts once), one question per
+// objective until every objective of the pool is on the form, then a second round; each topic's
+// order and then the whole drawn with rng. `spares` gets each topic's questions left over, in
+// objective rounds. An exam's draw, and print --count's.
 std::vector<const Question*> draw_spread(
     std::vector<const Question*> pool, std::size_t n, engine::Rng& rng,
     std::map<std::string, std::vector<const Question*>>& spares);

@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "bank/lint_rules.hpp"
 #include "bank/precision.hpp"
 #include "bank/proof.hpp"
 #include "bank/template.hpp"
@@ -28,8 +29,13 @@ constexpr double kTrueShareLow = 0.40;     // tf-balance
 constexpr double kTrueShareHigh = 0.60;
 constexpr std::size_t kTfBalanceMinimum = 4;   // true/false questions before tf-balance applies
 constexpr double kNearDuplicateJaccard = 0.6;  // word-trigram overlap of two prompts
-constexpr std::size_t kMaxPerConcept = 4;
-constexpr std::int64_t kMaxDraws = 4096;  // template combinations looked at per question
+constexpr std::size_t kMaxPerObjective = 6;    // objective-overload
+constexpr std::size_t kTfLengthMinimum = 8;    // true/false statements before tf-length-cue
+constexpr double kTfLengthGap = 0.15;          // mean lengths of true and false statements
+constexpr std::size_t kTfLongestMinimum = 20;  // statements before the longest-fifth test
+constexpr double kAbsoluteCueMargin = 0.10;    // absolute-cue: points below the key share
+constexpr std::size_t kAbsoluteMinimum = 5;    // options with an absolute before it applies
+constexpr std::int64_t kMaxDraws = 4096;       // template combinations looked at per question
 
 // Length as a reader sees it: columns, not bytes.
 std::size_t characters(std::string_view text) {
@@ -92,7 +98,7 @@ class Linter {
   void add(const Bank& bank, const Question* q, std::string_view rule, std::string message) {
     const std::vector<LintWaiver>& waivers = q != nullptr ? q->lint_allow : bank.lint_allow;
     for (const LintWaiver& waiver : waivers) {
-      if (waiver.rule == rule) {
+      if (canonical_lint_rule(waiver.rule) == rule) {
         ++waiver_use(bank, q, waiver).waived;
         return;
       }
@@ -114,9 +120,11 @@ class Linter {
   LintWaiverUse& waiver_use(const Bank& bank, const Question* q, const LintWaiver& waiver) {
     const std::string id = q != nullptr ? q->id : "";
     for (LintWaiverUse& use : report_.waivers) {
-      if (use.bank == bank.id && use.id == id && use.rule == waiver.rule) return use;
+      if (use.bank == bank.id && use.id == id && use.rule == canonical_lint_rule(waiver.rule))
+        return use;
     }
-    report_.waivers.push_back(LintWaiverUse{id, bank.id, waiver.rule, waiver.reason, 0});
+    report_.waivers.push_back(LintWaiverUse{
+        id, bank.id, std::string(canonical_lint_rule(waiver.rule)), waiver.reason, 0});
     return report_.waivers.back();
   }
 
@@ -319,20 +327,185 @@ void letter_references(Linter& linter, const Bank& bank, const Question& q) {
     check(option.feedback, "feedback of an option");
 }
 
-void no_concept(Linter& linter, const Bank& bank, const Question& q) {
-  if (!q.concept_id.empty()) return;
-  linter.add(bank, &q, "no-concept",
-             "no `concept`: name the one idea the question tests (a short id its variants "
-             "share), so check can count questions per idea");
+// A bank written before objectives names a concept instead, which stands in for one.
+void no_objective(Linter& linter, const Bank& bank, const Question& q) {
+  if (!q.objective.empty() || !q.concept_id.empty()) return;
+  linter.add(bank, &q, "no-objective",
+             "no `objective`: name the fact or skill it tests (an objective of a loaded bank), "
+             "so a form asks it once and check counts questions per objective");
 }
 
-void concept_overload(Linter& linter, const Bank& bank) {
-  for (const auto& [concept_id, ids] : questions_per_concept(bank)) {
-    if (ids.size() <= kMaxPerConcept) continue;
-    linter.add(bank, nullptr, "concept-overload",
-               fmt::format("concept '{}' has {} questions ({}); at most {}: merge variants into "
-                           "a template and spend the rest on ideas no question asks yet",
-                           concept_id, ids.size(), fmt::join(ids, ", "), kMaxPerConcept));
+// --- objectives, across the loaded banks ------------------------------------------------------
+
+// The bank a finding about an objective belongs to: the one defining it, else (a concept standing
+// in for an objective) the bank of its first question.
+const Bank* objective_home(const std::vector<Bank>& banks, const std::string& objective,
+                           const Bank& first_asker) {
+  for (const Bank& bank : banks) {
+    for (const Objective& defined : bank.objectives) {
+      if (defined.id == objective) return &bank;
+    }
+  }
+  return &first_asker;
+}
+
+void objective_overload(Linter& linter, const std::vector<Bank>& banks) {
+  std::vector<std::pair<std::string, std::vector<const Question*>>> per_objective;
+  std::map<std::string, std::size_t> index;
+  std::map<const Question*, const Bank*> bank_of;
+  for (const Bank& bank : banks) {
+    for (const Question& q : bank.questions) {
+      const auto [it, inserted] = index.emplace(q.objective_id(), per_objective.size());
+      if (inserted) per_objective.emplace_back(q.objective_id(), std::vector<const Question*>{});
+      per_objective[it->second].second.push_back(&q);
+      bank_of[&q] = &bank;
+    }
+  }
+  for (const auto& [objective, questions] : per_objective) {
+    if (questions.size() <= kMaxPerObjective) continue;
+    std::vector<std::string> ids;
+    for (const Question* q : questions)
+      ids.push_back(q->id);
+    linter.add(*objective_home(banks, objective, *bank_of[questions.front()]), nullptr,
+               "objective-overload",
+               fmt::format("objective '{}' has {} questions ({}); at most {}: one fact asked "
+                           "again and again inflates a score, so merge variants into a template, "
+                           "drop near-duplicates and spend the rest on objectives no question "
+                           "asks yet",
+                           objective, ids.size(), fmt::join(ids, ", "), kMaxPerObjective));
+  }
+}
+
+void objective_unused(Linter& linter, const std::vector<Bank>& banks) {
+  std::set<std::string> asked;
+  for (const Bank& bank : banks) {
+    for (const Question& q : bank.questions)
+      asked.insert(q.objective);
+  }
+  for (const Bank& bank : banks) {
+    for (const Objective& objective : bank.objectives) {
+      if (asked.contains(objective.id)) continue;
+      linter.add(bank, nullptr, "objective-unused",
+                 fmt::format("objective '{}' is defined but no loaded question tests it; write "
+                             "one, or drop the objective",
+                             objective.id));
+    }
+  }
+}
+
+// "the lesson", "the demo(s)", "the source", "the domain source": an item that leans on the
+// material instead of standing alone, as an exam item must.
+void stem_cites_material(Linter& linter, const Bank& bank, const Question& q) {
+  // "the source" of the material, not a translation's source sentence or language.
+  static const std::regex citing(
+      R"(\bthe\s+(lesson|demos?|domain\s+source|source(?!\s+(sentences?|languages?|texts?|sequences?|sides?|tokens?|code|documents?|positions?)\b))\b)",
+      std::regex::icase);
+  std::smatch match;
+  if (!std::regex_search(q.prompt, match, citing)) return;
+  linter.add(bank, &q, "stem-cites-material",
+             fmt::format("the prompt cites \"{}\": an exam item stands alone, so state the fact "
+                         "or the condition it rests on instead",
+                         match.str()));
+}
+
+void tf_length_cue(Linter& linter, const Bank& bank) {
+  std::vector<std::pair<std::size_t, bool>> statements;  // length, key
+  for (const Question& q : bank.questions) {
+    if (q.type == QuestionType::truefalse) statements.emplace_back(characters(q.prompt), q.answer);
+  }
+  if (statements.size() < kTfLengthMinimum) return;
+  double length[2] = {0, 0};
+  std::size_t count[2] = {0, 0};
+  for (const auto& [chars, key] : statements) {
+    length[key ? 1 : 0] += static_cast<double>(chars);
+    ++count[key ? 1 : 0];
+  }
+  if (count[0] > 0 && count[1] > 0) {
+    const double mean_false = length[0] / static_cast<double>(count[0]);
+    const double mean_true = length[1] / static_cast<double>(count[1]);
+    const double gap = std::fabs(mean_true - mean_false) / std::min(mean_true, mean_false);
+    if (gap > kTfLengthGap) {
+      linter.add(bank, nullptr, "tf-length-cue",
+                 fmt::format("true statements average {:.0f} characters and false ones {:.0f} "
+                             "({:.0f}% apart): answering \"{}\" to the longer ones beats "
+                             "chance; make true and false statements alike in length and "
+                             "qualification (at most {:.0f}% apart)",
+                             mean_true, mean_false, 100 * gap,
+                             mean_true > mean_false ? "true" : "false", 100 * kTfLengthGap));
+      return;
+    }
+  }
+  if (statements.size() < kTfLongestMinimum) return;
+  std::stable_sort(statements.begin(), statements.end(),
+                   [](const auto& a, const auto& b) { return a.first > b.first; });
+  const std::size_t fifth = (statements.size() + 4) / 5;
+  const bool key = statements.front().second;
+  if (std::all_of(statements.begin(), statements.begin() + static_cast<std::ptrdiff_t>(fifth),
+                  [&](const auto& s) { return s.second == key; })) {
+    linter.add(
+        bank, nullptr, "tf-length-cue",
+        fmt::format("the {} longest of {} true/false statements are all {}: answering "
+                    "\"{}\" to the longest beats chance; give long statements either "
+                    "answer",
+                    fifth, statements.size(), key ? "true" : "false", key ? "true" : "false"));
+  }
+}
+
+// always, never, only, cannot, entirely, none, every, or "all" before what it quantifies.
+bool has_absolute(const std::string& text) {
+  static const std::regex absolute(
+      R"(\b(always|never|only|cannot|can't|entirely|none|every|everything)\b|(^|[^a-z])all\s+(?!(that|but)\b)[a-z0-9])",
+      std::regex::icase);
+  return std::regex_search(text, absolute);
+}
+
+void absolute_cue(Linter& linter, const Bank& bank) {
+  std::size_t units = 0, keys = 0, absolutes = 0, absolute_keys = 0;
+  const auto count = [&](const std::string& text, bool key) {
+    ++units;
+    keys += key ? 1 : 0;
+    if (!has_absolute(text)) return;
+    ++absolutes;
+    absolute_keys += key ? 1 : 0;
+  };
+  for (const Question& q : bank.questions) {
+    if (q.type == QuestionType::single || q.type == QuestionType::multi) {
+      for (const Option& option : q.options)
+        count(option.text, option.correct);
+    } else if (q.type == QuestionType::truefalse) {
+      count(q.prompt, q.answer);
+    }
+  }
+  if (absolutes < kAbsoluteMinimum || units == 0) return;
+  const double overall = static_cast<double>(keys) / static_cast<double>(units);
+  const double share = static_cast<double>(absolute_keys) / static_cast<double>(absolutes);
+  if (share >= overall - kAbsoluteCueMargin) return;
+  linter.add(bank, nullptr, "absolute-cue",
+             fmt::format("{} of {} options and statements with an absolute (always, never, only, "
+                         "cannot, entirely, none, every, all) are keys ({:.0f}%), against {:.0f}% "
+                         "of all {}: a test-wise candidate rules absolutes out; put them in keys "
+                         "as often as in distractors, or qualify the distractors",
+                         absolute_keys, absolutes, 100 * share, 100 * overall, units));
+}
+
+void untagged_distractor(Linter& linter, const Bank& bank, const Question& q) {
+  std::vector<std::string> untagged;
+  for (const Option& option : q.options) {
+    if (!option.correct && option.trap.empty()) untagged.push_back("\"" + option.text + "\"");
+  }
+  if (!untagged.empty()) {
+    linter.add(bank, &q, "untagged-distractor",
+               fmt::format("wrong option{} {} name{} no trap: tag the misconception each "
+                           "embodies, so feedback can name it and stats count it, or replace it "
+                           "with one candidates hold",
+                           untagged.size() == 1 ? "" : "s", fmt::join(untagged, ", "),
+                           untagged.size() == 1 ? "s" : ""));
+  }
+  if (q.type == QuestionType::truefalse && q.trap.empty()) {
+    linter.add(bank, &q, "untagged-distractor",
+               fmt::format("the wrong answer ({}) names no trap: tag the misconception that "
+                           "answering it embodies",
+                           q.answer ? "false" : "true"));
   }
 }
 
@@ -444,12 +617,22 @@ std::set<std::string> trigrams(const std::string& prompt) {
   return out;
 }
 
-void near_duplicates(Linter& linter, const std::vector<Bank>& banks) {
+// A pair near_duplicate_pairs finds, with where its later question stands.
+struct NearPair {
+  const Bank* bank;       // the later question's
+  const Question* q;      // the later question
+  const Question* first;  // the earlier one
+  std::string reason;     // "its prompt shares 74% of its word trigrams with q's"
+  bool same_run = false;  // one numeric key proven by one run
+};
+
+std::vector<NearPair> near_pairs(const std::vector<Bank>& banks) {
   struct Entry {
     const Bank* bank;
     const Question* q;
     std::set<std::string> grams;
   };
+  std::vector<NearPair> pairs;
   std::vector<Entry> entries;
   std::map<std::string, std::vector<std::size_t>> index;  // trigram → entries holding it
   for (const Bank& bank : banks) {
@@ -475,11 +658,9 @@ void near_duplicates(Linter& linter, const std::vector<Bank>& banks) {
                            static_cast<double>(first.grams.size() + second.grams.size() - common);
     if (jaccard < kNearDuplicateJaccard) continue;
     reported.insert(pair);
-    linter.add(*second.bank, second.q, "near-duplicate",
-               fmt::format("its prompt shares {:.0f}% of its word trigrams with {}'s; one idea "
-                           "asked twice counts twice in a score: merge them or make it a "
-                           "template variant",
-                           100 * jaccard, first.q->id));
+    pairs.push_back(NearPair{second.bank, second.q, first.q,
+                             fmt::format("its prompt shares {:.0f}% of its word trigrams with {}'s",
+                                         100 * jaccard, first.q->id)});
   }
   // Numeric questions with the same key proven by the same run ask the same thing.
   std::map<std::string, std::size_t> first_with;
@@ -490,13 +671,112 @@ void near_duplicates(Linter& linter, const std::vector<Bank>& banks) {
         fmt::format("{}\n{}\n{}", format_number(*q.key.value), q.proof->demo, q.proof->args.dump());
     const auto [it, inserted] = first_with.emplace(signature, i);
     if (inserted || reported.contains({it->second, i})) continue;
-    linter.add(*entries[i].bank, &q, "near-duplicate",
-               fmt::format("same key ({}) proven by the same {} run as {}: merge them",
-                           format_number(*q.key.value), q.proof->demo, entries[it->second].q->id));
+    pairs.push_back(
+        NearPair{entries[i].bank, &q, entries[it->second].q,
+                 fmt::format("same key ({}) proven by the same {} run as {}",
+                             format_number(*q.key.value), q.proof->demo, entries[it->second].q->id),
+                 true});
+  }
+  return pairs;
+}
+
+void near_duplicates(Linter& linter, const std::vector<Bank>& banks) {
+  for (const NearPair& pair : near_pairs(banks)) {
+    linter.add(*pair.bank, pair.q, "near-duplicate",
+               pair.same_run ? pair.reason + ": merge them"
+                             : pair.reason +
+                                   "; one idea asked twice counts twice in a score: "
+                                   "merge them or make it a template variant");
+  }
+}
+
+// Questions of different banks that load together and ask the same thing: the same keyed option
+// word for word, the same numeric key proven by the same run, or the same objective.
+void cross_bank_duplicates(Linter& linter, const std::vector<Bank>& banks) {
+  struct Asker {
+    const Bank* bank;
+    const Question* q;
+  };
+  std::map<std::string, std::vector<Asker>> by_signature;  // what they share → who shares it
+  std::vector<std::string> order;                          // signatures as first met
+  const auto note = [&](std::string signature, const Bank& bank, const Question& q) {
+    auto [it, inserted] = by_signature.try_emplace(std::move(signature));
+    if (inserted) order.push_back(it->first);
+    it->second.push_back(Asker{&bank, &q});
+  };
+  for (const Bank& bank : banks) {
+    for (const Question& q : bank.questions) {
+      for (const Option& option : q.options) {
+        if (option.correct && !normalized(option.text).empty())
+          note("the keyed option \"" + option.text + "\"\n" + normalized(option.text), bank, q);
+      }
+      if (q.type == QuestionType::numeric && !q.templ && q.key.value && q.proof) {
+        note(fmt::format("the key {} proven by the same {} run\n{}", format_number(*q.key.value),
+                         q.proof->demo, q.proof->args.dump()),
+             bank, q);
+      }
+      note("the objective '" + q.objective_id() + "'\n", bank, q);
+    }
+  }
+  // One finding per question of the bank that asks it less often (the later bank on a tie),
+  // naming what the other bank asks it with.
+  std::set<std::pair<const Question*, const Bank*>> reported;
+  for (const std::string& signature : order) {
+    const std::string what = signature.substr(0, signature.find('\n'));
+    std::vector<std::pair<const Bank*, std::vector<const Question*>>> per_bank;
+    for (const Asker& asker : by_signature.at(signature)) {
+      if (per_bank.empty() || per_bank.back().first != asker.bank)
+        per_bank.emplace_back(asker.bank, std::vector<const Question*>{});
+      per_bank.back().second.push_back(asker.q);
+    }
+    for (std::size_t b = 1; b < per_bank.size(); ++b) {
+      for (std::size_t a = 0; a < b; ++a) {
+        const bool later_smaller = per_bank[b].second.size() <= per_bank[a].second.size();
+        const auto& [home, askers] = later_smaller ? per_bank[b] : per_bank[a];
+        const auto& [other, others] = later_smaller ? per_bank[a] : per_bank[b];
+        std::vector<std::string> ids;
+        for (const Question* q : others)
+          ids.push_back(q->id);
+        if (ids.size() > 5) {
+          ids.resize(4);
+          ids.push_back(fmt::format("and {} more", others.size() - 4));
+        }
+        for (const Question* q : askers) {
+          if (!reported.insert({q, other}).second) continue;
+          linter.add(*home, q, "cross-bank-duplicate",
+                     fmt::format("shares {} with {} of {} ({}): banks that load together ask "
+                                 "it twice, so keep one, or make them test different objectives",
+                                 what, others.size() == 1 ? "a question" : "questions", other->id,
+                                 fmt::join(ids, ", ")));
+        }
+      }
+    }
   }
 }
 
 }  // namespace
+
+std::vector<NearDuplicate> near_duplicate_pairs(const std::vector<Bank>& banks) {
+  std::vector<NearDuplicate> result;
+  for (const NearPair& pair : near_pairs(banks))
+    result.push_back(NearDuplicate{pair.first->id, pair.q->id, pair.reason});
+  return result;
+}
+
+std::vector<std::pair<std::string, std::vector<std::string>>> questions_per_objective(
+    const Bank& bank) {
+  std::vector<std::pair<std::string, std::vector<std::string>>> objectives;
+  for (const Question& q : bank.questions) {
+    auto it = std::find_if(objectives.begin(), objectives.end(),
+                           [&](const auto& entry) { return entry.first == q.objective_id(); });
+    if (it == objectives.end()) {
+      objectives.emplace_back(q.objective_id(), std::vector<std::string>{});
+      it = std::prev(objectives.end());
+    }
+    it->second.push_back(q.id);
+  }
+  return objectives;
+}
 
 std::vector<std::pair<std::string, std::vector<std::string>>> questions_per_concept(
     const Bank& bank) {
@@ -525,16 +805,22 @@ LintReport lint(const std::vector<Bank>& banks) {
       dismissive_option(linter, bank, q);
       answer_in_stem(linter, bank, q);
       letter_references(linter, bank, q);
-      no_concept(linter, bank, q);
+      no_objective(linter, bank, q);
+      stem_cites_material(linter, bank, q);
+      untagged_distractor(linter, bank, q);
       constant_template(linter, bank, q);
       template_literal(linter, bank, q);
       precision(linter, bank, q);
     }
     length_cue(linter, bank);
     tf_balance(linter, bank);
-    concept_overload(linter, bank);
+    tf_length_cue(linter, bank);
+    absolute_cue(linter, bank);
   }
+  objective_overload(linter, banks);
+  objective_unused(linter, banks);
   near_duplicates(linter, banks);
+  cross_bank_duplicates(linter, banks);
   // Bank by bank, questions in file order, bank-level findings after the bank's questions.
   std::map<std::string, std::size_t> bank_order;
   std::map<std::pair<std::string, std::string>, std::size_t> question_order;
@@ -618,6 +904,8 @@ std::vector<SourceProblem> check_sources(const std::vector<Bank>& banks,
     if (bank.lesson != lesson_name) continue;
     for (const Trap& trap : bank.traps)
       check(bank, "", fmt::format("trap {}", trap.id), trap.source);
+    for (const Objective& objective : bank.objectives)
+      check(bank, "", fmt::format("objective {}", objective.id), objective.source);
     for (const Question& q : bank.questions)
       check(bank, q.id, q.id, q.source);
   }

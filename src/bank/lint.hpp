@@ -35,6 +35,21 @@ struct LintReport {
 // Every rule over every loaded bank (near-duplicates are looked for across banks).
 LintReport lint(const std::vector<Bank>& banks);
 
+// Two questions that ask one thing (near-duplicate's rule): prompts sharing at least 60% of their
+// word trigrams, or one numeric key proven by one run. `second` comes later in the banks; forms
+// never hold both (bank/form.hpp).
+struct NearDuplicate {
+  std::string first;
+  std::string second;
+  std::string reason;  // "their prompts share 74% of their word trigrams"
+};
+std::vector<NearDuplicate> near_duplicate_pairs(const std::vector<Bank>& banks);
+
+// The questions of each objective (Question::objective_id: a concept stands in for a missing
+// objective), per bank, in file order: what `check` reports as questions per objective.
+std::vector<std::pair<std::string, std::vector<std::string>>> questions_per_objective(
+    const Bank& bank);
+
 // The questions of each concept, per bank, in file order (a question without a concept is left
 // out): what `check` reports as questions per concept.
 std::vector<std::pair<std::string, std::vector<std::string>>> questions_per_concept(

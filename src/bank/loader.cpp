@@ -35,6 +35,17 @@ std::vector<std::string> question_type_names() {
   return names;
 }
 
+std::optional<OutOfScopeReason> parse_out_of_scope_reason(std::string_view name) {
+  for (std::size_t i = 0; i < kOutOfScopeReasons.size(); ++i) {
+    if (kOutOfScopeReasons[i] == name) return static_cast<OutOfScopeReason>(i);
+  }
+  return std::nullopt;
+}
+
+std::string_view out_of_scope_reason_name(OutOfScopeReason reason) {
+  return kOutOfScopeReasons.at(static_cast<std::size_t>(reason));
+}
+
 const Topic* Bank::find_topic(std::string_view topic_id) const {
   for (const Topic& topic : topics) {
     if (topic.id == topic_id) return &topic;
@@ -638,15 +649,16 @@ Question read_question(Reader& reader, const json& node, const std::string& poin
   Question q;
   q.pointer = pointer;
   if (!reader.object(node, pointer,
-                     {"id", "type", "topic", "concept", "prompt", "explanation", "source", "proof",
-                      "unprovable", "difficulty", "options", "answer", "trap", "claim", "template",
-                      "distractors", "steps", "lint_allow"},
+                     {"id", "type", "topic", "concept", "objective", "prompt", "explanation",
+                      "source", "proof", "unprovable", "difficulty", "options", "answer", "trap",
+                      "claim", "template", "distractors", "steps", "lint_allow"},
                      {"id", "type", "topic", "prompt", "explanation", "source"})) {
     if (!node.is_object()) return q;
   }
   q.id = reader.id(node, "id", pointer);
   q.topic = reader.id(node, "topic", pointer);
   q.concept_id = reader.id(node, "concept", pointer);
+  q.objective = reader.id(node, "objective", pointer);
   q.lint_allow = reader.waivers(node, pointer);
   q.prompt = reader.text(node, "prompt", pointer);
   q.explanation = reader.text(node, "explanation", pointer);
@@ -758,6 +770,13 @@ void check_references(Reader& reader, const Bank& bank) {
     if (!traps.insert(bank.traps[i].id).second) {
       reader.problem(fmt::format("/traps/{}/id", i),
                      fmt::format("trap id '{}' is used twice", bank.traps[i].id));
+    }
+  }
+  std::set<std::string> objectives;
+  for (const Objective& objective : bank.objectives) {
+    if (!objective.id.empty() && !objectives.insert(objective.id).second) {
+      reader.problem(objective.pointer + "/id",
+                     fmt::format("objective id '{}' is used twice", objective.id));
     }
   }
   // A requirement that names the bank itself or the topic itself: never met (the rest of
@@ -937,7 +956,9 @@ Bank load_bank(std::string_view text, const std::string& file, const LoadLimits&
   clean_controls(reader, root, "");
   Bank bank;
   bank.file = file;
-  if (reader.object(root, "", {"$schema", "format", "bank", "topics", "traps", "questions"},
+  if (reader.object(root, "",
+                    {"$schema", "format", "bank", "topics", "traps", "objectives", "out_of_scope",
+                     "questions"},
                     {"format", "bank", "topics", "traps", "questions"})) {
     if (root.at("format") != 1) {
       reader.problem("/format", fmt::format("format {} is not one this proofdeck reads; expected 1",
@@ -979,6 +1000,61 @@ Bank load_bank(std::string_view text, const std::string& file, const LoadLimits&
                reader.text(traps[i], "misconception", where),
                reader.text(traps[i], "correction", where), reader.source(traps[i], where)});
     }
+    const json& objectives = reader.array(root, "objectives", "");
+    for (std::size_t i = 0; i < objectives.size(); ++i) {
+      const std::string where = fmt::format("/objectives/{}", i);
+      if (!reader.object(objectives[i], where, {"id", "statement", "quote", "source"},
+                         {"id", "statement"})) {
+        continue;
+      }
+      Objective objective{reader.id(objectives[i], "id", where),
+                          reader.text(objectives[i], "statement", where),
+                          reader.source(objectives[i], where), bank.id, where};
+      if (const std::string quote = reader.text(objectives[i], "quote", where); !quote.empty()) {
+        if (!objective.source.quote.empty()) {
+          reader.problem(where + "/quote", "the quote is given twice, here and in 'source'");
+        }
+        objective.source.quote = quote;
+      }
+      if (objective.source.quote.empty() && objective.source.section.empty() &&
+          objective.source.reference.empty()) {
+        reader.problem(where, "give the lesson's words it rests on ('quote') or a 'source'");
+      }
+      bank.objectives.push_back(std::move(objective));
+    }
+    const json& out_of_scope = reader.array(root, "out_of_scope", "");
+    for (std::size_t i = 0; i < out_of_scope.size(); ++i) {
+      const std::string where = fmt::format("/out_of_scope/{}", i);
+      if (!reader.object(out_of_scope[i], where,
+                         {"quote", "reason", "note", "correction", "reference"},
+                         {"quote", "reason"})) {
+        continue;
+      }
+      OutOfScope entry;
+      entry.pointer = where;
+      entry.quote = reader.text(out_of_scope[i], "quote", where);
+      entry.note = reader.text(out_of_scope[i], "note", where);
+      entry.correction = reader.text(out_of_scope[i], "correction", where);
+      entry.reference = reader.text(out_of_scope[i], "reference", where);
+      const std::string reason = reader.text(out_of_scope[i], "reason", where);
+      if (const auto parsed = parse_out_of_scope_reason(reason)) {
+        entry.reason = *parsed;
+      } else if (!reason.empty()) {
+        reader.problem(where + "/reason", fmt::format("'{}' is not a reason; expected {}", reason,
+                                                      fmt::join(kOutOfScopeReasons, ", ")));
+      }
+      const bool error = entry.reason == OutOfScopeReason::lesson_error;
+      if (error && (entry.correction.empty() || entry.reference.empty())) {
+        reader.problem(where,
+                       "a lesson-error gives the correct claim ('correction') and the "
+                       "paper that states it ('reference')");
+      } else if (!error && (!entry.correction.empty() || !entry.reference.empty())) {
+        reader.problem(where, fmt::format("'correction' and 'reference' belong to a lesson-error, "
+                                          "not to {}",
+                                          reason));
+      }
+      bank.out_of_scope.push_back(std::move(entry));
+    }
     const json& questions = reader.array(root, "questions", "");
     if (questions.size() > limits.max_questions) {
       reader.problem("/questions", fmt::format("{} questions is over the limit of {}",
@@ -1012,6 +1088,40 @@ void check_unique_ids(const std::vector<Bank>& banks) {
         problems.push_back(
             fmt::format("{}/id: question id '{}' is already used at {}", place, q.id, it->second));
       }
+    }
+  }
+  if (!problems.empty()) throw BankErrors(std::move(problems));
+}
+
+void check_objectives(const std::vector<Bank>& banks) {
+  std::vector<std::string> problems;
+  std::map<std::string, std::string> defined;  // id → "file: /objectives/n"
+  for (const Bank& bank : banks) {
+    for (const Objective& objective : bank.objectives) {
+      const std::string place = fmt::format("{}: {}", bank.file, objective.pointer);
+      if (const auto [it, inserted] = defined.emplace(objective.id, place); !inserted) {
+        problems.push_back(
+            fmt::format("{}/id: objective '{}' is already defined at {}; define "
+                        "it once and name it from the other bank",
+                        place, objective.id, it->second));
+      }
+    }
+  }
+  std::vector<std::string> known;
+  for (const auto& [id, place] : defined)
+    known.push_back(id);
+  for (const Bank& bank : banks) {
+    for (const Question& q : bank.questions) {
+      if (q.objective.empty() || defined.contains(q.objective)) continue;
+      problems.push_back(fmt::format(
+          "{}: {}/objective: no loaded bank defines objective '{}'{}", q.file, q.pointer,
+          q.objective,
+          text::unknown_name_hint(
+              q.objective, known,
+              known.empty() ? std::string("no loaded bank lists objectives; add it to this bank's "
+                                          "'objectives', or load the bank that defines it")
+                            : "define it in this bank's 'objectives', or load the bank that "
+                              "defines it")));
     }
   }
   if (!problems.empty()) throw BankErrors(std::move(problems));

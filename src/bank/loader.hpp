@@ -4,8 +4,10 @@
 //   (a, c)
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -41,5 +43,15 @@ Bank load_bank(std::string_view text, const std::string& file, const LoadLimits&
 
 // Question and bank ids must be unique across every loaded bank; BankErrors names both places.
 void check_unique_ids(const std::vector<Bank>& banks);
+
+// Objective ids are global: each is defined by one loaded bank, and every question's `objective`
+// names one some loaded bank defines. BankErrors lists every problem.
+void check_objectives(const std::vector<Bank>& banks);
+
+// The reasons an out_of_scope entry may give, as a bank writes them.
+inline constexpr std::array<std::string_view, 4> kOutOfScopeReasons = {"exam-meta", "scenario-data",
+                                                                       "summary", "lesson-error"};
+std::optional<OutOfScopeReason> parse_out_of_scope_reason(std::string_view name);
+std::string_view out_of_scope_reason_name(OutOfScopeReason reason);
 
 }  // namespace proofdeck::bank

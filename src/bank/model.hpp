@@ -39,6 +39,34 @@ struct Requirement {
   std::string pointer;  // "/topics/2/requires/0"
 };
 
+// A fact or skill a candidate must hold, stated as a sentence (questions/README.md § Objectives):
+// the unit forms draw once, drill buries and readiness pools. Ids are global: a question may name
+// an objective another loaded bank defines.
+struct Objective {
+  std::string id;
+  std::string statement;
+  Source source;        // the lesson's words (quote, section) or a paper (reference)
+  std::string bank;     // the bank that defines it
+  std::string pointer;  // "/objectives/2"
+};
+
+// Why a paragraph of the lesson is asked by no objective (check --source … --coverage).
+enum class OutOfScopeReason {
+  exam_meta,      // about the exam, not the material
+  scenario_data,  // a worked scenario's numbers, which its concluding paragraph carries
+  summary,        // a summary whose points map to paragraphs that are covered
+  lesson_error,   // the lesson is wrong here; `correction` and `reference` say what is right
+};
+
+struct OutOfScope {
+  std::string quote;  // words of the paragraph, enough to find it
+  OutOfScopeReason reason = OutOfScopeReason::exam_meta;
+  std::string note;        // optional
+  std::string correction;  // lesson-error: the correct claim
+  std::string reference;   // lesson-error: the paper that says so
+  std::string pointer;     // "/out_of_scope/0"
+};
+
 struct Topic {
   std::string id;
   std::string name;
@@ -161,6 +189,7 @@ struct Question {
   std::string unprovable;
   int difficulty = 0;      // 0: not given
   std::string concept_id;  // the one idea it tests (a short id); empty when not given
+  std::string objective;   // the objective it tests, as written; empty when not given
   std::vector<LintWaiver> lint_allow;
   // single, multi:
   std::vector<Option> options;
@@ -174,6 +203,12 @@ struct Question {
   std::vector<Distractor> distractors;
   // order:
   std::vector<Step> steps;
+
+  // The objective forms, drill and readiness count it under: its own; in a bank written before
+  // objectives, its concept; else the question alone.
+  const std::string& objective_id() const {
+    return !objective.empty() ? objective : !concept_id.empty() ? concept_id : id;
+  }
 };
 
 struct Bank {
@@ -193,6 +228,8 @@ struct Bank {
                                            // this bank's
   std::vector<Topic> topics;
   std::vector<Trap> traps;
+  std::vector<Objective> objectives;
+  std::vector<OutOfScope> out_of_scope;  // lesson paragraphs no objective asks, and why
   std::vector<Question> questions;
 
   const Topic* find_topic(std::string_view id) const;

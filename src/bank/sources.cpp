@@ -63,6 +63,7 @@ std::vector<Bank> load_banks(const BankSources& sources, const LoadLimits& limit
   }
   if (!problems.empty()) throw BankErrors(std::move(problems));
   check_unique_ids(banks);
+  check_objectives(banks);
   check_prerequisites(banks);
   return banks;
 }

@@ -14,9 +14,11 @@
 #include <fmt/ranges.h>
 
 #include "bank/check.hpp"
+#include "bank/coverage.hpp"
 #include "bank/fault_check.hpp"
 #include "bank/instance.hpp"
 #include "bank/lint.hpp"
+#include "bank/loader.hpp"
 #include "bank/proof.hpp"
 #include "bank/sources.hpp"
 #include "cli/validators.hpp"
@@ -39,7 +41,109 @@ struct CheckOptions {
   bool lint = false;    // --lint: item-writing rules (bank/lint.hpp)
   bool engine_faults = false;        // --engine-faults: every proof under every engine fault
   std::vector<std::string> sources;  // --source FILE: the lessons quotes and sections come from
+  bool coverage = false;  // --coverage: the lessons' paragraphs and the objectives that ask them
 };
+
+// "¶3 (line 9)": a paragraph as the reports name it.
+std::string paragraph_name(const bank::LessonParagraph& p) {
+  return fmt::format("¶{} (line {})", p.number, p.line);
+}
+
+// Every claim-bearing paragraph with the objectives that ask it, out of scope with the reason,
+// or uncovered.
+std::string coverage_text(const bank::LessonCoverage& coverage, const Theme& theme, bool strict,
+                          int width) {
+  std::string text;
+  const std::size_t uncovered = coverage.uncovered();
+  const auto out_of_scope = static_cast<std::size_t>(
+      std::count_if(coverage.paragraphs.begin(), coverage.paragraphs.end(),
+                    [](const bank::LessonParagraph& p) { return p.out_of_scope.has_value(); }));
+  text += text::wrap_block(
+      fmt::format("coverage of {}: {} claim-bearing paragraphs, {} asked by an objective, {} out "
+                  "of scope, {} uncovered{}",
+                  coverage.lesson, coverage.paragraphs.size(),
+                  coverage.paragraphs.size() - uncovered - out_of_scope, out_of_scope, uncovered,
+                  uncovered > 0 && coverage.waiver
+                      ? fmt::format(" (waived by {}: {})", coverage.bank,
+                                    text::terminal_safe(*coverage.waiver))
+                      : ""),
+      width, "", "  ");
+  for (const bank::LessonParagraph& p : coverage.paragraphs) {
+    const std::string excerpt = text::truncate(text::terminal_safe(p.text), 48);
+    if (!p.objectives.empty()) {
+      text += text::wrap_block(
+          fmt::format("{} {} — {}", paragraph_name(p), excerpt, fmt::join(p.objectives, ", ")),
+          width, "  ", "      ");
+    } else if (p.out_of_scope) {
+      text += text::wrap_block(
+          fmt::format("{} {} — out of scope ({}, {}): {}", paragraph_name(p), excerpt,
+                      p.out_of_scope_bank, bank::out_of_scope_reason_name(p.out_of_scope->reason),
+                      text::terminal_safe(p.out_of_scope->note.empty() ? p.out_of_scope->correction
+                                                                       : p.out_of_scope->note)),
+          width, "  ", "      ");
+    } else {
+      text += wrap_labelled("uncovered", strict && !coverage.waiver ? theme.bad : theme.warning,
+                            fmt::format("{} {}: no objective quotes it and no bank lists it as out "
+                                        "of scope",
+                                        paragraph_name(p), excerpt),
+                            width);
+    }
+  }
+  return text;
+}
+
+nlohmann::ordered_json coverage_json(const bank::LessonCoverage& coverage) {
+  nlohmann::ordered_json paragraphs = nlohmann::ordered_json::array();
+  for (const bank::LessonParagraph& p : coverage.paragraphs) {
+    nlohmann::ordered_json scope = nullptr;
+    if (p.out_of_scope) {
+      scope = {{"bank", p.out_of_scope_bank},
+               {"reason", bank::out_of_scope_reason_name(p.out_of_scope->reason)}};
+      for (const auto& [key, value] : {std::pair{"note", &p.out_of_scope->note},
+                                       std::pair{"correction", &p.out_of_scope->correction},
+                                       std::pair{"reference", &p.out_of_scope->reference}}) {
+        if (!value->empty()) scope[key] = *value;
+      }
+    }
+    paragraphs.push_back({{"paragraph", p.number},
+                          {"line", p.line},
+                          {"text", p.text},
+                          {"objectives", p.objectives},
+                          {"out_of_scope", std::move(scope)},
+                          {"covered", !p.objectives.empty() || p.out_of_scope.has_value()}});
+  }
+  return {{"lesson", coverage.lesson},
+          {"bank", coverage.bank},
+          {"paragraphs", std::move(paragraphs)},
+          {"uncovered", coverage.uncovered()},
+          {"waiver", coverage.waiver ? nlohmann::ordered_json(*coverage.waiver)
+                                     : nlohmann::ordered_json(nullptr)}};
+}
+
+// A testcase per paragraph: passing when an objective asks it or a bank puts it out of scope;
+// an uncovered one fails under --strict (unless the bank waives it) and is skipped otherwise.
+std::string coverage_junit(const bank::LessonCoverage& coverage, bool strict) {
+  const std::size_t uncovered = coverage.uncovered();
+  const bool failing = strict && !coverage.waiver;
+  std::string xml = fmt::format(
+      "  <testsuite name=\"coverage {}\" tests=\"{}\" failures=\"{}\" skipped=\"{}\">\n",
+      text::markup_escape(coverage.lesson), coverage.paragraphs.size(), failing ? uncovered : 0,
+      failing ? 0 : uncovered);
+  for (const bank::LessonParagraph& p : coverage.paragraphs) {
+    const std::string name = text::markup_escape(paragraph_name(p));
+    if (!p.objectives.empty() || p.out_of_scope) {
+      xml += fmt::format("    <testcase classname=\"{}\" name=\"{}\"/>\n",
+                         text::markup_escape(coverage.lesson), name);
+    } else {
+      xml += fmt::format(
+          "    <testcase classname=\"{}\" name=\"{}\"><{} message=\"no objective quotes it and no "
+          "bank lists it as out of scope: {}\"/></testcase>\n",
+          text::markup_escape(coverage.lesson), name, failing ? "failure" : "skipped",
+          text::markup_escape(text::truncate(p.text, 80)));
+    }
+  }
+  return xml + "  </testsuite>\n";
+}
 
 // The fault × questions table, the faults no question catches, and the verified keys no fault
 // confirms.
@@ -195,16 +299,19 @@ std::string text_report(const bank::CheckReport& report, const Theme& theme, boo
   text += line("questions per trap: " + list(report.coverage.at("questions_per_trap")));
   text += line("traps without questions: " + names(report.coverage.at("traps_without_questions")));
   text += line("demos no question uses: " + names(report.coverage.at("demos_unused")));
-  for (const auto& [bank_id, per_concept] : report.coverage.at("questions_per_concept").items()) {
-    if (per_concept.empty()) continue;
-    text += line(
-        fmt::format("concepts in {}: {} — {}", bank_id, per_concept.size(), list(per_concept)));
+  for (const auto& [bank_id, per_objective] :
+       report.coverage.at("questions_per_objective").items()) {
+    if (per_objective.empty()) continue;
+    text += line(fmt::format("objectives in {}: {} — {}", bank_id, per_objective.size(),
+                             list(per_objective)));
   }
   for (const bank::SourceProblem& problem : report.sources) {
     text += wrap_labelled("SOURCE", theme.bad,
                           fmt::format("{}: {}", problem.bank, text::terminal_safe(problem.message)),
                           width);
   }
+  for (const bank::LessonCoverage& coverage : report.lessons)
+    text += coverage_text(coverage, theme, strict, width);
   if (report.lint) {
     const auto place = [](const std::string& bank_id, const std::string& id) {
       return id.empty() ? bank_id : fmt::format("{} ({})", id, bank_id);
@@ -336,6 +443,12 @@ std::string json_report(const bank::CheckReport& report, bool mutate,
       sources.push_back({{"id", id_or_null(p.id)}, {"bank", p.bank}, {"message", p.message}});
     json["sources"] = std::move(sources);
   }
+  if (!report.lessons.empty()) {
+    nlohmann::ordered_json lessons = nlohmann::ordered_json::array();
+    for (const bank::LessonCoverage& coverage : report.lessons)
+      lessons.push_back(coverage_json(coverage));
+    json["lesson_coverage"] = std::move(lessons);
+  }
   return json.dump(2) + "\n";
 }
 
@@ -434,10 +547,17 @@ std::string junit_report(const bank::CheckReport& report, bool strict,
     }
     xml += "  </testsuite>\n";
   }
+  for (const bank::LessonCoverage& coverage : report.lessons)
+    xml += coverage_junit(coverage, strict);
   return xml + "</testsuites>\n";
 }
 
 void run_check(const CheckOptions& options, Context& context) {
+  if (options.coverage && options.sources.empty()) {
+    throw InputError("check.coverage",
+                     "--coverage lists which paragraphs of a lesson the objectives ask: give the "
+                     "lesson with --source FILE");
+  }
   const std::vector<bank::Bank> banks =
       bank::load_banks(bank::BankSources{context.global.banks, !context.global.no_builtin});
   std::size_t questions = 0;
@@ -476,6 +596,13 @@ void run_check(const CheckOptions& options, Context& context) {
     }
     for (bank::SourceProblem& problem : bank::check_sources(banks, name, lesson))
       report.sources.push_back(std::move(problem));
+    if (options.coverage) {
+      bank::LessonCoverage coverage = bank::lesson_coverage(banks, name, lesson);
+      coverage.waiver = bank::uncovered_waiver(banks, coverage);
+      for (const std::string& problem : coverage.problems)
+        report.sources.push_back(bank::SourceProblem{"", coverage.bank, problem});
+      report.lessons.push_back(std::move(coverage));
+    }
   }
   std::string rendered;
   if (options.format == "json") {
@@ -504,6 +631,17 @@ void run_check(const CheckOptions& options, Context& context) {
   if (!report.sources.empty()) {
     reasons.push_back(fmt::format("{} source problem{}", report.sources.size(),
                                   report.sources.size() == 1 ? "" : "s"));
+  }
+  if (options.strict) {
+    std::size_t uncovered = 0;
+    for (const bank::LessonCoverage& coverage : report.lessons)
+      uncovered += coverage.waiver ? 0 : coverage.uncovered();
+    if (uncovered > 0) {
+      reasons.push_back(
+          fmt::format("{} lesson paragraph{} no objective asks (--strict "
+                      "--coverage)",
+                      uncovered, uncovered == 1 ? "" : "s"));
+    }
   }
   if (options.strict && report.lint && !report.lint->findings.empty()) {
     reasons.push_back(fmt::format("{} lint finding{} (--strict)", report.lint->findings.size(),
@@ -555,6 +693,10 @@ void setup_check(CLI::App& app, const std::function<Context()>& context) {
                    "Check that the quotes and sections the banks keyed to this lesson cite "
                    "appear in FILE (repeatable)")
       ->type_name("FILE");
+  check->add_flag("--coverage", options->coverage,
+                  "With --source: list each claim-bearing paragraph of the lesson with the "
+                  "objectives that quote it; --strict fails a paragraph none asks unless a bank's "
+                  "out_of_scope says why");
   check->add_flag("--mutate", options->mutate,
                   "Swap each verified key for every wrong alternative; fail if any is not caught");
   check->add_flag("--engine-faults", options->engine_faults,

@@ -33,6 +33,10 @@ void setup_drill(CLI::App& app, const std::function<Context()>& context) {
                    "due from then, and --new counts from then. Saved for every later command; "
                    "4 until set")
       ->check(whole_number(0, 23));
+  auto no_bury = std::make_shared<bool>(false);
+  drill->add_flag("--no-bury", *no_bury,
+                  "Ask every due card, even when another card of its objective was reviewed "
+                  "today");
   drill->add_flag("--fuzz", options->fuzz,
                   "Spread review intervals a little (as FSRS does), drawn from --seed");
   drill
@@ -49,18 +53,22 @@ void setup_drill(CLI::App& app, const std::function<Context()>& context) {
       "minutes. A day is yours, as in Anki: it starts at 4:00 local time (TZ) unless "
       "--day-starts-at says otherwise, and a card due on a day is due from its start. Cards still "
       "in their steps come back within the session (early, when nothing "
-      "else is due: it says so). Intervals keep Hard < Good < Easy, as Anki and ts-fsrs do. "
+      "else is due: it says so). Once a card of an objective (the fact it tests) has been "
+      "reviewed, the objective's other cards are buried until your next day, as Anki buries "
+      "siblings, so one fact is not asked twice in a day; --no-bury asks them. Intervals keep Hard "
+      "< Good < Easy, as Anki and ts-fsrs do. "
       "Each run draws a new seed (template numbers, fuzz); --seed N repeats it. Every answer is "
       "saved "
       "at once (progress.db, one transaction each), so Ctrl-C or a crash loses nothing answered. "
       "A parametric question is one card that draws fresh numbers at each review. Cards missed "
       "8 times after learning are flagged as leeches.\n"
       "Example: proofdeck drill --new 10 --limit 30");
-  drill->callback([options, no_demo, context] {
+  drill->callback([options, no_demo, no_bury, context] {
     Context ctx = context();
     auto run = start_study(ctx);
     auto run_options = *options;
     run_options.show_demo = !*no_demo;
+    run_options.bury = !*no_bury;
     // Filters that name nothing are refused before a progress database is opened, or created.
     selected_questions(run->loaded, run_options.filters);
     const std::filesystem::path dir = data_dir(ctx);

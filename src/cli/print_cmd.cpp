@@ -1,5 +1,6 @@
 // `proofdeck print`: handouts and worksheets in Markdown or self-contained HTML, with the quiz
 // filters, answers inline, in a key at the end, or left out.
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -77,6 +78,7 @@ std::vector<print::TopicGroup> arrange_form(const std::vector<bank::Bank>& banks
     selected = bank::draw_spread(selected, static_cast<std::size_t>(options.count), rng, spares);
   }
   const bool named = !options.filters.questions.empty();
+  const bank::Enemies enemies = bank::form_enemies(banks);
   // Each removal redraws the sheet (the same seed over fewer or other questions), so conflicts are
   // looked for again until none is left; every pass removes one question, so this ends.
   while (true) {
@@ -89,13 +91,13 @@ std::vector<print::TopicGroup> arrange_form(const std::vector<bank::Bank>& banks
     std::size_t later = 0;
     for (std::size_t j = 1; j < form.size() && !conflict; ++j) {
       for (std::size_t i = 0; i < j && !conflict; ++i) {
-        conflict = bank::form_conflict(*form[i], *form[j]);
+        conflict = bank::form_conflict(*form[i], *form[j], enemies);
         later = j;
         if (conflict && named) {
           context.io.err << fmt::format(
-              "warning: --question {} and {}: one states the other's answer; both are printed as "
-              "named\n",
-              form[i]->question->id, form[j]->question->id);
+              "warning: --question {} and {}: {}; both are printed as named\n",
+              form[i]->question->id, form[j]->question->id,
+              bank::named_conflict(*form[i], *form[j], enemies).value_or(*conflict));
           conflict.reset();
         }
       }
@@ -106,9 +108,17 @@ std::vector<print::TopicGroup> arrange_form(const std::vector<bank::Bank>& banks
     std::vector<const bank::Question*>& topic_spares = spares[dropped->topic];
     std::string replacement;
     if (!topic_spares.empty()) {
-      selected.push_back(topic_spares.front());
-      replacement = fmt::format("; {} takes its place", topic_spares.front()->id);
-      topic_spares.erase(topic_spares.begin());
+      // A spare of an objective the sheet does not hold yet, where there is one.
+      auto spare =
+          std::find_if(topic_spares.begin(), topic_spares.end(), [&](const bank::Question* q) {
+            return std::none_of(selected.begin(), selected.end(), [&](const bank::Question* on) {
+              return on->objective_id() == q->objective_id();
+            });
+          });
+      if (spare == topic_spares.end()) spare = topic_spares.begin();
+      selected.push_back(*spare);
+      replacement = fmt::format("; {} takes its place", (*spare)->id);
+      topic_spares.erase(spare);
     }
     context.io.err << fmt::format("note: {} is left out: {}{}\n", dropped->id, *conflict,
                                   replacement);

@@ -131,15 +131,17 @@ std::vector<std::pair<std::string, int>> weakest_traps(ProgressStore& store, int
 }
 
 // On standard error, how many questions a form swapped or left out so that none gives away
-// another's answer. Which ones, or the numbers involved, would themselves give answers away.
+// another's answer or asks what another asks. Which ones, or the numbers involved, would
+// themselves give answers away.
 void warn_left_out(const Session& s, const std::vector<bank::LeftOut>& left_out) {
   if (left_out.empty() || s.err == nullptr) return;
   const auto replaced = static_cast<std::size_t>(std::count_if(
       left_out.begin(), left_out.end(), [](const bank::LeftOut& l) { return l.replaced; }));
   const std::size_t n = left_out.size();
   *s.err << fmt::format(
-      "note: {} question{} would have given away another's answer on this form{}\n", n,
-      n == 1 ? "" : "s",
+      "note: {} question{} would have given away another's answer or repeated another on this "
+      "form{}\n",
+      n, n == 1 ? "" : "s",
       replaced == n
           ? fmt::format("; the next eligible question took {} place", n == 1 ? "its" : "each one's")
       : replaced == 0
@@ -151,13 +153,12 @@ void warn_left_out(const Session& s, const std::vector<bank::LeftOut>& left_out)
 // answer: they are asked as named.
 void warn_named_conflicts(const Session& s, const std::vector<Instance>& form) {
   if (s.err == nullptr) return;
+  const bank::Enemies enemies = bank::form_enemies(s.banks);
   for (std::size_t i = 0; i < form.size(); ++i) {
     for (std::size_t j = i + 1; j < form.size(); ++j) {
-      if (bank::form_conflict(form[i], form[j])) {
-        *s.err << fmt::format(
-            "warning: --question {} and {}: one states the other's answer; both are asked as "
-            "named\n",
-            form[i].question->id, form[j].question->id);
+      if (const auto conflict = bank::named_conflict(form[i], form[j], enemies)) {
+        *s.err << fmt::format("warning: --question {} and {}: {}; both are asked as named\n",
+                              form[i].question->id, form[j].question->id, *conflict);
       }
     }
   }
@@ -210,9 +211,12 @@ Outcome run_quiz(Session& s, ProgressStore& store, const QuizOptions& options,
   }
   engine::Rng rng(s.seed);
   engine::shuffle(selected, rng);
-  // The form: the first --count of the shuffled questions, drawn in order; one that would give
-  // away another's answer is replaced by the next (bank/form.hpp). Questions named with
-  // --question are asked as named, with a warning.
+  // One question per objective first, then the next round (bank/form.hpp); named ones as named.
+  if (options.filters.questions.empty()) selected = bank::objective_rounds(selected);
+  // The form: the first --count of those, drawn in order; one that would give away another's
+  // answer or ask what another asks is replaced by the next spare, of an objective the form does
+  // not hold where one is left (bank/form.hpp). Questions named with --question are asked as
+  // named, with a warning.
   const bool own_limit = options.missed || options.weakest || !options.filters.traps.empty() ||
                          !options.filters.questions.empty();
   const std::optional<int> limit = options.count ? options.count
@@ -225,11 +229,16 @@ Outcome run_quiz(Session& s, ProgressStore& store, const QuizOptions& options,
   for (std::size_t i = 0; i < size; ++i)
     form.push_back(instantiate(*selected[i], rng));
   if (options.filters.questions.empty()) {
-    std::size_t next_spare = size;
-    warn_left_out(s, bank::untangle(form, [&](std::size_t) -> std::optional<Instance> {
-                    if (next_spare >= selected.size()) return std::nullopt;
-                    return instantiate(*selected[next_spare++], rng);
-                  }));
+    std::vector<const bank::Question*> spares(selected.begin() + static_cast<std::ptrdiff_t>(size),
+                                              selected.end());
+    warn_left_out(s, bank::untangle(
+                         form,
+                         [&](std::size_t i) -> std::optional<Instance> {
+                           const auto next = bank::take_spare(spares, form, i);
+                           if (!next) return std::nullopt;
+                           return instantiate(**next, rng);
+                         },
+                         bank::form_enemies(s.banks)));
   } else {
     warn_named_conflicts(s, form);
   }
@@ -462,18 +471,20 @@ std::vector<Instance> exam_form(const Session& s, const ExamOptions& options, bo
   for (const bank::Question* q : drawn)
     form.push_back(instantiate(*q, rng));
   if (options.filters.questions.empty()) {
-    // A question that would give away another's answer is replaced by the next of its topic (so
-    // the spread holds), else of any topic.
-    const std::vector<bank::LeftOut> left_out =
-        bank::untangle(form, [&](std::size_t i) -> std::optional<Instance> {
+    // A question that would give away another's answer, or ask what another asks, is replaced
+    // by a spare of its topic (so the spread holds), else of any topic: one of an objective the
+    // form does not hold where there is one.
+    const std::vector<bank::LeftOut> left_out = bank::untangle(
+        form,
+        [&](std::size_t i) -> std::optional<Instance> {
           std::vector<const bank::Question*>* from = &spares[form[i].question->topic];
           for (auto it = spares.begin(); from->empty() && it != spares.end(); ++it)
             from = &it->second;
-          if (from->empty()) return std::nullopt;
-          const bank::Question* next = from->front();
-          from->erase(from->begin());
-          return instantiate(*next, rng);
-        });
+          const auto next = bank::take_spare(*from, form, i);
+          if (!next) return std::nullopt;
+          return instantiate(**next, rng);
+        },
+        bank::form_enemies(s.banks));
     if (warn) warn_left_out(s, left_out);
   } else {
     if (warn) warn_named_conflicts(s, form);
@@ -905,18 +916,69 @@ Outcome run_drill(Session& s, ProgressStore& store, const DrillOptions& options,
   std::stable_sort(due.begin(), due.end(), [&](const bank::Question* a, const bank::Question* b) {
     return *cards[a->id].due < *cards[b->id].due;
   });
+  // Burying, as Anki buries siblings: once a card of an objective has been reviewed today, the
+  // objective's other cards wait for the next day; the reviewed card itself may come back (its
+  // learning steps). Today's reviews claim their objectives first, then the queue in order: the
+  // soonest due card of each objective, then new cards of objectives nothing claimed.
+  std::map<std::string, std::string> claimed;  // objective → the card that may be asked today
+  if (options.bury) {
+    std::map<std::string, const bank::Question*> by_id;
+    for (const bank::Bank& b : s.banks)
+      for (const bank::Question& q : b.questions)
+        by_id[q.id] = &q;
+    for (const ReviewRow& r : store.reviews()) {
+      const auto it = by_id.find(r.card);
+      if (r.mode == "drill" && r.at >= today && it != by_id.end())
+        claimed.emplace(it->second->objective_id(), r.card);
+    }
+  }
+  std::size_t buried = 0;
+  const auto unburied = [&](std::vector<const bank::Question*>& cards_in_order) {
+    if (!options.bury) return;
+    std::erase_if(cards_in_order, [&](const bank::Question* q) {
+      const auto [it, first] = claimed.emplace(q->objective_id(), q->id);
+      const bool keep = first || it->second == q->id;
+      buried += keep ? 0 : 1;
+      return !keep;
+    });
+  };
+  unburied(due);
   const auto quota = static_cast<std::size_t>(std::max(0, options.new_per_day - new_today));
   fresh = deal_new(s.banks, fresh);
+  if (options.bury) {
+    // A new card of a claimed objective is not counted as buried: it was never due.
+    std::erase_if(fresh, [&](const bank::Question* q) {
+      const auto it = claimed.find(q->objective_id());
+      return it != claimed.end() && it->second != q->id;
+    });
+    std::set<std::string> dealt;
+    std::erase_if(fresh,
+                  [&](const bank::Question* q) { return !dealt.insert(q->objective_id()).second; });
+  }
   if (fresh.size() > quota) fresh.resize(quota);
   std::vector<const bank::Question*> queue = due;
   queue.insert(queue.end(), fresh.begin(), fresh.end());
 
-  s.out << wrap_labelled("proofdeck drill", s.theme.emphasis,
-                         fmt::format("· {} due · {} new ({} of {} new cards introduced today) · ? "
-                                     "for help, :q to stop",
-                                     due.size(), fresh.size(), new_today, options.new_per_day),
-                         s.width)
+  s.out << wrap_labelled(
+               "proofdeck drill", s.theme.emphasis,
+               fmt::format(
+                   "· {} due{} · {} new ({} of {} new cards introduced today) · ? for help, "
+                   ":q to stop",
+                   due.size(),
+                   buried == 0 ? "" : fmt::format(" ({} more buried until tomorrow)", buried),
+                   fresh.size(), new_today, options.new_per_day),
+               s.width)
         << seed_line(s);
+  if (buried > 0) {
+    s.out << wrap_styled(
+        s.theme.dim,
+        fmt::format("{} due card{} test{} an objective another card has already "
+                    "covered today, so {} until your next day (--no-bury asks "
+                    "{} now).",
+                    buried, buried == 1 ? "" : "s", buried == 1 ? "s" : "",
+                    buried == 1 ? "it waits" : "they wait", buried == 1 ? "it" : "them"),
+        s.width, "  ", "    ");
+  }
   if (new_day_start) {
     s.out << wrap_styled(s.theme.dim,
                          fmt::format("Your day now starts at {:02}:00 local time, in this drill "
@@ -1097,14 +1159,18 @@ Outcome run_drill(Session& s, ProgressStore& store, const DrillOptions& options,
     return outcome;
   }
   s.out << render_summary(s, answers, outcome.interrupted ? "Drill interrupted" : "Drill finished");
-  int due_left = 0;
+  int due_left = 0, buried_left = 0;
   for (const bank::Question* q : selected) {
     const auto it = cards.find(q->id);
-    due_left += it != cards.end() && days.due(it->second, s.now());
+    if (it == cards.end() || !days.due(it->second, s.now())) continue;
+    const auto claim = claimed.find(q->objective_id());
+    ++(options.bury && claim != claimed.end() && claim->second != q->id ? buried_left : due_left);
   }
   s.out << text::wrap_block(
-               fmt::format("{} review{} saved · {} card{} due now", reviews,
-                           reviews == 1 ? "" : "s", due_left, due_left == 1 ? "" : "s"),
+               fmt::format(
+                   "{} review{} saved · {} card{} due now{}", reviews, reviews == 1 ? "" : "s",
+                   due_left, due_left == 1 ? "" : "s",
+                   buried_left == 0 ? "" : fmt::format(" ({} buried until tomorrow)", buried_left)),
                s.width, "  ", "    ")
         << seed_line(s);
   if (!options.report_path.empty()) {

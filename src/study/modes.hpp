@@ -52,7 +52,9 @@ struct DrillOptions {
   bool show_demo = true;  // --no-demo: feedback without the live proof
   bool auto_rate = false;
   bool fuzz = false;
-  double retention = 0.9;   // --retention R
+  double retention = 0.9;  // --retention R
+  bool bury = true;  // --no-bury off: an objective's other cards wait for the next day once one
+                     // of its cards has been reviewed today
   std::string report_path;  // --report FILE
   // --day-starts-at H: the hour the learner's day starts, saved in progress.db for every later
   // command; unset, the saved one (4 when none was saved).
