@@ -7,7 +7,7 @@
 # it. Last, lintian: any error (an "E:" line) fails. Prints one "ok - ..." or "not ok - ..." line
 # per check and "N passed, M failed".
 #
-#   tests/package_check.sh proofdeck_0.2.0_amd64.deb      (scripts/test runs it after
+#   tests/package_check.sh proofdeck_0.3.0_amd64.deb      (scripts/test runs it after
 #                                                           scripts/package)
 #
 # Needs dpkg-deb, lintian, man, file and readelf (scripts/setup installs them).

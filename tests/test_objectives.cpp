@@ -442,7 +442,7 @@ TEST_CASE("drill: due cards of an objective reviewed today are buried, and --no-
   CHECK(drill.drilled_since("2026-03-02T04:00:00Z").size() == 7);
   const std::string later = drill.run("2026-05-01T09:00:00Z");
   CHECK_THAT(later, Contains("· 3 due (4 more buried until tomorrow)"));
-  CHECK_THAT(later, Contains("4 due cards test an objective another card has already covered") &&
+  CHECK_THAT(later, Contains("4 due cards share their objective with a card asked today, so") &&
                         Contains("until your next day (--no-bury asks them now).") &&
                         Contains("3 reviews saved · 0 cards due now (4 buried until tomorrow)"));
   CHECK(distinct(drill.drilled_since("2026-05-01T04:00:00Z")) == 3);

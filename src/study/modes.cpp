@@ -972,11 +972,11 @@ Outcome run_drill(Session& s, ProgressStore& store, const DrillOptions& options,
   if (buried > 0) {
     s.out << wrap_styled(
         s.theme.dim,
-        fmt::format("{} due card{} test{} an objective another card has already "
-                    "covered today, so {} until your next day (--no-bury asks "
-                    "{} now).",
+        fmt::format("{} due card{} share{} {} objective with a card asked today, so {} until "
+                    "your next day (--no-bury asks {} now).",
                     buried, buried == 1 ? "" : "s", buried == 1 ? "s" : "",
-                    buried == 1 ? "it waits" : "they wait", buried == 1 ? "it" : "them"),
+                    buried == 1 ? "its" : "their", buried == 1 ? "it waits" : "they wait",
+                    buried == 1 ? "it" : "them"),
         s.width, "  ", "    ");
   }
   if (new_day_start) {
