@@ -351,6 +351,64 @@ TEST_CASE("quiz and exam ask one question per objective first, --question as nam
   CHECK_THAT(named.out.str(), Contains("· 2 questions"));
 }
 
+TEST_CASE("quiz --trap asks one question per objective first, then the next round",
+          "[objectives][form][cli]") {
+  TempDir dir;
+  const std::string bank = dir.write("units.json", study_bank().dump(2));
+  const std::string report = (dir.path() / "trap.json").string();
+  Cli cli;
+  std::string answers;
+  for (int i = 0; i < 7; ++i)
+    answers += "t\n";
+  cli.in.str(answers);
+  REQUIRE(cli.run({"quiz", "--trap", "heads-cut", "--seed", "5", "--no-builtin", "--bank", bank,
+                   "--data-dir", (dir.path() / "data").string(), "--report", report, "--color",
+                   "never"}) == 0);
+  std::ifstream file(report);
+  const json result = json::parse(file);
+  REQUIRE(result["questions"].size() == 7);  // --trap asks all it selects
+  const Bank loaded = load_bank(study_bank().dump(), "units.json");
+  std::vector<std::string> asked;
+  for (const json& q : result["questions"]) {
+    for (const Question& known : loaded.questions)
+      if (known.id == q["id"]) asked.push_back(known.objective_id());
+  }
+  CHECK(distinct({asked.begin(), asked.begin() + 3}) == 3);
+  CHECK(distinct({asked.begin() + 3, asked.begin() + 6}) == 3);
+  CHECK(asked[6] == "heads-neutral");
+}
+
+TEST_CASE("list objectives: each objective, its statement and how many questions ask it",
+          "[objectives][cli]") {
+  TempDir dir;
+  json bank = study_bank();
+  bank["questions"][6].erase("objective");
+  bank["questions"][6]["concept"] = "no-position-term";
+  const std::string path = dir.write("units.json", bank.dump(2));
+  Cli text;
+  REQUIRE(text.run({"list", "objectives", "--no-builtin", "--bank", path, "--color", "never",
+                    "--width", "100"}) == 0);
+  CHECK_THAT(text.out.str(),
+             Contains("heads-neutral     3 questions · Splitting into heads keeps the weights.") &&
+                 Contains("order-blind       1 question · Attention alone is blind to order.") &&
+                 Contains("no-position-term  1 question · (no objective named") &&
+                 Contains("4 objectives"));
+  Cli as_json;
+  REQUIRE(as_json.run({"list", "objectives", "--format", "json", "--no-builtin", "--bank", path}) ==
+          0);
+  const json items = json::parse(as_json.out.str());
+  REQUIRE(items.size() == 4);
+  CHECK(items[0] == json({{"id", "heads-neutral"},
+                          {"bank", "units"},
+                          {"statement", "Splitting into heads keeps the weights."},
+                          {"questions", 3}}));
+  CHECK(items[3]["statement"].is_null());
+  Cli questions;
+  REQUIRE(questions.run(
+              {"list", "questions", "--format", "json", "--no-builtin", "--bank", path}) == 0);
+  CHECK(json::parse(questions.out.str())[0]["objective"] == "heads-neutral");
+}
+
 // --- drill: burying siblings ------------------------------------------------------------------
 
 namespace {

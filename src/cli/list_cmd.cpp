@@ -1,7 +1,8 @@
-// `proofdeck list`: what the loaded banks hold — banks, topics, traps, questions.
+// `proofdeck list`: what the loaded banks hold — banks, topics, traps, objectives, questions.
 #include <algorithm>
 #include <map>
 #include <memory>
+#include <set>
 
 #include <fmt/color.h>
 #include <fmt/format.h>
@@ -63,6 +64,33 @@ nlohmann::ordered_json list_json(const std::vector<bank::Bank>& banks, const Lis
                          {"questions", count}});
       }
     }
+  } else if (o.what == "objectives") {
+    // Each bank's objectives as it lists them, then any objective a question counts under that no
+    // bank defines (a concept, in a bank written before objectives); questions counted in every
+    // loaded bank, as forms and lint count them.
+    std::map<std::string, std::size_t> asked;
+    for (const bank::Bank& b : banks)
+      for (const bank::Question& q : b.questions)
+        ++asked[q.objective_id()];
+    std::set<std::string> listed;
+    for (const bank::Bank* b : order.banks()) {
+      for (const bank::Objective& objective : b->objectives) {
+        listed.insert(objective.id);
+        items.push_back({{"id", objective.id},
+                         {"bank", b->id},
+                         {"statement", objective.statement},
+                         {"questions", asked[objective.id]}});
+      }
+    }
+    for (const bank::Bank* b : order.banks()) {
+      for (const bank::Question& q : b->questions) {
+        if (!listed.insert(q.objective_id()).second) continue;
+        items.push_back({{"id", q.objective_id()},
+                         {"bank", b->id},
+                         {"statement", nullptr},
+                         {"questions", asked[q.objective_id()]}});
+      }
+    }
   } else {
     std::vector<const bank::Question*> selected = bank::select_questions(banks, o.filters);
     std::stable_sort(selected.begin(), selected.end(),
@@ -74,6 +102,7 @@ nlohmann::ordered_json list_json(const std::vector<bank::Bank>& banks, const Lis
                        {"bank", q->bank},
                        {"topic", q->topic},
                        {"type", std::string(bank::question_type_name(q->type))},
+                       {"objective", q->objective_id()},
                        {"traps", bank::question_traps(*q)},
                        {"demo", q->proof ? nlohmann::ordered_json(q->proof->demo)
                                          : nlohmann::ordered_json(nullptr)},
@@ -108,6 +137,13 @@ std::string list_text(const nlohmann::ordered_json& items, const ListOptions& o,
              text::terminal_safe(item["title"].get<std::string>(), text::Newlines::as_spaces);
       if (!item["builtin"].get<bool>())
         rest += " (" + text::terminal_safe(item["file"].get<std::string>()) + ")";
+    } else if (o.what == "objectives") {
+      rest = questions_text(item["questions"].get<std::size_t>()) +
+             (item["statement"].is_null()
+                  ? std::string(
+                        "(no objective named: counted by its concept, or by the question itself)")
+                  : text::terminal_safe(item["statement"].get<std::string>(),
+                                        text::Newlines::as_spaces));
     } else if (o.what != "questions") {
       rest = questions_text(item["questions"].get<std::size_t>()) +
              text::terminal_safe(item["name"].get<std::string>(), text::Newlines::as_spaces);
@@ -133,9 +169,10 @@ std::string list_text(const nlohmann::ordered_json& items, const ListOptions& o,
 
 void setup_list(CLI::App& app, const std::function<Context()>& context) {
   auto options = std::make_shared<ListOptions>();
-  CLI::App* list = app.add_subcommand("list", "List the loaded banks, topics, traps or questions");
-  list->add_option("what", options->what, "banks, topics, traps or questions")
-      ->check(one_of({"banks", "topics", "traps", "questions"}))
+  CLI::App* list =
+      app.add_subcommand("list", "List the loaded banks, topics, traps, objectives or questions");
+  list->add_option("what", options->what, "banks, topics, traps, objectives or questions")
+      ->check(one_of({"banks", "topics", "traps", "objectives", "questions"}))
       ->capture_default_str();
   list->add_option("--format", options->format, "text or json")
       ->check(one_of({"text", "json"}))
