@@ -220,8 +220,8 @@ TEST_CASE("a word outside an option's choices lists them and suggests the one me
              StartsWith("error: --color alwyas: expected auto, always or never; did you mean "
                         "always?\n"));
   CHECK_THAT(usage_error({"list", "qustions"}),
-             StartsWith("error: list qustions: expected banks, topics, traps or questions; did "
-                        "you mean questions?\n"));
+             StartsWith("error: list qustions: expected banks, topics, traps, objectives or "
+                        "questions; did you mean questions?\n"));
   CHECK_THAT(usage_error({"stats", "--format", "jsn"}),
              StartsWith("error: --format jsn: expected text or json; did you mean json?\n"));
 }

@@ -456,40 +456,48 @@ std::string render_results(Session& s, const std::vector<Answered>& answers, dou
 
 }  // namespace
 
+ExamForm draw_exam_form(const std::vector<bank::Bank>& banks, const bank::Filters& filters,
+                        int count, std::uint64_t seed) {
+  engine::Rng rng(seed);
+  std::map<std::string, std::vector<const bank::Question*>> spares;
+  const std::vector<const bank::Question*> drawn = bank::draw_spread(
+      bank::select_questions(banks, filters), static_cast<std::size_t>(count), rng, spares);
+  ExamForm result;
+  for (const bank::Question* q : drawn)
+    result.form.push_back(instantiate(*q, rng));
+  if (!filters.questions.empty()) return result;
+  // A question that would give away another's answer, or ask what another asks, is replaced by a
+  // spare of its topic (so the spread holds), else of any topic: one of an objective the form
+  // does not hold where there is one.
+  std::vector<Instance>& form = result.form;
+  result.left_out = bank::untangle(
+      form,
+      [&](std::size_t i) -> std::optional<Instance> {
+        std::vector<const bank::Question*>* from = &spares[form[i].question->topic];
+        for (auto it = spares.begin(); from->empty() && it != spares.end(); ++it)
+          from = &it->second;
+        const auto next = bank::take_spare(*from, form, i);
+        if (!next) return std::nullopt;
+        return instantiate(**next, rng);
+      },
+      bank::form_enemies(banks));
+  return result;
+}
+
 namespace {
 
-// An exam's form for the session's seed: drawn across topics (draw_spread), then untangled so
-// that no question gives away another's answer. `warn`: say on standard error what was swapped
-// (a review rebuilding the form keeps quiet: it was said when the exam was taken).
+// An exam's form for the session's seed (draw_exam_form); `warn`: say on standard error what was
+// swapped (a review rebuilding the form keeps quiet: it was said when the exam was taken).
 std::vector<Instance> exam_form(const Session& s, const ExamOptions& options, bool warn) {
-  engine::Rng rng(s.seed);
-  std::map<std::string, std::vector<const bank::Question*>> spares;
-  const std::vector<const bank::Question*> drawn =
-      bank::draw_spread(bank::select_questions(s.banks, options.filters),
-                        static_cast<std::size_t>(options.count), rng, spares);
-  std::vector<Instance> form;
-  for (const bank::Question* q : drawn)
-    form.push_back(instantiate(*q, rng));
-  if (options.filters.questions.empty()) {
-    // A question that would give away another's answer, or ask what another asks, is replaced
-    // by a spare of its topic (so the spread holds), else of any topic: one of an objective the
-    // form does not hold where there is one.
-    const std::vector<bank::LeftOut> left_out = bank::untangle(
-        form,
-        [&](std::size_t i) -> std::optional<Instance> {
-          std::vector<const bank::Question*>* from = &spares[form[i].question->topic];
-          for (auto it = spares.begin(); from->empty() && it != spares.end(); ++it)
-            from = &it->second;
-          const auto next = bank::take_spare(*from, form, i);
-          if (!next) return std::nullopt;
-          return instantiate(**next, rng);
-        },
-        bank::form_enemies(s.banks));
-    if (warn) warn_left_out(s, left_out);
-  } else {
-    if (warn) warn_named_conflicts(s, form);
+  ExamForm drawn = draw_exam_form(s.banks, options.filters, options.count, s.seed);
+  if (warn) {
+    if (options.filters.questions.empty()) {
+      warn_left_out(s, drawn.left_out);
+    } else {
+      warn_named_conflicts(s, drawn.form);
+    }
   }
-  return form;
+  return std::move(drawn.form);
 }
 
 }  // namespace
@@ -878,6 +886,73 @@ std::string due_when(const LearnerDays& days, const Card& card, TimePoint now) {
   return fmt::format("in {} day{} ({})", ahead, ahead == 1 ? "" : "s", days.label(due));
 }
 
+DrillPlan plan_drill(const std::vector<bank::Bank>& banks,
+                     const std::vector<const bank::Question*>& selected,
+                     const std::map<std::string, Card>& cards,
+                     const std::vector<ReviewRow>& reviews, const LearnerDays& days, TimePoint now,
+                     int new_per_day, bool bury) {
+  const TimePoint today = days.start_of(days.day_of(now));
+  DrillPlan plan;
+  // New cards introduced today (their first drill review is in this learner's day) count
+  // against the day's new cards.
+  std::map<std::string, TimePoint> first_drill;
+  for (const ReviewRow& r : reviews) {
+    if (r.mode == "drill" && !first_drill.contains(r.card)) first_drill[r.card] = r.at;
+  }
+  for (const auto& [card, at] : first_drill)
+    plan.new_today += at >= today;
+
+  std::vector<const bank::Question*>& due = plan.due;
+  std::vector<const bank::Question*>& fresh = plan.fresh;
+  for (const bank::Question* q : selected) {
+    const auto it = cards.find(q->id);
+    if (it == cards.end() || it->second.state == CardState::fresh) {
+      fresh.push_back(q);
+    } else if (days.due(it->second, now)) {
+      due.push_back(q);
+    }
+  }
+  std::stable_sort(due.begin(), due.end(), [&](const bank::Question* a, const bank::Question* b) {
+    return *cards.at(a->id).due < *cards.at(b->id).due;
+  });
+  // Burying, as Anki buries siblings: once a card of an objective has been reviewed today, the
+  // objective's other cards wait for the next day; the reviewed card itself may come back (its
+  // learning steps). Today's reviews claim their objectives first, then the queue in order: the
+  // soonest due card of each objective, then new cards of objectives nothing claimed.
+  std::map<std::string, std::string>& claimed = plan.claimed;
+  if (bury) {
+    std::map<std::string, const bank::Question*> by_id;
+    for (const bank::Bank& b : banks)
+      for (const bank::Question& q : b.questions)
+        by_id[q.id] = &q;
+    for (const ReviewRow& r : reviews) {
+      const auto it = by_id.find(r.card);
+      if (r.mode == "drill" && r.at >= today && it != by_id.end())
+        claimed.emplace(it->second->objective_id(), r.card);
+    }
+    std::erase_if(due, [&](const bank::Question* q) {
+      const auto [it, first] = claimed.emplace(q->objective_id(), q->id);
+      const bool keep = first || it->second == q->id;
+      plan.buried += keep ? 0 : 1;
+      return !keep;
+    });
+  }
+  const auto quota = static_cast<std::size_t>(std::max(0, new_per_day - plan.new_today));
+  fresh = deal_new(banks, fresh);
+  if (bury) {
+    // A new card of a claimed objective is not counted as buried: it was never due.
+    std::erase_if(fresh, [&](const bank::Question* q) {
+      const auto it = claimed.find(q->objective_id());
+      return it != claimed.end() && it->second != q->id;
+    });
+    std::set<std::string> dealt;
+    std::erase_if(fresh,
+                  [&](const bank::Question* q) { return !dealt.insert(q->objective_id()).second; });
+  }
+  if (fresh.size() > quota) fresh.resize(quota);
+  return plan;
+}
+
 Outcome run_drill(Session& s, ProgressStore& store, const DrillOptions& options,
                   const ReportWriter& write) {
   SchedulerOptions scheduler_options;
@@ -892,70 +967,14 @@ Outcome run_drill(Session& s, ProgressStore& store, const DrillOptions& options,
       options.day_starts_at && *options.day_starts_at != store.day_starts_at();
   if (new_day_start) store.set_day_starts_at(*options.day_starts_at);
   const LearnerDays days(store.day_starts_at());
-  const TimePoint today = days.start_of(days.day_of(now));
 
-  // New cards introduced today (their first drill review is in this learner's day) count
-  // against --new.
-  std::map<std::string, TimePoint> first_drill;
-  for (const ReviewRow& r : store.reviews()) {
-    if (r.mode == "drill" && !first_drill.contains(r.card)) first_drill[r.card] = r.at;
-  }
-  int new_today = 0;
-  for (const auto& [card, at] : first_drill)
-    new_today += at >= today;
-
-  std::vector<const bank::Question*> due, fresh;
-  for (const bank::Question* q : selected) {
-    const auto it = cards.find(q->id);
-    if (it == cards.end() || it->second.state == CardState::fresh) {
-      fresh.push_back(q);
-    } else if (days.due(it->second, now)) {
-      due.push_back(q);
-    }
-  }
-  std::stable_sort(due.begin(), due.end(), [&](const bank::Question* a, const bank::Question* b) {
-    return *cards[a->id].due < *cards[b->id].due;
-  });
-  // Burying, as Anki buries siblings: once a card of an objective has been reviewed today, the
-  // objective's other cards wait for the next day; the reviewed card itself may come back (its
-  // learning steps). Today's reviews claim their objectives first, then the queue in order: the
-  // soonest due card of each objective, then new cards of objectives nothing claimed.
-  std::map<std::string, std::string> claimed;  // objective → the card that may be asked today
-  if (options.bury) {
-    std::map<std::string, const bank::Question*> by_id;
-    for (const bank::Bank& b : s.banks)
-      for (const bank::Question& q : b.questions)
-        by_id[q.id] = &q;
-    for (const ReviewRow& r : store.reviews()) {
-      const auto it = by_id.find(r.card);
-      if (r.mode == "drill" && r.at >= today && it != by_id.end())
-        claimed.emplace(it->second->objective_id(), r.card);
-    }
-  }
-  std::size_t buried = 0;
-  const auto unburied = [&](std::vector<const bank::Question*>& cards_in_order) {
-    if (!options.bury) return;
-    std::erase_if(cards_in_order, [&](const bank::Question* q) {
-      const auto [it, first] = claimed.emplace(q->objective_id(), q->id);
-      const bool keep = first || it->second == q->id;
-      buried += keep ? 0 : 1;
-      return !keep;
-    });
-  };
-  unburied(due);
-  const auto quota = static_cast<std::size_t>(std::max(0, options.new_per_day - new_today));
-  fresh = deal_new(s.banks, fresh);
-  if (options.bury) {
-    // A new card of a claimed objective is not counted as buried: it was never due.
-    std::erase_if(fresh, [&](const bank::Question* q) {
-      const auto it = claimed.find(q->objective_id());
-      return it != claimed.end() && it->second != q->id;
-    });
-    std::set<std::string> dealt;
-    std::erase_if(fresh,
-                  [&](const bank::Question* q) { return !dealt.insert(q->objective_id()).second; });
-  }
-  if (fresh.size() > quota) fresh.resize(quota);
+  const DrillPlan plan = plan_drill(s.banks, selected, cards, store.reviews(), days, now,
+                                    options.new_per_day, options.bury);
+  const std::vector<const bank::Question*>& due = plan.due;
+  const std::vector<const bank::Question*>& fresh = plan.fresh;
+  const int new_today = plan.new_today;
+  const std::size_t buried = plan.buried;
+  const std::map<std::string, std::string>& claimed = plan.claimed;
   std::vector<const bank::Question*> queue = due;
   queue.insert(queue.end(), fresh.begin(), fresh.end());
 

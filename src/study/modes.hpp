@@ -7,11 +7,15 @@
 // summary; answers given before are already saved.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
+#include "bank/form.hpp"
 #include "engine/rng.hpp"
+#include "study/learner_day.hpp"
 #include "study/progress.hpp"
 #include "study/session.hpp"
 
@@ -82,6 +86,35 @@ void review_exam(Session& session, ProgressStore& store, const ExamReviewOptions
 
 Outcome run_drill(Session& session, ProgressStore& store, const DrillOptions& options,
                   const ReportWriter& write);
+
+// An exam's form: `count` questions of those the filters select, drawn across topics
+// (bank::draw_spread: one per objective first) with `seed`, then untangled so that no question
+// gives away another's answer or asks what another asks (questions named with --question are
+// kept as named). `left_out`: what was swapped or dropped. exam, exam --review and stats'
+// readiness draw with it.
+struct ExamForm {
+  std::vector<Instance> form;
+  std::vector<bank::LeftOut> left_out;
+};
+ExamForm draw_exam_form(const std::vector<bank::Bank>& banks, const bank::Filters& filters,
+                        int count, std::uint64_t seed);
+
+// What a drill session asks, in order: the due cards (soonest due first), then up to the day's
+// new cards, dealt round the topics in the study order. With `bury`, once a card of an objective
+// has been reviewed today its other cards wait for the next day: today's drill reviews claim
+// their objectives first, then the queue in order. drill plans with it, and so can a simulation.
+struct DrillPlan {
+  std::vector<const bank::Question*> due;
+  std::vector<const bank::Question*> fresh;
+  std::size_t buried = 0;                      // due cards left for the next day
+  int new_today = 0;                           // new cards already introduced today
+  std::map<std::string, std::string> claimed;  // objective → the card that may be asked today
+};
+DrillPlan plan_drill(const std::vector<bank::Bank>& banks,
+                     const std::vector<const bank::Question*>& selected,
+                     const std::map<std::string, Card>& cards,
+                     const std::vector<ReviewRow>& reviews, const LearnerDays& days, TimePoint now,
+                     int new_per_day, bool bury);
 
 // When a scheduled card is next due, as drill words it: a card in review by learner days
 // ("today", "in 8 days (2026-12-09)"), one in its steps by the clock ("now" once due, "in under
