@@ -457,7 +457,7 @@ std::string render_results(Session& s, const std::vector<Answered>& answers, dou
 }  // namespace
 
 ExamForm draw_exam_form(const std::vector<bank::Bank>& banks, const bank::Filters& filters,
-                        int count, std::uint64_t seed) {
+                        int count, std::uint64_t seed, const bank::Enemies* enemies) {
   engine::Rng rng(seed);
   std::map<std::string, std::vector<const bank::Question*>> spares;
   const std::vector<const bank::Question*> drawn = bank::draw_spread(
@@ -480,7 +480,7 @@ ExamForm draw_exam_form(const std::vector<bank::Bank>& banks, const bank::Filter
         if (!next) return std::nullopt;
         return instantiate(**next, rng);
       },
-      bank::form_enemies(banks));
+      enemies != nullptr ? *enemies : bank::form_enemies(banks));
   return result;
 }
 

@@ -96,8 +96,10 @@ struct ExamForm {
   std::vector<Instance> form;
   std::vector<bank::LeftOut> left_out;
 };
+// `enemies`: the banks' form enemies when the caller has them (drawing many forms), else
+// computed here.
 ExamForm draw_exam_form(const std::vector<bank::Bank>& banks, const bank::Filters& filters,
-                        int count, std::uint64_t seed);
+                        int count, std::uint64_t seed, const bank::Enemies* enemies = nullptr);
 
 // What a drill session asks, in order: the due cards (soonest due first), then up to the day's
 // new cards, dealt round the topics in the study order. With `bury`, once a card of an objective
