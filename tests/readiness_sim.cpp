@@ -230,6 +230,7 @@ class Learner {
         }
         memory_scheduler_ = std::make_unique<study::Scheduler>(options);
         memory_.resize(n);
+        transfer_rng_ = engine::Rng(rng.next_u64());
         break;
       }
     }
@@ -291,7 +292,7 @@ class Learner {
     const double t = days(now);
     practise(i, correct, t, now, weight);
     for (const std::size_t j : world_.siblings[i])
-      if (kind_ != Forgetting::fsrs) practise(j, correct, t, now, 0.15 * weight);
+      practise(j, correct, t, now, 0.15 * weight);
     learned_[world_.objective_of[i]] += learning_rate_ * (correct ? 0.3 : 1.0) * weight;
   }
 
@@ -321,7 +322,9 @@ class Learner {
         last_[i] = t;
         break;
       case Forgetting::fsrs:
-        if (weight >= 0.5) {
+        // FSRS has no partial review: a lesser exposure (a sibling's, an exam's results) is a
+        // review with that chance.
+        if (weight >= 1.0 || transfer_rng_.uniform() < weight) {
           const study::Rating rating = correct ? study::Rating::good : study::Rating::again;
           memory_[i] = memory_scheduler_->review(memory_[i], rating, now).card;
         }
@@ -343,6 +346,7 @@ class Learner {
   std::vector<double> right_, wrong_, last_;
   // FSRS with the learner's own weights
   std::unique_ptr<study::Scheduler> memory_scheduler_;
+  engine::Rng transfer_rng_{0};
   std::vector<study::Card> memory_;
 };
 
@@ -696,6 +700,28 @@ double standard_error(const std::vector<double>& values) {
                    static_cast<double>(values.size()));
 }
 
+struct Brier {
+  double score = 0, base = 0;
+  double skill() const { return base > 0 ? 1.0 - score / base : 0.0; }
+};
+
+Brier brier_of(const std::vector<Observation>& observations) {
+  Brier brier;
+  double rate = 0.0;
+  for (const Observation& o : observations)
+    rate += o.true_pass;
+  const double count = static_cast<double>(std::max<std::size_t>(observations.size(), 1));
+  rate /= count;
+  for (const Observation& o : observations) {
+    const double variance = o.true_pass * (1.0 - o.true_pass);
+    brier.score += (o.predicted_pass - o.true_pass) * (o.predicted_pass - o.true_pass) + variance;
+    brier.base += (rate - o.true_pass) * (rate - o.true_pass) + variance;
+  }
+  brier.score /= count;
+  brier.base /= count;
+  return brier;
+}
+
 }  // namespace
 
 Summary summarize(const std::string& config, const std::vector<Observation>& observations) {
@@ -724,7 +750,7 @@ Summary summarize(const std::string& config, const std::vector<Observation>& obs
       cell.signed_se = standard_error(signed_errors);
       cell.coverage = inside.empty() ? -1.0 : mean_of(inside);
       cell.answered_objective_error = mean_of(answered);
-      cell.unseen_objective_error = mean_of(unseen);
+      cell.unseen_objective_error = unseen.empty() ? -1.0 : mean_of(unseen);
       summary.cells.push_back(cell);
     }
   }
@@ -744,23 +770,36 @@ Summary summarize(const std::string& config, const std::vector<Observation>& obs
     decile.learners = static_cast<int>(predicted.size());
     decile.predicted = mean_of(predicted);
     decile.truth = mean_of(truth);
+    std::vector<double> differences;
+    for (std::size_t i = 0; i < predicted.size(); ++i)
+      differences.push_back(predicted[i] - truth[i]);
+    decile.se = standard_error(differences);
     summary.deciles.push_back(decile);
   }
   // Brier score of the pass chance against the pass it predicts (the expectation over an exam's
   // outcome, whose chance is the true one), and of the base rate.
-  double base = 0.0;
-  for (const Observation& o : observations)
-    base += o.true_pass;
-  const double count = static_cast<double>(std::max<std::size_t>(observations.size(), 1));
-  base /= count;
-  for (const Observation& o : observations) {
-    const double variance = o.true_pass * (1.0 - o.true_pass);
-    summary.brier += (o.predicted_pass - o.true_pass) * (o.predicted_pass - o.true_pass) + variance;
-    summary.brier_base += (base - o.true_pass) * (base - o.true_pass) + variance;
+  const Brier brier = brier_of(observations);
+  summary.brier = brier.score;
+  summary.brier_base = brier.base;
+  summary.brier_skill = brier.skill();
+  // Its standard error: learners resampled whole (their checkpoints together).
+  const std::size_t per_learner = kCheckpoints.size();
+  const std::size_t learners = observations.size() / per_learner;
+  if (learners > 1) {
+    proofdeck::engine::Rng rng(0x62726965);
+    std::vector<double> skills;
+    std::vector<Observation> sample;
+    for (int b = 0; b < 200; ++b) {
+      sample.clear();
+      for (std::size_t k = 0; k < learners; ++k) {
+        const std::size_t from = rng.below(learners) * per_learner;
+        sample.insert(sample.end(), observations.begin() + static_cast<std::ptrdiff_t>(from),
+                      observations.begin() + static_cast<std::ptrdiff_t>(from + per_learner));
+      }
+      skills.push_back(brier_of(sample).skill());
+    }
+    summary.brier_skill_se = standard_error(skills) * std::sqrt(static_cast<double>(skills.size()));
   }
-  summary.brier /= count;
-  summary.brier_base /= count;
-  summary.brier_skill = summary.brier_base > 0 ? 1.0 - summary.brier / summary.brier_base : 0.0;
   return summary;
 }
 
@@ -776,22 +815,24 @@ std::string markdown(const std::vector<Summary>& summaries, int learners_per_con
     out += "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n";
     for (const Cell& c : s.cells) {
       out += fmt::format(
-          "| {} | {} | {} | {:.0f}% | {:.1f} ± {:.1f} | {:+.1f} ± {:.1f} | {} | {:.1f} | {:.1f} "
-          "|\n",
+          "| {} | {} | {} | {:.0f}% | {:.1f} ± {:.1f} | {:+.1f} ± {:.1f} | {} | {:.1f} | {} |\n",
           c.stratum, c.answers, c.learners, c.truth, c.mae, c.mae_se, c.signed_error, c.signed_se,
           c.coverage < 0 ? std::string("—") : fmt::format("{:.0f}%", 100 * c.coverage),
-          c.answered_objective_error, c.unseen_objective_error);
+          c.answered_objective_error,
+          c.unseen_objective_error < 0 ? std::string("— (none left)")
+                                       : fmt::format("{:.1f}", c.unseen_objective_error));
     }
     out += "\nPass chance by decile of the prediction (deciles with 50 or more observations):\n\n";
     out += "| predicted | observations | mean predicted | mean true | difference |\n";
     out += "|---|---:|---:|---:|---:|\n";
     for (const Decile& d : s.deciles) {
       if (d.learners < 50) continue;
-      out += fmt::format("| {:.1f}–{:.1f} | {} | {:.3f} | {:.3f} | {:+.3f} |\n", d.from, d.to,
-                         d.learners, d.predicted, d.truth, d.predicted - d.truth);
+      out += fmt::format("| {:.1f}–{:.1f} | {} | {:.3f} | {:.3f} | {:+.3f} ± {:.3f} |\n", d.from,
+                         d.to, d.learners, d.predicted, d.truth, d.predicted - d.truth, d.se);
     }
-    out += fmt::format("\nBrier score {:.4f} against the base rate's {:.4f}: skill {:.2f}.\n\n",
-                       s.brier, s.brier_base, s.brier_skill);
+    out += fmt::format(
+        "\nBrier score {:.4f} against the base rate's {:.4f}: skill {:.2f} ± {:.2f}.\n\n", s.brier,
+        s.brier_base, s.brier_skill, s.brier_skill_se);
   }
   return out;
 }

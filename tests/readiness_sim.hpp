@@ -79,18 +79,20 @@ struct Cell {
   double signed_error = 0, signed_se = 0;
   double coverage = -1;                 // share of truths inside the 80% interval; −1 without one
   double answered_objective_error = 0;  // points
-  double unseen_objective_error = 0;
+  double unseen_objective_error = 0;    // −1 when none was left unanswered
 };
 struct Decile {
   double from = 0, to = 0;  // predicted pass chance
-  int learners = 0;
+  int learners = 0;         // observations: learners at a checkpoint
   double predicted = 0, truth = 0;
+  double se = 0;  // of the mean difference
 };
 struct Summary {
   std::string config;
   std::vector<Cell> cells;
   std::vector<Decile> deciles;
   double brier = 0, brier_base = 0, brier_skill = 0;
+  double brier_skill_se = 0;  // learners resampled whole
 };
 Summary summarize(const std::string& config, const std::vector<Observation>& observations);
 
