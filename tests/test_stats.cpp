@@ -3,6 +3,7 @@
 // compute_stats and through the command line.
 #include <fmt/format.h>
 #include <catch2/catch.hpp>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "bank/loader.hpp"
@@ -214,15 +215,6 @@ TEST_CASE(
   CHECK(guess_chance(question(b, "b-number")) == 0.0);
 }
 
-TEST_CASE("a question's readiness is its prior counted as one answer among its latest answers",
-          "[stats]") {
-  CHECK(question_readiness(0.25, 0, 0) == Approx(0.25));   // never answered: the prior
-  CHECK(question_readiness(0.25, 1, 1) == Approx(0.625));  // (0.25 + 1) / 2
-  CHECK(question_readiness(0.9, 0, 1) == Approx(0.45));    // (0.9 + 0) / 2
-  CHECK(question_readiness(0.5, 2, 3) == Approx(0.625));   // (0.5 + 2) / 4
-  CHECK(question_readiness(0.0, 3, 3) == Approx(0.75));    // (0 + 3) / 4: never certain
-}
-
 TEST_CASE("the chance of at least k right is the Poisson-binomial tail", "[stats]") {
   // Three fair coins: P(≥ 2) = (3 + 1) / 8.
   CHECK(chance_of_at_least({0.5, 0.5, 0.5}, 2) == Approx(0.5));
@@ -236,99 +228,85 @@ TEST_CASE("the chance of at least k right is the Poisson-binomial tail", "[stats
 
 // --- a history computed by hand -----------------------------------------------------------------
 
-TEST_CASE("readiness of a history computed by hand", "[stats]") {
-  const RecordedHistory h;
+TEST_CASE("with nothing answered, readiness is the prior: half known, the rest a blind guess",
+          "[stats][readiness]") {
+  const History h;
   const json r = h.stats()["readiness"];
-  // FSRS: R(t, S) = (1 + FACTOR·t/S)^DECAY with FACTOR = 0.9^(1/DECAY) − 1, so a card reviewed
-  // S days ago has R = 0.9 exactly: a-single (S 10, 10 days ago) and b-order (S 5, 5 days ago).
-  // Each question: (prior + right) / (1 + answered) over its latest 3 quiz and exam answers
-  // after its last drill review.
-  //   a-single  prior 0.9 (drilled); after the drill: exam wrong    (0.9 + 0) / 2 = 0.45
-  //   a-tf      prior 1/2; answers ✓ ✗ ✓ ✓, the latest 3 ✗ ✓ ✓     (0.5 + 2) / 4 = 0.625
-  //   a-unseen  prior 1/4 (4 options), never answered                           = 0.25
-  //   b-number  prior 0 (typed), never answered (left blank in exam 1)          = 0
-  //   b-order   prior 0.9 (drilled); after the drill: exam right  (0.9 + 1) / 2 = 0.95
-  //   g-tf      prior 1/2; answers ✓ ✓                             (0.5 + 2) / 3 = 0.8333
-  //   g-multi   prior 1/7 (3 options, 2^3 − 1 choices), never answered          = 0.1429
-  // Alpha (0.45 + 0.625 + 0.25) / 3 = 0.441667 · Beta (0 + 0.95) / 2 = 0.475 ·
-  // Gamma (0.833333 + 0.142857) / 2 = 0.488095.
+  // No first attempt: every level is the prior 0.5, no memory, the default slip 0.03, so each
+  // question's chance is 0.97 · 0.5 + 0.5 · guess:
+  //   a-single 1/4 → 0.61 · a-tf 1/2 → 0.735 · a-unseen 1/4 → 0.61 · b-number 0 → 0.485 ·
+  //   b-order 1/6 → 0.568333 · g-tf 1/2 → 0.735 · g-multi 1/7 → 0.556429.
+  const std::vector<double> chances = {0.61, 0.735, 0.61, 0.485, 0.568333, 0.735, 0.556429};
   REQUIRE(r["topics"].size() == 3);
-  CHECK(r["topics"][0]["id"] == "alpha");
-  CHECK(r["topics"][0]["readiness"].get<double>() == Approx(0.441667).epsilon(1e-5));
-  CHECK(r["topics"][0]["seen"] == 2);
-  CHECK(r["topics"][0]["questions"] == 3);
-  CHECK(r["topics"][1]["readiness"].get<double>() == Approx(0.475));
-  CHECK(r["topics"][1]["seen"] == 1);
-  CHECK(r["topics"][2]["readiness"].get<double>() == Approx(0.488095).epsilon(1e-5));
-  CHECK(r["topics"][2]["name"] == "Gamma");
-  // Overall, the mean over the 7 questions:
-  // (0.45 + 0.625 + 0.25 + 0 + 0.95 + 0.833333 + 0.142857) / 7 = 3.251190 / 7 = 0.464456.
-  CHECK(r["overall"].get<double>() == Approx(0.464456).epsilon(1e-5));
-  CHECK(r["pass"] == 75.0);
-  CHECK(r["reaches_pass"] == false);
-  CHECK(r["weakest"] == "alpha");
+  CHECK(r["topics"][0]["readiness"].get<double>() == Approx((0.61 + 0.735 + 0.61) / 3));
+  CHECK(r["topics"][1]["readiness"].get<double>() == Approx((0.485 + 0.568333) / 2));
+  CHECK(r["topics"][2]["readiness"].get<double>() == Approx((0.735 + 0.556429) / 2));
+  // Seven questions and a 20-question exam: every form holds all seven.
+  double sum = 0.0;
+  for (const double c : chances)
+    sum += c;
+  CHECK(r["overall"].get<double>() == Approx(sum / 7));
+  CHECK(r["exam"]["questions"] == 7);
+  CHECK(r["exam"]["needed"] == 6);
+  // The pass chance averages the exact tail over what nothing answered leaves uncertain: less
+  // sure of a fail than the tail at the point estimate.
+  CHECK(r["exam"]["pass_chance"].get<double>() > chance_of_at_least(chances, 6));
+  CHECK(r["exam"]["pass_chance"].get<double>() < 0.5);
+  // Nothing seen, nothing weakest; every objective (here each question's own) not yet seen.
+  CHECK(r["weakest"].is_null());
+  CHECK(r["weakest_objective"].is_null());
+  CHECK(r["not_yet_seen"].size() == 7);
+  CHECK(r["covers"] == "the 7 objectives of the loaded banks, not the certification exam");
+  // An interval as wide as knowing nothing deserves.
+  CHECK(r["interval"][1].get<double>() - r["interval"][0].get<double>() > 0.3);
 }
 
-TEST_CASE("the chance of passing an exam as long as the latest, computed by hand", "[stats]") {
+TEST_CASE("readiness of a recorded history: what was answered, and what stays not yet seen",
+          "[stats][readiness]") {
   const RecordedHistory h;
-  // The latest exam had 4 questions. Exam draws 4 of 7 in proportion to the topics' sizes
-  // (3, 2, 2): 4·3/7 = 1.714, 4·2/7 = 1.143 twice → 1, 1, 1 and the one left to the largest
-  // remainder, Alpha's → Alpha 2, Beta 1, Gamma 1. Each drawn question is right with its topic's
-  // readiness: a = 0.441667 (twice), b = 0.475, c = 0.488095.
-  const double a = 1.325 / 3, b = 0.475, c = (2.5 / 3 + 1.0 / 7) / 2;
-  SECTION("at 75%, 3 of 4 are needed") {
-    // P(4) = a²·b·c; P(3) = 2a(1−a)·b·c + a²(1−b)·c + a²·b(1−c).
-    //   a² = 0.195069; P(4) = 0.195069 · 0.475 · 0.488095 = 0.045226
-    //   P(3) = 2 · 0.441667 · 0.558333 · 0.475 · 0.488095 + 0.195069 · 0.525 · 0.488095
-    //          + 0.195069 · 0.475 · 0.511905 = 0.114345 + 0.049987 + 0.047432 = 0.211763
-    //   P(≥ 3) = 0.256989
-    const double p4 = a * a * b * c;
-    const double p3 = 2 * a * (1 - a) * b * c + a * a * (1 - b) * c + a * a * b * (1 - c);
-    const json exam = h.stats()["readiness"]["exam"];
-    CHECK(exam["questions"] == 4);
-    CHECK(exam["needed"] == 3);
-    CHECK(exam["like_latest"] == true);
-    CHECK(exam["pass_chance"].get<double>() == Approx(p3 + p4));
-    CHECK(exam["pass_chance"].get<double>() == Approx(0.256989).epsilon(1e-5));
-  }
-  SECTION("at 50%, 2 of 4 are needed") {
-    // P(≥ 2) = 1 − P(0) − P(1):
-    //   P(0) = (1−a)²(1−b)(1−c) = 0.311736 · 0.525 · 0.511905 = 0.083779
-    //   P(1) = 2a(1−a)(1−b)(1−c) + (1−a)²·b·(1−c) + (1−a)²(1−b)·c
-    //        = 0.493194 · 0.268750 + 0.311736 · 0.243155 + 0.311736 · 0.256250
-    //        = 0.132546 + 0.075800 + 0.079882 = 0.288228
-    //   P(≥ 2) = 1 − 0.083779 − 0.288228 = 0.627992
-    StatsOptions fifty;
-    fifty.pass = 50;
-    const json exam = h.stats(fifty)["readiness"]["exam"];
-    CHECK(exam["needed"] == 2);
-    CHECK(exam["pass_chance"].get<double>() == Approx(0.627992).epsilon(1e-5));
-  }
-}
-
-TEST_CASE(
-    "with no exam taken, the pass chance is for a 20-question exam, or all the questions "
-    "when fewer",
-    "[stats]") {
-  const History h;
-  const json exam = h.stats()["readiness"]["exam"];
-  CHECK(exam["questions"] == 7);
-  CHECK(exam["like_latest"] == false);
-  // Nothing answered: every question is worth its blind guess, and 6 of 7 are needed at 75%.
-  CHECK(exam["needed"] == 6);
-  CHECK(exam["pass_chance"].get<double>() < 0.01);
-}
-
-TEST_CASE("unseen questions count as a blind guess, neither left out nor counted as 0 or 1",
-          "[stats]") {
-  const History h;
   const json r = h.stats()["readiness"];
-  // Alpha: 1/4, 1/2, 1/4 → 1/3; Beta: 0 and 1/6 → 1/12; Gamma: 1/2 and 1/7 → 9/28.
-  CHECK(r["topics"][0]["readiness"].get<double>() == Approx(1.0 / 3));
-  CHECK(r["topics"][1]["readiness"].get<double>() == Approx(1.0 / 12));
-  CHECK(r["topics"][2]["readiness"].get<double>() == Approx(9.0 / 28));
-  CHECK(r["topics"][0]["seen"] == 0);
-  CHECK(r["weakest"] == "beta");
+  CHECK(r["pass"] == 75.0);
+  CHECK(r["reaches_pass"] == (100.0 * r["overall"].get<double>() >= 75.0));
+  CHECK(r["interval"][0].get<double>() <= r["overall"].get<double>());
+  CHECK(r["overall"].get<double>() <= r["interval"][1].get<double>());
+  // The questions never answered, each its own objective here (no concept, no objective).
+  CHECK(r["not_yet_seen"] == json::array({"a-unseen", "b-number", "g-multi"}));
+  // The weakest is one that was answered, never one not yet seen.
+  const std::string weakest = r["weakest_objective"].get<std::string>();
+  CHECK(weakest != "a-unseen");
+  CHECK(weakest != "b-number");
+  CHECK(weakest != "g-multi");
+  for (const auto& objective : r["objectives"]) {
+    INFO(objective["id"]);
+    CHECK(objective["questions"] == 1);
+    CHECK(objective["readiness"].get<double>() >= 0.0);
+    CHECK(objective["readiness"].get<double>() <= 1.0);
+    CHECK((objective["answered"].get<int>() == 0) ==
+          (std::find(r["not_yet_seen"].begin(), r["not_yet_seen"].end(), objective["id"]) !=
+           r["not_yet_seen"].end()));
+  }
+  // g-tf, right twice and never wrong, is more likely right now than a-single, whose latest
+  // answer (in an exam) was wrong.
+  std::map<std::string, double> chance;
+  for (const auto& objective : r["objectives"])
+    chance[objective["id"].get<std::string>()] = objective["readiness"].get<double>();
+  CHECK(chance["g-tf"] > chance["a-single"]);
+  // The latest exam had 4 questions: the pass chance is for 4, 3 right at 75%.
+  CHECK(r["exam"]["questions"] == 4);
+  CHECK(r["exam"]["needed"] == 3);
+  CHECK(r["exam"]["like_latest"] == true);
+}
+
+TEST_CASE("the pass mark changes how many are needed and the chance, not the readiness",
+          "[stats][readiness]") {
+  const RecordedHistory h;
+  StatsOptions fifty;
+  fifty.pass = 50;
+  const json at_75 = h.stats()["readiness"];
+  const json at_50 = h.stats(fifty)["readiness"];
+  CHECK(at_50["overall"] == at_75["overall"]);
+  CHECK(at_50["exam"]["needed"] == 2);
+  CHECK(at_50["exam"]["pass_chance"].get<double>() > at_75["exam"]["pass_chance"].get<double>());
 }
 
 TEST_CASE(
@@ -366,6 +344,7 @@ TEST_CASE("exams are kept: each completed one with its score, verdict, minutes a
                            {"gamma", {{"correct", 1}, {"total", 1}}}}},
                          {"pass", 75.0},
                          {"allowed_minutes", 10.0},
+                         {"predicted", nullptr},
                          {"date", "2026-02-22"}});
   // Saved without a result: no topics, minutes from its start (10:00:00) to its end (10:12:30).
   CHECK(exams[1]["topics"] == json::object());
@@ -399,9 +378,14 @@ TEST_CASE("stats --format json has the exams and the readiness", "[stats][cli]")
   const json s = json::parse(cli.out.str());
   CHECK(s["exams"].size() == 2);
   CHECK(s["readiness"]["pass"] == 50.0);
-  CHECK(s["readiness"]["overall"].get<double>() == Approx(0.464456).epsilon(1e-5));
-  CHECK(s["readiness"]["reaches_pass"] == false);
-  CHECK(s["readiness"]["exam"]["pass_chance"].get<double>() == Approx(0.627992).epsilon(1e-5));
+  // What compute_stats gives, through the command line.
+  StatsOptions fifty;
+  fifty.pass = 50;
+  const json direct = h.stats(fifty)["readiness"];
+  CHECK(s["readiness"]["overall"] == direct["overall"]);
+  CHECK(s["readiness"]["interval"] == direct["interval"]);
+  CHECK(s["readiness"]["exam"]["pass_chance"] == direct["exam"]["pass_chance"]);
+  CHECK(s["readiness"]["not_yet_seen"].size() == 3);
   CHECK(s["traps"][0]["id"] == "alpha-trap");
 }
 
@@ -414,9 +398,17 @@ TEST_CASE("stats text: the exam history, the trend by topic, readiness against t
   CHECK_THAT(out, Contains("\n  #1  2026-02-22  2/4   50%  FAIL at 75%  8.5 of 10 min\n"));
   CHECK_THAT(out, Contains("\n  #2  2026-02-26  3/4   75%  PASS at 50%  12.5 of 20 min\n"));
   CHECK_THAT(out, Contains("By topic (percent right, oldest → latest, at most 5 exams)"));
-  CHECK_THAT(out, Contains("\nReadiness 46% — below the 75% pass mark; weakest: Alpha 44%\n"));
-  CHECK_THAT(out, Contains("\n  A 4-question exam like your latest, at 75% (3 right): 26% chance "
-                           "of passing\n"));
+  const json r = h.stats()["readiness"];
+  CHECK_THAT(out, Contains(fmt::format("\nReadiness {:.0f}% ({:.0f}–{:.0f}) — {} the 75% pass "
+                                       "mark\n",
+                                       100 * r["overall"].get<double>(),
+                                       100 * r["interval"][0].get<double>(),
+                                       100 * r["interval"][1].get<double>(),
+                                       r["reaches_pass"] == true ? "at or above" : "below")));
+  CHECK_THAT(out, Contains("\n  your expected score on an exam drawn from the 7 objectives of the "
+                           "loaded banks, not the\n  certification exam, with an 80% interval"));
+  CHECK_THAT(out, Contains("not yet seen: 3 of 7 objectives"));
+  CHECK_THAT(out, Contains("\n  A 4-question exam like your latest, at 75% (3 right): "));
 }
 
 TEST_CASE("stats text lists the latest 10 exams and each topic's trend over its latest 5",
@@ -586,8 +578,10 @@ TEST_CASE("stats with no exam says how to take one", "[stats][cli]") {
   REQUIRE(h.run(cli, {"stats", "--pass", "80", "--width", "160"}) == 0);
   CHECK_THAT(cli.out.str(), Contains("Exams: none yet — take one, e.g.\n"
                                      "    proofdeck exam --count 20 --minutes 25 --pass 80\n") &&
-                                Contains("A 7-question exam at 80% (6 right): under 1% chance of "
-                                         "passing"));
+                                Contains("A 7-question exam at 80% (6 right): ") &&
+                                Contains("not yet seen: all 7 objectives — until you answer some "
+                                         "(proofdeck quiz), this is a starting\n    guess, not a "
+                                         "measure of you"));
   const json s = [&] {
     cli_test::Cli j;
     REQUIRE(h.run(j, {"stats", "--format", "json"}) == 0);

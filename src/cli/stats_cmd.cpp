@@ -35,9 +35,11 @@ void setup_stats(CLI::App& app, const std::function<Context()>& context) {
   stats->footer(
       "True retention is the share of drill reviews, made a day or more after the previous one, "
       "that were right. Recall is FSRS's probability that you remember a drilled card now. "
-      "Readiness is the chance of answering a question right today: FSRS recall of drilled "
-      "questions, updated by your latest quiz and exam answers, and the chance of a blind guess "
-      "for questions never answered (README § How readiness is estimated). A trap's miss rate: "
+      "Readiness is the score you can expect on a fresh exam form drawn from the loaded banks' "
+      "objectives, with an 80% interval: what your first answers show of each objective, pooled "
+      "with its topic and everything else you answered, and each question's own memory from "
+      "your later answers (docs/readiness.md; README § How readiness is estimated). Objectives "
+      "you have never answered are listed as not yet seen. A trap's miss rate: "
       "answers that fell into it over answers to questions that test it; practise one with "
       "proofdeck quiz --trap ID.");
   stats->callback([options, context] {

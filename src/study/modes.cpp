@@ -16,6 +16,7 @@
 #include "bank/prerequisites.hpp"
 #include "core/errors.hpp"
 #include "study/learner_day.hpp"
+#include "study/readiness.hpp"
 #include "study/stats.hpp"
 #include "text/escape.hpp"
 #include "text/width.hpp"
@@ -529,10 +530,23 @@ Outcome run_exam(Session& s, ProgressStore& store, const ExamOptions& options,
     }
   }
   s.reminders = &reminders;
-  const std::int64_t id = store.begin_session(
-      "exam", s.now(),
-      settings_json(options.filters, s.seed,
-                    {{"count", n}, {"minutes", options.minutes}, {"pass", options.pass}}));
+  // What readiness predicted for this exam as it starts, so stats can set the score beside it.
+  ReadinessOptions predicted_for;
+  predicted_for.pass = options.pass;
+  predicted_for.questions = static_cast<int>(n);
+  predicted_for.filters = options.filters;
+  const Readiness predicted = estimate_readiness(s.banks, store.reviews(), s.now(), predicted_for);
+  const std::int64_t id =
+      store.begin_session("exam", s.now(),
+                          settings_json(options.filters, s.seed,
+                                        {{"count", n},
+                                         {"minutes", options.minutes},
+                                         {"pass", options.pass},
+                                         {"predicted",
+                                          {{"readiness", predicted.overall},
+                                           {"low", predicted.low},
+                                           {"high", predicted.high},
+                                           {"pass_chance", predicted.pass_chance}}}}));
   s.out << wrap_labelled("proofdeck exam", s.theme.emphasis,
                          fmt::format("· {} · {} · pass at {}%",
                                      plural(static_cast<double>(n), "question", "questions"),

@@ -16,6 +16,7 @@
 #include "bank/prerequisites.hpp"
 #include "study/learner_day.hpp"
 #include "study/modes.hpp"
+#include "study/readiness.hpp"
 #include "text/escape.hpp"
 #include "text/number.hpp"
 #include "text/width.hpp"
@@ -52,10 +53,6 @@ double guess_chance(const bank::Question& question) {
       return 0.0;
   }
   return 0.0;
-}
-
-double question_readiness(double prior, int right, int answered) {
-  return (prior + right) / (1.0 + answered);
 }
 
 double chance_of_at_least(const std::vector<double>& probabilities, int needed) {
@@ -184,6 +181,18 @@ ordered_json exam_history(const std::vector<SessionRecord>& sessions) {
     } else if (pass && s.total > 0) {
       passed = 100.0 * s.correct / s.total + 1e-9 >= *pass;
     }
+    // What readiness predicted as it started (exams since 0.3.0).
+    ordered_json predicted = nullptr;
+    if (const auto it = settings.find("predicted"); it != settings.end() && it->is_object()) {
+      const auto readiness = number_at(*it, "readiness");
+      const auto chance = number_at(*it, "pass_chance");
+      if (readiness && chance) {
+        predicted = {{"readiness", *readiness},
+                     {"low", or_null(number_at(*it, "low"))},
+                     {"high", or_null(number_at(*it, "high"))},
+                     {"pass_chance", *chance}};
+      }
+    }
     exams.push_back({{"at", format_time(s.started)},
                      {"score", s.correct},
                      {"total", s.total},
@@ -191,112 +200,90 @@ ordered_json exam_history(const std::vector<SessionRecord>& sessions) {
                      {"minutes", minutes},
                      {"topics", std::move(topics)},
                      {"pass", or_null(pass)},
-                     {"allowed_minutes", or_null(allowed)}});
+                     {"allowed_minutes", or_null(allowed)},
+                     {"predicted", std::move(predicted)}});
   }
   return exams;
 }
 
-// The fewest right answers out of n that pass at `pass` percent, by exam's own rule.
-int needed_to_pass(int n, double pass) {
-  for (int right = 0; right <= n; ++right) {
-    if (n == 0 || 100.0 * right / n + 1e-9 >= pass) return right;
+// Readiness over the loaded questions (study/readiness.hpp): overall with its 80% interval, per
+// topic and objective, what it covers, and the pass chance of an exam like the latest one.
+ordered_json readiness_json(const std::vector<bank::Bank>& banks, const Loaded& loaded,
+                            const std::vector<ReviewRow>& reviews, TimePoint now,
+                            const StatsOptions& options, std::optional<int> latest_exam) {
+  if (loaded.questions.empty()) {
+    return {
+        {"pass", options.pass},
+        {"overall", nullptr},
+        {"interval", nullptr},
+        {"reaches_pass", false},
+        {"covers", nullptr},
+        {"weakest", nullptr},
+        {"weakest_objective", nullptr},
+        {"topics", ordered_json::array()},
+        {"objectives", ordered_json::array()},
+        {"not_yet_seen", ordered_json::array()},
+        {"exam", {{"questions", 0}, {"needed", 0}, {"pass_chance", 0.0}, {"like_latest", false}}}};
   }
-  return n + 1;  // a pass mark above 100% cannot be reached
-}
+  ReadinessOptions estimate_options;
+  estimate_options.pass = options.pass;
+  estimate_options.questions = latest_exam.value_or(options.default_exam_length);
+  const Readiness r = estimate_readiness(banks, reviews, now, estimate_options);
 
-// `latest_exam`: the length of the latest exam taken, if any.
-ordered_json readiness(const Loaded& loaded, const std::vector<ReviewRow>& reviews,
-                       const std::map<std::string, Card>& cards, const Scheduler& scheduler,
-                       const LearnerDays& learner, TimePoint now, const StatsOptions& options,
-                       std::optional<int> latest_exam) {
-  // Per question: whether it was ever answered, and its latest quiz and exam answers since its
-  // last drill review (the drill's own answers are in the card's retrievability).
-  std::set<std::string> seen;
-  std::map<std::string, std::deque<bool>> recent;
-  for (const ReviewRow& r : reviews) {
-    seen.insert(r.card);
-    std::deque<bool>& answers = recent[r.card];
-    if (r.mode == "drill") {
-      answers.clear();
-      continue;
-    }
-    answers.push_back(r.correct);
-    if (answers.size() > static_cast<std::size_t>(kRecentAnswers)) answers.pop_front();
-  }
-  std::map<std::string, std::pair<double, int>> by_topic;  // topic → (sum of chances, seen)
-  double sum = 0.0;
-  for (const bank::Question* q : loaded.questions) {
-    const auto card = cards.find(q->id);
-    const double prior = card != cards.end() && drilled(card->second)
-                             ? learner.retrievability(scheduler, card->second, now)
-                             : guess_chance(*q);
-    const std::deque<bool>& answers = recent[q->id];
-    const int right = static_cast<int>(std::count(answers.begin(), answers.end(), true));
-    const double chance = question_readiness(prior, right, static_cast<int>(answers.size()));
-    sum += chance;
-    by_topic[q->topic].first += chance;
-    by_topic[q->topic].second += seen.contains(q->id);
-  }
-
+  std::map<std::string, const TopicReadiness*> topic_of;
+  for (const TopicReadiness& t : r.by_topic)
+    topic_of[t.id] = &t;
   ordered_json topics = ordered_json::array();
-  std::vector<int> topic_sizes;
-  std::vector<double> topic_chances;
   const bank::Topic* weakest = nullptr;
   double weakest_chance = 2.0;
   for (const bank::Topic* topic : loaded.topics) {
-    const int count = static_cast<int>(
-        std::count_if(loaded.questions.begin(), loaded.questions.end(),
-                      [&](const bank::Question* q) { return q->topic == topic->id; }));
-    const double chance = by_topic[topic->id].first / count;
+    const auto it = topic_of.find(topic->id);
+    if (it == topic_of.end()) continue;
+    const TopicReadiness& t = *it->second;
     topics.push_back({{"id", topic->id},
                       {"name", topic->name},
-                      {"readiness", chance},
-                      {"seen", by_topic[topic->id].second},
-                      {"questions", count}});
-    topic_sizes.push_back(count);
-    topic_chances.push_back(chance);
-    if (chance < weakest_chance) {
+                      {"readiness", t.readiness},
+                      {"seen", t.seen},
+                      {"questions", t.questions}});
+    // Only what was answered can be weakest: an unseen topic's estimate is borrowed.
+    if (t.seen > 0 && t.readiness < weakest_chance) {
       weakest = topic;
-      weakest_chance = chance;
+      weakest_chance = t.readiness;
     }
   }
-
-  // The exam's questions, each right with its topic's readiness. Exam takes topics in the order
-  // their first question comes (which breaks ties between equal remainders).
-  const int questions = std::min(latest_exam.value_or(options.default_exam_length),
-                                 static_cast<int>(loaded.questions.size()));
-  const int needed = needed_to_pass(questions, options.pass);
-  std::vector<std::size_t> draw_order;  // indexes into loaded.topics
-  for (const bank::Question* q : loaded.questions) {
-    for (std::size_t t = 0; t < loaded.topics.size(); ++t) {
-      if (loaded.topics[t]->id == q->topic &&
-          std::find(draw_order.begin(), draw_order.end(), t) == draw_order.end())
-        draw_order.push_back(t);
+  ordered_json objectives = ordered_json::array();
+  ordered_json not_yet_seen = ordered_json::array();
+  const ObjectiveReadiness* weakest_objective = nullptr;
+  for (const ObjectiveReadiness& o : r.by_objective) {
+    objectives.push_back({{"id", o.id},
+                          {"topic", o.topic},
+                          {"readiness", o.readiness},
+                          {"answered", o.answers},
+                          {"questions", o.questions},
+                          {"weight", o.weight}});
+    if (o.answers == 0) {
+      not_yet_seen.push_back(o.id);
+    } else if (weakest_objective == nullptr || o.readiness < weakest_objective->readiness) {
+      weakest_objective = &o;
     }
   }
-  std::vector<int> drawn_sizes;
-  for (std::size_t t : draw_order)
-    drawn_sizes.push_back(topic_sizes[t]);
-  const std::vector<int> quota = bank::exam_quota(drawn_sizes, questions);
-  std::vector<double> exam_chances;
-  for (std::size_t k = 0; k < quota.size(); ++k) {
-    exam_chances.insert(exam_chances.end(), static_cast<std::size_t>(quota[k]),
-                        topic_chances[draw_order[k]]);
-  }
-
-  const ordered_json overall =
-      loaded.questions.empty() ? ordered_json(nullptr)
-                               : ordered_json(sum / static_cast<double>(loaded.questions.size()));
   return {
       {"pass", options.pass},
-      {"overall", overall},
-      {"reaches_pass", !overall.is_null() && 100.0 * overall.get<double>() + 1e-9 >= options.pass},
+      {"overall", r.overall},
+      {"interval", {r.low, r.high}},
+      {"reaches_pass", 100.0 * r.overall + 1e-9 >= options.pass},
+      {"covers", fmt::format("the {} objectives of the loaded banks, not the certification exam",
+                             r.objectives)},
       {"weakest", weakest ? ordered_json(weakest->id) : ordered_json(nullptr)},
+      {"weakest_objective",
+       weakest_objective ? ordered_json(weakest_objective->id) : ordered_json(nullptr)},
       {"topics", std::move(topics)},
+      {"objectives", std::move(objectives)},
+      {"not_yet_seen", std::move(not_yet_seen)},
       {"exam",
-       {{"questions", questions},
-        {"needed", needed},
-        {"pass_chance", chance_of_at_least(exam_chances, needed)},
+       {{"questions", r.questions},
+        {"needed", r.needed},
+        {"pass_chance", r.pass_chance},
         {"like_latest", latest_exam.has_value()}}}};
 }
 
@@ -410,8 +397,7 @@ ordered_json compute_stats(ProgressStore& store, const std::vector<bank::Bank>& 
   std::optional<int> latest_exam;
   if (!stats["exams"].empty() && stats["exams"].back()["total"].get<int>() > 0)
     latest_exam = stats["exams"].back()["total"].get<int>();
-  stats["readiness"] =
-      readiness(questions, reviews, cards, scheduler, learner, now, options, latest_exam);
+  stats["readiness"] = readiness_json(banks, questions, reviews, now, options, latest_exam);
 
   // Traps: how often a question that could catch the learner in it was answered, and how often
   // it did.
@@ -619,6 +605,28 @@ std::string render_exams(const ordered_json& stats, double pass, const Theme& th
         theme);
   }
 
+  // What readiness predicted as each exam started, against what came of it.
+  std::string predictions;
+  for (std::size_t e = first; e < exams.size(); ++e) {
+    const ordered_json& exam = exams[e];
+    if (exam["predicted"].is_null() || exam["total"].get<int>() == 0) continue;
+    const ordered_json& p = exam["predicted"];
+    const std::string range = p["low"].is_null()
+                                  ? ""
+                                  : fmt::format(" ({:.0f}–{:.0f})", 100.0 * p["low"].get<double>(),
+                                                100.0 * p["high"].get<double>());
+    predictions += text::wrap_block(
+        fmt::format("#{}  predicted {:.0f}%{}, {} chance of passing · scored {:.0f}%", e + 1,
+                    100.0 * p["readiness"].get<double>(), range,
+                    chance_text(p["pass_chance"].get<double>()),
+                    100.0 * exam["score"].get<int>() / exam["total"].get<int>()),
+        width, "  ", "    ");
+  }
+  if (!predictions.empty())
+    out += wrap_labelled("Predicted", theme.emphasis, "(readiness as each exam began · its score)",
+                         width) +
+           predictions;
+
   // Each topic's percent right in its latest exams (those that kept per-topic results).
   std::vector<std::string> ids;
   for (const auto& topic : stats["topics"])
@@ -661,20 +669,41 @@ std::string render_readiness(const ordered_json& readiness, const Theme& theme, 
   const double pass = readiness["pass"].get<double>();
   if (readiness["overall"].is_null())
     return "\n" + wrap_labelled("Readiness:", theme.emphasis, "no questions loaded", width);
+  const ordered_json& interval = readiness["interval"];
   std::string headline = fmt::format(
-      "{} — {} the {}% pass mark", percent(readiness["overall"]),
+      "{} ({:.0f}–{:.0f}) — {} the {}% pass mark", percent(readiness["overall"]),
+      100.0 * interval[0].get<double>(), 100.0 * interval[1].get<double>(),
       readiness["reaches_pass"].get<bool>() ? "at or above" : "below", text::format_number(pass));
-  for (const auto& topic : readiness["topics"]) {
-    if (topic["id"] == readiness["weakest"] && readiness["topics"].size() > 1) {
-      headline +=
-          fmt::format("; weakest: {} {}", text::terminal_safe(topic["name"].get<std::string>()),
-                      percent(topic["readiness"]));
+  std::string out = "\n" + wrap_labelled("Readiness", theme.emphasis, headline, width);
+  out += text::wrap_block(
+      fmt::format("your expected score on an exam drawn from {}, with an 80% interval (README: "
+                  "How readiness is estimated)",
+                  readiness["covers"].get<std::string>()),
+      width, "  ", "  ");
+  const std::size_t objectives = readiness["objectives"].size();
+  const std::size_t unseen = readiness["not_yet_seen"].size();
+  if (!readiness["weakest_objective"].is_null()) {
+    for (const auto& objective : readiness["objectives"]) {
+      if (objective["id"] != readiness["weakest_objective"]) continue;
+      out += text::wrap_block(fmt::format("weakest of what you answered: {} {}",
+                                          text::terminal_safe(objective["id"].get<std::string>()),
+                                          percent(objective["readiness"])),
+                              width, "  ", "    ");
     }
   }
-  std::string out = "\n" + wrap_labelled("Readiness", theme.emphasis, headline, width);
-  out +=
-      text::wrap_block("(your chance of a right answer today — README: How readiness is estimated)",
-                       width, "  ", "  ");
+  if (unseen > 0 && unseen == objectives) {
+    out += text::wrap_block(
+        fmt::format("not yet seen: all {} objectives — until you answer some (proofdeck quiz), "
+                    "this is a starting guess, not a measure of you",
+                    objectives),
+        width, "  ", "    ");
+  } else if (unseen > 0) {
+    out += text::wrap_block(
+        fmt::format("not yet seen: {} of {} objectives (estimated from what you answered of the "
+                    "rest)",
+                    unseen, objectives),
+        width, "  ", "    ");
+  }
   for (const auto& topic : readiness["topics"]) {
     out += row(text::terminal_safe(topic["name"].get<std::string>()),
                fmt::format("{:>4} · {:>3}/{:<3} seen", percent(topic["readiness"]),

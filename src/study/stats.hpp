@@ -20,24 +20,25 @@ struct StatsOptions {
                                  // was taken yet (else the latest exam's length)
 };
 
-// A question's readiness reads its latest answers of quiz and exam, at most this many.
-inline constexpr int kRecentAnswers = 3;
-
 // {"now", "reviews": {"today", "total", "by_mode"}, "retention": {"true_retention", "reviews"},
 //  "cards": {"new", "learning", "review", "relearning"}, "forecast": {"overdue", "next_7",
 //  "next_30", "days": [{"date", "due"}] × 30} (dates and "today" are the learner's days:
 //  learner_day.hpp), "topics": [{"id", "name", "questions", "seen",
 //  "answers", "correct", "accuracy", "drilled", "recall"}], "exams": [{"at", "score", "total",
-//  "passed", "minutes", "topics", "pass", "allowed_minutes", "date"}] oldest first, "readiness":
-//  {"pass", "overall", "reaches_pass", "weakest", "topics": [{"id", "name", "readiness",
-//  "seen", "questions"}], "exam": {"questions", "needed", "pass_chance", "like_latest"}}, "traps":
+//  "passed", "minutes", "topics", "pass", "allowed_minutes", "predicted", "date"}] oldest first
+//  ("predicted": {"readiness", "low", "high", "pass_chance"} as the exam began, or null),
+//  "readiness": {"pass", "overall", "interval": [low, high], "reaches_pass", "covers", "weakest",
+//  "weakest_objective", "topics": [{"id", "name", "readiness", "seen", "questions"}],
+//  "objectives": [{"id", "topic", "readiness", "answered", "questions", "weight"}],
+//  "not_yet_seen": [objective ids], "exam": {"questions", "needed", "pass_chance",
+//  "like_latest"}}, "traps":
 //  [{"id", "name", "exposed", "fell", "miss_rate"}] highest miss rate first (then most falls,
 //  then id), "leeches": [{"id", "lapses"}]}.
 // True retention: the share of drill reviews made a day or more after the previous one that
 // were right (as Anki counts it). Recall: the mean FSRS probability of recall now over the
 // topic's drilled cards (null when none is). An exam is listed once it ended without being
 // interrupted; one saved before exams kept a result has "topics": {} and minutes from its start
-// and end. Readiness: see question_readiness and the README.
+// and end. Readiness: study/readiness.hpp.
 nlohmann::ordered_json compute_stats(ProgressStore& store, const std::vector<bank::Bank>& banks,
                                      TimePoint now, const StatsOptions& options = {});
 
@@ -51,12 +52,6 @@ std::vector<SessionRecord> listed_exams(const std::vector<SessionRecord>& sessio
 // options, 1/(2^n − 1) for select-all with n options (any non-empty choice), 1/2 for true or
 // false, 1/n! for n steps to order, 0 for a number to type.
 double guess_chance(const bank::Question& question);
-
-// A question's chance of a right answer today: (prior + right) / (1 + answered), where the prior
-// is its card's FSRS retrievability now when it was drilled, else guess_chance, and right of
-// answered count its latest kRecentAnswers quiz and exam answers given after its last drill
-// review (after none when never drilled). A question never answered is worth its prior.
-double question_readiness(double prior, int right, int answered);
 
 // The chance that at least `needed` of independent events with these probabilities happen (the
 // upper tail of the Poisson-binomial distribution); 1 when needed ≤ 0.
