@@ -61,10 +61,12 @@ done
 dpkg-deb --extract "$deb" "$work/root"
 proofdeck=$work/root/usr/bin/proofdeck
 # my-bank/: the format's worked example, which proves all its keys but has lint findings;
-# clean-bank/: a built-in bank, copied, which passes a bank author's strictest CI.
+# clean-bank/: the built-in banks, copied, which pass a bank author's strictest CI (together: a
+# question may ask an objective another bank defines, and check wants every objective defined).
 mkdir -p "$work/home" "$work/elsewhere/my-bank" "$work/elsewhere/clean-bank"
 cp "$tests/banks/worked_example.json" "$work/elsewhere/my-bank/"
-cp "$(dirname "$tests")/questions/scaled-dot-product-attention.json" "$work/elsewhere/clean-bank/"
+find "$(dirname "$tests")/questions" -maxdepth 1 -name '*.json' ! -name schema.json \
+  -exec cp {} "$work/elsewhere/clean-bank/" \;
 cd "$work/elsewhere"
 export HOME=$work/home
 unset PROOFDECK_HOME XDG_DATA_HOME PROOFDECK_NOW NO_COLOR FORCE_COLOR
