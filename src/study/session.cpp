@@ -140,7 +140,8 @@ std::string render_proof(Session& session, const Instance& instance) {
   if (!q.proof) {
     return q.unprovable.empty()
                ? "  This question has no demo.\n"
-               : fmt::format("  No demo bears on this question: {}\n", safe(q.unprovable));
+               : text::wrap_block("No demo bears on this question: " + safe(q.unprovable),
+                                  session.width, "  ", "    ");
   }
   const demo::DemoInfo* info = demo::find_demo(q.proof->demo);
   try {
