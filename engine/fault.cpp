@@ -33,7 +33,8 @@ constexpr std::array<std::string_view, kOpCount> kOpNames{"attention",
                                                           "mac-count",
                                                           "cross-attention",
                                                           "weight-norm",
-                                                          "padding"};
+                                                          "padding",
+                                                          "decoding"};
 
 // clang-format off
 constexpr std::array kFaults{
@@ -160,6 +161,15 @@ constexpr std::array kFaults{
     FaultInfo{Fault::padding_in_batch_statistics, "padding-in-batch-statistics", Op::padding,
               "masked BatchNorm takes its per-feature statistics over the padding rows too",
               "batchnorm-interchangeable: BatchNorm's statistics come from the rows sharing the batch, padding included unless masked out"},
+    FaultInfo{Fault::temperature_inverted, "temperature-inverted", Op::decoding,
+              "sampling multiplies the logits by the temperature instead of dividing by it",
+              "decode-temperature-sharpens: dividing by T > 1 flattens the distribution, T < 1 sharpens it"},
+    FaultInfo{Fault::top_p_drops_crossing_token, "top-p-drops-crossing-token", Op::decoding,
+              "nucleus sampling removes the token that takes the kept mass to top_p, so the nucleus holds less than top_p",
+              "decode-top-p-fixed-count: top-p keeps the smallest set of likeliest tokens whose mass reaches p"},
+    FaultInfo{Fault::beam_keeps_one, "beam-keeps-one", Op::decoding,
+              "beam search keeps one sequence per step whatever the beam width, so it is greedy",
+              "decode-greedy-is-optimal: a wider beam can find a likelier sequence that greedy's first choice rules out"},
 };
 // clang-format on
 

@@ -44,8 +44,9 @@ enum class Op : std::uint8_t {
   cross_attention,  // queries from one sequence, keys and values from another
   weight_norm,      // a Linear's weight rebuilt as g · v / ‖v‖
   padding,          // a padded batch's masks: padding keys in attention, padding rows in norms
+  decoding,         // choosing the next token: temperature, top-k, top-p, beam search
 };
-inline constexpr std::size_t kOpCount = 23;
+inline constexpr std::size_t kOpCount = 24;
 std::string_view op_name(Op op);
 using OpSet = std::bitset<kOpCount>;
 
@@ -92,6 +93,9 @@ enum class Fault : std::uint8_t {
   weight_norm_no_division,
   key_padding_ignored,
   padding_in_batch_statistics,
+  temperature_inverted,
+  top_p_drops_crossing_token,
+  beam_keeps_one,
 };
 
 struct FaultInfo {

@@ -1097,6 +1097,84 @@ def gqa_float32():
 
 
 # ---------------------------------------------------------------------------
+# Choosing the next token: the logits warpers and beam search
+# ---------------------------------------------------------------------------
+# Hugging Face's generate() is not installed here; its warpers are a few torch
+# ops each (transformers/generation/logits_process.py, TemperatureLogitsWarper,
+# TopKLogitsWarper, TopPLogitsWarper with min_tokens_to_keep=1), written out
+# below op for op, and its beam search's step (generation/utils.py,
+# _beam_search: add each beam's score to log_softmax of its next logits, take
+# the top num_beams of the flattened beams x vocab) with no end token.
+
+
+def warp(scores, temperature, top_k, top_p):
+    scores = scores / temperature
+    if top_k > 0:
+        top_k = min(top_k, scores.size(-1))
+        kth = torch.topk(scores, top_k)[0][..., -1, None]
+        scores = scores.masked_fill(scores < kth, -float("inf"))
+    if top_p < 1.0:
+        sorted_logits, sorted_indices = torch.sort(scores, descending=False)
+        cumulative = sorted_logits.softmax(dim=-1).cumsum(dim=-1)
+        remove_sorted = cumulative <= (1 - top_p)
+        remove_sorted[..., -1:] = False
+        remove = remove_sorted.scatter(1, sorted_indices, remove_sorted)
+        scores = scores.masked_fill(remove, -float("inf"))
+    return scores
+
+
+def sampling_case(name, temperature, top_k, top_p):
+    seed_for(name)
+    logits = torch.randn(3, 8, dtype=F64) * 2.0
+    scores = warp(logits, temperature, top_k, top_p)
+    probs = scores.softmax(dim=-1)
+    kept = torch.isfinite(scores).to(F64)
+    desc = (f"generate()'s logits warpers on 3 rows of 8 logits: temperature={temperature}, "
+            f"top_k={top_k}, top_p={top_p} (TemperatureLogitsWarper, TopKLogitsWarper, "
+            f"TopPLogitsWarper in that order), then softmax")
+    return make(name, desc, "sampling", F64,
+                {"temperature": temperature, "top_k": top_k, "top_p": top_p}, {},
+                logits, None, {"output": probs.tolist(), "kept": kept.tolist()})
+
+
+@fixture
+def sampling():
+    return sampling_case("sampling", 0.7, 5, 0.9)
+
+
+@fixture
+def sampling_top_p():
+    return sampling_case("sampling_top_p", 1.5, 0, 0.6)
+
+
+def beam_search_reference(table, start, steps, num_beams):
+    log_p = table.log_softmax(dim=-1)
+    vocab = table.size(0)
+    beams = [[]]
+    scores = torch.zeros(1, dtype=F64)
+    for _ in range(steps):
+        last = [b[-1] if b else start for b in beams]
+        candidates = scores[:, None] + log_p[last]
+        top_scores, top_index = torch.topk(candidates.flatten(), min(num_beams, candidates.numel()))
+        beams = [beams[i // vocab] + [int(i % vocab)] for i in top_index.tolist()]
+        scores = top_scores
+    return beams, scores
+
+
+@fixture
+def beam_search():
+    name = "beam_search"
+    seed_for(name)
+    table = torch.randn(6, 6, dtype=F64) * 1.5
+    sequences, scores = beam_search_reference(table, 0, 4, 3)
+    desc = ("beam search, 3 beams, 4 steps from token 0 over a 6-token next-token table (row t: "
+            "the logits after token t), no end token or length penalty: generate()'s step, "
+            "the top num_beams of beam score + log_softmax over the flattened beams x vocab")
+    return make(name, desc, "beam_search", F64, {"start": 0, "steps": 4, "num_beams": 3}, {},
+                table, None, {"sequences": sequences, "sequence_scores": scores.tolist()})
+
+
+# ---------------------------------------------------------------------------
 # Output
 # ---------------------------------------------------------------------------
 

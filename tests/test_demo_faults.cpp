@@ -142,7 +142,7 @@ TEST_CASE("at least six faults are subtle: they move no demo's measured default 
                       "learned-positions-clamp", "learned-table-one-short", "alibi-equal-slopes",
                       "layernorm-unbiased-variance", "swiglu-no-gate", "linear-no-bias",
                       "optimizer-rescales-weights", "mac-count-one-head", "weight-norm-no-division",
-                      "key-padding-ignored"});
+                      "key-padding-ignored", "beam-keeps-one"});
 }
 
 }  // namespace test_demo_faults

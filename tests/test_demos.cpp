@@ -57,7 +57,8 @@ TEST_CASE("the catalog holds the thirteen demos of the lesson and eight of the m
                                           "alibi-distance",
                                           "rope-scaling",
                                           "tiled-attention",
-                                          "attention-flops"});
+                                          "attention-flops",
+                                          "decoding-strategies"});
   for (const DemoInfo& info : catalog()) {
     INFO(info.name);
     CHECK_FALSE(info.title.empty());
@@ -424,6 +425,9 @@ TEST_CASE("demo values are labelled by what computes them", "[demo]") {
       {"order-blindness", {}, "max_diff_none", Provenance::measured},
       {"alibi-distance", {}, "slope_h0", Provenance::measured},
       {"alibi-distance", {}, "position_params", Provenance::counted},
+      // decoding-strategies: every value comes out of the engine's warpers or its beam search.
+      {"decoding-strategies", {}, "top_p_kept", Provenance::measured},
+      {"decoding-strategies", {}, "beam_prob", Provenance::measured},
       {"tiled-attention", {}, "tiled_score_buffer", Provenance::counted},
       {"tiled-attention", {}, "full_score_buffer", Provenance::derived},
       {"variance-drift", {}, "variance_ideal_20", Provenance::derived},
@@ -563,7 +567,8 @@ std::vector<std::vector<std::string>> edge_settings(const DemoInfo& info) {
       {"alibi-distance", {{"heads=1"}, {"heads=2", "tokens=2"}, {"far=1"}}},
       {"rope-scaling", {{"factor=1"}, {"trained=2", "factor=1"}}},
       {"tiled-attention", {{"tile=1", "tokens=1"}, {"tile=4096"}, {"causal=true", "tokens=3"}}},
-      {"attention-flops", {{"heads=8"}, {"tokens=8192"}, {"tokens=1", "d_model=1", "heads=1"}}}};
+      {"attention-flops", {{"heads=8"}, {"tokens=8192"}, {"tokens=1", "d_model=1", "heads=1"}}},
+      {"decoding-strategies", {{"beams=1"}, {"top_p=1"}, {"top_k=6"}, {"low_temperature=1"}}}};
   if (const auto found = extra.find(info.name); found != extra.end()) {
     settings.insert(settings.end(), found->second.begin(), found->second.end());
   }

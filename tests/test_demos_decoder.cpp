@@ -1,7 +1,7 @@
 // The modern decoder layer's demos — gqa-params, kv-cache, rmsnorm-vs-layernorm, swiglu-params,
-// alibi-distance, rope-scaling, tiled-attention, attention-flops: the numbers each one's claim
-// rests on, at the defaults and at other settings, whatever the seed; and bad parameters refused
-// with the allowed values named.
+// alibi-distance, rope-scaling, tiled-attention, attention-flops, decoding-strategies: the numbers
+// each one's claim rests on, at the defaults and at other settings, whatever the seed; and bad
+// parameters refused with the allowed values named.
 #include <catch2/catch.hpp>
 #include <string>
 #include <vector>
@@ -190,6 +190,41 @@ TEST_CASE("attention-flops: the head count changes nothing — T² overtakes at 
         number(at_crossover, "flops_projections"));
   CHECK(error_of("attention-flops", {"d_model=100", "heads=3"})
             .rfind("demo attention-flops: heads=3: d_model 100 is not divisible by 3", 0) == 0);
+}
+
+TEST_CASE(
+    "decoding-strategies: temperature reshapes without reranking, top-p reaches p, beam beats "
+    "greedy",
+    "[demo][decoder]") {
+  const DemoResult result = run("decoding-strategies");
+  // logits 2, 1.5, 1, 0.5, 0, −1: softmax at T = 1 gives "mat" e²/Σ = 0.41970...
+  CHECK(number(result, "top_prob_t1") == Approx(0.4197).epsilon(1e-3));
+  CHECK(number(result, "top_prob_low") > number(result, "top_prob_t1"));
+  CHECK(number(result, "top_prob_high") < number(result, "top_prob_t1"));
+  CHECK(number(result, "entropy_high") > number(result, "entropy_t1"));
+  CHECK(flag(result, "same_top_token_every_temperature"));
+  CHECK(number(result, "top_k_kept") == 2);
+  // cumulative 0.420, 0.674, 0.829, 0.922: the fourth word is the one that reaches 0.9
+  CHECK(number(result, "top_p_kept") == 4);
+  CHECK(number(result, "top_p_mass") >= 0.9);
+  CHECK(number(result, "top_p_mass_without_least_kept") < 0.9);
+  CHECK(number(result, "greedy_prob") == Approx(0.5 * 0.4).epsilon(1e-12));
+  CHECK(number(result, "beam_prob") == Approx(0.39 * 0.9).epsilon(1e-12));
+  CHECK(flag(result, "beam_beats_greedy"));
+  // A beam of one is greedy; top-p 1 keeps all six words.
+  CHECK_FALSE(flag(run("decoding-strategies", {"beams=1"}), "beam_beats_greedy"));
+  CHECK(number(run("decoding-strategies", {"top_p=1"}), "top_p_kept") == 6);
+  SECTION("each decoding fault moves the value that exposes it") {
+    using engine::Fault;
+    const DemoResult inverted = run("decoding-strategies", {}, 0, Fault::temperature_inverted);
+    CHECK(number(inverted, "top_prob_high") > number(inverted, "top_prob_t1"));
+    const DemoResult short_nucleus =
+        run("decoding-strategies", {}, 0, Fault::top_p_drops_crossing_token);
+    CHECK(number(short_nucleus, "top_p_kept") == 3);
+    CHECK(number(short_nucleus, "top_p_mass") < 0.9);
+    CHECK_FALSE(
+        flag(run("decoding-strategies", {}, 0, Fault::beam_keeps_one), "beam_beats_greedy"));
+  }
 }
 
 TEST_CASE("the decoder demos reach the same conclusions whatever the seed", "[demo][decoder]") {

@@ -126,7 +126,7 @@ char character_above_caret(const std::string& excerpt, const std::string& caret_
 
 constexpr const char* kOps =
     "linear, layer_norm, rms_norm, batch_norm, relu, gelu, embedding, mha, encoder_layer, "
-    "sinusoidal, rope, swiglu_mlp, gqa";
+    "sinusoidal, rope, swiglu_mlp, gqa, sampling, beam_search";
 
 }  // namespace
 
@@ -811,6 +811,30 @@ TEST_CASE("empty containers count toward the nesting limit", "[spec][json]") {
   CHECK_NOTHROW(proofdeck::parse_json(nested_arrays(64, ""), "deep.json"));
   CHECK(parse_error(nested_arrays(65, ""), "deep.json") ==
         "deep.json: nesting deeper than 64 levels");
+}
+
+TEST_CASE("sampling and beam_search refuse what generate() would not take, naming the field",
+          "[spec]") {
+  const json logits = R"([[2.0, 1.5, 1.0]])"_json;
+  CHECK(error_from({{"op", "sampling"}, {"config", {{"top_p", 0}}}, {"input", logits}}) ==
+        "spec.json: config.top_p: expected a number in (0, 1]; 0 would keep no token (1 keeps "
+        "all)");
+  CHECK(error_from({{"op", "sampling"}, {"config", {{"top_k", -2}}}, {"input", logits}}) ==
+        "spec.json: config.top_k: expected an integer from 0 to " + std::to_string(1 << 16) +
+            ", got -2");
+  CHECK(error_from({{"op", "sampling"}, {"input", logits}, {"grad_output", logits}}) ==
+        "spec.json: grad_output: sampling has no parameters and cuts tokens out, so there is no "
+        "gradient to compute; leave grad_output out");
+  const json table = R"([[0.0, 1.0], [1.0, 0.0]])"_json;
+  CHECK_THAT(
+      error_from(
+          {{"op", "beam_search"}, {"config", {{"steps", 1}, {"start", 5}}}, {"input", table}}),
+      Contains("start token 5 is not in the vocabulary of 2"));
+  CHECK_THAT(error_from({{"op", "beam_search"}, {"input", table}}),
+             Contains("config.steps: required by beam_search"));
+  CHECK(error_from({{"op", "beam_search"},
+                    {"config", {{"steps", 2}, {"num_beams", 4}}},
+                    {"input", table}}) == kNoError);
 }
 
 }  // namespace test_engine_spec

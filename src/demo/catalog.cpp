@@ -29,6 +29,8 @@ const std::vector<DemoInfo>& catalog() {
       rope_scaling_demo(),
       tiled_attention_demo(),
       attention_flops_demo(),
+      // Generation.
+      decoding_strategies_demo(),
   };
   return demos;
 }

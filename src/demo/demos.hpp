@@ -35,4 +35,7 @@ DemoInfo rope_scaling_demo();
 DemoInfo tiled_attention_demo();
 DemoInfo attention_flops_demo();
 
+// Generation: choosing the next token (engine/decoding.hpp).
+DemoInfo decoding_strategies_demo();
+
 }  // namespace proofdeck::demo

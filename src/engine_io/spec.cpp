@@ -20,6 +20,7 @@
 #include "engine/activation.hpp"
 #include "engine/attention.hpp"
 #include "engine/decoder.hpp"
+#include "engine/decoding.hpp"
 #include "engine/encoder_layer.hpp"
 #include "engine/linear.hpp"
 #include "engine/macs.hpp"
@@ -74,6 +75,20 @@ class ConfigReader {
       spec_error(
           source_, "config",
           fmt::format("config.{}: expected 1 to {}, got {}", key, kMaxDimension, value->dump()));
+    }
+    return value->get<std::int64_t>();
+  }
+
+  // A count that may be 0 (top_k = 0: off) or a token index (start = 0: the first token).
+  std::int64_t count(const std::string& key, std::int64_t fallback) {
+    const json* value = find(key);
+    if (value == nullptr) return fallback;
+    if (!value->is_number_integer() ||
+        (!value->is_number_unsigned() && value->get<std::int64_t>() < 0) ||
+        value->get<std::uint64_t>() > static_cast<std::uint64_t>(kMaxDimension)) {
+      spec_error(source_, "config",
+                 fmt::format("config.{}: expected an integer from 0 to {}, got {}", key,
+                             kMaxDimension, json_preview(*value)));
     }
     return value->get<std::int64_t>();
   }
@@ -254,6 +269,12 @@ struct OpRun {
   std::optional<Matrix<T>> grad_output_matrix(std::int64_t rows, std::int64_t cols) const {
     if (grad_output == nullptr) return std::nullopt;
     return matrix_from_json<T>(*grad_output, source + ": grad_output", rows, cols);
+  }
+  // Refuses a grad_output for an op that has no gradient, saying why ("sampling has no
+  // parameters and cuts tokens out, so there is no gradient to compute").
+  void refuse_gradient(const std::string& why) const {
+    if (grad_output != nullptr)
+      spec_error(source, "grad_output", "grad_output: " + why + "; leave grad_output out");
   }
   // A list of `size` booleans, one per `what` (true: padding); empty when the field is absent.
   std::vector<bool> mask(const json* value, const std::string& field, std::int64_t size,
@@ -699,11 +720,9 @@ void run_sinusoidal(OpRun<T>& run) {
   const auto d_model = run.config.dimension("d_model");
   const double base = run.config.positive_number("base", 10000.0);
   run.finish_reading();
-  if (run.grad_output != nullptr) {
-    spec_error(run.source, "grad_output",
-               "grad_output: sinusoidal encodings have no parameters and integer inputs, so there "
-               "is no gradient to compute; leave grad_output out");
-  }
+  run.refuse_gradient(
+      "sinusoidal encodings have no parameters and integer inputs, so there is no gradient to "
+      "compute");
   const engine::Positions positions =
       positions_from_json(*run.input, run.source + ": input", false);
   run.check_elements(static_cast<std::int64_t>(positions.size()) * d_model, "the encoding table");
@@ -891,6 +910,48 @@ void run_gqa(OpRun<T>& run) {
   });
 }
 
+// The logits warpers as generate() chains them: temperature, top_k, top_p (Hugging Face's names).
+template <typename T>
+void run_sampling(OpRun<T>& run) {
+  engine::SamplingConfig config;
+  config.temperature = run.config.positive_number("temperature", 1.0);
+  config.top_k = run.config.count("top_k", 0);
+  config.top_p = run.config.fraction("top_p", 1.0);
+  if (config.top_p == 0.0) {
+    spec_error(run.source, "config",
+               "config.top_p: expected a number in (0, 1]; 0 would keep no token (1 keeps all)");
+  }
+  run.finish_reading();
+  run.refuse_gradient(
+      "sampling has no parameters and cuts tokens out, so there is no gradient to compute");
+  const Matrix<T> logits = run.input_matrix(kAnySize, kAnySize);
+  Matrix<T> probs, kept;
+  engine::sampling_distribution(probs, logits, config, &kept);
+  run.result["output"] = to_json(probs);
+  run.result["kept"] = to_json(kept);
+}
+
+// Beam search over a next-token table (row t: the logits of the token after t), as
+// generate(num_beams=B) runs with no end token and no length penalty.
+template <typename T>
+void run_beam_search(OpRun<T>& run) {
+  const auto start = run.config.count("start", 0);
+  const auto steps = run.config.dimension("steps");
+  const auto beams = run.config.dimension("num_beams", 1);
+  run.finish_reading();
+  run.refuse_gradient("a search picks tokens, so there is no gradient to compute");
+  const Matrix<T> table = run.input_matrix(kAnySize, kAnySize);
+  const auto found = engine::beam_search(table, start, steps, beams);
+  ordered_json sequences = ordered_json::array();
+  ordered_json scores = ordered_json::array();
+  for (const auto& c : found) {
+    sequences.push_back(c.tokens);
+    scores.push_back(c.log_prob);
+  }
+  run.result["sequences"] = std::move(sequences);
+  run.result["sequence_scores"] = std::move(scores);
+}
+
 template <typename T>
 using OpFunction = std::function<void(OpRun<T>&)>;
 
@@ -910,6 +971,8 @@ const std::map<std::string_view, OpFunction<T>>& op_table() {
       {"rope", run_rope<T>},
       {"swiglu_mlp", run_swiglu_mlp<T>},
       {"gqa", run_gqa<T>},
+      {"sampling", run_sampling<T>},
+      {"beam_search", run_beam_search<T>},
   };
   return table;
 }
@@ -997,8 +1060,9 @@ ordered_json run_typed(const json& spec, const std::string& source, const std::s
 
 const std::vector<std::string_view>& engine_op_names() {
   static const std::vector<std::string_view> names = {
-      "linear", "layer_norm",    "rms_norm",   "batch_norm", "relu",       "gelu", "embedding",
-      "mha",    "encoder_layer", "sinusoidal", "rope",       "swiglu_mlp", "gqa"};
+      "linear", "layer_norm", "rms_norm", "batch_norm",    "relu",
+      "gelu",   "embedding",  "mha",      "encoder_layer", "sinusoidal",
+      "rope",   "swiglu_mlp", "gqa",      "sampling",      "beam_search"};
   return names;
 }
 
