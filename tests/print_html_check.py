@@ -475,8 +475,8 @@ def main():
         cases = [
             ("three topics, study sheet", ["--topic", "multi-head", "--topic", "rope",
                                            "--topic", "layer-norm"], "inline", 3),
-            ("one topic of 24 questions, study sheet", ["--topic", "positional"], "inline", 1),
-            ("every built-in question, worksheet with key", [], "appendix", 22),
+            ("one topic of 16 questions, study sheet", ["--topic", "positional"], "inline", 1),
+            ("every built-in question, worksheet with key", [], "appendix", 24),
         ]
         try:
             for case in cases:

@@ -448,14 +448,14 @@ TEST_CASE("export: a built-in bank that changed has a later revised date", "[exp
     const char* sha1;
   };
   const std::vector<Pin> pins = {
-      {"questions/modern-decoder.json", "2026-12-06T06:00:00Z",
-       "e92d20ff585c33d6fe7fe4e21f2fa425eb1103f1"},
-      {"questions/scaled-dot-product-attention.json", "2026-12-06T06:00:00Z",
-       "94aa1168729f30de222a2d75009ae4b6fe7b7a8d"},
-      {"questions/transformer-architectures.json", "2026-12-06T06:00:00Z",
-       "829a381a2eee75585db7ca07693e95515e92269f"},
-      {"questions/transformer-layer.json", "2026-12-06T06:00:00Z",
-       "cfb0810f1f0b68af3a06779bf3c1b191416e5728"},
+      {"questions/modern-decoder.json", "2026-12-06T12:00:00Z",
+       "8e2596e04734e89c4c67385644cb16f57d7fff1f"},
+      {"questions/scaled-dot-product-attention.json", "2026-12-06T12:00:00Z",
+       "e00b86e05fd8b95350a30733706c310df3f671a5"},
+      {"questions/transformer-architectures.json", "2026-12-06T12:00:00Z",
+       "1618059b8ab1c1f979f0162290e3143e7fb3169e"},
+      {"questions/transformer-layer.json", "2026-12-06T12:00:00Z",
+       "fd83669a09567b4a61e8a51d3ddf75f6612c7218"},
   };
   const auto& builtin = proofdeck::bank::builtin_banks();
   CHECK(builtin.size() == pins.size());

@@ -298,11 +298,12 @@ TEST_CASE("list questions lists them topic by topic in the study order", "[cli][
   REQUIRE(cli.run({"list", "questions", "--bank", "scaled-dot-product-attention", "--format",
                    "json"}) == 0);
   const json listed = json::parse(cli.out.str());
-  REQUIRE(listed.size() == 20);
+  REQUIRE(listed.size() == 21);
   std::vector<std::string> runs;
   for (const json& q : listed)
     if (runs.empty() || runs.back() != q["topic"]) runs.push_back(q["topic"]);
-  CHECK(runs == std::vector<std::string>{"sdpa-formula", "sdpa-scaling", "sdpa-masking-cost"});
+  CHECK(runs == std::vector<std::string>{"sdpa-formula", "sdpa-scaling", "sdpa-masking-cost",
+                                         "sdpa-practice"});
 }
 
 TEST_CASE("export --to json keeps requires as the bank wrote it", "[cli][requires]") {
