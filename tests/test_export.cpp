@@ -453,7 +453,7 @@ TEST_CASE("export: a built-in bank that changed has a later revised date", "[exp
       {"questions/scaled-dot-product-attention.json", "2026-12-06T12:00:00Z",
        "e00b86e05fd8b95350a30733706c310df3f671a5"},
       {"questions/transformer-architectures.json", "2026-12-06T12:00:00Z",
-       "1618059b8ab1c1f979f0162290e3143e7fb3169e"},
+       "65aad250e888e0aabe0e286123167a3a86318752"},
       {"questions/transformer-layer.json", "2026-12-06T12:00:00Z",
        "fd83669a09567b4a61e8a51d3ddf75f6612c7218"},
   };
