@@ -455,7 +455,7 @@ TEST_CASE("export: a built-in bank that changed has a later revised date", "[exp
       {"questions/transformer-architectures.json", "2026-12-06T12:00:00Z",
        "65aad250e888e0aabe0e286123167a3a86318752"},
       {"questions/transformer-layer.json", "2026-12-06T12:00:00Z",
-       "fd83669a09567b4a61e8a51d3ddf75f6612c7218"},
+       "15737edf238c1c5995e1fc0c83a5e23090b59a28"},
   };
   const auto& builtin = proofdeck::bank::builtin_banks();
   CHECK(builtin.size() == pins.size());

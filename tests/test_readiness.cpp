@@ -348,23 +348,15 @@ struct DecileMiss {
 };
 
 const std::vector<CellMiss> kCellMisses = {
-    {"half-life-regression", "novice", 100, 5.8, -2.8},
-    {"half-life-regression", "novice", 300, 6.5, -2.4},
-    {"half-life-regression", "intermediate", 100, 5.9, -4.2},
-    {"half-life-regression", "experienced", 100, 5.0, -3.6},
-    {"fsrs-own-weights", "novice", 100, 6.8, 5.8},
-    {"fsrs-own-weights", "intermediate", 100, 5.5, 3.6},
-    {"adversarial", "novice", 100, 5.5, -0.9},
-    {"adversarial", "novice", 300, 6.4, -2.3},
+    {"act-r", "intermediate", 100, 5.2, 3.6},
+    {"half-life-regression", "novice", 100, 5.1, -0.3},
+    {"fsrs-own-weights", "novice", 100, 5.5, 3.6},
+    {"adversarial", "novice", 100, 5.4, -1.5},
+    {"adversarial", "intermediate", 100, 5.6, -2.8},
 };
 const std::vector<DecileMiss> kDecileMisses = {
-    {"half-life-regression", 0.0, -0.152}, {"half-life-regression", 0.1, -0.159},
-    {"half-life-regression", 0.2, -0.151}, {"half-life-regression", 0.3, -0.130},
-    {"half-life-regression", 0.4, -0.141}, {"half-life-regression", 0.5, -0.140},
-    {"half-life-regression", 0.6, -0.098}, {"half-life-regression", 0.7, -0.090},
-    {"fsrs-own-weights", 0.2, 0.085},      {"fsrs-own-weights", 0.3, 0.075},
-    {"adversarial", 0.0, -0.082},          {"adversarial", 0.1, -0.077},
-    {"adversarial", 0.2, -0.084},          {"adversarial", 0.3, -0.080},
+    {"act-r", 0.2, 0.091}, {"act-r", 0.3, 0.133}, {"act-r", 0.4, 0.082},
+    {"act-r", 0.5, 0.107}, {"act-r", 0.7, 0.074},
 };
 
 }  // namespace
