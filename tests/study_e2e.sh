@@ -211,8 +211,12 @@ kill_loop() {
   }
   for attempt in $(seq "$kills"); do
     mkfifo "$work/in-kill-$attempt"
+    # A day apart, so every drill has cards to ask: on one day the true/false cards run out
+    # (each reviewed card buries its objective's others), and a drill with nothing to ask would
+    # leave the wait below to time out.
+    day=$(date -u -d "2026-01-01 +$attempt days" +%Y-%m-%dT09:00:00Z)
     "$proofdeck" drill --auto-rate --limit 1000 --new 1000 --type truefalse --data-dir "$data" \
-      --color never --seed "$attempt" \
+      --color never --seed "$attempt" --now "$day" \
       <"$work/in-kill-$attempt" >"$work/out-kill" 2>"$work/err-kill" &
     pid=$!
     exec 3>"$work/in-kill-$attempt"
