@@ -504,7 +504,9 @@ TEST_CASE("cross-bank-duplicate: banks that load together asking one thing", "[l
       {"sdpa-mask-minus-infinity", "arch-mask-effects"},
       {"sdpa-quadratic-cost", "dec-score-flops-template"},
       {"dec-llama-block-order", "pipe-norm-preln-block"}};
-  for (const auto& [a, b] : expected) {
+  for (const auto& pair : expected) {
+    const std::string& a = pair.first;  // named, not bound: a lambda may capture these (C++17)
+    const std::string& b = pair.second;
     INFO(a << " and " << b);
     CHECK(std::count_if(found.begin(), found.end(), [&](const LintFinding& f) {
             return (f.id == a && f.message.find(b) != std::string::npos) ||
