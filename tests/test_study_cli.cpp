@@ -229,7 +229,11 @@ TEST_CASE("quiz: the report carries the seed", "[cli][study]") {
   const std::string report = (study.dir.path() / "quiz.json").string();
   Cli cli;
   REQUIRE(study.run(cli, {"quiz", "--seed", "48213", "--report", report}, "") == 0);
-  CHECK(study.report("quiz.json")["seed"] == 48213);
+  const json written = study.report("quiz.json");
+  CHECK(written["seed"] == 48213);
+  // The whole form in draw order, asked or not (end of input ended the quiz at once).
+  CHECK(written["form"].size() >= 1);
+  CHECK(written["filters"]["questions"] == json::array());
   CHECK_THAT(cli.out.str(), Contains("seed 48213 — --seed 48213 repeats this"));
 }
 
@@ -637,6 +641,19 @@ TEST_CASE("exam: commands are words that never answer — every question stays o
   CHECK(result["mode"] == "exam");
   CHECK(result["score"] == json{{"correct", 0}, {"total", 3}});
   CHECK(result["passed"] == false);
+  // What item analysis needs: the form in draw order, the exam's settings, each bank's revision,
+  // and every answer in the bank's own ids (null for one never given).
+  REQUIRE(result["form"].size() == 3);
+  for (std::size_t i = 0; i < 3; ++i)
+    CHECK(result["form"][i] == result["questions"][i]["id"]);
+  CHECK(result["exam"]["count"] == 3);
+  CHECK(result["exam"]["minutes"] == 5.0);
+  CHECK(result["exam"]["pass_percent"] == 60.0);
+  CHECK(result["exam"]["filters"]["topics"] == json::array());
+  for (const json& q : result["questions"]) {
+    CHECK(q["answer_ids"].is_null());
+    CHECK(result["banks"].contains(q["bank"].get<std::string>()));
+  }
   CHECK(study.count("SELECT count(*) FROM sessions WHERE mode = 'exam' AND passed = 0") == 1);
 }
 

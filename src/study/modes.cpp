@@ -70,15 +70,30 @@ int score(const std::vector<Answered>& answers, int& total) {
   return correct;
 }
 
+// The filters a session drew its questions with, as a report and the progress store keep them.
+nlohmann::ordered_json filters_json(
+    const bank::Filters& filters, nlohmann::ordered_json into = nlohmann::ordered_json::object()) {
+  into["topics"] = filters.topics;
+  into["traps"] = filters.traps;
+  into["banks"] = filters.banks;
+  into["types"] = filters.types;
+  into["questions"] = filters.questions;
+  return into;
+}
+
 std::string settings_json(const bank::Filters& filters, std::uint64_t seed,
                           nlohmann::ordered_json extra = nlohmann::ordered_json::object()) {
   extra["seed"] = seed;
-  extra["topics"] = filters.topics;
-  extra["traps"] = filters.traps;
-  extra["banks"] = filters.banks;
-  extra["types"] = filters.types;
-  extra["questions"] = filters.questions;
-  return extra.dump();
+  return filters_json(filters, std::move(extra)).dump();
+}
+
+// The form's question ids in the order they were drawn (asked or not): reports with the same
+// seed and form are one form's answers.
+nlohmann::ordered_json form_json(const std::vector<Answered>& answers) {
+  nlohmann::ordered_json ids = nlohmann::ordered_json::array();
+  for (const Answered& a : answers)
+    ids.push_back(a.question->id);
+  return ids;
 }
 
 }  // namespace
@@ -303,7 +318,13 @@ Outcome run_quiz(Session& s, ProgressStore& store, const QuizOptions& options,
   }
   s.out << seed_line(s);
   if (!options.report_path.empty()) {
-    write(options.report_path, session_report(s, "quiz", answers).dump(2) + "\n");
+    nlohmann::ordered_json report = session_report(s, "quiz", answers);
+    nlohmann::ordered_json drawn = nlohmann::ordered_json::array();
+    for (const bank::Question* q : selected)
+      drawn.push_back(q->id);
+    report["form"] = std::move(drawn);
+    report["filters"] = filters_json(options.filters);
+    write(options.report_path, report.dump(2) + "\n");
   }
   return outcome;
 }
@@ -730,6 +751,11 @@ Outcome run_exam(Session& s, ProgressStore& store, const ExamOptions& options,
     report["passed"] = passed;
     report["timed_out"] = timed_out;
     report["minutes"] = minutes_taken;
+    report["form"] = form_json(exam.answers);
+    report["exam"] = {{"count", options.count},
+                      {"minutes", options.minutes},
+                      {"pass_percent", options.pass},
+                      {"filters", filters_json(options.filters)}};
     write(options.report_path, report.dump(2) + "\n");
   }
   return outcome;

@@ -448,7 +448,9 @@ nlohmann::ordered_json session_report(const Session& session, const std::string&
     entry["topic"] = a.question->topic;
     if (!a.instance.bindings.empty()) entry["params"] = a.instance.bindings;
     entry["answer"] = a.answered ? nlohmann::ordered_json(a.reply.shown) : nullptr;
-    if (a.answered && a.reply.shown != a.reply.text) entry["answer_ids"] = a.reply.text;
+    // The answer in the bank's own option and step ids, whatever letters the form showed: what
+    // item analysis compares across learners whose forms were shuffled differently.
+    entry["answer_ids"] = a.answered ? nlohmann::ordered_json(a.reply.text) : nullptr;
     entry["correct"] = a.answered && a.grade.correct;
     entry["trap"] = a.grade.trap.empty() || !a.answered ? nlohmann::ordered_json(nullptr)
                                                         : nlohmann::ordered_json(a.grade.trap);
@@ -482,6 +484,18 @@ nlohmann::ordered_json session_report(const Session& session, const std::string&
   report["questions"] = std::move(questions);
   report["topics"] = std::move(topics);
   report["traps"] = std::move(traps);
+  // Each bank a question came from, with the revision it was asked at: answers to two revisions
+  // of a bank are not one item's answers.
+  nlohmann::ordered_json banks = nlohmann::ordered_json::object();
+  for (const Answered& a : answers) {
+    if (banks.contains(a.question->bank)) continue;
+    const auto bank = std::find_if(session.banks.begin(), session.banks.end(),
+                                   [&](const bank::Bank& b) { return b.id == a.question->bank; });
+    banks[a.question->bank] = bank != session.banks.end() && !bank->revised.empty()
+                                  ? nlohmann::ordered_json(bank->revised)
+                                  : nlohmann::ordered_json(nullptr);
+  }
+  report["banks"] = std::move(banks);
   return report;
 }
 
