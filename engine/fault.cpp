@@ -11,30 +11,12 @@ namespace {
 thread_local Fault active = Fault::none;
 thread_local OpSet reached_ops;
 
-constexpr std::array<std::string_view, kOpCount> kOpNames{"attention",
-                                                          "heads",
-                                                          "kv-heads",
-                                                          "kv-cache",
-                                                          "tiled-attention",
-                                                          "positions-added",
-                                                          "sinusoidal",
-                                                          "learned-positions",
-                                                          "rope",
-                                                          "alibi",
-                                                          "layernorm",
-                                                          "rmsnorm",
-                                                          "batchnorm",
-                                                          "residual",
-                                                          "final-norm",
-                                                          "swiglu",
-                                                          "linear",
-                                                          "feedforward",
-                                                          "optimizer",
-                                                          "mac-count",
-                                                          "cross-attention",
-                                                          "weight-norm",
-                                                          "padding",
-                                                          "decoding"};
+constexpr std::array<std::string_view, kOpCount> kOpNames{
+    "attention",       "heads",       "kv-heads",          "kv-cache",  "tiled-attention",
+    "positions-added", "sinusoidal",  "learned-positions", "rope",      "alibi",
+    "layernorm",       "rmsnorm",     "batchnorm",         "residual",  "final-norm",
+    "swiglu",          "linear",      "feedforward",       "optimizer", "mac-count",
+    "cross-attention", "weight-norm", "padding",           "decoding"};
 
 // clang-format off
 constexpr std::array kFaults{
