@@ -113,14 +113,13 @@ DemoResult run_decoding_strategies(const Params& params, std::uint64_t /*seed: n
   const Mat p_probs = sampling(p_config);
   const Mat& plain = by_temperature[1];
   double p_mass = 0.0;
-  double p_mass_but_least = 0.0;
   double least_kept = 1.0;
   for (Index v = 0; v < plain.cols(); ++v) {
     if (p_probs(0, v) <= 0.0) continue;
     p_mass += plain(0, v);
     least_kept = std::min(least_kept, plain(0, v));
   }
-  p_mass_but_least = p_mass - least_kept;
+  const double p_mass_but_least = p_mass - least_kept;
   double k_mass = 0.0;
   for (Index v = 0; v < plain.cols(); ++v)
     k_mass += k_probs(0, v) > 0.0 ? plain(0, v) : 0.0;

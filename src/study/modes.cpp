@@ -89,10 +89,10 @@ std::string settings_json(const bank::Filters& filters, std::uint64_t seed,
 
 // The form's question ids in the order they were drawn (asked or not): reports with the same
 // seed and form are one form's answers.
-nlohmann::ordered_json form_json(const std::vector<Answered>& answers) {
+nlohmann::ordered_json form_json(const std::vector<Instance>& form) {
   nlohmann::ordered_json ids = nlohmann::ordered_json::array();
-  for (const Answered& a : answers)
-    ids.push_back(a.question->id);
+  for (const Instance& instance : form)
+    ids.push_back(instance.question->id);
   return ids;
 }
 
@@ -319,10 +319,7 @@ Outcome run_quiz(Session& s, ProgressStore& store, const QuizOptions& options,
   s.out << seed_line(s);
   if (!options.report_path.empty()) {
     nlohmann::ordered_json report = session_report(s, "quiz", answers);
-    nlohmann::ordered_json drawn = nlohmann::ordered_json::array();
-    for (const bank::Question* q : selected)
-      drawn.push_back(q->id);
-    report["form"] = std::move(drawn);
+    report["form"] = form_json(form);
     report["filters"] = filters_json(options.filters);
     write(options.report_path, report.dump(2) + "\n");
   }
@@ -751,7 +748,7 @@ Outcome run_exam(Session& s, ProgressStore& store, const ExamOptions& options,
     report["passed"] = passed;
     report["timed_out"] = timed_out;
     report["minutes"] = minutes_taken;
-    report["form"] = form_json(exam.answers);
+    report["form"] = form_json(form);
     report["exam"] = {{"count", options.count},
                       {"minutes", options.minutes},
                       {"pass_percent", options.pass},
