@@ -84,7 +84,7 @@ TEST_CASE("every demo declares each engine op it reaches at its defaults", "[dem
 }
 
 TEST_CASE("a fault that keeps every module's shape leaves every random draw as it was",
-          "[demo][fault]") {
+          "[demo][fault][sweep]") {
   for (const DemoInfo& info : catalog()) {
     const Draws clean = draws_of(info, Fault::none);
     for (const FaultInfo& fault : engine::fault_catalog()) {
@@ -117,7 +117,7 @@ TEST_CASE("a fault that reshapes a module draws differently only where the demo 
 }
 
 TEST_CASE("at least six faults are subtle: they move no demo's measured default outputs by 10%",
-          "[demo][fault]") {
+          "[demo][fault][sweep]") {
   // A subtle fault leaves the numbers a demo shows at its defaults nearly as they were, so only a
   // proof that reads the right value, or runs at the right edge, can notice it.
   std::vector<std::string> subtle, table;

@@ -183,7 +183,8 @@ TEST_CASE("print: the multi-head worksheet at seed 7 no longer answers its own q
   CHECK(again.err.str() == cli.err.str());
 }
 
-TEST_CASE("print: no built-in worksheet answers itself, at several seeds", "[form][print][cli]") {
+TEST_CASE("print: no built-in worksheet answers itself, at several seeds",
+          "[form][print][cli][sweep]") {
   for (const std::string seed : {"0", "1", "7", "42"}) {
     INFO("seed " << seed);
     Cli cli;

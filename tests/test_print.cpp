@@ -328,7 +328,8 @@ TEST_CASE("print: every figure of the every-question worksheet stays small enoug
   }
 }
 
-TEST_CASE("print: nothing a learner receives carries a question's or a trap's id", "[print][ids]") {
+TEST_CASE("print: nothing a learner receives carries a question's or a trap's id",
+          "[print][ids][sweep]") {
   // Ids name what a question tests ("sdpa-scaled-not-uniform" under a "nearly uniform?" item):
   // neither the text nor the HTML source of a worksheet or a study sheet may show one. Only the
   // answer key, for the instructor, maps numbers to ids.

@@ -356,7 +356,8 @@ TEST_CASE("prefetching runs on threads gives the same verdicts as running one by
   CHECK(sequential.runs() == threaded.runs());
 }
 
-TEST_CASE("every value a built-in proof shows reads back as the number it is", "[check][number]") {
+TEST_CASE("every value a built-in proof shows reads back as the number it is",
+          "[check][number][sweep]") {
   // What feedback, printouts and exports write beside a key (bank::format_measured), for every
   // question's `show` and computed value, in every admitted combination of a template.
   std::vector<Bank> banks;

@@ -266,7 +266,7 @@ std::string figure_problem(const std::string& drawn, int width,
 }  // namespace
 
 TEST_CASE("every demo's figure keeps its numbers and commands whole at every width from 40 to 160",
-          "[width][demo]") {
+          "[width][demo][sweep]") {
   using proofdeck::render::TextForm;
   for (const proofdeck::demo::DemoInfo& info : proofdeck::demo::catalog()) {
     const proofdeck::demo::DemoResult result =
