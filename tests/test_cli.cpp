@@ -147,7 +147,7 @@ std::string usage_error(const std::vector<std::string>& args) {
 TEST_CASE("a misspelt command is answered with the command meant", "[cli][usage]") {
   CHECK(usage_error({"qiuz"}) ==
         std::string("error: unknown command 'qiuz'; did you mean 'quiz'? (the commands: quiz, "
-                    "exam, drill, stats, demo, check, print, export, engine, list)\n") +
+                    "exam, drill, stats, demo, check, print, export, engine, list, analyze)\n") +
             kRunWithHelp);
   CHECK_THAT(usage_error({"Exma"}), StartsWith("error: unknown command 'Exma'; did you mean "
                                                "'exam'? (the commands: quiz, "));
@@ -156,7 +156,7 @@ TEST_CASE("a misspelt command is answered with the command meant", "[cli][usage]
 TEST_CASE("a word that is no command lists the commands", "[cli][usage]") {
   CHECK(usage_error({"xyzzy"}) ==
         std::string("error: unknown command 'xyzzy' (the commands: quiz, exam, drill, stats, "
-                    "demo, check, print, export, engine, list)\n") +
+                    "demo, check, print, export, engine, list, analyze)\n") +
             kRunWithHelp);
 }
 

@@ -177,6 +177,7 @@ int run(const std::vector<std::string>& args, Io& io) {
   setup_export(app, context);
   setup_engine(app, context);
   setup_list(app, context);
+  setup_analyze(app, context);
 
   // CLI11 parses from the back of a vector, without the program name.
   std::vector<std::string> reversed(args.rbegin(), args.rend());

@@ -1,0 +1,788 @@
+// Item analysis: reading session reports and computing each question's, form's, objective's and
+// trap's statistics (analysis.hpp; the renderings are in analysis_render.cpp).
+#include "study/analysis.hpp"
+
+#include <fmt/format.h>
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <limits>
+#include <numeric>
+#include <set>
+#include <sstream>
+
+#include "core/errors.hpp"
+#include "core/json_input.hpp"
+#include "study/stats.hpp"
+
+namespace proofdeck::study {
+
+using nlohmann::json;
+using nlohmann::ordered_json;
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr std::size_t kMaxReportBytes = 16u << 20;
+
+ordered_json number_or_null(double value) {
+  return std::isfinite(value) ? ordered_json(value) : ordered_json(nullptr);
+}
+
+[[noreturn]] void not_a_report(const std::string& path, const std::string& what) {
+  throw InputError("analyze.report", fmt::format("{}: {}", path, what));
+}
+
+const json& field(const json& object, const char* name, const std::string& path,
+                  const std::string& where) {
+  const auto it = object.find(name);
+  if (it == object.end())
+    not_a_report(path,
+                 fmt::format("{}has no \"{}\": not a quiz or exam session report", where, name));
+  return *it;
+}
+
+}  // namespace
+
+SessionReport parse_report(const json& report, const std::string& path) {
+  if (!report.is_object())
+    not_a_report(path,
+                 fmt::format("is a JSON {}, not a session report (an object)", json_kind(report)));
+  SessionReport out;
+  out.path = path;
+  const json& mode = field(report, "mode", path, "");
+  if (!mode.is_string()) not_a_report(path, "\"mode\" is not a string");
+  out.mode = mode.get<std::string>();
+  if (out.mode == "drill")
+    not_a_report(path,
+                 "a drill's report: a drill asks each learner different cards, so its "
+                 "answers are not a form's (analyze quiz and exam reports)");
+  if (out.mode != "quiz" && out.mode != "exam")
+    not_a_report(path,
+                 fmt::format("\"mode\" is {}, expected \"quiz\" or \"exam\"", json_preview(mode)));
+  const json& seed = field(report, "seed", path, "");
+  if (!seed.is_number_unsigned()) not_a_report(path, "\"seed\" is not a whole number ≥ 0");
+  out.seed = seed.get<std::uint64_t>();
+  const json& questions = field(report, "questions", path, "");
+  if (!questions.is_array()) not_a_report(path, "\"questions\" is not an array");
+  std::set<std::string> met;
+  for (std::size_t i = 0; i < questions.size(); ++i) {
+    const json& q = questions[i];
+    const std::string where = fmt::format("questions[{}] ", i);
+    if (!q.is_object()) not_a_report(path, where + "is not an object");
+    ReportAnswer answer;
+    const json& id = field(q, "id", path, where);
+    if (!id.is_string() || id.get<std::string>().empty())
+      not_a_report(path, where + "\"id\" is not a question id");
+    answer.question = id.get<std::string>();
+    if (!met.insert(answer.question).second)
+      not_a_report(path, fmt::format("question {} is listed twice", answer.question));
+    const json& correct = field(q, "correct", path, where);
+    if (!correct.is_boolean()) not_a_report(path, where + "\"correct\" is not true or false");
+    answer.correct = correct.get<bool>();
+    const bool skipped = q.value("skipped", false);
+    const json ids = q.value("answer_ids", json(nullptr));
+    if (!ids.is_null() && !ids.is_string())
+      not_a_report(path, where + "\"answer_ids\" is not a string or null");
+    answer.answered = !skipped && !q.value("answer", json(nullptr)).is_null();
+    if (answer.answered && ids.is_string()) answer.answer_ids = ids.get<std::string>();
+    if (answer.correct && !answer.answered)
+      not_a_report(path, where + "is correct but has no answer");
+    const json trap = q.value("trap", json(nullptr));
+    if (trap.is_string()) answer.trap = trap.get<std::string>();
+    const json time = q.value("time_ms", json(0));
+    if (time.is_number() && time.get<double>() >= 0)
+      answer.time_ms = static_cast<std::int64_t>(time.get<double>());
+    out.answers.push_back(std::move(answer));
+  }
+  // Reports written before forms were recorded: the questions met are the form.
+  const json form = report.value("form", json(nullptr));
+  if (form.is_array()) {
+    for (const json& id : form) {
+      if (!id.is_string()) not_a_report(path, "\"form\" holds something other than question ids");
+      out.form.push_back(id.get<std::string>());
+    }
+  } else {
+    for (const ReportAnswer& answer : out.answers)
+      out.form.push_back(answer.question);
+  }
+  const std::set<std::string> drawn(out.form.begin(), out.form.end());
+  for (const ReportAnswer& answer : out.answers)
+    if (!drawn.count(answer.question))
+      not_a_report(path,
+                   fmt::format("question {} was answered but is not in \"form\"", answer.question));
+  const json banks = report.value("banks", json(nullptr));
+  if (banks.is_object()) {
+    for (const auto& [bank, revised] : banks.items())
+      out.banks[bank] = revised.is_string() ? revised.get<std::string>() : "";
+  }
+  return out;
+}
+
+ReadReports read_reports(const std::vector<std::string>& paths) {
+  namespace fs = std::filesystem;
+  std::vector<std::string> files;
+  for (const std::string& path : paths) {
+    std::error_code error;
+    const fs::file_status status = fs::status(path, error);
+    if (error || !fs::exists(status))
+      throw InputError("analyze.path",
+                       fmt::format("{}: no such file or folder (give session reports written by "
+                                   "quiz --report FILE or exam --report FILE, or their folder)",
+                                   path));
+    if (!fs::is_directory(status)) {
+      files.push_back(path);
+      continue;
+    }
+    std::vector<std::string> found;
+    for (const fs::directory_entry& entry : fs::directory_iterator(path, error)) {
+      if (entry.is_regular_file() && entry.path().extension() == ".json")
+        found.push_back(entry.path().string());
+    }
+    if (error)
+      throw InputError("analyze.path",
+                       fmt::format("{}: cannot list it ({})", path, error.message()));
+    std::sort(found.begin(), found.end());
+    files.insert(files.end(), found.begin(), found.end());
+  }
+  ReadReports out;
+  std::istringstream no_input;
+  for (const std::string& file : files) {
+    try {
+      const std::string text = read_text_file(file, kMaxReportBytes, no_input);
+      out.reports.push_back(parse_report(parse_json(text, file), file));
+    } catch (const Error& error) {
+      out.skipped.push_back({file, error.message()});
+    }
+  }
+  return out;
+}
+
+// --- the statistics ------------------------------------------------------------------------------
+
+namespace {
+
+double mean(const std::vector<double>& x) {
+  if (x.empty()) return kNaN;
+  return std::accumulate(x.begin(), x.end(), 0.0) / static_cast<double>(x.size());
+}
+
+// Σ (x − x̄)(y − ȳ) / n
+double covariance(const std::vector<double>& x, const std::vector<double>& y) {
+  const double mx = mean(x), my = mean(y);
+  double sum = 0;
+  for (std::size_t i = 0; i < x.size(); ++i)
+    sum += (x[i] - mx) * (y[i] - my);
+  return sum / static_cast<double>(x.size());
+}
+
+double median(std::vector<double> x) {
+  if (x.empty()) return kNaN;
+  std::sort(x.begin(), x.end());
+  const std::size_t n = x.size();
+  return n % 2 == 1 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2.0;
+}
+
+}  // namespace
+
+double pearson(const std::vector<double>& x, const std::vector<double>& y) {
+  if (x.size() != y.size() || x.size() < 2) return kNaN;
+  const double sxx = covariance(x, x), syy = covariance(y, y);
+  if (sxx <= 0 || syy <= 0) return kNaN;
+  return covariance(x, y) / std::sqrt(sxx * syy);
+}
+
+double discriminative_efficiency(const std::vector<double>& item, const std::vector<double>& rest) {
+  if (item.size() != rest.size() || item.size() < 2) return kNaN;
+  std::vector<double> sorted_item = item, sorted_rest = rest;
+  std::sort(sorted_item.begin(), sorted_item.end());
+  std::sort(sorted_rest.begin(), sorted_rest.end());
+  const double largest = covariance(sorted_item, sorted_rest);
+  if (largest <= 0) return kNaN;
+  return covariance(item, rest) / largest;
+}
+
+FormScores form_scores(const std::vector<std::vector<double>>& scores) {
+  FormScores out;
+  out.learners = static_cast<int>(scores.size());
+  out.questions = scores.empty() ? 0 : static_cast<int>(scores.front().size());
+  std::vector<double> totals;
+  for (const auto& learner : scores)
+    totals.push_back(std::accumulate(learner.begin(), learner.end(), 0.0));
+  out.mean = mean(totals);
+  out.median = median(totals);
+  const double n = static_cast<double>(totals.size());
+  const double variance = totals.empty() ? kNaN : covariance(totals, totals);
+  out.sd = totals.size() < 2 ? kNaN : std::sqrt(variance * n / (n - 1));
+  double item_variances = 0;
+  for (int j = 0; j < out.questions; ++j) {
+    double p = 0;
+    for (const auto& learner : scores)
+      p += learner[static_cast<std::size_t>(j)];
+    p /= n;
+    item_variances += p * (1 - p);
+  }
+  const double k = out.questions;
+  out.kr20 = (k < 2 || !(variance > 0)) ? kNaN : k / (k - 1) * (1 - item_variances / variance);
+  out.sem = std::isfinite(out.kr20) ? out.sd * std::sqrt(std::max(0.0, 1 - out.kr20)) : kNaN;
+  return out;
+}
+
+// --- the analysis --------------------------------------------------------------------------------
+
+namespace {
+
+// How strongly a flag asks to be looked at: the worst first.
+enum class FlagKind {
+  negative_discrimination,
+  distractor_upper,
+  too_hard,
+  weak_discrimination,
+  distractor_unused,
+  too_easy
+};
+
+struct Flag {
+  FlagKind kind;
+  std::string id;
+  std::string message;
+  std::string look_at;
+};
+
+const char* flag_id(FlagKind kind) {
+  switch (kind) {
+    case FlagKind::negative_discrimination:
+      return "negative-discrimination";
+    case FlagKind::distractor_upper:
+      return "distractor-upper";
+    case FlagKind::too_hard:
+      return "too-hard";
+    case FlagKind::weak_discrimination:
+      return "weak-discrimination";
+    case FlagKind::distractor_unused:
+      return "distractor-unused";
+    case FlagKind::too_easy:
+      return "too-easy";
+  }
+  return "";
+}
+
+// The choices one answer makes: option ids ("a,c" → a and c); a true/false answer is its word.
+std::vector<std::string> choices_of(const std::string& answer_ids) {
+  std::vector<std::string> out;
+  std::string piece;
+  std::istringstream in(answer_ids);
+  while (std::getline(in, piece, ','))
+    if (!piece.empty()) out.push_back(piece);
+  return out;
+}
+
+struct OptionInfo {
+  std::string id;
+  std::string text;
+  bool key = false;
+  std::string trap;
+};
+
+// The options whose choices are counted: single and select-all options, true and false.
+std::vector<OptionInfo> options_of(const bank::Question& q) {
+  std::vector<OptionInfo> out;
+  if (q.type == bank::QuestionType::single || q.type == bank::QuestionType::multi) {
+    for (const bank::Option& option : q.options)
+      out.push_back({option.id, option.text, option.correct, option.trap});
+  } else if (q.type == bank::QuestionType::truefalse) {
+    out.push_back({"true", "True", q.answer, q.answer ? "" : q.trap});
+    out.push_back({"false", "False", !q.answer, q.answer ? q.trap : ""});
+  }
+  return out;
+}
+
+// The traps a question offers (an option, a distractor or its wrong truth value embodies).
+std::set<std::string> traps_offered(const bank::Question& q) {
+  std::set<std::string> out;
+  for (const bank::Option& option : q.options)
+    if (!option.trap.empty()) out.insert(option.trap);
+  for (const bank::Distractor& distractor : q.distractors)
+    if (!distractor.trap.empty()) out.insert(distractor.trap);
+  if (q.type == bank::QuestionType::truefalse && !q.trap.empty()) out.insert(q.trap);
+  return out;
+}
+
+struct Learner {
+  const SessionReport* report = nullptr;
+  double right = 0;  // right answers on the questions met
+  double met = 0;    // questions met
+  double share() const { return met > 0 ? right / met : 0; }
+};
+
+struct Lookup {
+  std::map<std::string, const bank::Question*, std::less<>> questions;
+  std::map<std::string, const bank::Objective*, std::less<>> objectives;
+  std::map<std::string, const bank::Trap*, std::less<>> traps;
+};
+
+Lookup lookup_of(const std::vector<bank::Bank>& banks) {
+  Lookup out;
+  for (const bank::Bank& b : banks) {
+    for (const bank::Question& q : b.questions)
+      out.questions.emplace(q.id, &q);
+    for (const bank::Objective& o : b.objectives)
+      out.objectives.emplace(o.id, &o);
+    for (const bank::Trap& t : b.traps)
+      out.traps.emplace(t.id, &t);
+  }
+  return out;
+}
+
+std::string percent(double share) {
+  return fmt::format("{:.0f}%", 100 * share);
+}
+
+// "0.31", "−0.07": two decimals with a minus sign, as the rest of the report prints them.
+std::string two_decimals(double x) {
+  const std::string digits = fmt::format("{:.2f}", std::fabs(x));
+  return (x < 0 && digits != "0.00" ? "−" : "") + digits;
+}
+
+// One learner's answer to a question, with the options it chose.
+struct Met {
+  const Learner* learner;
+  const ReportAnswer* answer;
+  std::vector<std::string> chosen;
+};
+
+// One question's statistics over the learners who met it.
+ordered_json analyze_question(const std::string& id, const std::vector<Met>& met,
+                              const Lookup& lookup, const AnalysisOptions& options,
+                              std::vector<Flag>& flags) {
+  const auto found = lookup.questions.find(id);
+  const bank::Question* question = found == lookup.questions.end() ? nullptr : found->second;
+
+  const std::size_t n = met.size();
+  std::vector<double> item, rest, times;
+  std::vector<double> item_with_rest, rest_of_item;
+  int answered = 0;
+  for (const Met& m : met) {
+    const double x = m.answer->correct ? 1.0 : 0.0;
+    item.push_back(x);
+    if (m.answer->answered) {
+      ++answered;
+      times.push_back(static_cast<double>(m.answer->time_ms) / 1000.0);
+    }
+    // The rest-score as a share of the other questions the learner met, so that learners of
+    // forms of different lengths compare; on one form it is the rest-score over a constant.
+    if (m.learner->met > 1) {
+      item_with_rest.push_back(x);
+      rest_of_item.push_back((m.learner->right - x) / (m.learner->met - 1));
+    }
+  }
+  const double facility = mean(item);
+  const double discrimination = pearson(item_with_rest, rest_of_item);
+  const double efficiency = discriminative_efficiency(item_with_rest, rest_of_item);
+
+  // The upper and lower groups: the share of these learners with the highest and the lowest
+  // scores (a tie at the boundary goes by report order).
+  std::vector<std::size_t> ranked(n);
+  std::iota(ranked.begin(), ranked.end(), 0);
+  std::stable_sort(ranked.begin(), ranked.end(), [&](std::size_t a, std::size_t b) {
+    return met[a].learner->share() < met[b].learner->share();
+  });
+  const auto group =
+      static_cast<std::size_t>(std::lround(options.group_share * static_cast<double>(n)));
+  const std::vector<std::size_t> lower(ranked.begin(),
+                                       ranked.begin() + static_cast<std::ptrdiff_t>(group));
+  const std::vector<std::size_t> upper(ranked.end() - static_cast<std::ptrdiff_t>(group),
+                                       ranked.end());
+  const auto rate_in = [&](const std::vector<std::size_t>& members, const auto& counts) {
+    if (members.empty()) return kNaN;
+    double hits = 0;
+    for (std::size_t i : members)
+      hits += counts(met[i]) ? 1.0 : 0.0;
+    return hits / static_cast<double>(members.size());
+  };
+  const auto is_right = [](const Met& m) { return m.answer->correct; };
+  const double upper_lower = rate_in(upper, is_right) - rate_in(lower, is_right);
+
+  ordered_json out;
+  out["id"] = id;
+  out["bank"] = question ? ordered_json(question->bank) : ordered_json(nullptr);
+  out["topic"] = question ? ordered_json(question->topic) : ordered_json(nullptr);
+  out["type"] = question ? ordered_json(std::string(bank::question_type_name(question->type)))
+                         : ordered_json(nullptr);
+  out["objective"] = question ? ordered_json(question->objective_id()) : ordered_json(nullptr);
+  out["prompt"] = question ? ordered_json(question->prompt) : ordered_json(nullptr);
+  out["attempts"] = n;
+  out["answered"] = answered;
+  out["facility"] = number_or_null(facility);
+  out["sd"] = n < 2 ? ordered_json(nullptr)
+                    : number_or_null(std::sqrt(facility * (1 - facility) * static_cast<double>(n) /
+                                               static_cast<double>(n - 1)));
+  const double chance = question ? guess_chance(*question) : kNaN;
+  out["guess_chance"] = number_or_null(chance);
+  out["discrimination"] = number_or_null(discrimination);
+  out["upper_lower"] = number_or_null(upper_lower);
+  out["efficiency"] = number_or_null(efficiency);
+  out["median_time_s"] = number_or_null(median(times));
+  out["group_size"] = group;
+
+  const bool judged = static_cast<int>(n) >= options.min_attempts;
+  const bool groups_judged = group >= 10;
+  const auto flag = [&](FlagKind kind, std::string message, std::string look_at) {
+    flags.push_back({kind, flag_id(kind), std::move(message), std::move(look_at)});
+  };
+  if (judged && facility >= options.too_easy) {
+    flag(FlagKind::too_easy, fmt::format("too easy: {} answered it right", percent(facility)),
+         "whether an option gives the answer away (length, wording, a word from the stem), or "
+         "ask the harder case of the same idea");
+  }
+  if (judged && (facility <= options.too_hard || (std::isfinite(chance) && facility < chance))) {
+    flag(FlagKind::too_hard,
+         std::isfinite(chance) && facility < chance
+             ? fmt::format("too hard: {} answered it right, fewer than a blind guess would ({})",
+                           percent(facility), percent(chance))
+             : fmt::format("too hard: only {} answered it right", percent(facility)),
+         "the key first, then whether the lesson teaches this and whether the stem says the "
+         "conditions it holds under");
+  }
+  if (judged && facility < options.too_easy && std::isfinite(discrimination)) {
+    if (discrimination < 0) {
+      flag(FlagKind::negative_discrimination,
+           fmt::format("negative discrimination ({}): the stronger learners {}",
+                       two_decimals(discrimination),
+                       discrimination <= -options.weak_discrimination
+                           ? "miss it more often than the weaker ones"
+                           : "do no better on it than the weaker ones"),
+           "the key first, then a second defensible answer or an ambiguity the stronger "
+           "learners see");
+    } else if (discrimination < options.weak_discrimination) {
+      flag(FlagKind::weak_discrimination,
+           fmt::format("near-zero discrimination ({}): it does not separate who knows the "
+                       "topic from who does not",
+                       two_decimals(discrimination)),
+           "whether it tests the objective or something else (reading, arithmetic, a detail "
+           "outside the lesson)");
+    }
+  }
+
+  ordered_json options_json = ordered_json::array();
+  const std::vector<OptionInfo> infos =
+      question ? options_of(*question) : std::vector<OptionInfo>{};
+  const int wrong = static_cast<int>(std::count(item.begin(), item.end(), 0.0));
+  const int distractors =
+      static_cast<int>(std::count_if(infos.begin(), infos.end(), [](auto& o) { return !o.key; }));
+  for (const OptionInfo& option : infos) {
+    const auto chose = [&](const Met& m) {
+      return std::find(m.chosen.begin(), m.chosen.end(), option.id) != m.chosen.end();
+    };
+    int chosen = 0;
+    for (const Met& m : met)
+      chosen += chose(m) ? 1 : 0;
+    const double upper_rate = rate_in(upper, chose), lower_rate = rate_in(lower, chose);
+    ordered_json o;
+    o["id"] = option.id;
+    o["text"] = option.text;
+    o["key"] = option.key;
+    o["trap"] = option.trap.empty() ? ordered_json(nullptr) : ordered_json(option.trap);
+    o["chosen"] = chosen;
+    o["rate"] = number_or_null(n == 0 ? kNaN : chosen / static_cast<double>(n));
+    o["upper"] = number_or_null(upper_rate);
+    o["lower"] = number_or_null(lower_rate);
+    options_json.push_back(std::move(o));
+    if (option.key || !judged) continue;
+    // Enough wrong answers that, spread evenly, each distractor would have drawn five.
+    if (chosen == 0 && wrong >= 5 * distractors) {
+      flag(FlagKind::distractor_unused,
+           fmt::format("distractor {} was chosen by nobody ({} wrong answers)", option.id, wrong),
+           "whether it names a misconception real candidates hold; replace it with one they do");
+    }
+    if (groups_judged && upper_rate > lower_rate) {
+      const double g = static_cast<double>(group);
+      const double pooled = (upper_rate + lower_rate) / 2;
+      const double se = std::sqrt(pooled * (1 - pooled) * 2 / g);
+      if (se > 0 && (upper_rate - lower_rate) / se >= options.upper_preference_z) {
+        flag(FlagKind::distractor_upper,
+             fmt::format("distractor {} draws the upper group more than the lower ({} against "
+                         "{})",
+                         option.id, percent(upper_rate), percent(lower_rate)),
+             fmt::format("whether {} is defensible, or the key wrong, for a reader who knows "
+                         "more than the lesson says",
+                         option.id));
+      }
+    }
+  }
+  out["options"] = std::move(options_json);
+  out["no_answer"] = static_cast<int>(n) - answered;
+
+  // For numbers and orders, the wrong answers given most often.
+  if (!question || infos.empty()) {
+    std::map<std::string, std::pair<int, std::string>> counts;
+    for (const Met& m : met)
+      if (m.answer->answered && !m.answer->correct && !m.answer->answer_ids.empty()) {
+        auto& [count, trap] = counts[m.answer->answer_ids];
+        ++count;
+        trap = m.answer->trap;
+      }
+    std::vector<std::pair<std::string, std::pair<int, std::string>>> sorted(counts.begin(),
+                                                                            counts.end());
+    std::stable_sort(sorted.begin(), sorted.end(),
+                     [](const auto& a, const auto& b) { return a.second.first > b.second.first; });
+    ordered_json common = ordered_json::array();
+    for (std::size_t i = 0; i < sorted.size() && i < 3; ++i)
+      common.push_back(
+          {{"answer", sorted[i].first},
+           {"count", sorted[i].second.first},
+           {"trap", sorted[i].second.second.empty() ? ordered_json(nullptr)
+                                                    : ordered_json(sorted[i].second.second)}});
+    out["common_wrong_answers"] = std::move(common);
+  }
+
+  std::stable_sort(flags.begin(), flags.end(),
+                   [](const Flag& a, const Flag& b) { return a.kind < b.kind; });
+  ordered_json flags_json = ordered_json::array();
+  for (const Flag& f : flags)
+    flags_json.push_back({{"flag", f.id}, {"message", f.message}, {"look_at", f.look_at}});
+  out["flags"] = std::move(flags_json);
+  out["judged"] = judged;
+  return out;
+}
+
+// The reports grouped so that no group holds two revisions of one bank: each report joins the
+// first group it agrees with.
+struct Group {
+  std::map<std::string, std::string> banks;
+  std::vector<const SessionReport*> reports;
+};
+
+bool agrees(const Group& group, const SessionReport& report) {
+  for (const auto& [bank, revised] : report.banks) {
+    const auto it = group.banks.find(bank);
+    if (it != group.banks.end() && it->second != revised) return false;
+  }
+  return true;
+}
+
+ordered_json analyze_group(const Group& group, const Lookup& lookup,
+                           const AnalysisOptions& options) {
+  std::vector<Learner> learners;
+  for (const SessionReport* report : group.reports) {
+    Learner learner{report, 0, 0};
+    for (const ReportAnswer& answer : report->answers) {
+      learner.met += 1;
+      learner.right += answer.correct ? 1 : 0;
+    }
+    learners.push_back(learner);
+  }
+
+  // Forms: the reports with the same mode, seed and drawn questions.
+  std::map<std::tuple<std::string, std::uint64_t, std::vector<std::string>>,
+           std::vector<const SessionReport*>>
+      forms;
+  std::vector<std::tuple<std::string, std::uint64_t, std::vector<std::string>>> form_order;
+  for (const SessionReport* report : group.reports) {
+    auto key = std::make_tuple(report->mode, report->seed, report->form);
+    auto& members = forms[key];
+    if (members.empty()) form_order.push_back(key);
+    members.push_back(report);
+  }
+  ordered_json forms_json = ordered_json::array();
+  for (const auto& key : form_order) {
+    const auto& members = forms.at(key);
+    const std::vector<std::string>& drawn = std::get<2>(key);
+    std::vector<std::vector<double>> scores;
+    for (const SessionReport* report : members) {
+      if (report->answers.size() != drawn.size()) continue;  // quit before the end
+      std::vector<double> row;
+      for (const std::string& id : drawn) {
+        const auto it = std::find_if(report->answers.begin(), report->answers.end(),
+                                     [&](const ReportAnswer& a) { return a.question == id; });
+        row.push_back(it != report->answers.end() && it->correct ? 1.0 : 0.0);
+      }
+      scores.push_back(std::move(row));
+    }
+    const FormScores stats = form_scores(scores);
+    std::vector<int> histogram(drawn.size() + 1, 0);
+    for (const auto& row : scores)
+      ++histogram[static_cast<std::size_t>(std::accumulate(row.begin(), row.end(), 0.0))];
+    ordered_json f;
+    f["mode"] = std::get<0>(key);
+    f["seed"] = std::get<1>(key);
+    f["questions"] = drawn.size();
+    f["reports"] = members.size();
+    f["complete"] = scores.size();
+    f["mean"] = number_or_null(stats.mean);
+    f["median"] = number_or_null(stats.median);
+    f["sd"] = number_or_null(stats.sd);
+    f["kr20"] = number_or_null(stats.kr20);
+    f["sem"] = number_or_null(stats.sem);
+    f["histogram"] = histogram;
+    f["form"] = drawn;
+    forms_json.push_back(std::move(f));
+  }
+
+  // Questions in the order first met, then worst first.
+  std::vector<std::string> ids;
+  std::set<std::string> seen;
+  for (const SessionReport* report : group.reports)
+    for (const ReportAnswer& answer : report->answers)
+      if (seen.insert(answer.question).second) ids.push_back(answer.question);
+  struct Analysed {
+    ordered_json json;
+    std::vector<Flag> flags;
+  };
+  std::map<std::string, std::vector<Met>> met;
+  for (const Learner& learner : learners)
+    for (const ReportAnswer& answer : learner.report->answers)
+      met[answer.question].push_back(
+          {&learner, &answer,
+           answer.answered ? choices_of(answer.answer_ids) : std::vector<std::string>{}});
+  std::vector<Analysed> analysed;
+  for (const std::string& id : ids) {
+    Analysed a;
+    a.json = analyze_question(id, met.at(id), lookup, options, a.flags);
+    analysed.push_back(std::move(a));
+  }
+  const auto worst = [](const Analysed& a) {
+    return a.flags.empty() ? 99 : static_cast<int>(a.flags.front().kind);
+  };
+  const auto discrimination = [](const Analysed& a) {
+    const auto& d = a.json["discrimination"];
+    return d.is_number() ? d.get<double>() : 2.0;
+  };
+  std::stable_sort(analysed.begin(), analysed.end(), [&](const Analysed& a, const Analysed& b) {
+    if (worst(a) != worst(b)) return worst(a) < worst(b);
+    return discrimination(a) < discrimination(b);
+  });
+  ordered_json questions = ordered_json::array();
+  for (Analysed& a : analysed)
+    questions.push_back(std::move(a.json));
+
+  // Per objective: how often its questions were answered right; per trap: how often an answer
+  // to a question offering it fell into it.
+  std::map<std::string, std::pair<int, int>> objectives;  // id → (right, attempts)
+  std::vector<std::string> objective_order;
+  std::map<std::string, std::pair<int, int>> traps;  // id → (fell, exposed)
+  for (const SessionReport* report : group.reports) {
+    for (const ReportAnswer& answer : report->answers) {
+      const auto found = lookup.questions.find(answer.question);
+      if (found == lookup.questions.end()) {
+        if (!answer.trap.empty()) ++traps[answer.trap].first;
+        continue;
+      }
+      const bank::Question& q = *found->second;
+      auto& objective = objectives[q.objective_id()];
+      if (objective.second == 0 && objective.first == 0 &&
+          std::find(objective_order.begin(), objective_order.end(), q.objective_id()) ==
+              objective_order.end())
+        objective_order.push_back(q.objective_id());
+      objective.first += answer.correct ? 1 : 0;
+      objective.second += 1;
+      for (const std::string& trap : traps_offered(q))
+        ++traps[trap].second;
+      if (!answer.trap.empty()) ++traps[answer.trap].first;
+    }
+  }
+  ordered_json objectives_json = ordered_json::array();
+  for (const std::string& id : objective_order) {
+    const auto [right, attempts] = objectives.at(id);
+    const auto statement = lookup.objectives.find(id);
+    objectives_json.push_back(
+        {{"id", id},
+         {"statement", statement == lookup.objectives.end()
+                           ? ordered_json(nullptr)
+                           : ordered_json(statement->second->statement)},
+         {"attempts", attempts},
+         {"right", right},
+         {"facility", number_or_null(attempts ? right / static_cast<double>(attempts) : kNaN)}});
+  }
+  std::stable_sort(
+      objectives_json.begin(), objectives_json.end(), [](const auto& a, const auto& b) {
+        return a["facility"].is_number() && b["facility"].is_number() &&
+               a["facility"].template get<double>() < b["facility"].template get<double>();
+      });
+  ordered_json traps_json = ordered_json::array();
+  for (const auto& [id, counts] : traps) {
+    const auto trap = lookup.traps.find(id);
+    traps_json.push_back(
+        {{"id", id},
+         {"name",
+          trap == lookup.traps.end() ? ordered_json(nullptr) : ordered_json(trap->second->name)},
+         {"fell", counts.first},
+         {"exposed", counts.second},
+         {"rate", number_or_null(counts.second ? counts.first / static_cast<double>(counts.second)
+                                               : kNaN)}});
+  }
+  std::stable_sort(traps_json.begin(), traps_json.end(), [](const auto& a, const auto& b) {
+    const double ra = a["rate"].is_number() ? a["rate"].template get<double>() : -1;
+    const double rb = b["rate"].is_number() ? b["rate"].template get<double>() : -1;
+    return ra > rb;
+  });
+
+  ordered_json out;
+  out["banks"] = group.banks;
+  out["reports"] = group.reports.size();
+  out["forms"] = std::move(forms_json);
+  out["questions"] = std::move(questions);
+  out["objectives"] = std::move(objectives_json);
+  out["traps"] = std::move(traps_json);
+  return out;
+}
+
+}  // namespace
+
+ordered_json analyze_reports(const std::vector<SessionReport>& reports,
+                             const std::vector<SkippedReport>& skipped,
+                             const std::vector<bank::Bank>& banks, const AnalysisOptions& options) {
+  const Lookup lookup = lookup_of(banks);
+  ordered_json warnings = ordered_json::array();
+  std::vector<Group> groups;
+  for (const SessionReport& report : reports) {
+    auto it = std::find_if(groups.begin(), groups.end(),
+                           [&](const Group& g) { return agrees(g, report); });
+    if (it == groups.end() && !groups.empty()) {
+      std::string revisions;
+      for (const auto& [bank, revised] : report.banks)
+        revisions += fmt::format("{}{} {}", revisions.empty() ? "" : ", ", bank,
+                                 revised.empty() ? "(no date)" : revised);
+      warnings.push_back(fmt::format(
+          "{} was answered on another revision of a bank ({}) than the reports before it: its "
+          "revision is analysed apart, as group {}",
+          report.path, revisions, groups.size() + 1));
+    }
+    if (it == groups.end()) {
+      groups.emplace_back();
+      it = groups.end() - 1;
+    }
+    for (const auto& [bank, revised] : report.banks)
+      it->banks[bank] = revised;
+    it->reports.push_back(&report);
+  }
+  std::set<std::string> unknown;
+  for (const SessionReport& report : reports)
+    for (const ReportAnswer& answer : report.answers)
+      if (!lookup.questions.count(answer.question) && unknown.insert(answer.question).second)
+        warnings.push_back(fmt::format(
+            "question {} (in {}) is not in the loaded banks: its options, objective and traps "
+            "are not analysed (load its bank with --bank PATH)",
+            answer.question, report.path));
+
+  ordered_json skipped_json = ordered_json::array();
+  for (const SkippedReport& s : skipped)
+    skipped_json.push_back({{"path", s.path}, {"reason", s.reason}});
+  ordered_json groups_json = ordered_json::array();
+  for (const Group& group : groups)
+    groups_json.push_back(analyze_group(group, lookup, options));
+
+  ordered_json out;
+  out["reports"] = reports.size();
+  out["skipped"] = std::move(skipped_json);
+  out["warnings"] = std::move(warnings);
+  out["thresholds"] = {{"min_attempts", options.min_attempts},
+                       {"group_share", options.group_share},
+                       {"too_easy", options.too_easy},
+                       {"too_hard", options.too_hard},
+                       {"weak_discrimination", options.weak_discrimination}};
+  out["groups"] = std::move(groups_json);
+  return out;
+}
+
+}  // namespace proofdeck::study
