@@ -6,7 +6,8 @@ key, no <script>, nothing fetched from a network — then prints it to PDF and c
 paginates: each topic and the key start a page, and no page is less than 40% full but a topic's
 last (the PDF's outline says where each heading landed, its page streams how far down each page's
 marks reach). Then the layout, as a reader on a 768-pixel-wide window sees it, of the handouts and
-of every demo's page: nothing sticks out of the page (a table too wide for it scrolls in its own
+of every demo's page (and an item analysis, `proofdeck analyze --format html`, at 768 and 1280
+pixels): nothing sticks out of the page (a table too wide for it scrolls in its own
 box), and a demo page's table of every value is collapsed below its figures. The layout is measured in a copy of the page with a script added
 (proofdeck's pages carry none), which writes what it measured into the DOM that Chromium dumps.
 
@@ -198,7 +199,7 @@ MEASURE = """<script>
 </script>"""
 
 
-def check_layout(chromium, page, base, label, problems, demo_page=False):
+def check_layout(chromium, page, base, label, problems, demo_page=False, window=768):
     with open(page, encoding="utf-8") as f:
         html = f.read()
     measured = page.replace(".html", ".measured.html")
@@ -206,8 +207,8 @@ def check_layout(chromium, page, base, label, problems, demo_page=False):
         f.write(html.replace("</body>", MEASURE + "\n</body>"))
     kind = "demo layout" if demo_page else "layout"
     try:
-        dumped = run(base + ["--window-size=768,1024", "--dump-dom", "file://" + measured], kind,
-                     f"{label}: Chromium laying the page out at 768 pixels "
+        dumped = run(base + [f"--window-size={window},1024", "--dump-dom", "file://" + measured],
+                     kind, f"{label}: Chromium laying the page out at {window} pixels "
                      f"({os.path.getsize(page):,} bytes)")
     except Slow as slow:
         problems.append(str(slow))
@@ -229,6 +230,49 @@ def check_layout(chromium, page, base, label, problems, demo_page=False):
     if demo_page and report["drawn"] and report["values_open"]:
         problems.append(f"{label}: the table of every value is open above or beside the figures "
                         "(it belongs collapsed in a <details>)")
+
+
+def check_analysis(proofdeck, chromium, tmp, problems):
+    """`proofdeck analyze --format html` over a class of 30 exam reports (learner i answers each
+    question with the first of the letters a–d, from the i-th on, that it accepts, true or false
+    by turns, 1 to a number, a b c … to an order): one section per question, the histogram an
+    inline <svg>, no script, and nothing sticking out at 768 or 1280 pixels."""
+    reports = os.path.join(tmp, "class")
+    os.makedirs(reports)
+    data = os.path.join(tmp, "class-data")
+    for learner in range(30):
+        letters = "abcd"[learner % 4:] + "abcd"[:learner % 4]
+        answers = "".join(f"{letter}\n{'t' if learner % 2 else 'f'}\n1\n" for letter in letters)
+        answers += "a b c\na b c d\na b c d e\n"  # an order of three, four or five steps
+        made = subprocess.run(
+            [proofdeck, "exam", "--seed", "42", "--count", "12", "--data-dir", data, "--color",
+             "never", "--report", os.path.join(reports, f"learner-{learner:02}.json")],
+            input=answers * 12 + "submit\nyes\n", capture_output=True, text=True,
+            timeout=max(5, round(5 * MEASURED_SECONDS["proofdeck"])))
+        if made.returncode != 0:
+            problems.append(f"analysis: exam for learner {learner} failed: {made.stderr[:200]}")
+            return
+    page = os.path.join(tmp, "analysis.html")
+    made = run([proofdeck, "analyze", reports, "--output", page], "proofdeck", "proofdeck analyze")
+    if made.returncode != 0:
+        problems.append(f"analysis: proofdeck analyze failed: {made.stderr.strip()[:200]}")
+        return
+    with open(page, encoding="utf-8") as f:
+        text = f.read()
+    dom = Dom()
+    dom.feed(text)
+    sections = [e for e in dom.elements if e[0] == "section" and "question" in classes(e[1])]
+    if len(sections) != 12:
+        problems.append(f"analysis: {len(sections)} question sections, expected 12")
+    if not any(e[0] == "svg" for e in dom.elements):
+        problems.append("analysis: no histogram <svg>")
+    for tag, attrs, _ in dom.elements:
+        if tag in ("script", "iframe", "object", "embed", "link", "img"):
+            problems.append(f"analysis: a <{tag}> element")
+    base = browser(chromium, os.path.join(tmp, "profile-analysis"))
+    for window in (768, 1280):
+        check_layout(chromium, page, base, f"analysis at {window} pixels", problems,
+                     window=window)
 
 
 def demo_names(proofdeck):
@@ -495,9 +539,11 @@ def main():
                                     f"{made.stderr.strip()}")
                     continue
                 check_layout(chromium, page, base, f"demo {name}", problems, demo_page=True)
+            check_analysis(proofdeck, chromium, tmp, problems)
         except Slow as slow:
             problems.append(str(slow))
-        print("ok: layout measured at 768 pixels for the handouts and every demo page"
+        print("ok: layout measured at 768 pixels for the handouts and every demo page, and at "
+              "768 and 1280 for an item analysis"
               if not problems else "layout: see the failures below")
     for problem in problems:
         print("FAIL:", problem)

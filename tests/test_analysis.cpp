@@ -322,6 +322,10 @@ TEST_CASE("analyze exits 2 when no report could be read, and when a path is miss
   cli_test::Cli cli;
   CHECK(cli.run({"analyze", dir.path().string()}) == 2);
   CHECK_THAT(cli.err.str(), Contains("no session report could be read (1 skipped)"));
+  cli_test::TempDir empty;
+  cli_test::Cli nothing;
+  CHECK(nothing.run({"analyze", empty.path().string()}) == 2);
+  CHECK_THAT(nothing.err.str(), Contains("no session report found (no .json file)"));
   cli_test::Cli missing;
   CHECK(missing.run({"analyze", (dir.path() / "nowhere").string()}) == 2);
   CHECK_THAT(missing.err.str(), Contains("nowhere: no such file or folder"));

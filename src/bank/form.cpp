@@ -84,7 +84,7 @@ std::vector<Written> numbers_in(std::string_view text) {
 }
 
 // Lower case, every run of white space one space: phrases compared as a reader sees them.
-std::string normalized(std::string_view text) {
+std::string spaced_lower(std::string_view text) {
   std::string out;
   bool space = false;
   for (const char c : text) {
@@ -142,7 +142,7 @@ std::vector<std::string> key_phrases(const Instance& instance) {
   if (q.type != QuestionType::single && q.type != QuestionType::multi) return phrases;
   for (const Option& option : q.options) {
     if (!option.correct) continue;
-    std::string phrase = normalized(option.text);
+    std::string phrase = spaced_lower(option.text);
     if (phrase.size() >= kGiveawayPhrase) phrases.push_back(std::move(phrase));
   }
   return phrases;
@@ -163,7 +163,7 @@ std::optional<std::string> states_key(const Instance& text_of, const Instance& k
       }
     }
     if (phrases.empty()) continue;
-    const std::string read = normalized(text);
+    const std::string read = spaced_lower(text);
     for (const std::string& phrase : phrases) {
       if (read.find(phrase) != std::string::npos) return "\"" + phrase + "\"";
     }

@@ -16,14 +16,6 @@
 
 namespace proofdeck::bank {
 
-namespace {
-
-bool contains(const std::vector<std::string>& list, const std::string& value) {
-  return std::find(list.begin(), list.end(), value) != list.end();
-}
-
-}  // namespace
-
 std::string letter(std::size_t position) {
   return position < 26 ? std::string(1, static_cast<char>('a' + position))
                        : std::to_string(position + 1);
@@ -159,7 +151,8 @@ NumberExample number_example(const Instance& instance) {
 std::vector<std::string> question_traps(const Question& q) {
   std::vector<std::string> traps;
   const auto add = [&](const std::string& trap) {
-    if (!trap.empty() && !contains(traps, trap)) traps.push_back(trap);
+    if (!trap.empty() && std::find(traps.begin(), traps.end(), trap) == traps.end())
+      traps.push_back(trap);
   };
   for (const Option& option : q.options)
     add(option.trap);

@@ -34,11 +34,14 @@ void run_analyze(const AnalyzeOptions& options, Context& context) {
     context.io.err << wrap_labelled("skipped:", context.theme.warning,
                                     text::terminal_safe(skipped.reason), text_width(context));
   if (read.reports.empty())
-    throw InputError("analyze.none",
-                     fmt::format("no session report could be read ({} skipped): give the "
-                                 "files quiz --report FILE or exam --report FILE wrote, or their "
-                                 "folder",
-                                 read.skipped.size()));
+    throw InputError(
+        "analyze.none",
+        fmt::format("{}: give the files quiz --report FILE or exam --report FILE "
+                    "wrote, or their folder",
+                    read.skipped.empty() ? std::string("no session report found (no .json file)")
+                                         : fmt::format("no session report could be read ({} "
+                                                       "skipped)",
+                                                       read.skipped.size())));
   study::AnalysisOptions analysis_options;
   analysis_options.min_attempts = options.min_attempts;
   const nlohmann::ordered_json analysis = study::analyze_reports(

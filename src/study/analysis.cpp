@@ -359,7 +359,7 @@ ordered_json analyze_question(const std::string& id, const std::vector<Met>& met
   const bank::Question* question = found == lookup.questions.end() ? nullptr : found->second;
 
   const std::size_t n = met.size();
-  std::vector<double> item, rest, times;
+  std::vector<double> item, times;
   std::vector<double> item_with_rest, rest_of_item;
   int answered = 0;
   for (const Met& m : met) {
@@ -377,6 +377,7 @@ ordered_json analyze_question(const std::string& id, const std::vector<Met>& met
     }
   }
   const double facility = mean(item);
+  const auto right = std::count(item.begin(), item.end(), 1.0);
   const double discrimination = pearson(item_with_rest, rest_of_item);
   const double efficiency = discriminative_efficiency(item_with_rest, rest_of_item);
 
@@ -431,16 +432,18 @@ ordered_json analyze_question(const std::string& id, const std::vector<Met>& met
     flags.push_back({kind, flag_id(kind), std::move(message), std::move(look_at)});
   };
   if (judged && facility >= options.too_easy) {
-    flag(FlagKind::too_easy, fmt::format("too easy: {} answered it right", percent(facility)),
+    flag(FlagKind::too_easy, fmt::format("too easy: {} of {} answered it right", right, n),
          "whether an option gives the answer away (length, wording, a word from the stem), or "
          "ask the harder case of the same idea");
   }
   if (judged && (facility <= options.too_hard || (std::isfinite(chance) && facility < chance))) {
     flag(FlagKind::too_hard,
          std::isfinite(chance) && facility < chance
-             ? fmt::format("too hard: {} answered it right, fewer than a blind guess would ({})",
-                           percent(facility), percent(chance))
-             : fmt::format("too hard: only {} answered it right", percent(facility)),
+             ? fmt::format("too hard: {} of {} answered it right ({}), fewer than a blind "
+                           "guess would ({})",
+                           right, n, percent(facility), percent(chance))
+             : fmt::format("too hard: only {} of {} answered it right ({})", right, n,
+                           percent(facility)),
          "the key first, then whether the lesson teaches this and whether the stem says the "
          "conditions it holds under");
   }
@@ -696,8 +699,9 @@ ordered_json analyze_group(const Group& group, const Lookup& lookup,
   }
   std::stable_sort(
       objectives_json.begin(), objectives_json.end(), [](const auto& a, const auto& b) {
-        return a["facility"].is_number() && b["facility"].is_number() &&
-               a["facility"].template get<double>() < b["facility"].template get<double>();
+        const double fa = a["facility"].is_number() ? a["facility"].template get<double>() : 2;
+        const double fb = b["facility"].is_number() ? b["facility"].template get<double>() : 2;
+        return fa < fb;
       });
   ordered_json traps_json = ordered_json::array();
   for (const auto& [id, counts] : traps) {

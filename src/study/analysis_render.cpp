@@ -332,7 +332,9 @@ std::string analysis_html(const ordered_json& analysis) {
       int most = 1;
       for (const Bin& bin : bins)
         most = std::max(most, bin.learners);
-      const int bar_width = 22, gap = 4, chart_height = 160;
+      // Wide enough for its label: a score, or a range of scores ("10–11").
+      const bool ranges = !bins.empty() && bins.front().low != bins.front().high;
+      const int bar_width = ranges ? 38 : 22, gap = 4, chart_height = 160;
       const int chart_width = static_cast<int>(bins.size()) * (bar_width + gap);
       body += fmt::format(
           "<figure class=\"chart\"><figcaption>Scores: learners per number of "
@@ -404,6 +406,7 @@ p.flag { margin: .5rem 0; padding: .4rem .8rem; background: #fff4e5; max-width: 
 p.warning { padding: .4rem .8rem; background: #fff4e5; }
 table.options th .text { display: block; font-weight: 400; color: #59636e; font-size: .85rem;
   max-width: 22rem; }
+table.options thead th { text-align: left; }
 td.bar { position: relative; min-width: 7rem; text-align: left; }
 td.bar span { display: block; height: .9rem; background: #92c5de; }
 td.bar span.upper { background: #2166ac; }
