@@ -331,7 +331,9 @@ TEST_CASE("analyze exits 2 when no report could be read, and when a path is miss
   CHECK_THAT(missing.err.str(), Contains("nowhere: no such file or folder"));
 }
 
-TEST_CASE("analyze writes text that fits the width, CSV, and one HTML page", "[analyze][cli]") {
+TEST_CASE("analyze writes text that fits the width, with no trailing space, CSV, and one HTML "
+          "page",
+          "[analyze][cli]") {
   const bank::Bank synthetic = class_sim::synthetic_bank(10);
   std::vector<const bank::Question*> form;
   for (const auto& q : synthetic.questions)
@@ -348,7 +350,9 @@ TEST_CASE("analyze writes text that fits the width, CSV, and one HTML page", "[a
     std::size_t start = 0;
     while (start < text.size()) {
       const std::size_t end = text.find('\n', start);
-      CHECK(text::display_width(text.substr(start, end - start)) <= width);
+      const std::string line = text.substr(start, end - start);
+      CHECK(text::display_width(line) <= width);
+      CHECK((line.empty() || line.back() != ' '));  // no trailing space
       start = end == std::string::npos ? text.size() : end + 1;
     }
   }

@@ -100,8 +100,8 @@ std::string render_form(const ordered_json& form, std::size_t number, const Them
     std::string bar;
     for (int i = 0; i < cells; ++i)
       bar += "█";
-    out += fmt::format("  {} {:>4} {}\n", text::pad_left(bin_label(bin), label_width), bin.learners,
-                       fmt::format(theme.dim, "{}", bar));
+    out += fmt::format("  {} {:>4}{}\n", text::pad_left(bin_label(bin), label_width), bin.learners,
+                       bar.empty() ? "" : " " + fmt::format(theme.dim, "{}", bar));
   }
   return out;
 }
