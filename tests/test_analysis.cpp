@@ -279,6 +279,32 @@ TEST_CASE("what is not a quiz's or an exam's report is refused with the reason",
   CHECK(refused(R"({"mode": "quiz", "seed": 1, "questions": [{"id": "x", "correct": true,
                     "answer": "a"}], "form": ["y"]})") ==
         "r.json: question x was answered but is not in \"form\"");
+  CHECK(refused(R"({"mode": "quiz", "seed": 1, "questions": [{"id": "x", "correct": false,
+                    "skipped": null}]})") ==
+        "r.json: questions[0] \"skipped\" is not true or false");
+  CHECK(refused(R"({"mode": "quiz", "seed": 1, "questions": [{"id": "x", "correct": false,
+                    "answer": "a", "time_ms": 1e308}]})") ==
+        "r.json: questions[0] \"time_ms\" is 1e+308, expected milliseconds from 0 to "
+        "86,400,000 (a day)");
+}
+
+TEST_CASE("a skipped file's reason that quotes bytes which are not UTF-8 still prints as JSON",
+          "[analyze][cli]") {
+  const bank::Bank synthetic = class_sim::synthetic_bank(2);
+  std::vector<const bank::Question*> form;
+  for (const auto& q : synthetic.questions)
+    form.push_back(&q);
+  class_sim::ClassOptions options;
+  options.learners = 2;
+  const auto reports = class_sim::simulate_class(form, {}, options, {synthetic});
+  cli_test::TempDir dir;
+  dir.write("good.json", class_sim::report_json(reports[0], {synthetic}));
+  dir.write("bad.json", "{\"mode\": \"qu\xff\"}");
+  cli_test::Cli cli;
+  REQUIRE(cli.run({"analyze", dir.path().string(), "--format", "json"}) == 0);
+  const json analysis = json::parse(cli.out.str());
+  CHECK(analysis["skipped"].size() == 1);
+  CHECK_THAT(analysis["skipped"][0]["reason"].get<std::string>(), Contains("\xEF\xBF\xBD"));
 }
 
 TEST_CASE(
@@ -331,9 +357,10 @@ TEST_CASE("analyze exits 2 when no report could be read, and when a path is miss
   CHECK_THAT(missing.err.str(), Contains("nowhere: no such file or folder"));
 }
 
-TEST_CASE("analyze writes text that fits the width, with no trailing space, CSV, and one HTML "
-          "page",
-          "[analyze][cli]") {
+TEST_CASE(
+    "analyze writes text that fits the width, with no trailing space, CSV, and one HTML "
+    "page",
+    "[analyze][cli]") {
   const bank::Bank synthetic = class_sim::synthetic_bank(10);
   std::vector<const bank::Question*> form;
   for (const auto& q : synthetic.questions)

@@ -52,7 +52,9 @@ void run_analyze(const AnalyzeOptions& options, Context& context) {
                                     text_width(context));
   std::string text;
   if (format == "json") {
-    text = analysis.dump(2) + "\n";
+    // A skipped file's reason can quote bytes that are not UTF-8: shown as U+FFFD, never a
+    // failure to write the rest.
+    text = analysis.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
   } else if (format == "csv") {
     text = study::analysis_csv(analysis);
   } else if (format == "html") {

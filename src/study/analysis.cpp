@@ -80,7 +80,9 @@ SessionReport parse_report(const json& report, const std::string& path) {
     const json& correct = field(q, "correct", path, where);
     if (!correct.is_boolean()) not_a_report(path, where + "\"correct\" is not true or false");
     answer.correct = correct.get<bool>();
-    const bool skipped = q.value("skipped", false);
+    const json skipped_field = q.value("skipped", json(false));
+    if (!skipped_field.is_boolean()) not_a_report(path, where + "\"skipped\" is not true or false");
+    const bool skipped = skipped_field.get<bool>();
     const json ids = q.value("answer_ids", json(nullptr));
     if (!ids.is_null() && !ids.is_string())
       not_a_report(path, where + "\"answer_ids\" is not a string or null");
@@ -90,9 +92,13 @@ SessionReport parse_report(const json& report, const std::string& path) {
       not_a_report(path, where + "is correct but has no answer");
     const json trap = q.value("trap", json(nullptr));
     if (trap.is_string()) answer.trap = trap.get<std::string>();
+    // A time is milliseconds, at most a day (a longer one is no answer's time).
     const json time = q.value("time_ms", json(0));
-    if (time.is_number() && time.get<double>() >= 0)
-      answer.time_ms = static_cast<std::int64_t>(time.get<double>());
+    if (!time.is_number() || !(time.get<double>() >= 0) || time.get<double>() > 86'400'000.0)
+      not_a_report(path, fmt::format("{}\"time_ms\" is {}, expected milliseconds from 0 to "
+                                     "86,400,000 (a day)",
+                                     where, json_preview(time)));
+    answer.time_ms = static_cast<std::int64_t>(time.get<double>());
     out.answers.push_back(std::move(answer));
   }
   // Reports written before forms were recorded: the questions met are the form.
