@@ -54,6 +54,14 @@ std::vector<bank::Bank> builtin() {
   return banks;
 }
 
+// Every question of a bank, in its order: the form a simulated class takes.
+std::vector<const bank::Question*> form_of(const bank::Bank& bank) {
+  std::vector<const bank::Question*> form;
+  for (const auto& q : bank.questions)
+    form.push_back(&q);
+  return form;
+}
+
 const json* question_in(const json& analysis, const std::string& id) {
   for (const auto& q : analysis["groups"][0]["questions"])
     if (q["id"] == id) return &q;
@@ -154,9 +162,7 @@ TEST_CASE(
     "rest are rarely",
     "[analyze][simulated]") {
   const bank::Bank synthetic = class_sim::synthetic_bank(30);
-  std::vector<const bank::Question*> form;
-  for (const auto& q : synthetic.questions)
-    form.push_back(&q);
+  const std::vector<const bank::Question*> form = form_of(synthetic);
   const std::map<std::string, class_sim::Plant> plants = {
       {"q01", class_sim::Plant::wrong_key},
       {"q02", class_sim::Plant::upper_distractor},
@@ -195,9 +201,7 @@ TEST_CASE(
 TEST_CASE("reports from another revision of a bank are analysed apart, with a warning",
           "[analyze]") {
   const bank::Bank synthetic = class_sim::synthetic_bank(4);
-  std::vector<const bank::Question*> form;
-  for (const auto& q : synthetic.questions)
-    form.push_back(&q);
+  const std::vector<const bank::Question*> form = form_of(synthetic);
   class_sim::ClassOptions options;
   options.learners = 6;
   auto reports = class_sim::simulate_class(form, {}, options, {synthetic});
@@ -219,9 +223,7 @@ TEST_CASE(
     "warning",
     "[analyze]") {
   const bank::Bank synthetic = class_sim::synthetic_bank(3);
-  std::vector<const bank::Question*> form;
-  for (const auto& q : synthetic.questions)
-    form.push_back(&q);
+  const std::vector<const bank::Question*> form = form_of(synthetic);
   class_sim::ClassOptions options;
   options.learners = 5;
   const auto reports = class_sim::simulate_class(form, {}, options, {synthetic});
@@ -291,9 +293,7 @@ TEST_CASE("what is not a quiz's or an exam's report is refused with the reason",
 TEST_CASE("a skipped file's reason that quotes bytes which are not UTF-8 still prints as JSON",
           "[analyze][cli]") {
   const bank::Bank synthetic = class_sim::synthetic_bank(2);
-  std::vector<const bank::Question*> form;
-  for (const auto& q : synthetic.questions)
-    form.push_back(&q);
+  const std::vector<const bank::Question*> form = form_of(synthetic);
   class_sim::ClassOptions options;
   options.learners = 2;
   const auto reports = class_sim::simulate_class(form, {}, options, {synthetic});
@@ -362,9 +362,7 @@ TEST_CASE(
     "page",
     "[analyze][cli]") {
   const bank::Bank synthetic = class_sim::synthetic_bank(10);
-  std::vector<const bank::Question*> form;
-  for (const auto& q : synthetic.questions)
-    form.push_back(&q);
+  const std::vector<const bank::Question*> form = form_of(synthetic);
   class_sim::ClassOptions options;
   options.learners = 60;
   const auto reports =
