@@ -3,6 +3,8 @@
 
 #include <Eigen/Core>
 
+#include "engine/product.hpp"
+
 namespace proofdeck::engine {
 
 void fix_product_blocking() {
@@ -24,6 +26,7 @@ bool product_threads_available() {
 
 void set_product_threads(int threads) {
   Eigen::setNbThreads(threads);
+  set_blas_threads(threads);
 }
 
 }  // namespace proofdeck::engine

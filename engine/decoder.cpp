@@ -8,6 +8,7 @@
 #include <string>
 
 #include "engine/fault.hpp"
+#include "engine/product.hpp"
 
 namespace proofdeck::engine {
 
@@ -66,18 +67,15 @@ void swiglu_forward(Matrix<T>& out, SwigluCache<T>& cache, const Matrix<T>& inp,
   enter(Op::swiglu);  // swiglu-no-gate acts on the module's structure: see the constructor
   check_swiglu_shapes(params);
   require_shape(inp, inp.rows(), params.hidden_size(), "swiglu input");
-  cache.up.resize(inp.rows(), params.intermediate_size());
-  cache.up.noalias() = inp * params.up_proj.transpose();
+  project(cache.up, inp, params.up_proj);
   if (params.has_gate()) {
-    cache.gate.resize(inp.rows(), params.intermediate_size());
-    cache.gate.noalias() = inp * params.gate_proj.transpose();
+    project(cache.gate, inp, params.gate_proj);
     cache.hidden = cache.gate.unaryExpr(&silu<T>).cwiseProduct(cache.up);
   } else {
     cache.gate.resize(0, 0);
     cache.hidden = cache.up.unaryExpr(&silu<T>);
   }
-  out.resize(inp.rows(), params.hidden_size());
-  out.noalias() = cache.hidden * params.down_proj.transpose();
+  project(out, cache.hidden, params.down_proj);
 }
 
 template <typename T>
@@ -90,30 +88,25 @@ void swiglu_backward(Matrix<T>& dinp, SwigluParams<T>& grads, const Matrix<T>& d
   require_shape(dout, inp.rows(), params.hidden_size(), "swiglu grad_output");
   require_shape(params.has_gate() ? cache.gate : cache.up, inp.rows(), params.intermediate_size(),
                 "swiglu cache");
-  grads.down_proj.resize(params.down_proj.rows(), params.down_proj.cols());
-  grads.down_proj.noalias() = dout.transpose() * cache.hidden;
-  const Matrix<T> dhidden = dout * params.down_proj;
+  weight_gradient(grads.down_proj, dout, cache.hidden);
+  Matrix<T> dhidden;
+  project_back(dhidden, dout, params.down_proj);
   if (!params.has_gate()) {
     // forward was: out = silu(x·W_uᵀ)·W_dᵀ (a module without gate_proj)
     const Matrix<T> dup = dhidden.cwiseProduct(cache.up.unaryExpr(&silu_derivative<T>));
     grads.gate_proj.resize(0, 0);
-    grads.up_proj.resize(params.up_proj.rows(), params.up_proj.cols());
-    grads.up_proj.noalias() = dup.transpose() * inp;
-    dinp.resize(inp.rows(), inp.cols());
-    dinp.noalias() = dup * params.up_proj;
+    weight_gradient(grads.up_proj, dup, inp);
+    project_back(dinp, dup, params.up_proj);
     return;
   }
   const Matrix<T> silu_gate = cache.gate.unaryExpr(&silu<T>);
   const Matrix<T> dsilu = cache.gate.unaryExpr(&silu_derivative<T>);
   const Matrix<T> dup = dhidden.cwiseProduct(silu_gate);
   const Matrix<T> dgate = dhidden.cwiseProduct(cache.up).cwiseProduct(dsilu);
-  grads.gate_proj.resize(params.gate_proj.rows(), params.gate_proj.cols());
-  grads.gate_proj.noalias() = dgate.transpose() * inp;
-  grads.up_proj.resize(params.up_proj.rows(), params.up_proj.cols());
-  grads.up_proj.noalias() = dup.transpose() * inp;
-  dinp.resize(inp.rows(), inp.cols());
-  dinp.noalias() = dgate * params.gate_proj;
-  dinp.noalias() += dup * params.up_proj;
+  weight_gradient(grads.gate_proj, dgate, inp);
+  weight_gradient(grads.up_proj, dup, inp);
+  project_back(dinp, dgate, params.gate_proj);
+  project_back(dinp, dup, params.up_proj, Accumulate::yes);
 }
 
 // --- grouped-query attention --------------------------------------------------------------------
@@ -329,12 +322,9 @@ void gqa_forward(Matrix<T>& out, GqaCache<T>& cache, const Matrix<T>& inp,
               " positions");
   cache.positions = positions.empty() ? sequential_positions(steps) : positions;
 
-  cache.q.resize(steps, params.q_proj.rows());
-  cache.q.noalias() = inp * params.q_proj.transpose();
-  cache.k.resize(steps, params.k_proj.rows());
-  cache.k.noalias() = inp * params.k_proj.transpose();
-  cache.v.resize(steps, params.v_proj.rows());
-  cache.v.noalias() = inp * params.v_proj.transpose();
+  project(cache.q, inp, params.q_proj);
+  project(cache.k, inp, params.k_proj);
+  project(cache.v, inp, params.v_proj);
   if (config.rope && fault != Fault::rope_not_applied) {
     const RopeAngles<T> table = rope_angles<T>(cache.positions, head_dim, rope_of(config, fault));
     rotate_heads(cache.q, head_dim, table, false, fault);
@@ -358,8 +348,7 @@ void gqa_forward(Matrix<T>& out, GqaCache<T>& cache, const Matrix<T>& inp,
     cache.heads.middleCols(h * head_dim, head_dim).noalias() =
         probs * cache.v.middleCols(g * head_dim, head_dim);
   }
-  out.resize(steps, embed);
-  out.noalias() = cache.heads * params.o_proj.transpose();
+  project(out, cache.heads, params.o_proj);
 }
 
 template <typename T>
@@ -379,9 +368,9 @@ void gqa_backward(Matrix<T>& dinp, GqaParams<T>& grads, const Matrix<T>& dout, c
   require_shape(cache.heads, steps, heads * head_dim, "gqa cache");
   grads.config = config;
 
-  grads.o_proj.resize(embed, heads * head_dim);
-  grads.o_proj.noalias() = dout.transpose() * cache.heads;
-  const Matrix<T> dheads = dout * params.o_proj;
+  weight_gradient(grads.o_proj, dout, cache.heads);
+  Matrix<T> dheads;
+  project_back(dheads, dout, params.o_proj);
   Matrix<T> dq = Matrix<T>::Zero(steps, params.q_proj.rows());
   Matrix<T> dk = Matrix<T>::Zero(steps, params.k_proj.rows());
   Matrix<T> dv = Matrix<T>::Zero(steps, params.v_proj.rows());
@@ -411,16 +400,12 @@ void gqa_backward(Matrix<T>& dinp, GqaParams<T>& grads, const Matrix<T>& dout, c
     rotate_heads(dk, head_dim, table, true, fault);
     if (fault == Fault::rope_on_values) rotate_heads(dv, head_dim, table, true, fault);
   }
-  grads.q_proj.resize(params.q_proj.rows(), embed);
-  grads.q_proj.noalias() = dq.transpose() * inp;
-  grads.k_proj.resize(params.k_proj.rows(), embed);
-  grads.k_proj.noalias() = dk.transpose() * inp;
-  grads.v_proj.resize(params.v_proj.rows(), embed);
-  grads.v_proj.noalias() = dv.transpose() * inp;
-  dinp.resize(steps, embed);
-  dinp.noalias() = dq * params.q_proj;
-  dinp.noalias() += dk * params.k_proj;
-  dinp.noalias() += dv * params.v_proj;
+  weight_gradient(grads.q_proj, dq, inp);
+  weight_gradient(grads.k_proj, dk, inp);
+  weight_gradient(grads.v_proj, dv, inp);
+  project_back(dinp, dq, params.q_proj);
+  project_back(dinp, dk, params.k_proj, Accumulate::yes);
+  project_back(dinp, dv, params.v_proj, Accumulate::yes);
 }
 
 // --- decoding with a key/value cache ----------------------------------------------------------

@@ -2,14 +2,14 @@
 #include "engine/linear.hpp"
 
 #include "engine/macs.hpp"
+#include "engine/product.hpp"
 
 namespace proofdeck::engine {
 
 template <typename T>
 void linear_forward(Matrix<T>& out, const Matrix<T>& inp, const LinearParams<T>& params) {
   require_shape(inp, inp.rows(), params.in_features(), "linear input");
-  out.resize(inp.rows(), params.out_features());
-  out.noalias() = inp * params.weight.transpose();
+  project(out, inp, params.weight);
   count_macs(MacSite::linear, inp.rows(), params.in_features(), params.out_features());
   if (params.has_bias()) out.rowwise() += params.bias.transpose();
 }
@@ -19,10 +19,8 @@ void linear_backward(Matrix<T>& dinp, LinearParams<T>& grads, const Matrix<T>& d
                      const Matrix<T>& inp, const LinearParams<T>& params) {
   // forward was: out = inp·Wᵀ + b
   require_shape(dout, inp.rows(), params.out_features(), "linear grad_output");
-  dinp.resize(inp.rows(), params.in_features());
-  dinp.noalias() = dout * params.weight;
-  grads.weight.resize(params.weight.rows(), params.weight.cols());
-  grads.weight.noalias() = dout.transpose() * inp;
+  project_back(dinp, dout, params.weight);
+  weight_gradient(grads.weight, dout, inp);
   if (params.has_bias()) {
     grads.bias = dout.colwise().sum().transpose();
   } else {

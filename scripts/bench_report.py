@@ -11,6 +11,7 @@ and ratios of the rounds printed as Markdown tables. Standard library only.
     bench_report.py engine RESULTS                the encoder_layer table, post- and pre-LN
 """
 import json
+import os
 import statistics
 import sys
 
@@ -74,21 +75,39 @@ def check(timings_path, bound):
     return 0 if verdict == "within" else 1
 
 
+def sides(runs, torch):
+    """Who ran what: the CPU, proofdeck's instruction set and products, PyTorch's kernels."""
+    ours = next(r for r in runs if r["impl"] == "proofdeck")
+    cpu = os.environ.get("BENCH_CPU", "an unnamed CPU")
+    products = ours.get("products", "Eigen")
+    note = f" ({ours['products_note']})" if ours.get("products_note") else ""
+    print(f"CPU: {cpu}")
+    print(f"proofdeck: built for {ours.get('isa', 'this CPU')}, products by {products}{note}")
+    print(f"PyTorch {torch['torch_version']}: kernels at "
+          f"{os.environ.get('BENCH_TORCH_ISA', 'its default')}, on "
+          f"{torch.get('blas', 'unknown BLAS')}")
+
+
+def ratio_cells(ours, theirs):
+    """proofdeck's time as a fraction of PyTorch's, and PyTorch's over proofdeck's."""
+    return f"{ours / theirs:.2f}x | {theirs / ours:.2f}x"
+
+
 def gqa(results_path):
     runs = read_lines(results_path)
     torch = next(r for r in runs if r["impl"] == "pytorch")
     print(f"gqa (Llama attention: causal, RoPE, no biases), T={torch['seq']} E={torch['d_model']} "
           f"H={torch['heads']} G={torch['kv_heads']}, {torch['dtype']}, {torch['threads']} thread; "
           f"median of {len(runs) // 2} rounds x {torch['iters']} iterations")
-    print(f"PyTorch {torch['torch_version']} (plain torch ops) on "
-          f"{torch.get('blas', 'unknown BLAS')}")
+    sides(runs, torch)
+    print("(PyTorch's side in plain torch ops)")
     print()
-    print("| measure | proofdeck ms | PyTorch ms | PyTorch / proofdeck |")
-    print("|---|---:|---:|---:|")
+    print("| measure | proofdeck ms | PyTorch ms | proofdeck / PyTorch | PyTorch / proofdeck |")
+    print("|---|---:|---:|---:|---:|")
     for key, label in (("forward_ms", "forward"), ("forward_backward_ms", "forward+backward")):
         ours = statistics.median(r[key] for r in runs if r["impl"] == "proofdeck")
         theirs = statistics.median(r[key] for r in runs if r["impl"] == "pytorch")
-        print(f"| {label} | {ours:.2f} | {theirs:.2f} | {theirs / ours:.2f}x |")
+        print(f"| {label} | {ours:.2f} | {theirs:.2f} | {ratio_cells(ours, theirs)} |")
     return 0
 
 
@@ -98,17 +117,19 @@ def engine(results_path):
     print(f"encoder_layer, T={torch['seq']} E={torch['d_model']} H={torch['heads']} "
           f"F={torch['d_ff']}, {torch['dtype']}, {torch['threads']} thread; median of "
           f"{len(runs) // 4} rounds x {torch['iters']} iterations")
-    print(f"PyTorch {torch['torch_version']} on {torch.get('blas', 'unknown BLAS')}")
+    sides(runs, torch)
     print()
-    print("| norm | measure | proofdeck ms | PyTorch ms | PyTorch / proofdeck |")
-    print("|---|---|---:|---:|---:|")
+    print("| norm | measure | proofdeck ms | PyTorch ms | proofdeck / PyTorch "
+          "| PyTorch / proofdeck |")
+    print("|---|---|---:|---:|---:|---:|")
     for norm in ("post", "pre"):
         for key, label in (("forward_ms", "forward"), ("forward_backward_ms", "forward+backward")):
             ours = statistics.median(
                 r[key] for r in runs if r["impl"] == "proofdeck" and r["norm"] == norm)
             theirs = statistics.median(
                 r[key] for r in runs if r["impl"] == "pytorch" and r["norm"] == norm)
-            print(f"| {norm}-LN | {label} | {ours:.2f} | {theirs:.2f} | {theirs / ours:.2f}x |")
+            print(f"| {norm}-LN | {label} | {ours:.2f} | {theirs:.2f} "
+                  f"| {ratio_cells(ours, theirs)} |")
     return 0
 
 

@@ -9,8 +9,11 @@ Runs `check --engine-faults --format json` over the built-in banks and fails whe
 Prints "N faults: M caught by a built-in question, K explained in the README; V values no fault
 moves, each explained (S s)" and exits 0.
 
-    tests/engine_faults_check.py build/proofdeck README.md docs/ARCHITECTURE.md
+    tests/engine_faults_check.py build/proofdeck README.md docs/ARCHITECTURE.md [REPORT]
                                                                (scripts/test runs it)
+
+REPORT, when given, receives check's JSON report, which tests/tuned_verdicts.py compares with the
+tuned build's.
 
 Standard library only.
 """
@@ -50,13 +53,16 @@ def unmoved_explained(architecture):
 
 
 def main():
-    if len(sys.argv) != 4:
-        sys.exit("usage: tests/engine_faults_check.py PROOFDECK README ARCHITECTURE")
+    if len(sys.argv) not in (4, 5):
+        sys.exit("usage: tests/engine_faults_check.py PROOFDECK README ARCHITECTURE [REPORT]")
     binary, readme, architecture = sys.argv[1], sys.argv[2], sys.argv[3]
     run = subprocess.run([binary, "check", "--engine-faults", "--format", "json", "--color",
                           "never"], stdin=subprocess.DEVNULL, capture_output=True, text=True)
     if run.returncode != 0:
         sys.exit(f"check --engine-faults exited {run.returncode}\n{run.stderr}")
+    if len(sys.argv) == 5:
+        with open(sys.argv[4], "w", encoding="utf-8") as saved:
+            saved.write(run.stdout)
     report = json.loads(run.stdout)["summary"]["engine_faults"]
     problems = []
     broken = [f"{f['fault']} ({f['broken']} of {f['runs']} runs)" for f in report["per_fault"]

@@ -14,6 +14,7 @@
 #include "engine/blocking.hpp"
 #include "engine/decoder.hpp"
 #include "engine/encoder_layer.hpp"
+#include "engine/product.hpp"
 #include "engine/rng.hpp"
 
 namespace proofdeck {
@@ -271,6 +272,12 @@ nlohmann::ordered_json run_engine_bench(const BenchOptions& options) {
   result["forward_backward_ms"] = forward_backward;
   result["gflops"] = total_flops / (forward_backward * 1e6);
   result["simd"] = Eigen::SimdInstructionSetsInUse();
+  // What ran the large products: the instruction set compiled for, and Eigen or OpenBLAS with
+  // the kernels it chose (engine/product.hpp).
+  const engine::ProductBackend& backend = engine::product_backend();
+  result["isa"] = backend.isa;
+  result["products"] = backend.library;
+  if (!backend.note.empty()) result["products_note"] = backend.note;
   return result;
 }
 
