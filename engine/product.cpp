@@ -10,6 +10,8 @@
 
 #ifdef PROOFDECK_BLAS
 #include <cblas.h>
+
+#include <cstdlib>
 #endif
 
 namespace proofdeck::engine {
@@ -34,6 +36,17 @@ std::string eigen_name() {
 }
 
 #ifdef PROOFDECK_BLAS
+
+// OpenBLAS reads its environment as it loads, and by default starts a worker thread per core that
+// spins for a while before it sleeps: on a 2-core machine that took 0.1 s of CPU from `check`'s
+// own threads (docs/performance.md). A function in an executable's .preinit_array runs before any
+// library initialises, so OpenBLAS loads with one thread and no pool; a value the user set is
+// kept, and `engine bench --threads` still raises it (set_blas_threads).
+void load_openblas_with_one_thread() {
+  setenv("OPENBLAS_NUM_THREADS", "1", 0);
+}
+[[gnu::used, gnu::section(".preinit_array")]] void (*const preinit_openblas_threads)() =
+    load_openblas_with_one_thread;
 
 // OpenBLAS picks its kernels at load time from the CPU it recognises (OPENBLAS_CORETYPE overrides
 // it). A CPU newer than the library falls back to old kernels — Debian 12's 0.3.21 runs its SSE3
