@@ -6,6 +6,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <numeric>
+#include <optional>
+#include <thread>
+#include <utility>
 #include <vector>
 
 #include "engine/rng.hpp"
@@ -13,8 +16,40 @@
 
 namespace test_rng {
 
+using proofdeck::engine::DrawLog;
 using proofdeck::engine::Matrix;
 using proofdeck::engine::Rng;
+using proofdeck::engine::SharedNormals;
+using proofdeck::engine::Vector;
+
+// What a generator of `seed` gives drawing one normal at a time: `count` of mean + stddev·z as
+// double, then the next normal, uniform and raw draw, which show where it left its state.
+struct Drawn {
+  std::vector<double> values;
+  double next_normal = 0, next_uniform = 0;
+  std::uint64_t next_raw = 0;
+  bool operator==(const Drawn&) const = default;
+};
+Drawn one_at_a_time(std::uint64_t seed, std::int64_t count, double mean, double stddev) {
+  Rng rng(seed);
+  Drawn drawn;
+  for (std::int64_t i = 0; i < count; ++i)
+    drawn.values.push_back(rng.normal(mean, stddev));
+  drawn.next_normal = rng.normal();
+  drawn.next_uniform = rng.uniform();
+  drawn.next_raw = rng.next_u64();
+  return drawn;
+}
+Drawn filled(Rng& rng, std::int64_t count, double mean, double stddev) {
+  Vector<double> v(count);
+  proofdeck::engine::fill_normal(v, mean, stddev, rng);
+  Drawn drawn;
+  drawn.values.assign(v.data(), v.data() + v.size());
+  drawn.next_normal = rng.normal();
+  drawn.next_uniform = rng.uniform();
+  drawn.next_raw = rng.next_u64();
+  return drawn;
+}
 
 TEST_CASE("the generator reproduces SplitMix64's published outputs", "[engine][rng]") {
   Rng zero(0);
@@ -113,6 +148,91 @@ TEST_CASE("the shuffle swaps each place from the back with one below() draw, as 
       REQUIRE(rng.next_u64() == reference.next_u64());  // as many draws taken
     }
   }
+}
+
+TEST_CASE(
+    "shared normals are bit-identical to drawing them, and leave the state where drawing would",
+    "[engine][rng]") {
+  // Even and odd counts (a pair's second normal pending) and ones past a block of 32,768.
+  for (const std::int64_t count : {0, 1, 2, 7, 32767, 32768, 32769, 100001}) {
+    CAPTURE(count);
+    const Drawn expected = one_at_a_time(3, count, 0.5, 2.0);
+    const SharedNormals shared;
+    Rng rng(3);
+    CHECK(filled(rng, count, 0.5, 2.0) == expected);
+  }
+}
+
+TEST_CASE(
+    "shared normals: consecutive fills, float weights, and a generator drawing uniforms first",
+    "[engine][rng]") {
+  const SharedNormals shared;
+  SECTION("two fills read on along the sequence, as two runs of draws would") {
+    Rng rng(11), reference(11);
+    Matrix<float> a(3, 5), b(40000, 1);
+    proofdeck::engine::fill_normal(a, 0.0, 0.02, rng);
+    proofdeck::engine::fill_normal(b, 1.0, 3.0, rng);
+    for (Eigen::Index i = 0; i < a.size(); ++i)
+      REQUIRE(a.data()[i] == static_cast<float>(reference.normal(0.0, 0.02)));
+    for (Eigen::Index i = 0; i < b.size(); ++i)
+      REQUIRE(b.data()[i] == static_cast<float>(reference.normal(1.0, 3.0)));
+    CHECK(rng.next_u64() == reference.next_u64());
+  }
+  SECTION("a generator that drew anything else first draws for itself, the same values") {
+    Rng rng(11), reference(11);
+    CHECK(rng.uniform() == reference.uniform());
+    Vector<double> v(9);
+    proofdeck::engine::fill_normal(v, 0.0, 1.0, rng);
+    for (Eigen::Index i = 0; i < v.size(); ++i)
+      REQUIRE(v[i] == reference.normal());
+    CHECK(rng.next_u64() == reference.next_u64());
+  }
+}
+
+TEST_CASE("shared normals: generators on several threads, and one outliving the sharing",
+          "[engine][rng]") {
+  const Drawn expected = one_at_a_time(5, 70001, 0.0, 1.0);
+  SECTION("four threads filling from one seed at once each get the drawn values") {
+    const SharedNormals shared;
+    std::vector<Drawn> got(4);
+    std::vector<std::thread> threads;
+    for (std::size_t t = 0; t < got.size(); ++t) {
+      threads.emplace_back([&got, t] {
+        Rng rng(5);
+        got[t] = filled(rng, 70001, 0.0, 1.0);
+      });
+    }
+    for (std::thread& thread : threads)
+      thread.join();
+    for (const Drawn& drawn : got)
+      CHECK(drawn == expected);
+  }
+  SECTION("a generator that read shared normals draws on correctly once the sharing has ended") {
+    Rng rng(5);
+    Vector<double> first(70001);
+    {
+      const SharedNormals shared;
+      proofdeck::engine::fill_normal(first, 0.0, 1.0, rng);
+    }
+    CHECK(std::vector<double>(first.data(), first.data() + first.size()) == expected.values);
+    CHECK(rng.normal() == expected.next_normal);
+    CHECK(rng.uniform() == expected.next_uniform);
+    CHECK(rng.next_u64() == expected.next_raw);
+  }
+}
+
+TEST_CASE("a DrawLog counts every normal of a fill, shared or not", "[engine][rng]") {
+  const auto logged = [](bool share) {
+    std::optional<SharedNormals> shared;
+    if (share) shared.emplace();
+    DrawLog log;
+    Rng rng(9);
+    Vector<double> v(1001);
+    proofdeck::engine::fill_normal(v, 0.0, 1.0, rng);
+    return std::pair{log.count(), log.hash()};
+  };
+  CHECK(logged(true) == logged(false));
+  CHECK(logged(true).first == 1002);  // 501 pairs of uniform draws
 }
 
 }  // namespace test_rng

@@ -16,6 +16,7 @@
 
 #include "bank/template.hpp"
 #include "demo/demo.hpp"
+#include "engine/rng.hpp"
 
 namespace proofdeck::bank {
 
@@ -152,6 +153,9 @@ FaultReport check_engine_faults(const std::vector<Bank>& banks, DemoRunner& clea
       jobs.push_back(Job{faults[f].fault, &run});
     }
   }
+  // Every faulty run draws its weights from a fresh generator of one seed: each normal computed
+  // once (a fault leaves every draw as it was).
+  const engine::SharedNormals shared_normals;
   std::atomic<std::size_t> next{0};
   const auto work = [&] {
     for (std::size_t i = next++; i < jobs.size(); i = next++) {

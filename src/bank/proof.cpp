@@ -15,6 +15,7 @@
 #include "bank/formula.hpp"
 #include "bank/numeric_answer.hpp"
 #include "core/errors.hpp"
+#include "engine/rng.hpp"
 #include "text/suggest.hpp"
 
 namespace proofdeck::bank {
@@ -187,6 +188,8 @@ void DemoRunner::prefetch(const std::vector<Bank>& banks, unsigned threads) {
       }
     }
   }
+  // The runs draw their weights from fresh generators of one seed: each normal computed once.
+  const engine::SharedNormals shared_normals;
   std::atomic<std::size_t> next{0};
   const auto work = [&]() {
     for (std::size_t i = next++; i < jobs.size(); i = next++) {
