@@ -9,9 +9,8 @@ namespace proofdeck::engine {
 template <typename T>
 void linear_forward(Matrix<T>& out, const Matrix<T>& inp, const LinearParams<T>& params) {
   require_shape(inp, inp.rows(), params.in_features(), "linear input");
-  project(out, inp, params.weight);
+  project(out, inp, params.weight, params.bias);
   count_macs(MacSite::linear, inp.rows(), params.in_features(), params.out_features());
-  if (params.has_bias()) out.rowwise() += params.bias.transpose();
 }
 
 template <typename T>

@@ -134,12 +134,20 @@ bool blas_product(const Matrix<T>& a, bool transpose_a, const Matrix<T>& b, bool
 }  // namespace
 
 template <typename T>
-void project(Matrix<T>& out, const Matrix<T>& inp, const Matrix<T>& weight) {
+void project(Matrix<T>& out, const Matrix<T>& inp, const Matrix<T>& weight, const Vector<T>& bias) {
   out.resize(inp.rows(), weight.rows());
+  const bool biased = bias.size() != 0;
 #ifdef PROOFDECK_BLAS
-  if (blas_product(inp, false, weight, true, T(0), out)) return;
+  // OpenBLAS adds the product to the bias, as PyTorch's addmm does: no pass to clear the output
+  // first and none to add the bias after.
+  if (biased && use_blas(inp.rows(), inp.cols(), weight.rows())) {
+    require_size(bias, weight.rows(), "projection bias");
+    out.rowwise() = bias.transpose();
+  }
+  if (blas_product(inp, false, weight, true, biased ? T(1) : T(0), out)) return;
 #endif
   out.noalias() = inp * weight.transpose();
+  if (biased) out.rowwise() += bias.transpose();
 }
 
 template <typename T>
@@ -183,9 +191,9 @@ void set_blas_threads([[maybe_unused]] int threads) {
 #endif
 }
 
-#define PROOFDECK_INSTANTIATE(T)                                                             \
-  template void project<T>(Matrix<T>&, const Matrix<T>&, const Matrix<T>&);                  \
-  template void project_back<T>(Matrix<T>&, const Matrix<T>&, const Matrix<T>&, Accumulate); \
+#define PROOFDECK_INSTANTIATE(T)                                                              \
+  template void project<T>(Matrix<T>&, const Matrix<T>&, const Matrix<T>&, const Vector<T>&); \
+  template void project_back<T>(Matrix<T>&, const Matrix<T>&, const Matrix<T>&, Accumulate);  \
   template void weight_gradient<T>(Matrix<T>&, const Matrix<T>&, const Matrix<T>&);
 PROOFDECK_INSTANTIATE(float)
 PROOFDECK_INSTANTIATE(double)

@@ -13,9 +13,11 @@
 
 namespace proofdeck::engine {
 
-// out = inp·weightᵀ: a Linear's forward, weight (out_features, in_features) as PyTorch lays it out.
+// out = inp·weightᵀ + bias: a Linear's forward, weight (out_features, in_features) as PyTorch lays
+// it out; an empty bias adds nothing.
 template <typename T>
-void project(Matrix<T>& out, const Matrix<T>& inp, const Matrix<T>& weight);
+void project(Matrix<T>& out, const Matrix<T>& inp, const Matrix<T>& weight,
+             const Vector<T>& bias = Vector<T>());
 
 // dinp = dout·weight, or dinp += dout·weight: the gradient a projection passes to its input.
 enum class Accumulate : bool { no, yes };
