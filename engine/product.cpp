@@ -9,7 +9,8 @@
 #include <type_traits>
 
 #ifdef PROOFDECK_BLAS
-#include <cblas.h>
+#include <cblas.h>  // the functions' types only: the library is loaded at run time
+#include <dlfcn.h>
 
 #include <cstdlib>
 #endif
@@ -37,21 +38,9 @@ std::string eigen_name() {
 
 #ifdef PROOFDECK_BLAS
 
-// OpenBLAS reads its environment as it loads, and by default starts a worker thread per core that
-// spins for a while before it sleeps: on a 2-core machine that took 0.1 s of CPU from `check`'s
-// own threads (docs/performance.md). A function in an executable's .preinit_array runs before any
-// library initialises, so OpenBLAS loads with one thread and no pool; a value the user set is
-// kept, and `engine bench --threads` still raises it (set_blas_threads).
-void load_openblas_with_one_thread() {
-  setenv("OPENBLAS_NUM_THREADS", "1", 0);
-}
-[[gnu::used, gnu::section(".preinit_array")]] void (*const preinit_openblas_threads)() =
-    load_openblas_with_one_thread;
-
-// OpenBLAS picks its kernels at load time from the CPU it recognises (OPENBLAS_CORETYPE overrides
-// it). A CPU newer than the library falls back to old kernels — Debian 12's 0.3.21 runs its SSE3
-// "Prescott" kernels on a 2023 Xeon, at 30 GFLOP/s where Eigen's AVX2 reaches 74 — so OpenBLAS is
-// used only when its kernels use at least what this build was compiled for.
+// Whatever OPENBLAS_CORETYPE says (a user may set one), OpenBLAS is used only when its kernels use
+// at least what this build was compiled for: its SSE3 "Prescott" kernels reach 30 GFLOP/s on a
+// core where Eigen's AVX2 reaches 74.
 bool kernels_cover_build(std::string core) {
   std::transform(core.begin(), core.end(), core.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
@@ -65,32 +54,71 @@ bool kernels_cover_build(std::string core) {
   return true;  // SSE2 or AVX: every x86-64 kernel OpenBLAS ships covers it
 }
 
+// OpenBLAS, loaded at the first product (or set_product_threads, which main calls first) rather
+// than linked, because it reads its environment as it loads and this build sets two variables
+// first (a value the user set is kept):
+//  - OPENBLAS_NUM_THREADS=1: by default it starts a worker thread per core that spins a while
+//    before it sleeps, which on a 2-core machine took 0.1 s of CPU from `check`'s own threads
+//    (docs/performance.md); `engine bench --threads` still raises it (set_blas_threads).
+//  - OPENBLAS_CORETYPE, the kernels for the instruction set this build was compiled for
+//    (SkylakeX's are its AVX-512 kernels, Haswell's its AVX2 and FMA ones): left to itself,
+//    Debian 12's OpenBLAS (0.3.21) falls back to its SSE3 kernels on CPUs newer than it.
+// Without the library, or with kernels that fall short anyway, Eigen computes the products.
 struct Blas {
   bool used = false;
   ProductBackend backend;
+  decltype(&cblas_sgemm) sgemm = nullptr;
+  decltype(&cblas_dgemm) dgemm = nullptr;
+  decltype(&openblas_set_num_threads) set_num_threads = nullptr;
 };
+
+template <typename Function>
+bool resolve(void* library, const char* name, Function& function) {
+  function = reinterpret_cast<Function>(dlsym(library, name));
+  return function != nullptr;
+}
+
+Blas load_openblas() {
+  Blas result;
+  result.backend = {std::string(compiled_isa()), eigen_name(), ""};
+  setenv("OPENBLAS_NUM_THREADS", "1", 0);
+#if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512DQ__) && defined(__AVX512VL__)
+  setenv("OPENBLAS_CORETYPE", "SkylakeX", 0);
+#elif defined(__AVX2__) && defined(__FMA__)
+  setenv("OPENBLAS_CORETYPE", "Haswell", 0);
+#endif
+  void* library = dlopen("libopenblas.so.0", RTLD_NOW | RTLD_LOCAL);
+  decltype(&openblas_get_corename) get_corename = nullptr;
+  decltype(&openblas_get_config) get_config = nullptr;
+  if (library == nullptr || !resolve(library, "cblas_sgemm", result.sgemm) ||
+      !resolve(library, "cblas_dgemm", result.dgemm) ||
+      !resolve(library, "openblas_set_num_threads", result.set_num_threads) ||
+      !resolve(library, "openblas_get_corename", get_corename) ||
+      !resolve(library, "openblas_get_config", get_config)) {
+    const char* error = dlerror();
+    result.backend.note = std::string("OpenBLAS could not be loaded (") +
+                          (error != nullptr ? error : "libopenblas.so.0") +
+                          "): Eigen computes the products; scripts/setup installs it";
+    return result;
+  }
+  const std::string core = get_corename();
+  // openblas_get_config() begins "OpenBLAS 0.3.21 DYNAMIC_ARCH ...": name and version
+  const std::string config = get_config();
+  const std::size_t version_end = config.find(' ', config.find(' ') + 1);
+  const std::string library_name = config.substr(0, version_end) + ", " + core + " kernels";
+  result.used = kernels_cover_build(core);
+  if (result.used) {
+    result.backend.library = library_name;
+  } else {
+    result.backend.note = library_name + " do not use this build's " + std::string(compiled_isa()) +
+                          ": Eigen computes the products";
+  }
+  return result;
+}
 
 const Blas& blas() {
   // A function-local static is initialised once, before any product runs on any thread.
-  static const Blas state = [] {
-    openblas_set_num_threads(1);  // one thread unless set_blas_threads asks for more
-    Blas result;
-    const std::string core = openblas_get_corename();
-    // openblas_get_config() begins "OpenBLAS 0.3.21 DYNAMIC_ARCH ...": name and version
-    const std::string config = openblas_get_config();
-    const std::size_t version_end = config.find(' ', config.find(' ') + 1);
-    const std::string library = config.substr(0, version_end) + ", " + core + " kernels";
-    result.used = kernels_cover_build(core);
-    result.backend.isa = std::string(compiled_isa());
-    if (result.used) {
-      result.backend.library = library;
-    } else {
-      result.backend.library = eigen_name();
-      result.backend.note = library + " do not use this build's " + std::string(compiled_isa()) +
-                            ": Eigen computes the products";
-    }
-    return result;
-  }();
+  static const Blas state = load_openblas();
   return state;
 }
 
@@ -116,9 +144,9 @@ bool blas_product(const Matrix<T>& a, bool transpose_a, const Matrix<T>& b, bool
   if (!use_blas(c.rows(), inner, c.cols())) return false;
   const auto gemm = [] {
     if constexpr (std::is_same_v<T, float>) {
-      return &cblas_sgemm;
+      return blas().sgemm;
     } else {
-      return &cblas_dgemm;
+      return blas().dgemm;
     }
   }();
   const auto as_int = [](Index value) { return static_cast<int>(value); };  // use_blas checked
@@ -186,8 +214,7 @@ const ProductBackend& product_backend() {
 
 void set_blas_threads([[maybe_unused]] int threads) {
 #ifdef PROOFDECK_BLAS
-  blas();  // initialised first, so that its own setting of one thread comes before this one
-  openblas_set_num_threads(threads);
+  if (blas().set_num_threads != nullptr) blas().set_num_threads(threads);
 #endif
 }
 

@@ -11,9 +11,8 @@ tests/engine_faults_check.py), it also runs the tuned build's and compares, ques
 and option by option, which engine faults each key notices: the fault seam must work on the
 tuned build's products too.
 
-The tuned binary runs with OpenBLAS's kernels for the best instruction set this CPU has
-(OPENBLAS_CORETYPE, unless already set), so that its OpenBLAS path is the one compared even where
-OpenBLAS does not recognise the CPU and the build would fall back to Eigen (engine/product.hpp).
+The tuned binary starts OpenBLAS at the kernels of the instruction set it was compiled for
+(engine/product.cpp), so its OpenBLAS path is the one compared; the line printed names it.
 Prints "N questions, same verdicts in both builds (...)" and exits 0, or a diff and exits 1.
 
     tests/tuned_verdicts.py build/proofdeck build-run/proofdeck [ENGINE_FAULTS_REPORT]
@@ -26,20 +25,6 @@ import json
 import os
 import subprocess
 import sys
-
-
-def tuned_environment():
-    """This environment with OpenBLAS at its kernels for this CPU's widest vectors."""
-    env = dict(os.environ)
-    if "OPENBLAS_CORETYPE" not in env:
-        with open("/proc/cpuinfo", encoding="utf-8") as cpuinfo:
-            flags = next((line.split(":", 1)[1].split() for line in cpuinfo
-                          if line.startswith("flags")), [])
-        if "avx512f" in flags:
-            env["OPENBLAS_CORETYPE"] = "SkylakeX"
-        elif "avx2" in flags and "fma" in flags:
-            env["OPENBLAS_CORETYPE"] = "Haswell"
-    return env
 
 
 def products(binary, env):
@@ -108,7 +93,7 @@ def main():
         print(f"usage: {sys.argv[0]} PORTABLE_PROOFDECK TUNED_PROOFDECK [ENGINE_FAULTS_REPORT]",
               file=sys.stderr)
         return 2
-    env = tuned_environment()
+    env = dict(os.environ)
     backend = products(sys.argv[2], env)
     portable, count = verdicts("portable", sys.argv[1])
     tuned, _ = verdicts("tuned", sys.argv[2], env)
