@@ -55,15 +55,14 @@ bool kernels_cover_build(std::string core) {
 }
 
 // OpenBLAS, loaded at the first product (or set_product_threads, which main calls first) rather
-// than linked, because it reads its environment as it loads and this build sets two variables
-// first (a value the user set is kept):
-//  - OPENBLAS_NUM_THREADS=1: by default it starts a worker thread per core that spins a while
-//    before it sleeps, which on a 2-core machine took 0.1 s of CPU from `check`'s own threads
-//    (docs/performance.md); `engine bench --threads` still raises it (set_blas_threads).
-//  - OPENBLAS_CORETYPE, the kernels for the instruction set this build was compiled for
-//    (SkylakeX's are its AVX-512 kernels, Haswell's its AVX2 and FMA ones): left to itself,
-//    Debian 12's OpenBLAS (0.3.21) falls back to its SSE3 kernels on CPUs newer than it.
-// Without the library, or with kernels that fall short anyway, Eigen computes the products.
+// than linked, because it reads OPENBLAS_CORETYPE as it loads and this build sets it first, unless
+// the user has: the kernels for the instruction set the build was compiled for (SkylakeX's are its
+// AVX-512 kernels, Haswell's its AVX2 and FMA ones). Left to itself, Debian 12's OpenBLAS (0.3.21)
+// falls back to its SSE3 kernels on CPUs newer than it. It then runs on one thread
+// (set_blas_threads raises it for `engine bench --threads`). Its pool of worker threads is left
+// to start as it does: starting it with OPENBLAS_NUM_THREADS=1 instead made a layer's
+// forward+backward 12% slower (docs/performance.md). Without the library, or with kernels that
+// fall short anyway, Eigen computes the products.
 struct Blas {
   bool used = false;
   ProductBackend backend;
@@ -81,7 +80,6 @@ bool resolve(void* library, const char* name, Function& function) {
 Blas load_openblas() {
   Blas result;
   result.backend = {std::string(compiled_isa()), eigen_name(), ""};
-  setenv("OPENBLAS_NUM_THREADS", "1", 0);
 #if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512DQ__) && defined(__AVX512VL__)
   setenv("OPENBLAS_CORETYPE", "SkylakeX", 0);
 #elif defined(__AVX2__) && defined(__FMA__)
@@ -101,6 +99,7 @@ Blas load_openblas() {
                           "): Eigen computes the products; scripts/setup installs it";
     return result;
   }
+  result.set_num_threads(1);
   const std::string core = get_corename();
   // openblas_get_config() begins "OpenBLAS 0.3.21 DYNAMIC_ARCH ...": name and version
   const std::string config = get_config();
