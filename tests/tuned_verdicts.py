@@ -22,27 +22,26 @@ Standard library only.
 """
 import difflib
 import json
-import os
 import subprocess
 import sys
 
 
-def products(binary, env):
+def products(binary):
     """Who computes the tuned build's products, as `engine bench` reports it."""
     run = subprocess.run([binary, "engine", "bench", "--seq", "8", "--d-model", "64", "--heads",
                           "2", "--d-ff", "64", "--iters", "1", "--warmup", "0"],
-                         stdin=subprocess.DEVNULL, capture_output=True, text=True, env=env)
+                         stdin=subprocess.DEVNULL, capture_output=True, text=True)
     if run.returncode != 0:
         sys.exit(f"tuned build ({binary}): engine bench exited {run.returncode}\n{run.stderr}")
     return json.loads(run.stdout).get("products", "Eigen")
 
 
-def run_check(name, binary, options, env=None):
+def run_check(name, binary, options):
     """check's JSON report and exit code; exit 1 (a failed question) is a verdict to compare,
     anything else means no report."""
     try:
         run = subprocess.run([binary, "check", "--format", "json", *options, "--color", "never"],
-                             stdin=subprocess.DEVNULL, capture_output=True, text=True, env=env)
+                             stdin=subprocess.DEVNULL, capture_output=True, text=True)
     except OSError as error:
         sys.exit(f"{name} build: {binary} cannot be run ({error.strerror})")
     if run.returncode not in (0, 1):
@@ -54,9 +53,9 @@ def run_check(name, binary, options, env=None):
                  f"{run.stderr}")
 
 
-def verdicts(name, binary, env=None):
+def verdicts(name, binary):
     """The lines that must match: exit code, summary counts, survivors, one line per question."""
-    report, returncode = run_check(name, binary, ["--mutate"], env)
+    report, returncode = run_check(name, binary, ["--mutate"])
     summary = report["summary"]
     lines = [f"exit code {returncode}"]
     lines += [f"summary {key} {summary[key]}" for key in
@@ -93,10 +92,9 @@ def main():
         print(f"usage: {sys.argv[0]} PORTABLE_PROOFDECK TUNED_PROOFDECK [ENGINE_FAULTS_REPORT]",
               file=sys.stderr)
         return 2
-    env = dict(os.environ)
-    backend = products(sys.argv[2], env)
+    backend = products(sys.argv[2])
     portable, count = verdicts("portable", sys.argv[1])
-    tuned, _ = verdicts("tuned", sys.argv[2], env)
+    tuned, _ = verdicts("tuned", sys.argv[2])
     if not same(portable, tuned, "`check` verdicts"):
         return 1
     if count == 0:
@@ -106,7 +104,7 @@ def main():
     if len(sys.argv) == 4:
         with open(sys.argv[3], encoding="utf-8") as saved:
             portable_faults = fault_verdicts(json.load(saved))
-        tuned_report, _ = run_check("tuned", sys.argv[2], ["--engine-faults"], env)
+        tuned_report, _ = run_check("tuned", sys.argv[2], ["--engine-faults"])
         if not same(portable_faults, fault_verdicts(tuned_report), "engine-fault verdicts"):
             return 1
         faults = (f"; the same keys notice each of "
