@@ -165,7 +165,8 @@ sessions() {
   if [[ $(id -u) -ne 0 || ${#as_user[@]} -gt 0 ]]; then
     ro="$work/readonly"
     mkdir -p "$ro/empty" "$ro/good"
-    "$proofdeck" stats --data-dir "$ro/good" "${common[@]}" >/dev/null  # a good database
+    "$proofdeck" quiz --count 1 --data-dir "$ro/good" "${common[@]}" </dev/null \
+      >/dev/null 2>&1  # a good database
     chmod -R a+rX "$work"
     if [[ ${#as_user[@]} -gt 0 ]]; then chown -R 65534:65534 "$ro"; fi
     chmod 0555 "$ro/empty" "$ro/good"
@@ -180,6 +181,13 @@ sessions() {
       check "a read-only data folder ($case) is not called unreadable" \
         bash -c "! grep -qF 'move it away' '$work/err-ro-$case'"
     done
+    # stats and exam --review only read: a read-only store in a read-only folder is fine.
+    status=0
+    "${as_user[@]}" "$proofdeck" stats --data-dir "$ro/good" "${common[@]}" \
+      >"$work/out-ro-stats" 2>"$work/err-ro-stats" || status=$?
+    check "stats reads a read-only database in a read-only folder" test "$status" -eq 0
+    check "stats on a read-only folder shows the progress" \
+      grep -qF "Reviews: 0 today" "$work/out-ro-stats"
     chmod 0755 "$ro/good"
     status=0
     "${as_user[@]}" "$proofdeck" quiz --data-dir "$ro/good" "${common[@]}" </dev/null \

@@ -144,12 +144,16 @@ TEST_CASE("drill says a card in its steps is due now only once it is due", "[stu
   CHECK(due_when(days, learning, at("2026-12-09T09:05:00Z")) == "now");  // overdue
   CHECK(due_when(days, learning, at("2026-12-09T08:59:59Z")) == "in under a minute");
   CHECK(due_when(days, learning, at("2026-12-09T08:59:01Z")) == "in under a minute");
-  CHECK(due_when(days, learning, at("2026-12-09T08:59:00Z")) == "in 1 min");
-  CHECK(due_when(days, learning, at("2026-12-09T08:50:00Z")) == "in 10 min");
-  CHECK(due_when(days, learning, at("2026-12-09T06:00:00Z")) == "in 3 h");
+  CHECK(due_when(days, learning, at("2026-12-09T08:59:00Z")) == "in 1 minute");
+  CHECK(due_when(days, learning, at("2026-12-09T08:35:00Z")) == "in 25 minutes");
+  CHECK(due_when(days, learning, at("2026-12-09T06:00:00Z")) == "in 3 hours");
+  CHECK(due_when(days, learning, at("2026-12-08T08:00:00Z")) == "tomorrow (2026-12-09)");
   Card review = learning;
   review.state = CardState::review;
   CHECK(due_when(days, review, at("2026-12-09T05:00:00Z")) == "today");
+  // In the learner's days: two hours before the rollover, tomorrow means from 04:00.
+  CHECK(due_when(days, review, at("2026-12-09T02:00:00Z")) == "tomorrow (from 04:00)");
+  CHECK(due_when(days, review, at("2026-12-08T09:00:00Z")) == "tomorrow (from 04:00)");
   CHECK(due_when(days, review, at("2026-12-07T09:00:00Z")) == "in 2 days (2026-12-09)");
 }
 
@@ -223,7 +227,7 @@ TEST_CASE("in Asia/Kolkata (UTC+5:30) the day starts at 22:30 UTC the evening be
   Learner learner;
   learner.easy("order-without-pe", "2026-12-01T09:00:00Z", "f");  // 14:30 IST on the 1st
   CHECK_THAT(learner.drill_header("order-without-pe", "2026-12-08T22:29:00Z"),
-             Contains("· 0 due ·") && Contains("the next card is due in 1 day (2026-12-09)"));
+             Contains("· 0 due ·") && Contains("the next card is due tomorrow (from 04:00)"));
   CHECK_THAT(learner.drill_header("order-without-pe", "2026-12-08T22:30:00Z"),
              Contains("· 1 due ·"));
 }
@@ -240,7 +244,7 @@ TEST_CASE("rated Easy at 2026-12-01T09:00Z, a card is due all of 2026-12-09, fro
   CHECK_THAT(learner.drill_header("order-without-pe", "2026-12-09T04:00:00Z"),
              Contains("· 1 due ·"));
   CHECK_THAT(learner.drill_header("order-without-pe", "2026-12-09T03:59:00Z"),
-             Contains("· 0 due ·") && Contains("the next card is due in 1 day (2026-12-09)"));
+             Contains("· 0 due ·") && Contains("the next card is due tomorrow (from 04:00)"));
   // stats agrees with drill: counted on the 9th, due (not overdue) at 08:59 on the 9th.
   const auto before = learner.stats("2026-12-01T10:00:00Z");
   CHECK(before["forecast"]["days"][8]["date"] == "2026-12-09");

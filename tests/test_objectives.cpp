@@ -19,6 +19,7 @@
 #include "bank_test_support.hpp"
 #include "cli_test_support.hpp"
 #include "engine/rng.hpp"
+#include "study/progress.hpp"
 
 namespace test_objectives {
 
@@ -413,21 +414,30 @@ TEST_CASE("list objectives: each objective, its statement and how many questions
 
 namespace {
 
+using proofdeck::study::AnswerRecord;
+using proofdeck::study::Card;
+using proofdeck::study::CardState;
+using proofdeck::study::ProgressStore;
+using proofdeck::study::Rating;
+
 struct Drill {
   TempDir dir;
   std::string bank = dir.write("units.json", study_bank().dump(2));
 
-  // Answers every card true until the drill ends; returns its output.
-  std::string run(const std::string& now, std::vector<std::string> extra = {}) {
+  // Runs a drill with `answers` (every card right unless given) until it ends; returns its
+  // output.
+  std::string run(const std::string& now, std::vector<std::string> extra = {},
+                  std::string answers = "", int new_cards = 20) {
     Cli cli;
-    std::string answers;
-    for (int i = 0; i < 60; ++i)
-      answers += "t\n";
+    if (answers.empty()) {
+      for (int i = 0; i < 60; ++i)
+        answers += "t\n";
+    }
     cli.in.str(answers);
     std::vector<std::string> args = {"drill",
                                      "--auto-rate",
                                      "--new",
-                                     "20",
+                                     std::to_string(new_cards),
                                      "--seed",
                                      "0",
                                      "--no-builtin",
@@ -440,25 +450,56 @@ struct Drill {
                                      "--color",
                                      "never"};
     args.insert(args.end(), extra.begin(), extra.end());
-    REQUIRE(cli.run(args) == 0);
+    const int code = cli.run(args);
+    INFO(cli.err.str());
+    REQUIRE(code == 0);
     return cli.out.str();
   }
 
-  // The objectives of the cards drilled from `from` on, in order (a card's repeats in its
-  // learning steps once each).
-  std::vector<std::string> drilled_since(const std::string& from) {
+  // A card given its schedule directly, with the drill review that left it so.
+  void schedule(const std::string& id, CardState state, const std::string& reviewed,
+                const std::string& due, Rating rating = Rating::again) {
+    ProgressStore store = ProgressStore::open(dir.path());
+    const std::int64_t session =
+        store.begin_session("drill", *proofdeck::study::parse_time(reviewed), "{}");
+    Card card;
+    card.state = state;
+    card.stability = 2.0;
+    card.difficulty = 6.0;
+    card.due = proofdeck::study::parse_time(due);
+    card.last_review = proofdeck::study::parse_time(reviewed);
+    card.reps = 2;
+    AnswerRecord answer;
+    answer.card = id;
+    answer.bank = "units";
+    answer.topic = "heads";
+    answer.at = *card.last_review;
+    answer.mode = "drill";
+    answer.session = session;
+    answer.correct = rating != Rating::again;
+    answer.rating = rating;
+    store.record(answer, card);
+  }
+
+  // The cards drilled from `from` on, in order, each once.
+  std::vector<std::string> cards_since(const std::string& from) {
     SQLite::Database db((dir.path() / "progress.db").string());
     SQLite::Statement query(
         db, "SELECT card FROM reviews WHERE mode = 'drill' AND at >= ? ORDER BY id");
     query.bind(1, from);
-    const Bank loaded = load_bank(study_bank().dump(), "units.json");
     std::vector<std::string> cards;
     while (query.executeStep()) {
       const std::string card = query.getColumn(0).getString();
       if (std::find(cards.begin(), cards.end(), card) == cards.end()) cards.push_back(card);
     }
+    return cards;
+  }
+
+  // Their objectives, in the same order.
+  std::vector<std::string> drilled_since(const std::string& from) {
+    const Bank loaded = load_bank(study_bank().dump(), "units.json");
     std::vector<std::string> objectives;
-    for (const std::string& card : cards) {
+    for (const std::string& card : cards_since(from)) {
       for (const Question& q : loaded.questions)
         if (q.id == card) objectives.push_back(q.objective_id());
     }
@@ -468,7 +509,7 @@ struct Drill {
 
 }  // namespace
 
-TEST_CASE("drill: one card per objective a day, the others wait for the next day",
+TEST_CASE("drill: one new card per objective a day, the others wait for a day it has none due",
           "[objectives][drill][cli]") {
   Drill drill;
   // Day 1: seven new cards on three objectives; one of each is introduced.
@@ -477,37 +518,100 @@ TEST_CASE("drill: one card per objective a day, the others wait for the next day
   const auto day1 = drill.drilled_since("2026-03-02T04:00:00Z");
   CHECK(day1.size() == 3);
   CHECK(distinct(day1) == 3);
-  // Later the same day: nothing new on those objectives.
+  // Later the same day: nothing new on those objectives, and nothing was held back silently.
   const std::string again = drill.run("2026-03-02T15:00:00Z");
   CHECK(drill.drilled_since("2026-03-02T04:00:00Z").size() == 3);
-  CHECK_THAT(again, Contains("· 0 due · 0 new"));
-  // Every later day asks each objective at most once, while cards of it are waiting.
+  CHECK_THAT(again, Contains("· 0 due · 0 new") &&
+                        Contains("  4 new cards wait for your next day: a card of their objective "
+                                 "was reviewed\n    today. To meet them now:\n"
+                                 "    proofdeck drill --no-bury\n"));
+  // Every later day introduces at most one new card an objective, and none for an objective
+  // whose other cards were due that day.
+  const Bank loaded = load_bank(study_bank().dump(), "units.json");
+  std::set<std::string> introduced;
+  for (const std::string& card : drill.cards_since("2026-03-02T04:00:00Z"))
+    introduced.insert(card);
   for (const std::string day : {"2026-03-03", "2026-03-04", "2026-03-05", "2026-03-08",
                                 "2026-03-12", "2026-03-20", "2026-04-10"}) {
     INFO(day);
     drill.run(day + "T09:00:00Z");
     drill.run(day + "T18:00:00Z");
-    const auto asked = drill.drilled_since(day + "T04:00:00Z");
-    CHECK(asked.size() == distinct(asked));
+    std::map<std::string, int> fresh_per_objective, old_per_objective;
+    for (const std::string& card : drill.cards_since(day + "T04:00:00Z")) {
+      std::string objective;
+      for (const Question& q : loaded.questions)
+        if (q.id == card) objective = q.objective_id();
+      ++(introduced.insert(card).second ? fresh_per_objective : old_per_objective)[objective];
+    }
+    for (const auto& [objective, fresh] : fresh_per_objective) {
+      INFO(objective);
+      CHECK(fresh == 1);
+      CHECK_FALSE(old_per_objective.contains(objective));
+    }
   }
 }
 
-TEST_CASE("drill: due cards of an objective reviewed today are buried, and --no-bury asks them",
+TEST_CASE("drill: a missed card comes back on the day it was promised, whatever its siblings do",
           "[objectives][drill][cli]") {
   Drill drill;
-  // Every card learned on day 1 with burying off, so all seven come due together later.
-  drill.run("2026-03-02T09:00:00Z", {"--no-bury"});
-  CHECK(drill.drilled_since("2026-03-02T04:00:00Z").size() == 7);
-  const std::string later = drill.run("2026-05-01T09:00:00Z");
-  CHECK_THAT(later, Contains("· 3 due (4 more buried until tomorrow)"));
-  CHECK_THAT(later, Contains("4 due cards share their objective with a card asked today, so") &&
-                        Contains("until your next day (--no-bury asks them now).") &&
-                        Contains("3 reviews saved · 0 cards due now (4 buried until tomorrow)"));
-  CHECK(distinct(drill.drilled_since("2026-05-01T04:00:00Z")) == 3);
-  CHECK(drill.drilled_since("2026-05-01T04:00:00Z").size() == 3);
-  const std::string unburied = drill.run("2026-05-01T10:00:00Z", {"--no-bury"});
-  CHECK_THAT(unburied, Contains("· 4 due ·"));
-  CHECK(drill.drilled_since("2026-05-01T04:00:00Z").size() == 7);
+  // Day 1 (03-02): neutral-1 is missed and leaves its steps due on day 3 (03-04).
+  drill.schedule("neutral-1", CardState::review, "2026-03-02T09:00:00Z", "2026-03-04T09:00:00Z");
+  // Day 2: neutral-1 is neither due nor in its steps, so its sibling neutral-2 is introduced,
+  // and missed: it is in its learning steps on day 3.
+  const std::string day2 = drill.run("2026-03-03T09:00:00Z", {"--question", "neutral-2"}, "f\n");
+  CHECK_THAT(day2, Contains("· 0 due · 1 new") && Contains("Rated again"));
+  // Day 3: both are asked, soonest due first; nothing is buried, and nothing says so.
+  const std::string day3 = drill.run("2026-03-04T09:30:00Z", {}, "", 0);
+  CHECK_THAT(day3, Contains("· 2 due · 0 new"));
+  CHECK(drill.cards_since("2026-03-04T04:00:00Z") ==
+        std::vector<std::string>{"neutral-2", "neutral-1"});
+  CHECK_THAT(day3, !Contains("buried") && !Contains("wait for your next day"));
+}
+
+TEST_CASE(
+    "drill: new cards wait while a sibling is in its steps, and say so only once something "
+    "was reviewed today",
+    "[objectives][drill][cli]") {
+  Drill drill;
+  // blind-1 is in its relearning steps, due at 10:00: its sibling blind-2 is not introduced.
+  drill.schedule("blind-1", CardState::relearning, "2026-03-02T08:00:00Z", "2026-03-03T10:00:00Z");
+  const std::string morning = drill.run("2026-03-03T09:00:00Z");
+  CHECK(drill.cards_since("2026-03-03T04:00:00Z") ==
+        std::vector<std::string>{"neutral-1", "width-1"});
+  // Nothing had been reviewed today before this drill: no note about waiting cards.
+  CHECK_THAT(morning, Contains("· 0 due · 2 new") && !Contains("wait for your next day"));
+  // Now two objectives were reviewed today: their three other new cards wait, and say so.
+  const std::string later = drill.run("2026-03-03T09:30:00Z");
+  CHECK_THAT(later, Contains("· 0 due · 0 new") &&
+                        Contains("3 new cards wait for your next day: a card of their objective "
+                                 "was reviewed\n    today."));
+  // With burying off, every new card is introduced, blind-2 too.
+  drill.run("2026-03-03T09:35:00Z", {"--no-bury"});
+  const std::vector<std::string> today = drill.cards_since("2026-03-03T04:00:00Z");
+  CHECK(today.size() == 6);
+  CHECK(std::find(today.begin(), today.end(), "blind-2") != today.end());
+}
+
+TEST_CASE(
+    "drill: a card in its steps due within 20 minutes is asked at the start, one due "
+    "later is not",
+    "[objectives][drill][cli]") {
+  Drill soon;
+  soon.schedule("width-1", CardState::learning, "2026-03-02T08:50:00Z", "2026-03-02T09:05:00Z");
+  const std::string asked = soon.run("2026-03-02T09:00:00Z", {}, "", 0);
+  CHECK_THAT(asked, Contains("· 0 due (and 1 in its learning steps within 20 minutes)") &&
+                        !Contains("for your next day") &&
+                        Contains("Nothing else is due: reviewing ahead (this card is due in 5 "
+                                 "minutes;") &&
+                        Contains("[drill 1] learning"));
+  CHECK(soon.cards_since("2026-03-02T08:55:00Z") == std::vector<std::string>{"width-1"});
+
+  Drill later;
+  later.schedule("width-1", CardState::learning, "2026-03-02T08:50:00Z", "2026-03-02T09:25:00Z");
+  const std::string waits = later.run("2026-03-02T09:00:00Z", {}, "", 0);
+  CHECK_THAT(waits, Contains("· 0 due · 0 new") &&
+                        Contains("Nothing to drill now: the next card is due in 25 minutes."));
+  CHECK(later.cards_since("2026-03-02T08:55:00Z").empty());
 }
 
 // --- lesson coverage --------------------------------------------------------------------------

@@ -436,7 +436,9 @@ TEST_CASE("stats text lists the latest 10 exams and each topic's trend over its 
   CHECK_THAT(out,
              Contains("\n  (2 earlier exams: stats --format json)\n   #3  2026-02-12  2/4   50%  "
                       "FAIL at 75%  5 of 10 min\n"));
-  CHECK_THAT(out, Contains("  #12  2026-02-21  1/4   25%  FAIL at 75%  5 of 10 min\nBy topic"));
+  CHECK_THAT(out, Contains("  #12  2026-02-21  1/4   25%  FAIL at 75%  5 of 10 min\n"
+                           "  The latest exam's questions and answers again:\n"
+                           "    proofdeck exam --review 12\nBy topic"));
   // Exams 8 to 12 (i = 7 … 11): 2, 3, 4, 0, 1 of 4.
   CHECK_THAT(out, Contains("\n  Alpha ") && Contains(" 50% → 75% → 100% → 0% → 25%\n"));
   CHECK_THAT(out, Contains("\n  retired ") && Contains(" 50%\n"));
@@ -446,9 +448,11 @@ TEST_CASE("stats text names each trap by the id --trap takes", "[stats][cli]") {
   const RecordedHistory h;
   cli_test::Cli cli;
   REQUIRE(h.run(cli, {"stats", "--width", "100"}) == 0);
-  CHECK_THAT(cli.out.str(), Contains("(worst miss rate first · proofdeck quiz --trap ID)") &&
+  CHECK_THAT(cli.out.str(), Contains("Traps you keep falling for (worst miss rate first)") &&
                                 Contains("\n  alpha-trap  The alpha misconception") &&
-                                Contains("1 of 2 (50%)"));
+                                Contains("1 of 2 (50%)") &&
+                                Contains("  Practise the first (or any, by its id):\n"
+                                         "    proofdeck quiz --trap alpha-trap\n"));
 }
 
 TEST_CASE("traps are listed worst first: highest miss rate, then most falls, then by id",
@@ -503,12 +507,12 @@ TEST_CASE("traps are listed worst first: highest miss rate, then most falls, the
 
   const std::string text = render_stats(stats, Theme::plain(), 80);
   // The heading says what the order is, on one line at 80 columns.
-  const std::size_t heading = text.find(
-      "\nTraps you keep falling for (worst miss rate first · proofdeck quiz --trap ID)\n");
+  const std::size_t heading = text.find("\nTraps you keep falling for (worst miss rate first)\n");
   REQUIRE(heading != std::string::npos);
   CHECK_THAT(text.substr(heading),
              Contains("\n  most-missed  ") && Contains("2 of 3 (67%)\n  many-falls ") &&
-                 Contains("5 of 10 (50%)\n  fewer-falls ") && !Contains("never-fell"));
+                 Contains("5 of 10 (50%)\n  fewer-falls ") && !Contains("never-fell") &&
+                 Contains("\n    proofdeck quiz --trap most-missed\n"));
 }
 
 TEST_CASE("stats' weekly forecast: four weeks of 7 days, then the 2 days left, labelled so",
@@ -540,10 +544,12 @@ TEST_CASE("stats' weekly forecast: four weeks of 7 days, then the 2 days left, l
 TEST_CASE("stats with nothing drilled says nothing is scheduled and how to schedule cards",
           "[stats][cli]") {
   const History h;
+  h.store();  // a store with nothing in it yet
   cli_test::Cli cli;
   REQUIRE(h.run(cli, {"stats", "--width", "80"}) == 0);
   const std::string out = cli.out.str();
-  CHECK_THAT(out, Contains("\nDue: nothing scheduled — run proofdeck drill to schedule cards\n"));
+  CHECK_THAT(out,
+             Contains("\nDue: nothing scheduled — drill schedules cards:\n    proofdeck drill\n"));
   CHECK(out.find("by week") == std::string::npos);
   CHECK(out.find("next 30 days") == std::string::npos);
 }
@@ -574,6 +580,7 @@ TEST_CASE("stats text says not drilled where no card of a topic was drilled", "[
 
 TEST_CASE("stats with no exam says how to take one", "[stats][cli]") {
   const History h;
+  h.store();  // a store with nothing in it yet
   cli_test::Cli cli;
   REQUIRE(h.run(cli, {"stats", "--pass", "80", "--width", "160"}) == 0);
   CHECK_THAT(cli.out.str(), Contains("Exams: none yet — take one, e.g.\n"

@@ -4,6 +4,7 @@
 #include <SQLiteCpp/Statement.h>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 #include <regex>
@@ -378,7 +379,7 @@ TEST_CASE("a study command names the progress database it creates, once", "[cli]
   const std::string note =
       "note: new progress database at " + (study.dir.path() / "progress.db").string() + "\n";
   Cli first;
-  REQUIRE(study.run(first, {"stats"}) == 0);
+  REQUIRE(study.run(first, {"quiz", "--count", "1"}, "") == 0);
   CHECK(first.err.str() == note);
   Cli again;
   REQUIRE(study.run(again, {"quiz", "--count", "1"}, "") == 0);
@@ -405,12 +406,91 @@ TEST_CASE("a filter that names nothing creates no progress database", "[cli][stu
   }
 }
 
+TEST_CASE("commands that only read create no progress store, no folder and no lock",
+          "[cli][study][progress]") {
+  TempDir home;  // an empty HOME: progress would go to HOME/.local/share/proofdeck
+  TempDir outputs;
+  const std::string out = outputs.path().string();
+  const std::vector<std::pair<std::vector<std::string>, int>> commands = {
+      {{"stats"}, 0},
+      {{"stats", "--format", "json"}, 0},
+      {{"exam", "--review"}, 2},
+      {{"list", "questions"}, 0},
+      {{"print", "--count", "2", "-o", out + "/sheet.md"}, 0},
+      {{"export", "--to", "gift", "-o", out + "/bank.gift"}, 0},
+      {{"analyze", out}, 2},  // no reports there: a usage error, nothing opened
+  };
+  for (const auto& [command, code] : commands) {
+    std::vector<std::string> args = command;
+    args.insert(args.end(), {"--no-builtin", "--bank", kBanks, "--color", "never"});
+    Cli cli;
+    cli.env = {{"HOME", home.path().string()}};
+    INFO(fmt::format("{}", fmt::join(command, " ")));
+    CHECK(cli.run(args) == code);
+    CHECK(home.entries().empty());
+  }
+}
+
+TEST_CASE("stats with no store says where it looked and what starts one, and JSON has store null",
+          "[cli][study][progress]") {
+  TempDir home;
+  const std::string dir = (home.path() / ".local" / "share" / "proofdeck").string();
+  const auto run = [&](Cli& cli, std::vector<std::string> args) {
+    args.insert(args.end(),
+                {"--no-builtin", "--bank", kBanks, "--color", "never", "--width", "200"});
+    cli.env = {{"HOME", home.path().string()}};
+    return cli.run(args);
+  };
+  Cli text;
+  REQUIRE(run(text, {"stats"}) == 0);
+  // One sentence, however the path wraps it.
+  CHECK(std::regex_replace(text.out.str(), std::regex("\n  "), " ") ==
+        "No progress yet at " + dir +
+            " — quiz, exam or drill start one (--data-dir or PROOFDECK_HOME choose another "
+            "folder)\n");
+  CHECK(text.err.str().empty());
+  Cli data;
+  REQUIRE(run(data, {"stats", "--format", "json"}) == 0);
+  const json stats = json::parse(data.out.str());
+  CHECK(stats["store"].is_null());
+  CHECK(stats["reviews"]["total"] == 0);
+  CHECK(stats["exams"] == json::array());
+  Cli review;
+  CHECK(run(review, {"exam", "--review"}) == 2);
+  CHECK_THAT(review.err.str(),
+             StartsWith("error: --review: no exams yet — there is no progress at " + dir));
+  CHECK(home.entries().empty());
+  // With a store, JSON names it.
+  Cli quiz;
+  REQUIRE(run(quiz, {"quiz", "--count", "1", "--seed", "0"}) == 0);
+  Cli again;
+  REQUIRE(run(again, {"stats", "--format", "json"}) == 0);
+  CHECK(json::parse(again.out.str())["store"] == dir + "/progress.db");
+}
+
+TEST_CASE("a data folder that is a file is refused, whoever opens it", "[cli][study][progress]") {
+  TempDir dir;
+  const std::string file = dir.write("notes.txt", "my notes\n");
+  for (const std::string command : {"stats", "quiz", "drill", "exam"}) {
+    Cli cli;
+    INFO(command);
+    CHECK(cli.run({command, "--data-dir", file, "--no-builtin", "--bank", kBanks, "--color",
+                   "never"}) == 3);
+    CHECK(cli.err.str() == "error: " + file +
+                               " is a file, not a folder: progress.db is kept in a folder (choose "
+                               "one with --data-dir DIR or PROOFDECK_HOME)\n");
+  }
+}
+
 TEST_CASE("an empty progress file left by a killed first run counts as new", "[cli][study]") {
   Study study;
   study.dir.write("progress.db", "");
-  Cli cli;
-  REQUIRE(study.run(cli, {"stats"}) == 0);
-  CHECK_THAT(cli.err.str(), Contains("note: new progress database at "));
+  Cli stats;
+  REQUIRE(study.run(stats, {"stats"}) == 0);
+  CHECK_THAT(stats.out.str(), StartsWith("No progress yet at " + study.dir.path().string()));
+  Cli quiz;
+  REQUIRE(study.run(quiz, {"quiz", "--count", "1"}, "") == 0);
+  CHECK_THAT(quiz.err.str(), Contains("note: new progress database at "));
 }
 
 TEST_CASE("quiz: a progress file that is not a database stops the session, untouched",
@@ -735,7 +815,9 @@ namespace {
 std::string results_of(const std::string& out) {
   const std::size_t at = out.find("\nExam submitted\n");
   REQUIRE(at != std::string::npos);
-  return out.substr(at);
+  // What an exam prints after its results: how to see them again.
+  const std::size_t hint = out.find("  These results again, any time:\n", at);
+  return out.substr(at, hint == std::string::npos ? std::string::npos : hint - at);
 }
 
 }  // namespace
@@ -755,6 +837,8 @@ TEST_CASE("exam --review rebuilds a past exam's results exactly as they were sho
   CHECK_THAT(latest.out.str(),
              StartsWith("proofdeck exam --review 2 · exam 2 of 2, taken 2026-03-02T09:00:00Z"));
   CHECK(results_of(latest.out.str()) == results_of(second.out.str()));
+  CHECK_THAT(second.out.str(),
+             EndsWith("  These results again, any time:\n    proofdeck exam --review 2\n"));
 
   Cli earlier;
   REQUIRE(study.run(earlier, {"exam", "--review", "1"}) == 0);
@@ -771,7 +855,7 @@ TEST_CASE("exam --review N names the exams there are when N is none of them",
   Study study;
   Cli none;
   CHECK(study.run(none, {"exam", "--review"}) == 2);
-  CHECK_THAT(none.err.str(), Contains("--review: no exam to review yet"));
+  CHECK_THAT(none.err.str(), Contains("--review: no exams yet"));
   for (int i = 0; i < 2; ++i) {
     Cli exam;
     REQUIRE(study.run(exam, {"exam", "--question", "order-without-pe"}, "f\n") == 0);

@@ -99,6 +99,19 @@ TEST_CASE("a wrapped block indents its first line and hangs the rest", "[text][w
   CHECK(text::wrap_block("short", 40, "  ") == "  short\n");
 }
 
+TEST_CASE("a command wraps between shell words, each line but the last ending with a backslash",
+          "[text][wrap]") {
+  CHECK(text::command_lines("./scripts/run quiz --type single --missed", 40, "    ") ==
+        Lines{"    ./scripts/run quiz --type single \\", "      --missed"});
+  // A quoted word is one word, an escaped quote ('\'') included, and a word wider than the line
+  // stays whole.
+  CHECK(text::command_lines("/home/a\\ b/scripts/run demo run x --set 'a=it'\\''s here'", 24, "") ==
+        Lines{"/home/a\\ b/scripts/run \\", "  demo run x --set \\", "  'a=it'\\''s here'"});
+  CHECK(text::command_lines("./scripts/run stats", 80, "  ") == Lines{"  ./scripts/run stats"});
+  CHECK(text::command_block("./scripts/run quiz --missed", 20, "") ==
+        "./scripts/run quiz \\\n  --missed\n");
+}
+
 TEST_CASE("one grouping rule: four or more integer digits", "[text][number]") {
   CHECK(text::group_digits("512") == "512");
   CHECK(text::group_digits("1024") == "1,024");

@@ -334,6 +334,24 @@ TEST_CASE("quiz, exam and drill screens fit every width", "[width][study]") {
   }
 }
 
+TEST_CASE("a suggested command begins with PROOFDECK_COMMAND and wraps between its words",
+          "[width][study]") {
+  TempDir home;
+  Cli cli;
+  const std::string program = "/home/learner/src/proofdeck/scripts/run";
+  cli.env = {{"PROOFDECK_COMMAND", program}};
+  REQUIRE(cli.run({"drill", "--new", "0", "--width", "40", "--data-dir", home.path().string(),
+                   "--color", "never"}) == 0);
+  CHECK_THAT(cli.out.str(), Catch::Matchers::EndsWith("Nothing to drill now. The forecast:\n    " +
+                                                      program + " \\\n      stats\n"));
+  // A value that would not print as typed is not taken for a command.
+  Cli odd;
+  odd.env = {{"PROOFDECK_COMMAND", "run\x1b[2J"}};
+  REQUIRE(odd.run({"drill", "--new", "0", "--data-dir", home.path().string(), "--color",
+                   "never"}) == 0);
+  CHECK_THAT(odd.out.str(), Catch::Matchers::EndsWith("    proofdeck stats\n"));
+}
+
 TEST_CASE("a quiz's prose never splits a word at any width", "[width][study]") {
   TempDir home;
   check_never_splits_words(

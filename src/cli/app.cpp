@@ -90,6 +90,15 @@ int text_width(const Context& context) {
   return text::kDefaultWidth;
 }
 
+std::string suggested_program(const GetEnv& getenv) {
+  const char* value = getenv ? getenv("PROOFDECK_COMMAND") : nullptr;
+  if (value == nullptr || *value == '\0') return kInstalledName;
+  const std::string program(value);
+  // A value that would not print as typed (control characters, a line break) is not a command.
+  if (text::terminal_safe(program, text::Newlines::as_spaces) != program) return kInstalledName;
+  return program;
+}
+
 void write_output(const std::string& path, const std::string& text, Io& io) {
   if (path.empty() || path == "-") {
     io.out << text;
@@ -166,7 +175,8 @@ int run(const std::vector<std::string>& args, Io& io) {
                  "The clock, as ISO-8601 (2026-01-01T09:00:00Z or 2026-01-01), for tests and "
                  "back-filling (default: $PROOFDECK_NOW, else the system clock)");
 
-  const auto context = [&]() { return Context{global, io, theme}; };
+  const std::string program = suggested_program(io.getenv);
+  const auto context = [&]() { return Context{global, io, theme, program}; };
   setup_quiz(app, context);
   setup_exam(app, context);
   setup_drill(app, context);

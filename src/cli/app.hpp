@@ -33,12 +33,22 @@ struct Io {
   int terminal_columns = 0;  // the terminal's width when standard output is one (0: unknown)
 };
 
+// The name the Debian package installs proofdeck under.
+inline constexpr const char* kInstalledName = "proofdeck";
+
 // What a subcommand's run_<name> function gets.
 struct Context {
   const GlobalOptions& global;
   Io& io;
   Theme theme;  // resolved once from --color and the environment
+  // How the user runs proofdeck, as the commands it suggests in a session's or a demo's terminal
+  // output begin: PROOFDECK_COMMAND (./scripts/run sets it), else the installed name. Help, the
+  // man page, printouts and exports always say "proofdeck".
+  std::string program = kInstalledName;
 };
+
+// PROOFDECK_COMMAND when set to a printable, one-line value, else kInstalledName.
+std::string suggested_program(const GetEnv& getenv);
 
 // Columns for text output, decided in one place: --width, else the terminal's width when standard
 // output is a terminal, else $COLUMNS (20 or more), else 80.

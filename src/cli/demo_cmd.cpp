@@ -74,10 +74,10 @@ void run_demo_list(const DemoListOptions& options, Context& context) {
       entry.replace(0, info.name.size(), fmt::format(context.theme.emphasis, "{}", info.name));
     text += entry;
   }
-  text += "\n" + text::wrap_block(
-                     "Run one: proofdeck demo run NAME [--set KEY=VALUE ...] "
-                     "[--format text|md|html|json]",
-                     width, "", "    ");
+  text += "\n" + text::wrap_block(fmt::format("Run one: {} demo run NAME [--set KEY=VALUE ...] "
+                                              "[--format text|md|html|json]",
+                                              context.program),
+                                  width, "", "    ");
   write_output("", text, context.io);
 }
 
@@ -107,6 +107,8 @@ void run_demo_run(const DemoRunOptions& options, Context& context) {
     text.form = options.compact ? render::TextForm::compact : render::TextForm::full;
     // The figures need 40 columns today; narrower widths draw them at 40.
     text.width = std::max(40, text_width(context));
+    // A file keeps the installed name, as printouts do.
+    if (options.output_path.empty()) text.program = context.program;
     // A file gets plain text: escape codes belong to terminals.
     const Theme theme = options.output_path.empty() ? context.theme : Theme::plain();
     rendered = render::render_text(result, *info, theme, text);

@@ -1,6 +1,10 @@
 // `proofdeck exam`: a timed simulation, no feedback until the end.
+#include <filesystem>
 #include <memory>
+#include <optional>
 #include <vector>
+
+#include <fmt/format.h>
 
 #include "bank/selection.hpp"
 #include "cli/study_cmds.hpp"
@@ -73,7 +77,16 @@ void setup_exam(CLI::App& app, const std::function<Context()>& context) {
         }
       }
       auto run = start_study(ctx);
-      study::ProgressStore store = study::ProgressStore::open(data_dir(ctx));
+      // Read only, as stats: a review never creates a store.
+      const std::filesystem::path dir = data_dir(ctx);
+      std::optional<study::ProgressStore> existing = study::ProgressStore::open_existing(dir);
+      if (!existing) {
+        throw InputError("exam.review.none",
+                         fmt::format("--review: no exams yet — there is no progress at {} (take "
+                                     "an exam with {} exam, or choose the folder with --data-dir)",
+                                     dir.string(), ctx.program));
+      }
+      study::ProgressStore& store = *existing;
       study::ExamReviewOptions review_options;
       // A bare --review reaches here as no value or as 0 (CLI11 converts the missing value;
       // a typed 0 fails the check): the latest exam.

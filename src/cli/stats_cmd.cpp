@@ -1,6 +1,8 @@
 // `proofdeck stats`: progress, retention, due forecast, exams, readiness, the traps you keep
 // falling for.
+#include <filesystem>
 #include <memory>
+#include <optional>
 
 #include "cli/study_cmds.hpp"
 #include "cli/study_run.hpp"
@@ -45,13 +47,26 @@ void setup_stats(CLI::App& app, const std::function<Context()>& context) {
   stats->callback([options, context] {
     Context ctx = context();
     const std::vector<bank::Bank> banks = load_banks(ctx).banks;
-    study::ProgressStore store = open_progress(ctx, data_dir(ctx));
-    const nlohmann::ordered_json result =
+    // Read only: stats never creates a store, and a learner who mistyped --data-dir is told
+    // there is no progress there rather than shown an empty one.
+    const std::filesystem::path dir = data_dir(ctx);
+    std::optional<study::ProgressStore> existing = study::ProgressStore::open_existing(dir);
+    if (!existing && options->format == "text") {
+      ctx.io.out << study::render_no_progress(dir, text_width(ctx));
+      return;
+    }
+    study::ProgressStore store = existing ? std::move(*existing) : study::ProgressStore::empty();
+    nlohmann::ordered_json computed =
         study::compute_stats(store, banks, resolve_now(ctx), options->stats);
+    // "store" first: the database read, null when there is none yet.
+    nlohmann::ordered_json result = {
+        {"store", existing ? nlohmann::ordered_json(store.path().string()) : nullptr}};
+    for (auto& [key, value] : computed.items())
+      result[key] = std::move(value);
     if (options->format == "json") {
       ctx.io.out << result.dump(2) << "\n";
     } else {
-      ctx.io.out << study::render_stats(result, ctx.theme, text_width(ctx));
+      ctx.io.out << study::render_stats(result, ctx.theme, text_width(ctx), ctx.program);
     }
   });
 }

@@ -80,6 +80,7 @@ std::unique_ptr<StudyRun> start_study(Context& context) {
       .runner = bank::proof_runner(bank::kProofSeed),
       .err = &context.io.err,
       .clock = {},  // the steady clock
+      .program = context.program,
   });
   Io* io = &context.io;
   run->write = [io](const std::string& path, const std::string& text) {

@@ -250,9 +250,10 @@ std::string assignment_value(const nlohmann::ordered_json& value) {
 
 }  // namespace
 
-std::string reproduce_command(const DemoResult& result, const DemoInfo& info) {
-  std::string command =
-      "proofdeck demo run " + text::shell_word(info.name.empty() ? result.demo : info.name);
+std::string reproduce_command(const DemoResult& result, const DemoInfo& info,
+                              std::string_view program) {
+  std::string command = std::string(program) + " demo run " +
+                        text::shell_word(info.name.empty() ? result.demo : info.name);
   if (!result.params.is_object()) return command;
   for (const demo::ParamSpec& spec : info.params) {
     const auto given = result.params.find(spec.name);

@@ -77,7 +77,9 @@ std::vector<std::pair<std::string, std::string>> parameters(const DemoResult& re
 // The command that draws this run again: `proofdeck demo run NAME`, with a `--set` for every
 // parameter not at its default and `--seed` unless 0 (the demo's own), quoted for a POSIX shell
 // where a value needs it: "proofdeck demo run rope-scaling --set factor=4.0 --set trained=1024".
-std::string reproduce_command(const DemoResult& result, const DemoInfo& info);
+// `program`: how the reader runs proofdeck (PROOFDECK_COMMAND; the installed name by default).
+std::string reproduce_command(const DemoResult& result, const DemoInfo& info,
+                              std::string_view program = "proofdeck");
 
 // A heatmap a reader can read: one with more than kMaxHeatmapCells rows or columns is drawn in
 // blocks, at most `blocks` a side (capped at kHeatmapBlocks), each block one cell holding the

@@ -90,6 +90,7 @@ struct Look {
   bool full = true;                          // the full form, not quiz feedback
   bool paint_cells = false;                  // 256-colour backgrounds instead of shade characters
   std::vector<fmt::text_style> line_styles;  // bars of a series' lines, cycled
+  std::string program;                       // how the reader runs proofdeck
 
   Look(const Theme& theme, const TextOptions& options)
       : width(std::max(options.width, 1)),
@@ -98,7 +99,8 @@ struct Look {
         dim(theme.dim),
         value(theme.emphasis),
         full(options.form == TextForm::full),
-        paint_cells(options.color256 && has_colour(theme)) {
+        paint_cells(options.color256 && has_colour(theme)),
+        program(options.program) {
     if (has_colour(theme)) {
       // Readable on dark and light backgrounds alike (blue text is not, on dark ones).
       for (const auto colour :
@@ -201,39 +203,6 @@ Lines block_lines(std::string_view text, int width, std::string_view indent,
     if (end == std::string::npos) break;
     at = end + 1;
   }
-  return lines;
-}
-
-// A command as a shell reads it, within `width`: words joined on a line while they fit, a line
-// that goes on ended with " \\" and the next indented two more. Words are split at spaces outside
-// quotes (reproduce_command quotes a value with spaces), so every line can be pasted as it is.
-Lines command_lines(std::string_view command, int width, std::string_view indent) {
-  std::vector<std::string> words(1);
-  bool quoted = false;
-  for (const char c : command) {
-    if (c == ' ' && !quoted) {
-      words.emplace_back();
-      continue;
-    }
-    if (c == '\'') quoted = !quoted;
-    words.back() += c;
-  }
-  Lines lines;
-  std::string line(indent);
-  std::size_t on_line = 0;
-  for (std::size_t i = 0; i < words.size(); ++i) {
-    const bool last = i + 1 == words.size();
-    const int needed = text::display_width(line) + 1 + text::display_width(words[i]) +
-                       (last ? 0 : 2);  // " \\" if another line follows
-    if (on_line > 0 && needed > width) {
-      lines.push_back(line + " \\");
-      line = std::string(indent) + "  ";
-      on_line = 0;
-    }
-    line += (on_line == 0 ? "" : " ") + words[i];
-    ++on_line;
-  }
-  lines.push_back(line);
   return lines;
 }
 
@@ -471,8 +440,9 @@ Lines heatmap_single(const Table& table, const Look& look, const DemoResult& res
           styled_wrap(look.dim,
                       fmt::format("the numbers need {} columns: widen the terminal or run", needed),
                       look.width, spaces(kGridIndent)));
-      for (const std::string& line : command_lines(reproduce_command(result, info) + " --format md",
-                                                   look.width, spaces(kGridIndent + 2)))
+      for (const std::string& line :
+           text::command_lines(reproduce_command(result, info, look.program) + " --format md",
+                               look.width, spaces(kGridIndent + 2)))
         lines.push_back(styled(look.dim, line));
     }
   } else if (!plan.numbers && look.full) {
@@ -1123,7 +1093,7 @@ Lines left_out_lines(const DemoResult& result, const DemoInfo& info, const Look&
                      const CompactLayout& layout) {
   Lines lines;
   const std::size_t left_out = layout.total - layout.shown;
-  const std::string command = reproduce_command(result, info);
+  const std::string command = reproduce_command(result, info, look.program);
   const int wider = width_showing_more(result, info, look, layout.shown);
   std::string message;
   if (wider == 0) {
@@ -1139,7 +1109,7 @@ Lines left_out_lines(const DemoResult& result, const DemoInfo& info, const Look&
     return lines;
   }
   append(lines, styled_wrap(look.dim, message, look.width));
-  for (const std::string& line : command_lines(command, look.width, "  "))
+  for (const std::string& line : text::command_lines(command, look.width, "  "))
     lines.push_back(styled(look.dim, line));
   return lines;
 }

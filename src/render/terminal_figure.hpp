@@ -24,6 +24,7 @@ struct TextOptions {
   int width = text::kDefaultWidth;  // columns available; output never exceeds it
   bool unicode = true;              // block characters and box drawing; ASCII shades when false
   bool color256 = true;             // 256-colour backgrounds for heatmaps when the theme has colour
+  std::string program = "proofdeck";  // how the reader runs proofdeck, in the commands suggested
 };
 
 std::string render_text(const DemoResult& result, const DemoInfo& info, const Theme& theme,

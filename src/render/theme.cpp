@@ -40,17 +40,21 @@ Theme Theme::colored() {
   return theme;
 }
 
-std::string wrap_styled(const fmt::text_style& style, std::string_view text, int width,
-                        std::string_view indent, std::string_view hanging) {
-  const std::string wrapped = text::wrap_block(text, width, indent, hanging);
+std::string style_lines(const fmt::text_style& style, std::string_view block) {
   std::string out;
   std::size_t at = 0;
-  while (at < wrapped.size()) {
-    const std::size_t end = wrapped.find('\n', at);
-    out += fmt::format(style, "{}", std::string_view(wrapped).substr(at, end - at)) + "\n";
+  while (at < block.size()) {
+    std::size_t end = block.find('\n', at);
+    if (end == std::string_view::npos) end = block.size();
+    out += fmt::format(style, "{}", block.substr(at, end - at)) + "\n";
     at = end + 1;
   }
   return out;
+}
+
+std::string wrap_styled(const fmt::text_style& style, std::string_view text, int width,
+                        std::string_view indent, std::string_view hanging) {
+  return style_lines(style, text::wrap_block(text, width, indent, hanging));
 }
 
 std::string wrap_labelled(std::string_view label, const fmt::text_style& style,

@@ -33,6 +33,10 @@ struct Theme {
   static Theme plain() { return {}; }
 };
 
+// Each line of a block (lines ended by "\n") styled on its own, so a style never spans a line
+// break: a command block (text::command_block) in a dim note.
+std::string style_lines(const fmt::text_style& style, std::string_view block);
+
 // Text wrapped to `width` columns at word boundaries (text::wrap_block: first line indented by
 // `indent`, the rest by `hanging`), each line styled on its own so a style never spans a line
 // break and escape codes never count as columns.

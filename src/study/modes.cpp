@@ -108,9 +108,11 @@ std::string seed_line(const Session& s) {
                      s.width, "  ", "    ");
 }
 
-// `proofdeck quiz` with the session's filters and `extra`, as a copyable command.
-std::string quiz_command(const bank::Filters& filters, const std::string& extra) {
-  std::string command = "proofdeck quiz";
+// `mode` (quiz, drill) with the session's bank, topic and type filters and `extra`, as a
+// copyable command run the learner's way.
+std::string session_command(const Session& s, const std::string& mode, const bank::Filters& filters,
+                            const std::string& extra) {
+  std::string command = s.program + " " + mode;
   const auto add = [&](const char* flag, const std::vector<std::string>& values) {
     for (const std::string& value : values)
       command += fmt::format(" {} {}", flag, text::shell_word(value));
@@ -303,10 +305,10 @@ Outcome run_quiz(Session& s, ProgressStore& store, const QuizOptions& options,
                  fmt::format("{} of the {} questions that match were on this quiz; to ask more:",
                              size, matching),
                  s.width, "  ", "  ")
-          << "    "
-          << quiz_command(options.filters,
-                          fmt::format("--count {}", std::min<std::size_t>(matching, 50)))
-          << "\n";
+          << text::command_block(
+                 session_command(s, "quiz", options.filters,
+                                 fmt::format("--count {}", std::min<std::size_t>(matching, 50))),
+                 s.width, "    ");
   }
   const bool missed_any = std::any_of(answers.begin(), answers.end(), [](const Answered& a) {
     return a.answered && !a.grade.correct;
@@ -314,7 +316,8 @@ Outcome run_quiz(Session& s, ProgressStore& store, const QuizOptions& options,
   if (missed_any) {
     s.out << text::wrap_block("To ask again each question whose latest answer was wrong:", s.width,
                               "  ", "  ")
-          << "    " << quiz_command(options.filters, "--missed") << "\n";
+          << text::command_block(session_command(s, "quiz", options.filters, "--missed"), s.width,
+                                 "    ");
   }
   s.out << seed_line(s);
   if (!options.report_path.empty()) {
@@ -740,6 +743,13 @@ Outcome run_exam(Session& s, ProgressStore& store, const ExamOptions& options,
   s.out << render_results(s, exam.answers, options.pass,
                           outcome.interrupted ? "Exam interrupted" : "Exam submitted", elapsed,
                           options.show_demo);
+  if (!outcome.interrupted) {
+    // Numbered as stats lists the exams, this one the latest.
+    const std::size_t number = listed_exams(store.sessions()).size();
+    s.out << text::wrap_block("These results again, any time:", s.width, "  ")
+          << text::command_block(fmt::format("{} exam --review {}", s.program, number), s.width,
+                                 "    ");
+  }
   if (!options.report_path.empty()) {
     nlohmann::ordered_json report = session_report(s, "exam", exam.answers);
     report["score"]["total"] = n;
@@ -773,14 +783,15 @@ void review_exam(Session& s, ProgressStore& store, const ExamReviewOptions& opti
   const std::vector<SessionRecord> exams = listed_exams(store.sessions());
   if (exams.empty()) {
     throw InputError("exam.review.none",
-                     "--review: no exam to review yet — take one with proofdeck exam (stats lists "
-                     "the exams taken)");
+                     fmt::format("--review: no exams yet — take one with {} exam (stats "
+                                 "lists the exams taken)",
+                                 s.program));
   }
   if (options.number && (*options.number < 1 || *options.number > exams.size())) {
     throw InputError(
         "exam.review.range",
-        fmt::format("--review {}: there is no exam {}; proofdeck stats lists {}", *options.number,
-                    *options.number,
+        fmt::format("--review {}: there is no exam {}; {} stats lists {}", *options.number,
+                    *options.number, s.program,
                     exams.size() == 1
                         ? std::string("one exam, number 1")
                         : fmt::format("{} exams, numbered 1 (the oldest) to {} (the latest)",
@@ -912,15 +923,20 @@ std::string due_when(const LearnerDays& days, const Card& card, TimePoint now) {
   if (card.state == CardState::review) {
     const int ahead = days.days_between(now, due);
     if (ahead <= 0) return "today";
-    return fmt::format("in {} day{} ({})", ahead, ahead == 1 ? "" : "s", days.label(due));
+    if (ahead == 1) return fmt::format("tomorrow (from {:02}:00)", days.starts_at());
+    return fmt::format("in {} days ({})", ahead, days.label(due));
   }
   const auto seconds = (due - now).count();
   if (seconds <= 0) return "now";
   if (seconds < 60) return "in under a minute";
-  if (seconds < 3600) return fmt::format("in {} min", (seconds + 30) / 60);
-  if (seconds < 86400) return fmt::format("in {} h", (seconds + 1800) / 3600);
-  const auto ahead = (seconds + 43200) / 86400;
-  return fmt::format("in {} day{} ({})", ahead, ahead == 1 ? "" : "s", days.label(due));
+  const auto in = [](long long n, const char* unit) {
+    return fmt::format("in {} {}{}", n, unit, n == 1 ? "" : "s");
+  };
+  if (seconds < 3600) return in((seconds + 30) / 60, "minute");
+  if (seconds < 86400) return in((seconds + 1800) / 3600, "hour");
+  const int ahead = days.days_between(now, due);
+  if (ahead == 1) return fmt::format("tomorrow ({})", days.label(due));
+  return fmt::format("in {} days ({})", ahead, days.label(due));
 }
 
 DrillPlan plan_drill(const std::vector<bank::Bank>& banks,
@@ -939,54 +955,60 @@ DrillPlan plan_drill(const std::vector<bank::Bank>& banks,
   for (const auto& [card, at] : first_drill)
     plan.new_today += at >= today;
 
-  std::vector<const bank::Question*>& due = plan.due;
-  std::vector<const bank::Question*>& fresh = plan.fresh;
+  const auto in_steps = [](const Card& card) {
+    return card.state == CardState::learning || card.state == CardState::relearning;
+  };
   for (const bank::Question* q : selected) {
     const auto it = cards.find(q->id);
     if (it == cards.end() || it->second.state == CardState::fresh) {
-      fresh.push_back(q);
+      plan.fresh.push_back(q);
     } else if (days.due(it->second, now)) {
-      due.push_back(q);
+      plan.due.push_back(q);
+    } else if (in_steps(it->second) && it->second.due) {
+      plan.learning.push_back(q);
     }
   }
-  std::stable_sort(due.begin(), due.end(), [&](const bank::Question* a, const bank::Question* b) {
+  const auto sooner = [&](const bank::Question* a, const bank::Question* b) {
     return *cards.at(a->id).due < *cards.at(b->id).due;
-  });
-  // Burying, as Anki buries siblings: once a card of an objective has been reviewed today, the
-  // objective's other cards wait for the next day; the reviewed card itself may come back (its
-  // learning steps). Today's reviews claim their objectives first, then the queue in order: the
-  // soonest due card of each objective, then new cards of objectives nothing claimed.
-  std::map<std::string, std::string>& claimed = plan.claimed;
+  };
+  std::stable_sort(plan.due.begin(), plan.due.end(), sooner);
+  std::stable_sort(plan.learning.begin(), plan.learning.end(), sooner);
+  // Every card with a schedule is asked when due, whatever its siblings did: a missed card
+  // comes back on the day it was promised. Burying holds back new cards only: none is introduced
+  // on a day when a card of its objective is due, in its learning steps or was reviewed today,
+  // and at most one a day per objective.
+  const auto quota = static_cast<std::size_t>(std::max(0, new_per_day - plan.new_today));
+  plan.fresh = deal_new(banks, plan.fresh);
   if (bury) {
     std::map<std::string, const bank::Question*> by_id;
     for (const bank::Bank& b : banks)
       for (const bank::Question& q : b.questions)
         by_id[q.id] = &q;
+    std::set<std::string> busy, reviewed;  // objectives
+    for (const auto& [id, card] : cards) {
+      const auto it = by_id.find(id);
+      if (it != by_id.end() && (in_steps(card) || days.due(card, now)))
+        busy.insert(it->second->objective_id());
+    }
     for (const ReviewRow& r : reviews) {
       const auto it = by_id.find(r.card);
       if (r.mode == "drill" && r.at >= today && it != by_id.end())
-        claimed.emplace(it->second->objective_id(), r.card);
+        reviewed.insert(it->second->objective_id());
     }
-    std::erase_if(due, [&](const bank::Question* q) {
-      const auto [it, first] = claimed.emplace(q->objective_id(), q->id);
-      const bool keep = first || it->second == q->id;
-      plan.buried += keep ? 0 : 1;
-      return !keep;
-    });
-  }
-  const auto quota = static_cast<std::size_t>(std::max(0, new_per_day - plan.new_today));
-  fresh = deal_new(banks, fresh);
-  if (bury) {
-    // A new card of a claimed objective is not counted as buried: it was never due.
-    std::erase_if(fresh, [&](const bank::Question* q) {
-      const auto it = claimed.find(q->objective_id());
-      return it != claimed.end() && it->second != q->id;
-    });
     std::set<std::string> dealt;
-    std::erase_if(fresh,
-                  [&](const bank::Question* q) { return !dealt.insert(q->objective_id()).second; });
+    std::size_t held = 0;
+    std::erase_if(plan.fresh, [&](const bank::Question* q) {
+      const std::string& objective = q->objective_id();
+      if (reviewed.contains(objective)) {
+        ++held;
+        return true;
+      }
+      return busy.contains(objective) || !dealt.insert(objective).second;
+    });
+    // Those the day's quota had room for: the ones burying really kept back.
+    plan.held_back = std::min(held, quota - std::min(quota, plan.fresh.size()));
   }
-  if (fresh.size() > quota) fresh.resize(quota);
+  if (plan.fresh.size() > quota) plan.fresh.resize(quota);
   return plan;
 }
 
@@ -1009,31 +1031,41 @@ Outcome run_drill(Session& s, ProgressStore& store, const DrillOptions& options,
                                     options.new_per_day, options.bury);
   const std::vector<const bank::Question*>& due = plan.due;
   const std::vector<const bank::Question*>& fresh = plan.fresh;
-  const int new_today = plan.new_today;
-  const std::size_t buried = plan.buried;
-  const std::map<std::string, std::string>& claimed = plan.claimed;
   std::vector<const bank::Question*> queue = due;
   queue.insert(queue.end(), fresh.begin(), fresh.end());
+  // Cards in their steps from earlier sessions, asked ahead when nothing else is due, as the
+  // cards this session puts in its steps are.
+  std::vector<const bank::Question*> learning = plan.learning;
+  const auto ahead = static_cast<std::size_t>(std::count_if(
+      learning.begin(), learning.end(),
+      [&](const bank::Question* q) { return *cards.at(q->id).due <= now + kLearnAhead; }));
 
   s.out << wrap_labelled(
                "proofdeck drill", s.theme.emphasis,
-               fmt::format(
-                   "· {} due{} · {} new ({} of {} new cards introduced today) · ? for help, "
-                   ":q to stop",
-                   due.size(),
-                   buried == 0 ? "" : fmt::format(" ({} more buried until tomorrow)", buried),
-                   fresh.size(), new_today, options.new_per_day),
+               fmt::format("· {} due{} · {} new ({} of {} new cards introduced today) · ? for "
+                           "help, :q to stop",
+                           due.size(),
+                           ahead == 0 ? ""
+                                      : fmt::format(" (and {} in {} learning steps within {} "
+                                                    "minutes)",
+                                                    ahead, ahead == 1 ? "its" : "their",
+                                                    kLearnAhead.count()),
+                           fresh.size(), plan.new_today, options.new_per_day),
                s.width)
         << seed_line(s);
-  if (buried > 0) {
-    s.out << wrap_styled(
-        s.theme.dim,
-        fmt::format("{} due card{} share{} {} objective with a card asked today, so {} until "
-                    "your next day (--no-bury asks {} now).",
-                    buried, buried == 1 ? "" : "s", buried == 1 ? "s" : "",
-                    buried == 1 ? "its" : "their", buried == 1 ? "it waits" : "they wait",
-                    buried == 1 ? "it" : "them"),
-        s.width, "  ", "    ");
+  // Only new cards of objectives reviewed today are said to wait: nothing is said before the
+  // day's first review.
+  if (plan.held_back > 0) {
+    const std::size_t n = plan.held_back;
+    s.out << wrap_styled(s.theme.dim,
+                         fmt::format("{} new card{} wait{} for your next day: a card of {} "
+                                     "objective was reviewed today. To meet {} now:",
+                                     n, n == 1 ? "" : "s", n == 1 ? "s" : "",
+                                     n == 1 ? "its" : "their", n == 1 ? "it" : "them"),
+                         s.width, "  ", "    ")
+          << style_lines(s.theme.dim, text::command_block(
+                                          session_command(s, "drill", options.filters, "--no-bury"),
+                                          s.width, "    "));
   }
   if (new_day_start) {
     s.out << wrap_styled(s.theme.dim,
@@ -1051,11 +1083,10 @@ Outcome run_drill(Session& s, ProgressStore& store, const DrillOptions& options,
   engine::Rng rng(s.seed);
   const std::function<double()> uniform = [&rng]() { return rng.uniform(); };
   std::vector<Answered> answers;
-  std::vector<const bank::Question*> learning;  // (re)learning cards seen this session
+  std::set<const bank::Question*> skipped;  // not asked again this session
   Outcome outcome;
   std::size_t next = 0;
   int reviews = 0;
-  const auto learn_ahead = std::chrono::minutes(20);
   while (reviews < options.limit) {
     const bank::Question* q = nullptr;
     if (next < queue.size()) {
@@ -1066,7 +1097,7 @@ Outcome run_drill(Session& s, ProgressStore& store, const DrillOptions& options,
       for (auto it = learning.begin(); it != learning.end(); ++it) {
         const Card& card = cards[(*it)->id];
         if ((card.state == CardState::learning || card.state == CardState::relearning) &&
-            card.due && *card.due <= s.now() + learn_ahead &&
+            card.due && *card.due <= s.now() + kLearnAhead && !skipped.contains(*it) &&
             (soonest == learning.end() || *card.due < *cards[(*soonest)->id].due))
           soonest = it;
       }
@@ -1094,6 +1125,7 @@ Outcome run_drill(Session& s, ProgressStore& store, const DrillOptions& options,
     a.time_ms = elapsed_ms(asked);
     if (result == AskResult::skipped) {
       s.out << "  Skipped (its schedule is unchanged).\n";
+      skipped.insert(q);
       continue;
     }
     if (result != AskResult::answered) {
@@ -1175,10 +1207,13 @@ Outcome run_drill(Session& s, ProgressStore& store, const DrillOptions& options,
     if (reviewed.card.lapses >= kLeechLapses && rating == Rating::again) {
       s.out << wrap_styled(s.theme.warning,
                            fmt::format("Leech: missed {} times after learning it. Read its "
-                                       "explanation and source again, or drill it alone with "
-                                       "--question {}",
-                                       reviewed.card.lapses, q->id),
-                           s.width, "  ", "    ");
+                                       "explanation and source again, or drill it alone:",
+                                       reviewed.card.lapses),
+                           s.width, "  ", "    ")
+            << style_lines(s.theme.warning,
+                           text::command_block(fmt::format("{} drill --question {}", s.program,
+                                                           text::shell_word(q->id)),
+                                               s.width, "    "));
     }
     if ((reviewed.card.state == CardState::learning ||
          reviewed.card.state == CardState::relearning) &&
@@ -1189,14 +1224,18 @@ Outcome run_drill(Session& s, ProgressStore& store, const DrillOptions& options,
   int total = 0;
   const int correct = score(answers, total);
   store.end_session(id, s.now(), correct, total, std::nullopt, outcome.interrupted);
-  if (answers.empty() && !outcome.interrupted && !queue.empty()) {
+  const bool offered = !queue.empty() || ahead > 0;
+  if (answers.empty() && !outcome.interrupted && offered) {
+    const std::size_t waiting = queue.size() + ahead;
     s.out << text::wrap_block(
-        fmt::format("No answer read: the input ended before the first one, so {} waiting "
-                    "card{} stay{} as {} (drill reads answers from the keyboard or a pipe: "
-                    "`printf 'a\\n' | proofdeck drill`).",
-                    queue.size(), queue.size() == 1 ? "" : "s", queue.size() == 1 ? "s" : "",
-                    queue.size() == 1 ? "it was" : "they were"),
-        s.width, "  ", "    ");
+                 fmt::format("No answer read: the input ended before the first one, so {} "
+                             "waiting card{} stay{} as {} (drill reads answers from the keyboard "
+                             "or a pipe):",
+                             waiting, waiting == 1 ? "" : "s", waiting == 1 ? "s" : "",
+                             waiting == 1 ? "it was" : "they were"),
+                 s.width, "  ", "    ")
+          << text::command_block(fmt::format("printf 'a\\n' | {} drill", s.program), s.width,
+                                 "    ");
     return outcome;
   }
   if (answers.empty() && !outcome.interrupted) {
@@ -1206,27 +1245,23 @@ Outcome run_drill(Session& s, ProgressStore& store, const DrillOptions& options,
       if (it != cards.end() && it->second.due && (!soonest || *it->second.due < *soonest->due))
         soonest = &it->second;
     }
-    s.out << text::wrap_block(
-        fmt::format(
-            "Nothing to drill now{}. `proofdeck stats` shows the forecast.",
-            soonest ? fmt::format(": the next card is due {}", due_when(days, *soonest, s.now()))
-                    : ""),
-        s.width, "  ", "    ");
+    s.out << text::wrap_block(fmt::format("Nothing to drill now{}. The forecast:",
+                                          soonest ? fmt::format(": the next card is due {}",
+                                                                due_when(days, *soonest, s.now()))
+                                                  : ""),
+                              s.width, "  ", "    ")
+          << text::command_block(s.program + " stats", s.width, "    ");
     return outcome;
   }
   s.out << render_summary(s, answers, outcome.interrupted ? "Drill interrupted" : "Drill finished");
-  int due_left = 0, buried_left = 0;
+  int due_left = 0;
   for (const bank::Question* q : selected) {
     const auto it = cards.find(q->id);
-    if (it == cards.end() || !days.due(it->second, s.now())) continue;
-    const auto claim = claimed.find(q->objective_id());
-    ++(options.bury && claim != claimed.end() && claim->second != q->id ? buried_left : due_left);
+    if (it != cards.end() && days.due(it->second, s.now())) ++due_left;
   }
   s.out << text::wrap_block(
-               fmt::format(
-                   "{} review{} saved · {} card{} due now{}", reviews, reviews == 1 ? "" : "s",
-                   due_left, due_left == 1 ? "" : "s",
-                   buried_left == 0 ? "" : fmt::format(" ({} buried until tomorrow)", buried_left)),
+               fmt::format("{} review{} saved · {} card{} due now", reviews,
+                           reviews == 1 ? "" : "s", due_left, due_left == 1 ? "" : "s"),
                s.width, "  ", "    ")
         << seed_line(s);
   if (!options.report_path.empty()) {

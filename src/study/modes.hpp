@@ -7,6 +7,7 @@
 // summary; answers given before are already saved.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -102,15 +103,19 @@ ExamForm draw_exam_form(const std::vector<bank::Bank>& banks, const bank::Filter
                         int count, std::uint64_t seed, const bank::Enemies* enemies = nullptr);
 
 // What a drill session asks, in order: the due cards (soonest due first), then up to the day's
-// new cards, dealt round the topics in the study order. With `bury`, once a card of an objective
-// has been reviewed today its other cards wait for the next day: today's drill reviews claim
-// their objectives first, then the queue in order. drill plans with it, and so can a simulation.
+// new cards, dealt round the topics in the study order; then, when nothing else is left, cards
+// in their learning steps due within the learn-ahead limit. A card with a schedule is asked when
+// due, whatever its siblings did. With `bury`, new cards wait instead: none is introduced on a
+// day when a card of its objective is due, in its steps or was reviewed today, and at most one
+// a day per objective. drill plans with it, and so can a simulation.
 struct DrillPlan {
   std::vector<const bank::Question*> due;
   std::vector<const bank::Question*> fresh;
-  std::size_t buried = 0;                      // due cards left for the next day
-  int new_today = 0;                           // new cards already introduced today
-  std::map<std::string, std::string> claimed;  // objective → the card that may be asked today
+  // In their (re)learning steps but not due yet, soonest first: asked ahead of time within
+  // kLearnAhead when nothing else is due, as within a session.
+  std::vector<const bank::Question*> learning;
+  std::size_t held_back = 0;  // new cards waiting: a card of their objective was reviewed today
+  int new_today = 0;          // new cards already introduced today
 };
 DrillPlan plan_drill(const std::vector<bank::Bank>& banks,
                      const std::vector<const bank::Question*>& selected,
@@ -119,9 +124,14 @@ DrillPlan plan_drill(const std::vector<bank::Bank>& banks,
                      int new_per_day, bool bury);
 
 // When a scheduled card is next due, as drill words it: a card in review by learner days
-// ("today", "in 8 days (2026-12-09)"), one in its steps by the clock ("now" once due, "in under
-// a minute", "in 10 min", "in 3 h"), so a card not yet due is never said to be due now.
+// ("today", "tomorrow (from 04:00)", "in 8 days (2026-12-09)"), one in its steps by the clock
+// ("now" once due, "in under a minute", "in 10 minutes", "in 3 hours"), so a card not yet due is
+// never said to be due now.
 std::string due_when(const LearnerDays& days, const Card& card, TimePoint now);
+
+// How far ahead a card in its learning steps is asked when nothing else is due, as Anki's
+// learn-ahead limit.
+inline constexpr std::chrono::minutes kLearnAhead{20};
 
 // An FSRS card counts as a leech after this many lapses.
 inline constexpr int kLeechLapses = 8;

@@ -98,7 +98,48 @@ std::optional<TimePoint> time_or_null(const SQLite::Column& column) {
 
 }  // namespace
 
+namespace {
+
+// --data-dir (or PROOFDECK_HOME) naming a file: StateError before anything is tried.
+void refuse_file_as_folder(const fs::path& dir) {
+  std::error_code error;
+  if (fs::exists(dir, error) && !fs::is_directory(dir, error)) {
+    throw StateError("progress.dir",
+                     fmt::format("{} is a file, not a folder: progress.db is kept in a folder "
+                                 "(choose one with --data-dir DIR or PROOFDECK_HOME)",
+                                 dir.string()));
+  }
+}
+
+// What every open checks before anything is written: SQLite can read the file, it is not
+// damaged, it is proofdeck's (or empty) and its schema is one this proofdeck reads. Returns the
+// schema version, 0 for a database with nothing in it yet.
+int checked_version(SQLite::Database& db, const fs::path& path) {
+  SQLite::Statement check(db, "PRAGMA quick_check");
+  while (check.executeStep()) {
+    const std::string result = check.getColumn(0).getString();
+    if (result != "ok") refuse(path, "the database is damaged (" + result + ")");
+  }
+  const int version = schema_version(db);
+  if (version == 0 && db.tableExists("cards") == false) {
+    SQLite::Statement tables(db, "SELECT count(*) FROM sqlite_master");
+    if (tables.executeStep() && tables.getColumn(0).getInt() > 0) {
+      refuse(path, "a SQLite database, but not proofdeck's (it has no meta table)");
+    }
+  }
+  if (version > ProgressStore::kSchemaVersion) {
+    throw StateError("progress.newer",
+                     fmt::format("{} was written by a newer proofdeck (schema {}, this one "
+                                 "reads up to {}); upgrade proofdeck to use it",
+                                 path.string(), version, ProgressStore::kSchemaVersion));
+  }
+  return version;
+}
+
+}  // namespace
+
 ProgressStore ProgressStore::open(const fs::path& dir) {
+  refuse_file_as_folder(dir);
   std::error_code error;
   fs::create_directories(dir, error);
   if (error) {
@@ -137,25 +178,8 @@ ProgressStore ProgressStore::open(const fs::path& dir) {
     db = std::make_unique<SQLite::Database>(path.string(),
                                             SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE, 5000);
     // Read-only checks first: a damaged or foreign file is reported before anything is written.
-    SQLite::Statement check(*db, "PRAGMA quick_check");
-    while (check.executeStep()) {
-      const std::string result = check.getColumn(0).getString();
-      if (result != "ok") refuse(path, "the database is damaged (" + result + ")");
-    }
-    const int version = schema_version(*db);
+    const int version = checked_version(*db, path);
     created = version == 0;
-    if (version == 0 && db->tableExists("cards") == false) {
-      SQLite::Statement tables(*db, "SELECT count(*) FROM sqlite_master");
-      if (tables.executeStep() && tables.getColumn(0).getInt() > 0) {
-        refuse(path, "a SQLite database, but not proofdeck's (it has no meta table)");
-      }
-    }
-    if (version > kSchemaVersion) {
-      throw StateError("progress.newer",
-                       fmt::format("{} was written by a newer proofdeck (schema {}, this one "
-                                   "reads up to {}); upgrade proofdeck to use it",
-                                   path.string(), version, kSchemaVersion));
-    }
     db->exec("PRAGMA journal_mode = WAL");
     db->exec("PRAGMA synchronous = FULL");
     db->exec("PRAGMA foreign_keys = ON");
@@ -183,6 +207,53 @@ ProgressStore ProgressStore::open(const fs::path& dir) {
     refuse(path, fmt::format("SQLite cannot read it ({})", e.what()));
   }
   return ProgressStore(path, std::move(db), created);
+}
+
+std::optional<ProgressStore> ProgressStore::open_existing(const fs::path& dir) {
+  refuse_file_as_folder(dir);
+  const fs::path path = dir / "progress.db";
+  std::error_code error;
+  if (!fs::exists(path, error)) return std::nullopt;
+  // An empty file holds no progress (a first run killed before its first write).
+  if (fs::is_regular_file(path, error) && fs::file_size(path, error) == 0) return std::nullopt;
+  if (::access(path.c_str(), R_OK) != 0) {
+    throw StateError("progress.unreadable",
+                     fmt::format("{}: cannot read it ({}); make it readable (chmod u+r {}), or "
+                                 "choose another folder with --data-dir DIR",
+                                 path.string(), std::strerror(errno), path.string()));
+  }
+  if (!has_sqlite_header(path)) {
+    refuse(path, "not a SQLite database (its first bytes are not \"SQLite format 3\")");
+  }
+  try {
+    auto db = std::make_unique<SQLite::Database>(path.string(), SQLite::OPEN_READONLY, 5000);
+    const int version = checked_version(*db, path);
+    if (version == 0) return std::nullopt;  // a database with nothing in it yet
+    return ProgressStore(path, std::move(db), false, true, version);
+  } catch (const SQLite::Exception& e) {
+    refuse(path, fmt::format("SQLite cannot read it ({})", e.what()));
+  }
+}
+
+ProgressStore ProgressStore::empty() {
+  auto db =
+      std::make_unique<SQLite::Database>(":memory:", SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
+  for (const auto& step : migrations()) {
+    for (const std::string& sql : step)
+      db->exec(sql);
+  }
+  return ProgressStore({}, std::move(db), false, true);
+}
+
+ProgressStore::~ProgressStore() {
+  if (!db_ || read_only_) return;
+  try {
+    // Never wait for another connection: it will leave the journal when it closes.
+    db_->setBusyTimeout(0);
+    db_->exec("PRAGMA journal_mode = DELETE");
+  } catch (const SQLite::Exception&) {
+    // Another connection has it open: it stays in WAL mode until the last one closes.
+  }
 }
 
 namespace {
@@ -344,9 +415,11 @@ std::vector<ReviewRow> ProgressStore::reviews() {
 
 std::vector<SessionRecord> ProgressStore::sessions() {
   std::vector<SessionRecord> all;
-  SQLite::Statement query(*db_,
-                          "SELECT id, mode, started, ended, correct, total, passed, interrupted, "
-                          "settings, result FROM sessions ORDER BY id");
+  // Schema 1 had no result column (a read-only store reads it unmigrated).
+  SQLite::Statement query(*db_, fmt::format("SELECT id, mode, started, ended, correct, total, "
+                                            "passed, interrupted, settings, {} FROM sessions "
+                                            "ORDER BY id",
+                                            schema_ >= 2 ? "result" : "NULL"));
   while (query.executeStep()) {
     SessionRecord s;
     s.id = query.getColumn(0).getInt64();
@@ -365,6 +438,7 @@ std::vector<SessionRecord> ProgressStore::sessions() {
 }
 
 DrillLock::DrillLock(const fs::path& dir) {
+  refuse_file_as_folder(dir);
   std::error_code error;
   fs::create_directories(dir, error);
   const fs::path path = dir / "drill.lock";
@@ -398,7 +472,7 @@ int ProgressStore::day_starts_at() {
     throw StateError(
         "progress.day_starts_at",
         fmt::format("{}: meta's day_starts_at is \"{}\", not an hour from 0 to 23; set "
-                    "it again with `proofdeck drill --day-starts-at H`",
+                    "it again with drill's --day-starts-at H",
                     path_.string(), value));
   }
   return std::stoi(value);

@@ -72,9 +72,22 @@ class ProgressStore {
   static constexpr int kSchemaVersion = 2;
 
   // Opens dir/progress.db, creating the folder and a fresh database when neither exists, and
-  // migrating an older schema. StateError when the folder cannot be created, or the file is not
-  // a readable proofdeck database (it is left exactly as it was).
+  // migrating an older schema. StateError when the folder cannot be created, `dir` is a file, or
+  // the file is not a readable proofdeck database (it is left exactly as it was).
   static ProgressStore open(const std::filesystem::path& dir);
+  // Opens dir/progress.db to read it only, as stats and exam --review do: no file, folder or
+  // lock is created and nothing is migrated (an older schema is read as it is). nullopt when
+  // there is no database there yet (or an empty file); StateError as open() refuses.
+  static std::optional<ProgressStore> open_existing(const std::filesystem::path& dir);
+  // A store in memory with no progress: what stats shows when there is none yet.
+  static ProgressStore empty();
+
+  // A store that was written to is left in rollback-journal mode, as Anki leaves its
+  // collection: at rest the database is one file that a reader opens without creating the WAL's
+  // -wal and -shm beside it (left in WAL mode while another connection has it open).
+  ~ProgressStore();
+  ProgressStore(ProgressStore&&) noexcept = default;
+  ProgressStore& operator=(ProgressStore&&) noexcept = default;
 
   const std::filesystem::path& path() const { return path_; }
   // Whether this open created the database (there was none, or an empty file): a learner told
@@ -102,11 +115,18 @@ class ProgressStore {
   void set_day_starts_at(int hour);
 
  private:
-  ProgressStore(std::filesystem::path path, std::unique_ptr<SQLite::Database> db, bool created)
-      : path_(std::move(path)), db_(std::move(db)), created_(created) {}
+  ProgressStore(std::filesystem::path path, std::unique_ptr<SQLite::Database> db, bool created,
+                bool read_only = false, int schema = kSchemaVersion)
+      : path_(std::move(path)),
+        db_(std::move(db)),
+        created_(created),
+        read_only_(read_only),
+        schema_(schema) {}
   std::filesystem::path path_;
   std::unique_ptr<SQLite::Database> db_;
   bool created_ = false;
+  bool read_only_ = false;
+  int schema_ = kSchemaVersion;  // a read-only store reads an older schema as it is
 };
 
 // Held for a drill session's lifetime: a second drill on the same data folder is refused

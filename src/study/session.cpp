@@ -184,6 +184,7 @@ std::string render_proof(Session& session, const Instance& instance) {
       render::TextOptions options;
       options.form = render::TextForm::compact;
       options.width = std::max(20, session.width - 4);
+      options.program = session.program;
       std::string drawn = render::render_text(result, *info, session.theme, options);
       std::string indented;
       std::size_t at = 0;

@@ -44,6 +44,9 @@ struct Session {
   // The clock an exam reads the time left from, each time it shows it; unset, the steady clock
   // (tests set one that jumps ahead).
   std::function<std::chrono::steady_clock::time_point()> clock = nullptr;
+  // How the learner runs proofdeck: every command a session suggests begins with it
+  // (PROOFDECK_COMMAND, which ./scripts/run sets; else the installed name).
+  std::string program = "proofdeck";
 
   // The session's clock: the start plus the time that has really passed since.
   TimePoint now() const;

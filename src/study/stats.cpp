@@ -471,11 +471,13 @@ std::string style_verdict(std::string lines, const Theme& theme) {
 // The due forecast: the next 7 days one by one, then the 30 by week (the last "week" has the 2
 // days left, and says so). With no card scheduled yet, or none due in the 30 days, one line says
 // that instead of rows of zeros.
-std::string render_due(const ordered_json& forecast, bool scheduled, const Theme& theme,
-                       int width) {
+std::string render_due(const ordered_json& forecast, bool scheduled, const Theme& theme, int width,
+                       const std::string& program) {
   if (!scheduled) {
-    return "\n" + wrap_labelled("Due:", theme.emphasis,
-                                "nothing scheduled — run proofdeck drill to schedule cards", width);
+    return "\n" +
+           wrap_labelled("Due:", theme.emphasis,
+                         "nothing scheduled — drill schedules cards:", width) +
+           text::command_block(program + " drill", width, "    ");
   }
   std::string out =
       "\n" +
@@ -553,13 +555,15 @@ std::string topic_name(const ordered_json& stats, const std::string& id) {
 constexpr std::size_t kExamsShown = 10;  // the latest exams in the text; json has them all
 constexpr std::size_t kTrendExams = 5;   // a topic's trend: its latest exams
 
-std::string render_exams(const ordered_json& stats, double pass, const Theme& theme, int width) {
+std::string render_exams(const ordered_json& stats, double pass, const Theme& theme, int width,
+                         const std::string& program) {
   const ordered_json& exams = stats["exams"];
   if (exams.empty()) {
-    // The command on a line of its own, so it copies whole at any width.
+    // The command on lines of its own, so it copies whole at any width.
     return "\n" + wrap_labelled("Exams:", theme.emphasis, "none yet — take one, e.g.", width) +
-           fmt::format("    proofdeck exam --count 20 --minutes 25 --pass {}\n",
-                       text::format_number(pass));
+           text::command_block(fmt::format("{} exam --count 20 --minutes 25 --pass {}", program,
+                                           text::format_number(pass)),
+                               width, "    ");
   }
   std::string out = "\n" + wrap_labelled("Exams", theme.emphasis,
                                          "(#N: exam --review N · score · pass or fail at its "
@@ -604,6 +608,9 @@ std::string render_exams(const ordered_json& stats, double pass, const Theme& th
                                width, "  ", "    "),
         theme);
   }
+  out +=
+      text::wrap_block("The latest exam's questions and answers again:", width, "  ", "    ") +
+      text::command_block(fmt::format("{} exam --review {}", program, exams.size()), width, "    ");
 
   // What readiness predicted as each exam started, against what came of it.
   std::string predictions;
@@ -665,7 +672,8 @@ std::string render_exams(const ordered_json& stats, double pass, const Theme& th
   return out;
 }
 
-std::string render_readiness(const ordered_json& readiness, const Theme& theme, int width) {
+std::string render_readiness(const ordered_json& readiness, const Theme& theme, int width,
+                             const std::string& program) {
   const double pass = readiness["pass"].get<double>();
   if (readiness["overall"].is_null())
     return "\n" + wrap_labelled("Readiness:", theme.emphasis, "no questions loaded", width);
@@ -693,9 +701,9 @@ std::string render_readiness(const ordered_json& readiness, const Theme& theme, 
   }
   if (unseen > 0 && unseen == objectives) {
     out += text::wrap_block(
-        fmt::format("not yet seen: all {} objectives — until you answer some (proofdeck quiz), "
-                    "this is a starting guess, not a measure of you",
-                    objectives),
+        fmt::format("not yet seen: all {} objectives — until you answer some ({} quiz), this is "
+                    "a starting guess, not a measure of you",
+                    objectives, program),
         width, "  ", "    ");
   } else if (unseen > 0) {
     out += text::wrap_block(
@@ -721,10 +729,10 @@ std::string render_readiness(const ordered_json& readiness, const Theme& theme, 
   return out;
 }
 
-std::string render_traps(const ordered_json& traps, const Theme& theme, int width) {
-  std::string out =
-      "\n" + wrap_labelled("Traps you keep falling for", theme.emphasis,
-                           "(worst miss rate first · proofdeck quiz --trap ID)", width);
+std::string render_traps(const ordered_json& traps, const Theme& theme, int width,
+                         const std::string& program) {
+  std::string out = "\n" + wrap_labelled("Traps you keep falling for", theme.emphasis,
+                                         "(worst miss rate first)", width);
   // Three columns: the id whole (it is what --trap takes), the name cut to fit, the counts.
   int id_width = 0, numbers_width = 0;
   std::vector<std::string> numbers;
@@ -737,6 +745,10 @@ std::string render_traps(const ordered_json& traps, const Theme& theme, int widt
     numbers_width = std::max(numbers_width, text::display_width(numbers.back()));
   }
   if (numbers.empty()) return out + "  none yet\n";
+  std::string worst;  // the first listed: the trap to practise
+  for (const auto& trap : traps) {
+    if (trap["fell"].get<int>() > 0 && worst.empty()) worst = trap["id"].get<std::string>();
+  }
   const int name_room = std::min(44, width - 2 - id_width - 2 - 2 - numbers_width);
   std::size_t shown = 0;
   for (const auto& trap : traps) {
@@ -752,12 +764,22 @@ std::string render_traps(const ordered_json& traps, const Theme& theme, int widt
              text::wrap_block(name, width, "    ");
     }
   }
-  return out;
+  return out + text::wrap_block("Practise the first (or any, by its id):", width, "  ", "    ") +
+         text::command_block(fmt::format("{} quiz --trap {}", program, text::shell_word(worst)),
+                             width, "    ");
 }
 
 }  // namespace
 
-std::string render_stats(const ordered_json& stats, const Theme& theme, int width) {
+std::string render_no_progress(const std::filesystem::path& dir, int width) {
+  return text::wrap_block(fmt::format("No progress yet at {} — quiz, exam or drill start one "
+                                      "(--data-dir or PROOFDECK_HOME choose another folder)",
+                                      dir.string()),
+                          width, "", "  ");
+}
+
+std::string render_stats(const ordered_json& stats, const Theme& theme, int width,
+                         const std::string& program) {
   const auto line = [width](const std::string& plain) {
     return text::wrap_block(plain, width, "", "  ");
   };
@@ -781,11 +803,11 @@ std::string render_stats(const ordered_json& stats, const Theme& theme, int widt
   const bool scheduled =
       cards["learning"].get<int>() + cards["review"].get<int>() + cards["relearning"].get<int>() >
       0;
-  out += render_due(stats["forecast"], scheduled, theme, width);
+  out += render_due(stats["forecast"], scheduled, theme, width, program);
   out += render_mastery(stats["topics"], theme, width);
-  out += render_exams(stats, stats["readiness"]["pass"].get<double>(), theme, width);
-  out += render_readiness(stats["readiness"], theme, width);
-  out += render_traps(stats["traps"], theme, width);
+  out += render_exams(stats, stats["readiness"]["pass"].get<double>(), theme, width, program);
+  out += render_readiness(stats["readiness"], theme, width, program);
+  out += render_traps(stats["traps"], theme, width, program);
   std::string list;
   for (const auto& leech : stats["leeches"])
     list += fmt::format("{}{} ({})", list.empty() ? "" : ", ",

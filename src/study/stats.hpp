@@ -3,6 +3,7 @@
 // (README § How readiness is estimated), the traps they keep falling for, leeches.
 #pragma once
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -42,7 +43,13 @@ struct StatsOptions {
 nlohmann::ordered_json compute_stats(ProgressStore& store, const std::vector<bank::Bank>& banks,
                                      TimePoint now, const StatsOptions& options = {});
 
-std::string render_stats(const nlohmann::ordered_json& stats, const Theme& theme, int width);
+// What stats says where there is no progress database yet: where it looked, what starts one and
+// how to look elsewhere.
+std::string render_no_progress(const std::filesystem::path& dir, int width);
+
+// `program`: how the learner runs proofdeck, as the commands stats suggests begin.
+std::string render_stats(const nlohmann::ordered_json& stats, const Theme& theme, int width,
+                         const std::string& program = "proofdeck");
 
 // The exams stats lists, oldest first — each ended without being interrupted — as `stats`
 // numbers them from 1 and `exam --review N` reads them.

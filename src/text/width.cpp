@@ -165,6 +165,53 @@ std::string wrap_block(std::string_view text, int width, std::string_view indent
   return out;
 }
 
+std::vector<std::string> command_lines(std::string_view command, int width,
+                                       std::string_view indent) {
+  // Split at spaces outside quotes; a backslash outside quotes escapes the next character (the
+  // \' in shell_word's 'it'\''s').
+  std::vector<std::string> words(1);
+  bool quoted = false, escaped = false;
+  for (const char c : command) {
+    if (c == ' ' && !quoted && !escaped) {
+      if (!words.back().empty()) words.emplace_back();
+      continue;
+    }
+    if (escaped) {
+      escaped = false;
+    } else if (c == '\\' && !quoted) {
+      escaped = true;
+    } else if (c == '\'') {
+      quoted = !quoted;
+    }
+    words.back() += c;
+  }
+  if (words.size() > 1 && words.back().empty()) words.pop_back();
+  std::vector<std::string> lines;
+  std::string line(indent);
+  std::size_t on_line = 0;
+  for (std::size_t i = 0; i < words.size(); ++i) {
+    const bool last = i + 1 == words.size();
+    const int needed = display_width(line) + 1 + display_width(words[i]) +
+                       (last ? 0 : 2);  // " \\" if another line follows
+    if (on_line > 0 && needed > width) {
+      lines.push_back(line + " \\");
+      line = std::string(indent) + "  ";
+      on_line = 0;
+    }
+    line += (on_line == 0 ? "" : " ") + words[i];
+    ++on_line;
+  }
+  lines.push_back(line);
+  return lines;
+}
+
+std::string command_block(std::string_view command, int width, std::string_view indent) {
+  std::string block;
+  for (const std::string& line : command_lines(command, width, indent))
+    block += line + "\n";
+  return block;
+}
+
 std::string definition(std::string_view name, std::string_view description, int width, int column,
                        std::string_view indent) {
   // Less than 20 columns beside the name: the description goes under it instead.

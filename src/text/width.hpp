@@ -49,6 +49,14 @@ std::vector<std::string> wrap(std::string_view text, int width);
 std::string wrap_block(std::string_view text, int width, std::string_view indent,
                        std::string_view hanging = {});
 
+// A shell command as lines within `width`, broken only between shell words (a quoted word is
+// one word, so every line pastes as it is): each line but the last ends with " \\", the first is
+// indented by `indent`, the others two columns more; a word wider than a line stays whole.
+std::vector<std::string> command_lines(std::string_view command, int width,
+                                       std::string_view indent);
+// command_lines as a block, each line ended by "\n".
+std::string command_block(std::string_view command, int width, std::string_view indent);
+
 // One entry of a two-column list ("  name      description…"), every line within `width`:
 // `name` after `indent`, the description wrapped in its own column from `column` on. A name that
 // leaves less than two spaces before the column puts the description on the next line; a name is
