@@ -3,9 +3,10 @@
 Chromium (Debian's `chromium`), reads back the DOM it built and checks its structure — one
 section per topic, questions numbered 1..N, an inline <svg> for every proof figure, the answer
 key, no <script>, nothing fetched from a network — then prints it to PDF and checks that it
-paginates: each topic and the key start a page, and no page is less than 40% full but a topic's
-last (the PDF's outline says where each heading landed, its page streams how far down each page's
-marks reach). Then the layout, as a reader on a 768-pixel-wide window sees it, of the handouts and
+paginates: on a study sheet each topic starts a page, on a worksheet the topics flow and the
+20-question sheet an instructor prints (seed 3) fits 8 pages, 14 with its key; the key starts a
+page, and no page is less than 40% full but one before a page-starting heading (the PDF's outline
+says where each heading landed, its page streams how far down each page's marks reach). Then the layout, as a reader on a 768-pixel-wide window sees it, of the handouts and
 of every demo's page (and an item analysis, `proofdeck analyze --format html`, at 768 and 1280
 pixels): nothing sticks out of the page (a table too wide for it scrolls in its own
 box), and a demo page's table of every value is collapsed below its figures. The layout is measured in a copy of the page with a script added
@@ -107,7 +108,7 @@ def run(args, kind, what):
                    f"{MEASURED_SECONDS[kind]} s it took on a 2-core machine)") from None
 
 
-def check_dom(dom_text, expected_topics, appendix, problems, label):
+def check_dom(dom_text, expected_topics, appendix, problems, label, blank=False):
     dom = Dom()
     dom.feed(dom_text)
     topics = [e for e in dom.elements if e[0] == "section" and "topic" in classes(e[1])]
@@ -131,8 +132,10 @@ def check_dom(dom_text, expected_topics, appendix, problems, label):
             problems.append(f"{label}: {len(entries)} key entries for {len(questions)} questions")
     # Every proof figure is an inline SVG inside its proof.
     proofs = [e for e in dom.elements if e[0] == "div" and "proof" in classes(e[1])]
-    if not proofs:
+    if not proofs and not blank:
         problems.append(f"{label}: no proofs")
+    if proofs and blank:
+        problems.append(f"{label}: a blank worksheet shows {len(proofs)} proofs")
     for tag, attrs, _ in proofs:
         expected = int(attrs.get("data-figures", "-1"))
         drawn = 0
@@ -436,11 +439,16 @@ def squeezed(text):
 LEAST_FILL = 0.4
 
 
-def check_pages(pdf, page_html, topics, appendix, label, problems):
-    """Pages full, the topics (and the key) each starting a page. Returns the page count."""
+def check_pages(pdf, page_html, topics, appendix, label, problems, topic_pages):
+    """Pages full, the key starting a page, and with `topic_pages` (a study sheet) each topic too.
+    Returns the page count."""
     fills, outline = pdf_layout(pdf)
     headings = [html_lib.unescape(re.sub(r"<[^>]+>", "", h)) for h in re.findall(
         r'<section class="topic" id="topic-\d+">\s*<h2>(.*?)</h2>', page_html, re.S)]
+    if len(headings) != topics:
+        problems.append(f"{label}: {len(headings)} topic headings in the page, expected {topics}")
+    if not topic_pages:
+        headings = []  # a worksheet's topics flow: only the key starts a page
     if appendix:
         headings.append("Answer key")
     starts = []
@@ -449,8 +457,6 @@ def check_pages(pdf, page_html, topics, appendix, label, problems):
         if not found:
             problems.append(f"{label}: the PDF's outline has no heading '{heading}'")
         starts += found[:1]
-    if len(headings) != topics + (1 if appendix else 0):
-        problems.append(f"{label}: {len(headings)} topic headings in the page, expected {topics}")
     if starts != sorted(set(starts)):
         problems.append(f"{label}: the topics do not each start a page of their own "
                         f"(they start on pages {[p + 1 for p in starts]})")
@@ -475,10 +481,10 @@ def browser(chromium, profile):
 def check_handout(proofdeck, chromium, tmp, case, problems):
     """One handout: printed by proofdeck, its DOM as Chromium builds it, its PDF's pages and its
     layout at 768 pixels. Returns False when Chromium cannot render at all."""
-    label, filters, answers, topics = case
+    label, filters, answers, topics, seed, most_pages = case
     name = re.sub(r"\W+", "-", label)
     page = os.path.join(tmp, f"{name}.html")
-    made = run([proofdeck, "print", "--format", "html", "--answers", answers, "--seed", "7",
+    made = run([proofdeck, "print", "--format", "html", "--answers", answers, "--seed", seed,
                 "--output", page] + filters, "proofdeck", f"{label}: proofdeck print")
     if made.returncode != 0:
         problems.append(f"{label}: proofdeck print failed: {made.stderr.strip()}")
@@ -491,7 +497,8 @@ def check_handout(proofdeck, chromium, tmp, case, problems):
         problems.append(f"chromium could not render ({dumped.returncode}): "
                         f"{dumped.stderr.strip()[:300]}")
         return False
-    check_dom(dumped.stdout, topics, answers == "appendix", problems, label)
+    check_dom(dumped.stdout, topics, answers == "appendix", problems, label,
+              blank=answers == "none")
     pdf = os.path.join(tmp, f"{name}.pdf")
     printed = run(base + ["--no-pdf-header-footer", "--generate-pdf-document-outline",
                           f"--print-to-pdf={pdf}", "file://" + page],
@@ -500,7 +507,10 @@ def check_handout(proofdeck, chromium, tmp, case, problems):
         problems.append(f"{label}: print to PDF failed: {printed.stderr.strip()[:300]}")
         return True
     with open(page, encoding="utf-8") as f:
-        pages = check_pages(pdf, f.read(), topics, answers == "appendix", label, problems)
+        pages = check_pages(pdf, f.read(), topics, answers == "appendix", label, problems,
+                            topic_pages=answers == "inline")
+    if most_pages is not None and pages > most_pages:
+        problems.append(f"{label}: {pages} pages printed, at most {most_pages} expected")
     print(f"ok: {label}: {topics} topic sections, {pages} pages, {size:,} bytes")
     check_layout(chromium, page, base, label, problems)
     return True
@@ -516,11 +526,16 @@ def main():
         return unavailable("chromium is not installed (scripts/setup installs Debian's chromium)")
     problems = []
     with tempfile.TemporaryDirectory(prefix="proofdeck-html-") as tmp:
+        # label, filters, --answers, topic sections, --seed, the most pages it may print
         cases = [
             ("three topics, study sheet", ["--topic", "multi-head", "--topic", "rope",
-                                           "--topic", "layer-norm"], "inline", 3),
-            ("one topic of 16 questions, study sheet", ["--topic", "positional"], "inline", 1),
-            ("every built-in question, worksheet with key", [], "appendix", 24),
+                                           "--topic", "layer-norm"], "inline", 3, "7", None),
+            ("one topic of 16 questions, study sheet", ["--topic", "positional"], "inline", 1,
+             "7", None),
+            ("every built-in question, worksheet with key", [], "appendix", 24, "7", None),
+            # The sheet an instructor hands out: 20 questions of every bank, 19 topics at seed 3.
+            ("20 questions, blank worksheet", ["--count", "20"], "none", 19, "3", 8),
+            ("20 questions, worksheet with key", ["--count", "20"], "appendix", 19, "3", 14),
         ]
         try:
             for case in cases:

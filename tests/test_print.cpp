@@ -15,6 +15,7 @@
 #include "print/printable.hpp"
 #include "print_test_support.hpp"
 #include "study/session.hpp"
+#include "text/escape.hpp"
 
 namespace test_print {
 
@@ -202,16 +203,33 @@ TEST_CASE("print: every bank string is escaped in HTML", "[print]") {
     CHECK_THAT(html, Contains("Prompt &lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;q&quot; "
                               "&#39;a&#39; ~ = # { } : \\ | *b* _u_ `t` [l](x) $m$ tab<br />\n"
                               "line"));
-    CHECK_THAT(html, Contains("Title &lt;script&gt;"));
+    // A worksheet shows no bank title (it can state an answer); a study sheet does.
+    if (answers == "inline") CHECK_THAT(html, Contains("Title &lt;script&gt;"));
     CHECK_THAT(html, Contains("Trap &lt;script&gt;"));
   }
+  Cli titled;
+  REQUIRE(titled.run({"print", "--no-builtin", "--bank", bank, "--format", "html", "--answers",
+                      "none", "--title", "Quiz <b>1</b> & \"more\""}) == 0);
+  CHECK_THAT(titled.out.str(),
+             Contains("<h1>Quiz &lt;b&gt;1&lt;/b&gt; &amp; &quot;more&quot;</h1>") &&
+                 Contains("<title>Quiz &lt;b&gt;1&lt;/b&gt; &amp; &quot;more&quot; · Worksheet"
+                          "</title>"));
 }
 
-TEST_CASE("print: the answer key starts on its own page and topics on theirs", "[print]") {
+TEST_CASE(
+    "print: a study sheet prints a page per topic, a worksheet's topics flow with no "
+    "question split, and the key starts a page",
+    "[print]") {
   const std::string css = proofdeck::print::handout_stylesheet();
-  CHECK_THAT(css, Contains("section.topic { break-before: page;"));
-  CHECK_THAT(css, Contains("section.answer-key { break-before: page;"));
-  CHECK_THAT(css, Contains("break-inside: avoid"));
+  const std::string print = css.substr(css.find("@media print"));
+  CHECK_THAT(print, Contains("body.study-sheet section.topic { break-before: page;"));
+  CHECK_THAT(print, !Contains("body.worksheet section.topic { break-before"));
+  CHECK_THAT(print, Contains("body.worksheet article.question { margin: .9rem 0; break-inside: "
+                             "avoid;"));
+  CHECK_THAT(print, Contains("section.answer-key { break-before: page;"));
+  CHECK_THAT(print, Contains("html, body.handout { font-size: 10pt; }"));
+  CHECK_THAT(print_worked({"--format", "html", "--answers", "none"}),
+             Contains("<body class=\"handout worksheet\">"));
 }
 
 TEST_CASE("print: the traps box may break between traps, never inside one", "[print]") {
@@ -363,6 +381,115 @@ TEST_CASE("print: nothing a learner receives carries a question's or a trap's id
   }
 }
 
+namespace {
+
+// The lines of a worksheet outside its questions (and before its key), as a reader sees them:
+// HTML with its tags stripped and entities read, Markdown as written.
+std::vector<std::string> lines_outside_questions(std::string document, bool html) {
+  std::vector<std::string> lines;
+  if (html) {
+    document = document.substr(document.find("<body"));
+    document = document.substr(
+        0, std::min(document.find("<section class=\"answer-key\""), document.find("</main>")));
+    document = std::regex_replace(document,
+                                  std::regex("<article class=\"question\"[^]*?</article>"), "\n");
+    document = std::regex_replace(document, std::regex("<[^>]*>"), "");
+    for (const auto& [entity, character] : std::vector<std::pair<std::string, std::string>>{
+             {"&lt;", "<"}, {"&gt;", ">"}, {"&quot;", "\""}, {"&#39;", "'"}, {"&amp;", "&"}})
+      document = std::regex_replace(document, std::regex(entity), character);
+  } else {
+    document = document.substr(0, document.find("\n## Answer key"));
+  }
+  bool in_question = false;
+  for (const std::string& raw : lines_of(document)) {
+    const std::string line = std::regex_replace(raw, std::regex("^\\s+|\\s+$"), "");
+    if (!html && line.rfind("### Question ", 0) == 0) in_question = true;
+    if (!html && (line.rfind("## ", 0) == 0 || line == "---")) in_question = false;
+    if (!line.empty() && !in_question) lines.push_back(line);
+  }
+  return lines;
+}
+
+}  // namespace
+
+TEST_CASE(
+    "print: a worksheet shows nothing outside its questions but topic names, its title "
+    "and fixed labels",
+    "[print][sweep]") {
+  // The defect: topic descriptions stated answers ("dot products of unit-variance d_k-vectors
+  // have variance d_k" over a question on their standard deviation).
+  namespace print = proofdeck::print;
+  namespace bank = proofdeck::bank;
+  const std::vector<bank::Bank> banks = bank::load_banks(bank::BankSources{{}, true});
+  std::set<std::string> names;  // as HTML shows a topic name, and as Markdown writes it
+  for (const bank::Bank& b : banks) {
+    for (const bank::Topic& topic : b.topics) {
+      names.insert(topic.name);
+      names.insert(proofdeck::text::markdown_escape(topic.name));
+    }
+  }
+  const std::regex fixed(
+      "(# )?Worksheet — \\d+ questions?|\\d+ questions? · \\d+ topics? · seed \\d+ · (no "
+      "answers|answer "
+      "key at the end)|Name Date|Name: (\\\\_)+ · Date: (\\\\_)+|Answer key|---");
+  const std::regex topic_line("(## )?(.+?)( (question \\d+|questions \\d+–\\d+))?");
+  const auto allowed = [&](const std::string& line) {
+    if (std::regex_match(line, fixed)) return true;
+    if (line.rfind("**Topics:** ", 0) == 0) {  // Markdown's contents: "name (1–3) · name (4)"
+      const std::string dot = " · ";
+      std::string rest = line.substr(12) + dot;
+      for (std::size_t at; (at = rest.find(dot)) != std::string::npos;
+           rest.erase(0, at + dot.size())) {
+        const std::string entry =
+            std::regex_replace(rest.substr(0, at), std::regex(" \\(\\d+(–\\d+)?\\)$"), "");
+        if (!names.contains(entry)) return false;
+      }
+      return true;
+    }
+    std::smatch match;
+    return std::regex_match(line, match, topic_line) && names.contains(match[2].str());
+  };
+  bank::DemoRunner runner = bank::proof_runner(bank::kProofSeed);
+  std::vector<std::vector<std::string>> selections = {{}};  // every bank, then each alone
+  for (const bank::Bank& b : banks)
+    selections.push_back({b.id});
+  std::size_t sheets = 0;
+  for (const std::vector<std::string>& selection : selections) {
+    std::vector<const bank::Question*> selected;
+    for (const bank::Bank& b : banks) {
+      if (!selection.empty() && b.id != selection.front()) continue;
+      for (const bank::Question& q : b.questions)
+        selected.push_back(&q);
+    }
+    for (std::uint64_t seed = 0; seed < 50; ++seed) {
+      std::vector<std::string> notes;
+      const auto groups = print::draw_sheet(banks, selected, 20, seed, false, notes);
+      for (const auto answers : {print::AnswerPlacement::none, print::AnswerPlacement::appendix}) {
+        for (const auto format : {print::HandoutFormat::html, print::HandoutFormat::markdown}) {
+          print::HandoutOptions options;
+          options.format = format;
+          options.answers = answers;
+          options.seed = seed;
+          const std::string document = print::render_handout(groups, options, runner).document;
+          ++sheets;
+          for (const std::string& line :
+               lines_outside_questions(document, format == print::HandoutFormat::html)) {
+            if (allowed(line)) continue;
+            INFO((selection.empty() ? "every bank" : selection.front()) << ", seed " << seed);
+            FAIL_CHECK("a line outside the questions: " << line);
+          }
+          if (selection.empty() && seed == 3 && answers == print::AnswerPlacement::none) {
+            CHECK(document.find("variance d_k") == std::string::npos);
+            CHECK(document.find("variance d\\_k") == std::string::npos);
+            CHECK(document.find("position term") == std::string::npos);
+          }
+        }
+      }
+    }
+  }
+  CHECK(sheets == 50 * 2 * 2 * selections.size());
+}
+
 TEST_CASE("print: the key may name each question, so an instructor can find it in its bank",
           "[print][ids]") {
   const std::string html = print_worked({"--format", "html", "--answers", "appendix"});
@@ -378,8 +505,9 @@ TEST_CASE("print: the key's list of trapped wrong answers says what each option 
                             "class=\"option-text\">Reduce the number of parameters in the "
                             "attention block</span> <span class=\"trap-note\">"));
   const std::string md = print_worked({"--format", "md", "--seed", "3", "--answers", "appendix"});
+  // The key names the trap; its correction is the study sheet's.
   CHECK_THAT(md, Contains("- ✗ **b)** Reduce the number of parameters in the attention block  \n"
-                          "  *Trap: Multi-head attention cuts parameters* — "));
+                          "  *Trap: Multi-head attention cuts parameters*\n"));
   // Over every built-in question: no lettered line in a key is the letter alone.
   for (const std::string format : {"html", "md"}) {
     Cli cli;

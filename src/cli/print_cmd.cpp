@@ -1,14 +1,10 @@
 // `proofdeck print`: handouts and worksheets in Markdown or self-contained HTML, with the quiz
 // filters, answers inline, in a key at the end, or left out.
-#include <algorithm>
 #include <filesystem>
-#include <map>
 #include <memory>
-#include <optional>
 
 #include <fmt/format.h>
 
-#include "bank/form.hpp"
 #include "bank/proof.hpp"
 #include "bank/selection.hpp"
 #include "cli/bank_options.hpp"
@@ -30,7 +26,7 @@ struct PrintOptions {
   std::string output_path;         // --output FILE; empty or "-": standard output
   std::string answers = "inline";  // inline | appendix | none
   std::string assets_dir;          // --assets DIR: Markdown figures as SVG files
-  std::string title;               // --title; empty: the banks' titles
+  std::string title;               // --title; empty: "Worksheet — N questions" and the like
   int count = 0;                   // --count N: N questions drawn with the seed; 0: all
 };
 
@@ -63,68 +59,6 @@ void write_assets(const std::string& dir, const std::vector<print::Asset>& asset
     write_output((fs::path(dir) / asset.name).string(), asset.svg, io);
 }
 
-// The sheet's questions, arranged: every selected one, or --count N drawn with the seed across
-// the topics as an exam draws them. A question that would give away another's answer (as drawn
-// for this sheet: bank/form.hpp) is left out, or with --count replaced by the next of its topic;
-// standard error says which and why. Questions named with --question are all kept, with a
-// warning for each such pair.
-std::vector<print::TopicGroup> arrange_form(const std::vector<bank::Bank>& banks,
-                                            std::vector<const bank::Question*> selected,
-                                            const PrintOptions& options, Context& context) {
-  const std::uint64_t seed = context.global.seed;
-  std::map<std::string, std::vector<const bank::Question*>> spares;
-  if (options.count > 0) {
-    engine::Rng rng(seed);
-    selected = bank::draw_spread(selected, static_cast<std::size_t>(options.count), rng, spares);
-  }
-  const bool named = !options.filters.questions.empty();
-  const bank::Enemies enemies = bank::form_enemies(banks);
-  // Each removal redraws the sheet (the same seed over fewer or other questions), so conflicts are
-  // looked for again until none is left; every pass removes one question, so this ends.
-  while (true) {
-    const std::vector<print::TopicGroup> groups = print::arrange(banks, selected, seed);
-    std::vector<const bank::Instance*> form;
-    for (const print::TopicGroup& group : groups)
-      for (const print::Printed& printed : group.questions)
-        form.push_back(&printed.instance);
-    std::optional<std::string> conflict;
-    std::size_t later = 0;
-    for (std::size_t j = 1; j < form.size() && !conflict; ++j) {
-      for (std::size_t i = 0; i < j && !conflict; ++i) {
-        conflict = bank::form_conflict(*form[i], *form[j], enemies);
-        later = j;
-        if (conflict && named) {
-          context.io.err << fmt::format(
-              "warning: --question {} and {}: {}; both are printed as named\n",
-              form[i]->question->id, form[j]->question->id,
-              bank::named_conflict(*form[i], *form[j], enemies).value_or(*conflict));
-          conflict.reset();
-        }
-      }
-    }
-    if (!conflict) return groups;
-    const bank::Question* dropped = form[later]->question;
-    std::erase(selected, dropped);
-    std::vector<const bank::Question*>& topic_spares = spares[dropped->topic];
-    std::string replacement;
-    if (!topic_spares.empty()) {
-      // A spare of an objective the sheet does not hold yet, where there is one.
-      auto spare =
-          std::find_if(topic_spares.begin(), topic_spares.end(), [&](const bank::Question* q) {
-            return std::none_of(selected.begin(), selected.end(), [&](const bank::Question* on) {
-              return on->objective_id() == q->objective_id();
-            });
-          });
-      if (spare == topic_spares.end()) spare = topic_spares.begin();
-      selected.push_back(*spare);
-      replacement = fmt::format("; {} takes its place", (*spare)->id);
-      topic_spares.erase(spare);
-    }
-    context.io.err << fmt::format("note: {} is left out: {}{}\n", dropped->id, *conflict,
-                                  replacement);
-  }
-}
-
 void run_print(const PrintOptions& options, Context& context) {
   const std::string format = resolved_format(options);
   if (!options.assets_dir.empty() && format != "md") {
@@ -135,8 +69,12 @@ void run_print(const PrintOptions& options, Context& context) {
   }
   LoadedBanks loaded = load_banks(context);
   bank::Filters filters = options.filters;
-  const auto groups =
-      arrange_form(loaded.banks, selected_questions(loaded, filters), options, context);
+  std::vector<std::string> notes;
+  const auto groups = print::draw_sheet(
+      loaded.banks, selected_questions(loaded, filters), static_cast<std::size_t>(options.count),
+      context.global.seed, !options.filters.questions.empty(), notes);
+  for (const std::string& note : notes)
+    context.io.err << note << "\n";
 
   print::HandoutOptions handout_options;
   handout_options.format =
@@ -176,7 +114,9 @@ void setup_print(CLI::App& app, const std::function<Context()>& context) {
   command->add_option("--assets", options->assets_dir,
                       "Markdown: also write each proof figure as an SVG file into DIR and link "
                       "it from the document");
-  command->add_option("--title", options->title, "The title (default: the banks' titles)");
+  command->add_option("--title", options->title,
+                      "The title (default: \"Worksheet — N questions\", or \"Study sheet — N "
+                      "questions\" with --answers inline)");
   command
       ->add_option("--count", options->count,
                    "N questions drawn with --seed, spread over the topics as an exam draws them "
@@ -185,10 +125,13 @@ void setup_print(CLI::App& app, const std::function<Context()>& context) {
   command->footer(
       "A section per topic; questions numbered 1..N, options lettered and templates drawn from "
       "--seed, so a worksheet and its key printed with the same seed and filters match; proofs run "
-      "as check proves them, so the numbers beside an explanation are the ones it quotes. HTML is "
-      "one file with inline CSS and SVG (no scripts, no network), a page per topic in print. No "
-      "sheet holds two questions where one states the other's answer: the later is left out "
-      "(with --count, replaced), and standard error says which.\n"
+      "as check proves them, so the numbers beside an explanation are the ones it quotes. A "
+      "worksheet (--answers none or appendix) gives nothing away: each topic is its name alone, "
+      "its description left to the study sheet; its topics flow from page to page, no question "
+      "split over two, and the key starts a page of its own. HTML is one file with inline CSS and "
+      "SVG (no scripts, no network); a study sheet prints a page per topic. No sheet holds two "
+      "questions where one states the other's answer: the later is left out (with --count, "
+      "replaced), and standard error says which.\n"
       "Examples:\n"
       "  proofdeck print --format html --output handout.html --topic multi-head\n"
       "  proofdeck print --answers appendix --seed 7 --output worksheet.html\n"

@@ -29,10 +29,15 @@ std::string kind_name(const HandoutOptions& options) {
   return worksheet(options) ? "Worksheet" : "Study sheet";
 }
 
-std::string subtitle(const std::vector<TopicGroup>& groups, const HandoutOptions& options) {
+std::size_t question_count(const std::vector<TopicGroup>& groups) {
   std::size_t questions = 0;
   for (const TopicGroup& group : groups)
     questions += group.questions.size();
+  return questions;
+}
+
+std::string subtitle(const std::vector<TopicGroup>& groups, const HandoutOptions& options) {
+  const std::size_t questions = question_count(groups);
   std::string text =
       fmt::format("{} question{} · {} topic{} · seed {}", questions, questions == 1 ? "" : "s",
                   groups.size(), groups.size() == 1 ? "" : "s", options.seed);
@@ -47,8 +52,12 @@ std::string subtitle(const std::vector<TopicGroup>& groups, const HandoutOptions
   return text;
 }
 
+// The instructor's --title, else a fixed label: "Worksheet — 20 questions". Never the banks' or
+// topics' own words, which can state what a question asks.
 std::string title_of(const std::vector<TopicGroup>& groups, const HandoutOptions& options) {
-  return options.title.empty() ? default_title(groups) : options.title;
+  if (!options.title.empty()) return options.title;
+  const std::size_t n = question_count(groups);
+  return fmt::format("{} — {} question{}", kind_name(options), n, n == 1 ? "" : "s");
 }
 
 // The traps a topic's questions test, each once, in the order the questions first name them.
@@ -70,7 +79,14 @@ using DrawnRuns = std::map<const demo::DemoResult*, int>;  // run → the questi
 // HTML
 // ============================================================================================
 
-std::string html_trap_note(const bank::Trap& trap) {
+// "Trap: name — correction"; a key names the trap alone (its correction is the study sheet's).
+std::string html_trap_note(const bank::Trap& trap, bool with_correction = true) {
+  if (!with_correction) {
+    return fmt::format(
+        "<span class=\"trap-note\"><span class=\"trap-label\">Trap:</span> <strong>{}</strong>"
+        "</span>",
+        text::html_text(trap.name));
+  }
   return fmt::format(
       "<span class=\"trap-note\"><span class=\"trap-label\">Trap:</span> <strong>{}</strong> — "
       "{}</span>",
@@ -144,8 +160,11 @@ void html_stem(std::string& html, const Printed& printed, const Facts& facts, bo
   html += "</div>\n";
 }
 
+// The proof: its heading, demo and key numbers, and — on a study sheet, the first time a run is
+// shown — its figures. A worksheet's key leaves the figures to the study sheet, so it prints on a
+// few pages.
 void html_proof(std::string& html, const Printed& printed, DrawnRuns& drawn,
-                bank::DemoRunner& runner) {
+                bank::DemoRunner& runner, bool figures_here) {
   const bank::Question& q = printed.question();
   const std::optional<ProofRun> run = run_proof(printed, runner);
   Out out(html);
@@ -164,17 +183,18 @@ void html_proof(std::string& html, const Printed& printed, DrawnRuns& drawn,
     return;
   }
   const auto [first, fresh] = drawn.emplace(run->result, printed.number);
-  const std::size_t figures = fresh ? render::figure_count(*run->result) : 0;
+  const std::size_t figures = fresh && figures_here ? render::figure_count(*run->result) : 0;
   fmt::format_to(out, "<div class=\"proof\" id=\"proof-{}\" data-figures=\"{}\">\n", printed.number,
                  figures);
   fmt::format_to(out, "<p class=\"proof-head\"><strong>{}</strong> · <code>{}</code>", run->heading,
                  text::html_text(q.proof->demo));
-  if (!fresh) {
+  if (!fresh && figures_here) {
     fmt::format_to(out, " · the same computation as <a href=\"#proof-{0}\">question {0}</a>",
                    first->second);
   }
   if (!run->key_numbers.empty()) {
-    html += "<br />\nKey numbers:";
+    // On the line of their own on a study sheet, above the figures; on the heading's line in a key.
+    html += figures_here ? "<br />\nKey numbers:" : " · key numbers:";
     for (std::size_t i = 0; i < run->key_numbers.size(); ++i) {
       fmt::format_to(out, "{} <code>{}</code> = {}", i == 0 ? "" : " ·",
                      text::html_text(run->key_numbers[i].first),
@@ -182,7 +202,7 @@ void html_proof(std::string& html, const Printed& printed, DrawnRuns& drawn,
     }
   }
   html += "</p>\n";
-  if (fresh && run->info != nullptr) {
+  if (fresh && figures_here && run->info != nullptr) {
     // The same demo can be drawn for several questions: its id carries the question's number.
     // The key numbers above say what the question needs; the full list of values stays only
     // when it is all the demo draws.
@@ -213,18 +233,23 @@ void html_answer(std::string& html, const Printed& printed, const Facts& facts, 
                                                            text::html_text(note.option) + "</span>";
       fmt::format_to(out, "<li><span class=\"wrong-answer\">{}{}</span>{} {}</li>\n",
                      text::html_text(note.answer), note.option.empty() ? "" : ")", option,
-                     html_trap_note(*note.trap));
+                     html_trap_note(*note.trap, !in_key));
     }
     html += "</ul>\n";
   }
-  fmt::format_to(out, "<p class=\"why\"><strong>Why:</strong> {}</p>\n",
-                 text::html_text(bank::explanation_text(printed.instance, runner)));
+  // In a key the source closes the explanation's paragraph, so the key takes fewer pages.
+  fmt::format_to(out, "<p class=\"why\"><strong>Why:</strong> {}{}</p>\n",
+                 text::html_text(bank::explanation_text(printed.instance, runner)),
+                 in_key ? fmt::format(" <span class=\"source\">Source: {}</span>",
+                                      text::html_text(facts.source))
+                        : "");
   if (!facts.worked.empty()) {
     fmt::format_to(out, "<p class=\"worked\"><strong>Worked:</strong> {}</p>\n",
                    text::html_text(facts.worked));
   }
-  fmt::format_to(out, "<p class=\"source\">Source: {}</p>\n", text::html_text(facts.source));
-  html_proof(html, printed, drawn, runner);
+  if (!in_key)
+    fmt::format_to(out, "<p class=\"source\">Source: {}</p>\n", text::html_text(facts.source));
+  html_proof(html, printed, drawn, runner, !in_key);
   html += "</div>\n";
 }
 
@@ -233,18 +258,21 @@ std::string html_document(const std::vector<TopicGroup>& groups, const HandoutOp
   const std::string title = title_of(groups, options);
   std::string html;
   Out out(html);
-  fmt::format_to(out,
-                 "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\" />\n"
-                 "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\" />\n"
-                 "<meta name=\"generator\" content=\"proofdeck\" />\n"
-                 "<title>{} · {}</title>\n<style>\n{}{}</style>\n</head>\n",
-                 text::html_text(title), kind_name(options), render::html_stylesheet(),
-                 handout_stylesheet());
-  fmt::format_to(out,
-                 "<body class=\"handout {}\">\n<header class=\"handout-header\">\n"
-                 "<p class=\"kind\">{}</p>\n<h1>{}</h1>\n<p class=\"subtitle\">{}</p>\n",
-                 worksheet(options) ? "worksheet" : "study-sheet", kind_name(options),
-                 text::html_text(title), text::html_text(subtitle(groups, options)));
+  fmt::format_to(
+      out,
+      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\" />\n"
+      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\" />\n"
+      "<meta name=\"generator\" content=\"proofdeck\" />\n"
+      "<title>{}</title>\n<style>\n{}{}</style>\n</head>\n",
+      text::html_text(options.title.empty() ? title
+                                            : fmt::format("{} · {}", title, kind_name(options))),
+      render::html_stylesheet(), handout_stylesheet());
+  fmt::format_to(out, "<body class=\"handout {}\">\n<header class=\"handout-header\">\n",
+                 worksheet(options) ? "worksheet" : "study-sheet");
+  // The default title already says what kind of sheet it is.
+  if (!options.title.empty()) fmt::format_to(out, "<p class=\"kind\">{}</p>\n", kind_name(options));
+  fmt::format_to(out, "<h1>{}</h1>\n<p class=\"subtitle\">{}</p>\n", text::html_text(title),
+                 text::html_text(subtitle(groups, options)));
   if (worksheet(options)) {
     html +=
         "<p class=\"name-line\"><span>Name <span class=\"blank\"></span></span>"
@@ -266,11 +294,18 @@ std::string html_document(const std::vector<TopicGroup>& groups, const HandoutOp
 
   for (std::size_t t = 0; t < groups.size(); ++t) {
     const TopicGroup& group = groups[t];
-    fmt::format_to(out,
-                   "<section class=\"topic\" id=\"topic-{}\">\n<h2><span "
-                   "class=\"topic-bank\">{}</span> {}</h2>\n",
-                   t + 1, text::html_text(group.bank->title), text::html_text(group.topic->name));
-    if (!group.topic->description.empty()) {
+    // A worksheet's topic is its name alone: a description or a bank's title can state what a
+    // question asks ("dot products of unit-variance d_k-vectors have variance d_k").
+    if (worksheet(options)) {
+      fmt::format_to(out, "<section class=\"topic\" id=\"topic-{}\">\n<h2>{}</h2>\n", t + 1,
+                     text::html_text(group.topic->name));
+    } else {
+      fmt::format_to(out,
+                     "<section class=\"topic\" id=\"topic-{}\">\n<h2><span "
+                     "class=\"topic-bank\">{}</span> {}</h2>\n",
+                     t + 1, text::html_text(group.bank->title), text::html_text(group.topic->name));
+    }
+    if (!worksheet(options) && !group.topic->description.empty()) {
       fmt::format_to(out, "<p class=\"topic-description\">{}</p>\n",
                      text::html_text(group.topic->description));
     }
@@ -425,7 +460,8 @@ struct MarkdownWriter {
     }
   }
 
-  void proof(const Printed& printed, DrawnRuns& drawn) {
+  // As html_proof: figures on a study sheet only.
+  void proof(const Printed& printed, DrawnRuns& drawn, bool figures_here) {
     const bank::Question& q = printed.question();
     const std::optional<ProofRun> run = run_proof(printed, runner);
     Out out(md);
@@ -441,7 +477,8 @@ struct MarkdownWriter {
     }
     const auto [first, fresh] = drawn.emplace(run->result, printed.number);
     fmt::format_to(out, "**{}** · {}", run->heading, text::markdown_code(q.proof->demo));
-    if (!fresh) fmt::format_to(out, " · the same computation as question {}", first->second);
+    if (!fresh && figures_here)
+      fmt::format_to(out, " · the same computation as question {}", first->second);
     if (!run->key_numbers.empty()) {
       md += "  \nKey numbers:";
       for (std::size_t i = 0; i < run->key_numbers.size(); ++i) {
@@ -451,7 +488,7 @@ struct MarkdownWriter {
       }
     }
     md += "\n\n";
-    if (!fresh || run->info == nullptr) return;
+    if (!fresh || !figures_here || run->info == nullptr) return;
     // Under the question's heading; the key numbers above stand for the list of values unless
     // it is all the demo draws; each figure once, as an SVG file when there is an assets folder.
     render::MarkdownOptions figure;
@@ -483,9 +520,14 @@ struct MarkdownWriter {
             note.option.empty() ? fmt::format("**{}**", text::markdown_escape(note.answer))
                                 : fmt::format("**{})** {}  \n ", text::markdown_escape(note.answer),
                                               text::markdown_escape(note.option, "  "));
-        fmt::format_to(out, "- ✗ {} *Trap: {}* — {}\n", answer,
-                       text::markdown_escape(note.trap->name),
-                       text::markdown_escape(note.trap->correction, "  "));
+        if (in_key) {  // the trap's name alone, as html_trap_note
+          fmt::format_to(out, "- ✗ {} *Trap: {}*\n", answer,
+                         text::markdown_escape(note.trap->name));
+        } else {
+          fmt::format_to(out, "- ✗ {} *Trap: {}* — {}\n", answer,
+                         text::markdown_escape(note.trap->name),
+                         text::markdown_escape(note.trap->correction, "  "));
+        }
       }
       md += "\n";
     }
@@ -494,14 +536,16 @@ struct MarkdownWriter {
     if (!facts.worked.empty())
       fmt::format_to(out, "**Worked:** {}\n\n", text::markdown_escape(facts.worked));
     fmt::format_to(out, "*Source: {}*\n\n", text::markdown_escape(facts.source));
-    proof(printed, drawn);
+    proof(printed, drawn, !in_key);
   }
 
   void document(const std::vector<TopicGroup>& groups) {
     Out out(md);
     const std::string title = title_of(groups, options);
-    fmt::format_to(out, "# {}\n\n**{}** · {}\n\n", text::markdown_escape(title), kind_name(options),
-                   text::markdown_escape(subtitle(groups, options)));
+    fmt::format_to(out, "# {}\n\n", text::markdown_escape(title));
+    // The default title already says what kind of sheet it is.
+    if (!options.title.empty()) fmt::format_to(out, "**{}** · ", kind_name(options));
+    fmt::format_to(out, "{}\n\n", text::markdown_escape(subtitle(groups, options)));
     if (worksheet(options)) fmt::format_to(out, "Name: {} · Date: {}\n\n", blanks(24), blanks(12));
     md += "**Topics:**";
     for (std::size_t i = 0; i < groups.size(); ++i) {
@@ -513,11 +557,14 @@ struct MarkdownWriter {
     }
     md += "\n\n";
     for (const TopicGroup& group : groups) {
-      fmt::format_to(out, "---\n\n## {}\n\n*{}*", text::markdown_escape(group.topic->name),
-                     text::markdown_escape(group.bank->title));
-      if (!group.topic->description.empty())
-        fmt::format_to(out, " — {}", text::markdown_escape(group.topic->description));
-      md += "\n\n";
+      fmt::format_to(out, "---\n\n## {}\n\n", text::markdown_escape(group.topic->name));
+      // A worksheet's topic is its name alone (see html_document).
+      if (!worksheet(options)) {
+        fmt::format_to(out, "*{}*", text::markdown_escape(group.bank->title));
+        if (!group.topic->description.empty())
+          fmt::format_to(out, " — {}", text::markdown_escape(group.topic->description));
+        md += "\n\n";
+      }
       const bool answers_here = options.answers == AnswerPlacement::inline_answers;
       if (answers_here) {
         const std::vector<const bank::Trap*> traps = topic_traps(group);
@@ -671,20 +718,34 @@ ol.key-grid li { display: flex; gap: .6rem; padding: .12rem 0; border-bottom: 1p
   text-decoration: none; }
 .key-answer { font-variant-numeric: tabular-nums; min-width: 0; overflow-wrap: anywhere; }
 .key-details-title { font-size: 1.25rem; margin: 2rem 0 .5rem; }
-.key-entry { margin: 1.5rem 0; }
+.key-entry { margin: 1.1rem 0; }
 .key-entry .answer-block { margin-left: 2.6rem; }
+.key-entry .answer-block p { margin: .3rem 0; }
+.key-entry ul.trap-list .trap-note { display: inline; margin-left: .35em; }
 @media print {
   html, body.handout { font-size: 10pt; }
   body.handout { max-width: none; }
   nav.contents { display: none; }
   a { color: inherit; text-decoration: none; }
-  section.topic { break-before: page; page-break-before: always; margin-top: 0; }
-  section.topic:first-of-type { break-before: auto; page-break-before: auto; }
+  body.study-sheet section.topic { break-before: page; page-break-before: always; margin-top: 0; }
+  body.study-sheet section.topic:first-of-type { break-before: auto; page-break-before: auto; }
+  body.worksheet section.topic { margin-top: 1rem; }
+  body.worksheet section.topic > h2 { font-size: 1.2rem; padding-bottom: .2rem;
+    border-bottom-width: 1px; }
+  body.worksheet article.question { margin: .9rem 0; break-inside: avoid; page-break-inside: avoid; }
   section.answer-key { break-before: page; page-break-before: always; margin-top: 0; }
   .stem, aside.traps dd, ol.key-grid li, .proof-head, .answer-block > p, ul.trap-list li {
     break-inside: avoid; page-break-inside: avoid; }
   article.question h3, .key-entry h4, section.topic > h2, .key-details-title, aside.traps h3,
   aside.traps dt { break-after: avoid; page-break-after: avoid; }
+  section.answer-key { line-height: 1.4; }
+  section.answer-key .key-entry { margin: .7rem 0; }
+  section.answer-key .answer-block p { margin: .15rem 0; }
+  section.answer-key ul.trap-list { margin: .1rem 0 .2rem; }
+  section.answer-key ul.trap-list li { margin: 0; }
+  section.answer-key .proof { margin: .3rem 0 0; }
+  .key-entry .answer-block > p { break-inside: auto; page-break-inside: auto; orphans: 2;
+    widows: 2; }
   .proof section.demo { background: none; }
   .proof .heatmaps { display: flex; flex-wrap: wrap; column-gap: 1.5rem; }
   .proof figure.heatmap { zoom: .8; }

@@ -1,9 +1,12 @@
 // Handouts for print: a section per topic with its questions numbered 1..N and options lettered as
 // bank::instantiate shows them, and — as a study sheet, or as a worksheet's answer key at the
 // end — the answer, the trap behind each wrong option, the explanation, the worked formula and
-// the proof drawn as the demo's figures. Markdown (tables; with an assets folder, the figures as
-// SVG files it links to) or one self-contained HTML file (inline CSS and SVG, no scripts, no
-// network references, print CSS with a page per topic). Same inputs, same bytes.
+// the proof drawn as the demo's figures. A worksheet gives nothing away outside its questions:
+// its title is a fixed label or the instructor's, each topic its name alone. Markdown (tables;
+// with an assets folder, the figures as SVG files it links to) or one self-contained HTML file
+// (inline CSS and SVG, no scripts, no network references, print CSS: a study sheet a page per
+// topic; a worksheet's topics flowing, no question split across pages, the key on a page of its
+// own). Same inputs, same bytes.
 #pragma once
 
 #include <cstdint>
@@ -28,7 +31,7 @@ struct HandoutOptions {
   HandoutFormat format = HandoutFormat::html;
   AnswerPlacement answers = AnswerPlacement::inline_answers;
   std::uint64_t seed = 0;   // printed in the subtitle, so a key can be matched to its worksheet
-  std::string title;        // empty: the banks' titles
+  std::string title;        // empty: "Worksheet — N questions" (or "Study sheet — …")
   std::string assets_href;  // Markdown: figures as SVG files linked under this path ("" = none)
 };
 
@@ -48,9 +51,10 @@ Handout render_handout(const std::vector<TopicGroup>& groups, const HandoutOptio
                        bank::DemoRunner& runner);
 
 // The CSS a handout adds to render::html_stylesheet(): questions, options, answer blocks, the key,
-// and the print rules: a page per topic and the key on its own page; 10 pt type and the proof
-// figures at 80%, so pages fill; a stem, a paragraph, a figure or one trap of the traps box never
-// split, but the box itself may, so a topic's first page is never its title alone.
+// and the print rules: a study sheet a page per topic, a worksheet's topics flowing with no
+// question split, the key on its own page; 10 pt type and the proof figures at 80%, so pages
+// fill; a stem, a paragraph, a figure or one trap of the traps box never split, but the box
+// itself may, so a topic's first page is never its title alone.
 const std::string& handout_stylesheet();
 
 }  // namespace proofdeck::print

@@ -3,9 +3,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 #include <fmt/format.h>
 
+#include "bank/form.hpp"
 #include "bank/formula.hpp"
 #include "bank/precision.hpp"
 #include "engine/rng.hpp"
@@ -32,6 +34,61 @@ std::vector<TopicGroup> arrange(const std::vector<bank::Bank>& banks,
     }
   }
   return groups;
+}
+
+std::vector<TopicGroup> draw_sheet(const std::vector<bank::Bank>& banks,
+                                   std::vector<const bank::Question*> selected, std::size_t count,
+                                   std::uint64_t seed, bool keep_named,
+                                   std::vector<std::string>& notes) {
+  std::map<std::string, std::vector<const bank::Question*>> spares;
+  if (count > 0) {
+    engine::Rng rng(seed);
+    selected = bank::draw_spread(selected, count, rng, spares);
+  }
+  const bank::Enemies enemies = bank::form_enemies(banks);
+  // Each removal redraws the sheet (the same seed over fewer or other questions), so conflicts are
+  // looked for again until none is left; every pass removes one question, so this ends.
+  while (true) {
+    const std::vector<TopicGroup> groups = arrange(banks, selected, seed);
+    std::vector<const bank::Instance*> form;
+    for (const TopicGroup& group : groups)
+      for (const Printed& printed : group.questions)
+        form.push_back(&printed.instance);
+    std::optional<std::string> conflict;
+    std::size_t later = 0;
+    for (std::size_t j = 1; j < form.size() && !conflict; ++j) {
+      for (std::size_t i = 0; i < j && !conflict; ++i) {
+        conflict = bank::form_conflict(*form[i], *form[j], enemies);
+        later = j;
+        if (conflict && keep_named) {
+          notes.push_back(
+              fmt::format("warning: --question {} and {}: {}; both are printed as named",
+                          form[i]->question->id, form[j]->question->id,
+                          bank::named_conflict(*form[i], *form[j], enemies).value_or(*conflict)));
+          conflict.reset();
+        }
+      }
+    }
+    if (!conflict) return groups;
+    const bank::Question* dropped = form[later]->question;
+    std::erase(selected, dropped);
+    std::vector<const bank::Question*>& topic_spares = spares[dropped->topic];
+    std::string replacement;
+    if (!topic_spares.empty()) {
+      // A spare of an objective the sheet does not hold yet, where there is one.
+      auto spare =
+          std::find_if(topic_spares.begin(), topic_spares.end(), [&](const bank::Question* q) {
+            return std::none_of(selected.begin(), selected.end(), [&](const bank::Question* on) {
+              return on->objective_id() == q->objective_id();
+            });
+          });
+      if (spare == topic_spares.end()) spare = topic_spares.begin();
+      selected.push_back(*spare);
+      replacement = fmt::format("; {} takes its place", (*spare)->id);
+      topic_spares.erase(spare);
+    }
+    notes.push_back(fmt::format("note: {} is left out: {}{}", dropped->id, *conflict, replacement));
+  }
 }
 
 namespace {
@@ -154,16 +211,6 @@ std::optional<ProofRun> run_proof(const Printed& printed, bank::DemoRunner& runn
     }
   }
   return run;
-}
-
-std::string default_title(const std::vector<TopicGroup>& groups) {
-  std::vector<std::string> titles;
-  for (const TopicGroup& group : groups) {
-    if (std::find(titles.begin(), titles.end(), group.bank->title) == titles.end())
-      titles.push_back(group.bank->title);
-  }
-  if (titles.empty()) return "proofdeck";
-  return fmt::format("{}", fmt::join(titles, " · "));
 }
 
 }  // namespace proofdeck::print

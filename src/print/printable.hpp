@@ -40,6 +40,16 @@ std::vector<TopicGroup> arrange(const std::vector<bank::Bank>& banks,
                                 const std::vector<const bank::Question*>& selected,
                                 std::uint64_t seed);
 
+// A sheet's questions, arranged: every selected one, or `count` (unless 0) drawn with `seed`
+// across the topics as an exam draws them. A question that would give away another's answer (as
+// drawn for this sheet: bank/form.hpp) is left out, or with a count replaced by a spare of its
+// topic; `notes` gets a line for each ("note: ID is left out: …"). With `keep_named` (questions
+// named with --question) every question is kept, with a warning in `notes` for each such pair.
+std::vector<TopicGroup> draw_sheet(const std::vector<bank::Bank>& banks,
+                                   std::vector<const bank::Question*> selected, std::size_t count,
+                                   std::uint64_t seed, bool keep_named,
+                                   std::vector<std::string>& notes);
+
 // A wrong answer and the misconception it embodies.
 struct TrapNote {
   std::string answer;  // as shown: "a", "true", "786,432"
@@ -74,8 +84,5 @@ Facts facts_of(const Printed& printed, const bank::Bank& bank);
 
 // Runs the question's demo with the drawn parameters; nullopt when the question has no proof.
 std::optional<ProofRun> run_proof(const Printed& printed, bank::DemoRunner& runner);
-
-// The first bank's title when there is one bank, else the titles joined.
-std::string default_title(const std::vector<TopicGroup>& groups);
 
 }  // namespace proofdeck::print
