@@ -580,6 +580,9 @@ class Study {
     o.config = config_.name;
     o.stratum = stratum_;
     o.answers = checkpoint;
+    // Before a first estimate stats gives no number: nothing to compare (it has one by 100
+    // answers, the first checkpoint).
+    if (readiness.at("overall").is_null()) return;
     o.predicted = readiness.at("overall").get<double>();
     o.truth = truth.score;
     o.predicted_pass = readiness.at("exam").at("pass_chance").get<double>();
@@ -594,12 +597,16 @@ class Study {
         const auto found = std::find(world_.objectives.begin(), world_.objectives.end(),
                                      objective.at("id").get<std::string>());
         if (found == world_.objectives.end()) continue;
-        const double error = std::fabs(
-            objective.at("readiness").get<double>() -
-            truth.by_objective[static_cast<std::size_t>(found - world_.objectives.begin())]);
-        if (objective.at("answered").get<int>() > 0) {
+        // Measured where answered; where not, the estimate stats labels as borrowed.
+        const bool answered = objective.at("answered").get<int>() > 0;
+        const double predicted = objective.at(answered ? "readiness" : "borrowed").get<double>();
+        const double true_chance =
+            truth.by_objective[static_cast<std::size_t>(found - world_.objectives.begin())];
+        const double error = std::fabs(predicted - true_chance);
+        if (answered) {
           o.answered_objective_error += error;
           ++o.answered_objectives;
+          o.answered_pairs.emplace_back(predicted, true_chance);
         } else {
           o.unseen_objective_error += error;
           ++o.unseen_objectives;
@@ -754,6 +761,31 @@ Summary summarize(const std::string& config, const std::vector<Observation>& obs
       summary.cells.push_back(cell);
     }
   }
+  // Reliability of the per-objective predictions on answered objectives, at 100 and 300 answers:
+  // every (learner, objective) by decile of what stats said of the objective.
+  for (const int answers : {100, 300}) {
+    for (int d = 0; d < 10; ++d) {
+      Decile decile;
+      decile.answers = answers;
+      decile.from = d / 10.0;
+      decile.to = (d + 1) / 10.0;
+      std::vector<double> differences, predicted, truth;
+      for (const Observation& o : observations) {
+        if (o.answers != answers) continue;
+        for (const auto& [said, was] : o.answered_pairs) {
+          if (said < decile.from || (said >= decile.to && !(d == 9 && said <= 1.0))) continue;
+          predicted.push_back(said);
+          truth.push_back(was);
+          differences.push_back(said - was);
+        }
+      }
+      decile.learners = static_cast<int>(predicted.size());
+      decile.predicted = mean_of(predicted);
+      decile.truth = mean_of(truth);
+      decile.se = standard_error(differences);
+      summary.objective_deciles.push_back(decile);
+    }
+  }
   // Reliability of the pass chance: learners (all checkpoints) by decile of the prediction.
   for (int d = 0; d < 10; ++d) {
     Decile decile;
@@ -833,6 +865,19 @@ std::string markdown(const std::vector<Summary>& summaries, int learners_per_con
     out += fmt::format(
         "\nBrier score {:.4f} against the base rate's {:.4f}: skill {:.2f} ± {:.2f}.\n\n", s.brier,
         s.brier_base, s.brier_skill, s.brier_skill_se);
+    out +=
+        "Per-objective readiness on answered objectives by decile of the prediction, at 100 and "
+        "300 answers (a learner's objectives pooled; deciles with 50 or more observations; the "
+        "standard error treats them as independent, which they are not within a learner):\n\n";
+    out += "| answers | predicted | observations | mean predicted | mean true | difference |\n";
+    out += "|---:|---|---:|---:|---:|---:|\n";
+    for (const Decile& d : s.objective_deciles) {
+      if (d.learners < 50) continue;
+      out += fmt::format("| {} | {:.1f}–{:.1f} | {} | {:.3f} | {:.3f} | {:+.3f} ± {:.3f} |\n",
+                         d.answers, d.from, d.to, d.learners, d.predicted, d.truth,
+                         d.predicted - d.truth, d.se);
+    }
+    out += "\n";
   }
   return out;
 }

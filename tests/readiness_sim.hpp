@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "bank/model.hpp"
@@ -56,6 +57,7 @@ struct Observation {
   // answered a question of it (only the answered ones are tuned to).
   double answered_objective_error = 0;  // mean |predicted − truth| over answered objectives
   int answered_objectives = 0;
+  std::vector<std::pair<double, double>> answered_pairs;  // (predicted, true) per answered one
   double unseen_objective_error = 0;
   int unseen_objectives = 0;
 };
@@ -82,7 +84,8 @@ struct Cell {
   double unseen_objective_error = 0;    // −1 when none was left unanswered
 };
 struct Decile {
-  double from = 0, to = 0;  // predicted pass chance
+  int answers = 0;          // the checkpoint (per-objective deciles), 0 for all of them
+  double from = 0, to = 0;  // predicted pass chance, or an objective's predicted readiness
   int learners = 0;         // observations: learners at a checkpoint
   double predicted = 0, truth = 0;
   double se = 0;  // of the mean difference
@@ -90,7 +93,8 @@ struct Decile {
 struct Summary {
   std::string config;
   std::vector<Cell> cells;
-  std::vector<Decile> deciles;
+  std::vector<Decile> deciles;            // the pass chance
+  std::vector<Decile> objective_deciles;  // answered objectives' readiness, at 100 and 300
   double brier = 0, brier_base = 0, brier_skill = 0;
   double brier_skill_se = 0;  // learners resampled whole
 };

@@ -9,6 +9,7 @@
 #include "bank/loader.hpp"
 #include "cli_test_support.hpp"
 #include "study/progress.hpp"
+#include "study/readiness.hpp"
 #include "study/stats.hpp"
 
 namespace test_stats {
@@ -199,6 +200,19 @@ struct RecordedHistory : History {
   }
 };
 
+// That history, and then the three questions it never answered answered right in a quiz on
+// 02-27: every objective seen, so readiness gives a number and a verdict.
+struct CoveredHistory : RecordedHistory {
+  CoveredHistory() {
+    ProgressStore s = store();
+    const std::int64_t quiz = s.begin_session("quiz", at("2026-02-27T09:00:00Z"), "{}");
+    answer(s, quiz, "a-unseen", "alpha", "2026-02-27T09:00:00Z", "quiz", true);
+    answer(s, quiz, "b-number", "beta", "2026-02-27T09:01:00Z", "quiz", true);
+    answer(s, quiz, "g-multi", "gamma", "2026-02-27T09:02:00Z", "quiz", true);
+    s.end_session(quiz, at("2026-02-27T09:03:00Z"), 3, 3, std::nullopt, false);
+  }
+};
+
 }  // namespace
 
 // --- the pieces ---------------------------------------------------------------------------------
@@ -231,34 +245,50 @@ TEST_CASE("the chance of at least k right is the Poisson-binomial tail", "[stats
 TEST_CASE("with nothing answered, readiness is the prior: half known, the rest a blind guess",
           "[stats][readiness]") {
   const History h;
-  const json r = h.stats()["readiness"];
   // No first attempt: every level is the prior 0.5, no memory, the default slip 0.03, so each
   // question's chance is 0.97 · 0.5 + 0.5 · guess:
   //   a-single 1/4 → 0.61 · a-tf 1/2 → 0.735 · a-unseen 1/4 → 0.61 · b-number 0 → 0.485 ·
   //   b-order 1/6 → 0.568333 · g-tf 1/2 → 0.735 · g-multi 1/7 → 0.556429.
   const std::vector<double> chances = {0.61, 0.735, 0.61, 0.485, 0.568333, 0.735, 0.556429};
-  REQUIRE(r["topics"].size() == 3);
-  CHECK(r["topics"][0]["readiness"].get<double>() == Approx((0.61 + 0.735 + 0.61) / 3));
-  CHECK(r["topics"][1]["readiness"].get<double>() == Approx((0.485 + 0.568333) / 2));
-  CHECK(r["topics"][2]["readiness"].get<double>() == Approx((0.735 + 0.556429) / 2));
+  ReadinessOptions twenty;
+  twenty.questions = 20;
+  const Readiness estimate = estimate_readiness(h.banks, {}, at(kNow), twenty);
   // Seven questions and a 20-question exam: every form holds all seven.
   double sum = 0.0;
   for (const double c : chances)
     sum += c;
-  CHECK(r["overall"].get<double>() == Approx(sum / 7));
-  CHECK(r["exam"]["questions"] == 7);
-  CHECK(r["exam"]["needed"] == 6);
+  CHECK(estimate.overall == Approx(sum / 7));
+  CHECK(estimate.questions == 7);
+  CHECK(estimate.needed == 6);
   // The pass chance averages the exact tail over what nothing answered leaves uncertain: less
   // sure of a fail than the tail at the point estimate.
-  CHECK(r["exam"]["pass_chance"].get<double>() > chance_of_at_least(chances, 6));
-  CHECK(r["exam"]["pass_chance"].get<double>() < 0.5);
+  CHECK(estimate.pass_chance > chance_of_at_least(chances, 6));
+  CHECK(estimate.pass_chance < 0.5);
+  // An interval as wide as knowing nothing deserves.
+  CHECK(estimate.high - estimate.low > 0.3);
+
+  // What stats makes of it: no number and no verdict, each topic's estimate borrowed.
+  const json r = h.stats()["readiness"];
+  REQUIRE(r["topics"].size() == 3);
+  CHECK(r["topics"][0]["borrowed"].get<double>() == Approx((0.61 + 0.735 + 0.61) / 3));
+  CHECK(r["topics"][1]["borrowed"].get<double>() == Approx((0.485 + 0.568333) / 2));
+  CHECK(r["topics"][2]["borrowed"].get<double>() == Approx((0.735 + 0.556429) / 2));
+  for (const auto& topic : r["topics"])
+    CHECK(topic["readiness"].is_null());
+  CHECK(r["overall"].is_null());
+  CHECK(r["interval"].is_null());
+  CHECK(r["reaches_pass"].is_null());
+  CHECK(r["verdict"] == "too-early");
+  CHECK(r["unseen"] == 7);
+  CHECK(r["first_estimate_needs"] == 7);  // a pool of 7 objectives: all of them
+  CHECK(r["exam"]["pass_chance"].is_null());
+  CHECK(r["exam"]["questions"] == 7);
+  CHECK(r["exam"]["needed"] == 6);
   // Nothing seen, nothing weakest; every objective (here each question's own) not yet seen.
   CHECK(r["weakest"].is_null());
   CHECK(r["weakest_objective"].is_null());
   CHECK(r["not_yet_seen"].size() == 7);
   CHECK(r["covers"] == "the 7 objectives of the loaded banks, not the certification exam");
-  // An interval as wide as knowing nothing deserves.
-  CHECK(r["interval"][1].get<double>() - r["interval"][0].get<double>() > 0.3);
 }
 
 TEST_CASE("readiness of a recorded history: what was answered, and what stays not yet seen",
@@ -266,9 +296,11 @@ TEST_CASE("readiness of a recorded history: what was answered, and what stays no
   const RecordedHistory h;
   const json r = h.stats()["readiness"];
   CHECK(r["pass"] == 75.0);
-  CHECK(r["reaches_pass"] == (100.0 * r["overall"].get<double>() >= 75.0));
-  CHECK(r["interval"][0].get<double>() <= r["overall"].get<double>());
-  CHECK(r["overall"].get<double>() <= r["interval"][1].get<double>());
+  // Four of seven objectives answered: three more before a first estimate.
+  CHECK(r["overall"].is_null());
+  CHECK(r["verdict"] == "too-early");
+  CHECK(r["first_estimate_needs"] == 3);
+  CHECK(r["unseen"] == 3);
   // The questions never answered, each its own objective here (no concept, no objective).
   CHECK(r["not_yet_seen"] == json::array({"a-unseen", "b-number", "g-multi"}));
   // The weakest is one that was answered, never one not yet seen.
@@ -279,8 +311,12 @@ TEST_CASE("readiness of a recorded history: what was answered, and what stays no
   for (const auto& objective : r["objectives"]) {
     INFO(objective["id"]);
     CHECK(objective["questions"] == 1);
-    CHECK(objective["readiness"].get<double>() >= 0.0);
-    CHECK(objective["readiness"].get<double>() <= 1.0);
+    // Measured where answered, borrowed where not: never both.
+    const bool seen = objective["answered"].get<int>() > 0;
+    const json& value = seen ? objective["readiness"] : objective["borrowed"];
+    CHECK(objective[seen ? "borrowed" : "readiness"].is_null());
+    CHECK(value.get<double>() >= 0.0);
+    CHECK(value.get<double>() <= 1.0);
     CHECK((objective["answered"].get<int>() == 0) ==
           (std::find(r["not_yet_seen"].begin(), r["not_yet_seen"].end(), objective["id"]) !=
            r["not_yet_seen"].end()));
@@ -289,7 +325,8 @@ TEST_CASE("readiness of a recorded history: what was answered, and what stays no
   // answer (in an exam) was wrong.
   std::map<std::string, double> chance;
   for (const auto& objective : r["objectives"])
-    chance[objective["id"].get<std::string>()] = objective["readiness"].get<double>();
+    if (objective["answered"].get<int>() > 0)
+      chance[objective["id"].get<std::string>()] = objective["readiness"].get<double>();
   CHECK(chance["g-tf"] > chance["a-single"]);
   // The latest exam had 4 questions: the pass chance is for 4, 3 right at 75%.
   CHECK(r["exam"]["questions"] == 4);
@@ -299,11 +336,12 @@ TEST_CASE("readiness of a recorded history: what was answered, and what stays no
 
 TEST_CASE("the pass mark changes how many are needed and the chance, not the readiness",
           "[stats][readiness]") {
-  const RecordedHistory h;
+  const CoveredHistory h;
   StatsOptions fifty;
   fifty.pass = 50;
   const json at_75 = h.stats()["readiness"];
   const json at_50 = h.stats(fifty)["readiness"];
+  REQUIRE(at_75["overall"].is_number());
   CHECK(at_50["overall"] == at_75["overall"]);
   CHECK(at_50["exam"]["needed"] == 2);
   CHECK(at_50["exam"]["pass_chance"].get<double>() > at_75["exam"]["pass_chance"].get<double>());
@@ -391,7 +429,7 @@ TEST_CASE("stats --format json has the exams and the readiness", "[stats][cli]")
 
 TEST_CASE("stats text: the exam history, the trend by topic, readiness against the pass mark",
           "[stats][cli]") {
-  const RecordedHistory h;
+  const CoveredHistory h;
   cli_test::Cli cli;
   REQUIRE(h.run(cli, {"stats", "--width", "100"}) == 0);
   const std::string out = cli.out.str();
@@ -407,7 +445,7 @@ TEST_CASE("stats text: the exam history, the trend by topic, readiness against t
                                        r["reaches_pass"] == true ? "at or above" : "below")));
   CHECK_THAT(out, Contains("\n  your expected score on an exam drawn from the 7 objectives of the "
                            "loaded banks, not the\n  certification exam, with an 80% interval"));
-  CHECK_THAT(out, Contains("not yet seen: 3 of 7 objectives"));
+  CHECK_THAT(out, !Contains("not yet seen"));
   CHECK_THAT(out, Contains("\n  A 4-question exam like your latest, at 75% (3 right): "));
 }
 
@@ -585,10 +623,12 @@ TEST_CASE("stats with no exam says how to take one", "[stats][cli]") {
   REQUIRE(h.run(cli, {"stats", "--pass", "80", "--width", "160"}) == 0);
   CHECK_THAT(cli.out.str(), Contains("Exams: none yet — take one, e.g.\n"
                                      "    proofdeck exam --count 20 --minutes 25 --pass 80\n") &&
-                                Contains("A 7-question exam at 80% (6 right): ") &&
-                                Contains("not yet seen: all 7 objectives — until you answer some "
-                                         "(proofdeck quiz), this is a starting\n    guess, not a "
-                                         "measure of you"));
+                                Contains("Readiness: answer questions on 7 more objectives for a "
+                                         "first estimate\n") &&
+                                !Contains("chance of passing"));
+  // A store with no answers shows no percentage anywhere: it would be a guess dressed as a
+  // measure.
+  CHECK(cli.out.str().find('%') == std::string::npos);
   const json s = [&] {
     cli_test::Cli j;
     REQUIRE(h.run(j, {"stats", "--format", "json"}) == 0);

@@ -31,9 +31,14 @@ constexpr std::array<double, 7> kTimeScales{0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0}
 constexpr std::array<double, 5> kLearning{0.0, 0.25, 0.5, 0.75, 1.0};
 constexpr std::array<double, 7> kTransfers{0.0, 0.1, 0.2, 0.35, 0.5, 0.7, 0.9};
 constexpr std::array<double, 4> kSlips{0.01, 0.03, 0.06, 0.1};
+constexpr std::array<double, 5> kAfterMiss{0.0, 0.25, 0.5, 0.75, 1.0};
 constexpr double kFitPrior = 20.0;  // answers' worth of log-likelihood for the defaults
 constexpr double kDefaultTransfer = 0.9;
 constexpr double kDefaultSlip = 0.03;
+// What a question's memory is worth while its latest answer was wrong: the learner read the key,
+// which is not yet knowing it. Until their own answers show otherwise, a miss teaches nothing,
+// so an objective missed every time reads below what the learner answered right.
+constexpr double kDefaultAfterMiss = 0.0;
 constexpr int kBootstrap = 40;          // resamples of the first attempts, for the interval
 constexpr double kIntervalZ = 1.2816;   // 80%, two-sided
 constexpr double kIntervalWiden = 1.5;  // the bootstrap's spread misses the model's own error
@@ -66,6 +71,13 @@ struct Fit {
   double learning = 1.0;
   double transfer = kDefaultTransfer;
   double slip = kDefaultSlip;
+  double after_miss = kDefaultAfterMiss;
+};
+
+// A memory's recall, and whether the answer it comes from was a miss.
+struct Recall {
+  double value = 0.0;
+  bool after_miss = false;
 };
 
 // A question's memory through time: its FSRS state after each of its answers.
@@ -77,30 +89,57 @@ struct Memory {
     for (const Answer& a : history) {
       card = scheduler.review(card, a.correct ? Rating::good : Rating::again, a.at).card;
       states.emplace_back(a.at, card);
+      correct.push_back(a.correct);
     }
   }
 
+  std::vector<bool> correct;  // each answer's outcome, beside its state
+
   // Recall at `t` from the answers strictly before it, the elapsed time stretched by `scale`.
-  double recall(const Scheduler& scheduler, TimePoint t, double scale) const {
+  Recall recall(const Scheduler& scheduler, TimePoint t, double scale) const {
     const Card* card = nullptr;
-    for (const auto& [at, state] : states) {
-      if (at >= t) break;
-      card = &state;
+    bool missed = false;
+    for (std::size_t k = 0; k < states.size() && states[k].first < t; ++k) {
+      card = &states[k].second;
+      missed = !correct[k];
     }
-    if (card == nullptr || !card->last_review) return 0.0;
+    if (card == nullptr || !card->last_review) return {};
     const double elapsed = static_cast<double>((t - *card->last_review).count()) / kSecondsPerDay;
-    return scheduler.forgetting_curve(std::max(elapsed, 0.0) * scale, card->stability);
+    return {scheduler.forgetting_curve(std::max(elapsed, 0.0) * scale, card->stability), missed};
   }
 };
+
+// Memory as the learner holds it: a miss's worth `after_miss` of its recall.
+double held(const Recall& recall, double after_miss) {
+  return recall.after_miss ? after_miss * recall.value : recall.value;
+}
 
 // What was known at an answer, and what came of it.
 struct Case {
   std::size_t item;
-  double recall;   // its own memory then
-  double sibling;  // its siblings' best memory then
-  bool first;      // its first answer
+  Recall recall;          // its own memory then
+  double sibling;         // its siblings' best memory then, from right answers
+  double sibling_missed;  // their best memory from misses
+  bool first;             // its first answer
   bool correct;
+
+  double sibling_held(double after_miss) const {
+    return std::max(sibling, after_miss * sibling_missed);
+  }
 };
+
+// The best of the siblings' memories at `t`, from right answers and from misses.
+std::pair<double, double> best_of(const Scheduler& scheduler, const std::vector<Memory>& memories,
+                                  const std::vector<std::size_t>& siblings, TimePoint t,
+                                  double scale) {
+  double right = 0.0, missed = 0.0;
+  for (const std::size_t j : siblings) {
+    const Recall r = memories[j].recall(scheduler, t, scale);
+    double& best = r.after_miss ? missed : right;
+    best = std::max(best, r.value);
+  }
+  return {right, missed};
+}
 
 // The answers of every question with the memories before each, at one time scale.
 std::vector<Case> cases_at(const Scheduler& scheduler, const std::vector<Item>& items,
@@ -109,11 +148,10 @@ std::vector<Case> cases_at(const Scheduler& scheduler, const std::vector<Item>& 
   for (std::size_t i = 0; i < items.size(); ++i) {
     for (std::size_t k = 0; k < items[i].history.size(); ++k) {
       const Answer& a = items[i].history[k];
-      double sibling = 0.0;
-      for (const std::size_t j : items[i].siblings)
-        sibling = std::max(sibling, memories[j].recall(scheduler, a.at, scale));
-      cases.push_back(
-          Case{i, memories[i].recall(scheduler, a.at, scale), sibling, k == 0, a.correct});
+      const auto [sibling, sibling_missed] =
+          best_of(scheduler, memories, items[i].siblings, a.at, scale);
+      cases.push_back(Case{i, memories[i].recall(scheduler, a.at, scale), sibling, sibling_missed,
+                           k == 0, a.correct});
     }
   }
   return cases;
@@ -151,7 +189,7 @@ std::vector<Attempt> attempts_of(const std::vector<Item>& items, const std::vect
     if (!c.first || item.guess + slip >= 1.0) continue;
     attempts.push_back(Attempt{c.item,
                                ((c.correct ? 1.0 : 0.0) - item.guess) / (1.0 - slip - item.guess),
-                               1.0 - c.sibling});
+                               1.0 - std::max(c.sibling, c.sibling_missed)});
   }
   return attempts;
 }
@@ -196,8 +234,8 @@ Levels pool_levels(const std::vector<Item>& items, const std::vector<Attempt>& a
   return levels;
 }
 
-// The chance of a right answer from what is known of the objective, the question's own memory,
-// what its siblings lend and a blind guess, less slips.
+// The chance of a right answer from what is known of the objective, the question's own memory
+// (held: a miss's discounted), what its siblings lend and a blind guess, less slips.
 double chance_of(double by_objective, double recall, double sibling, double guess, const Fit& fit) {
   const double knows = 1.0 - (1.0 - by_objective) * (1.0 - fit.learning * recall) *
                                  (1.0 - fit.transfer * fit.learning * sibling);
@@ -214,22 +252,27 @@ Fit fit_learner(const Scheduler& scheduler, const std::vector<Item>& items,
     for (const double learning : kLearning) {
       for (const double transfer : kTransfers) {
         for (const double slip : kSlips) {
-          const Fit fit{scale, learning, transfer, slip};
-          double score = 0.0;
-          for (const Case& c : cases) {
-            const Item& item = items[c.item];
-            const double p = std::clamp(chance_of(levels.objective.at(item.objective), c.recall,
-                                                  c.sibling, item.guess, fit),
-                                        1e-4, 1 - 1e-4);
-            score += c.correct ? std::log(p) : std::log(1.0 - p);
-          }
-          // The defaults' head start: a weak pull toward them.
-          score -= kFitPrior * (std::pow(std::log2(scale), 2) / 8.0 + std::pow(1.0 - learning, 2) +
-                                std::pow(transfer - kDefaultTransfer, 2) / 2.0 +
-                                std::pow((slip - kDefaultSlip) / kDefaultSlip, 2) / 8.0);
-          if (score > best_score) {
-            best_score = score;
-            best = fit;
+          for (const double after_miss : kAfterMiss) {
+            const Fit fit{scale, learning, transfer, slip, after_miss};
+            double score = 0.0;
+            for (const Case& c : cases) {
+              const Item& item = items[c.item];
+              const double p = std::clamp(
+                  chance_of(levels.objective.at(item.objective), held(c.recall, after_miss),
+                            c.sibling_held(after_miss), item.guess, fit),
+                  1e-4, 1 - 1e-4);
+              score += c.correct ? std::log(p) : std::log(1.0 - p);
+            }
+            // The defaults' head start: a weak pull toward them.
+            score -=
+                kFitPrior * (std::pow(std::log2(scale), 2) / 8.0 + std::pow(1.0 - learning, 2) +
+                             std::pow(transfer - kDefaultTransfer, 2) / 2.0 +
+                             std::pow((slip - kDefaultSlip) / kDefaultSlip, 2) / 8.0 +
+                             std::pow(after_miss - kDefaultAfterMiss, 2));
+            if (score > best_score) {
+              best_score = score;
+              best = fit;
+            }
           }
         }
       }
@@ -346,7 +389,7 @@ Readiness estimate_readiness(const std::vector<bank::Bank>& banks,
   const TimePoint after = now + std::chrono::seconds(1);
   std::vector<double> recall(items.size()), sibling(items.size(), 0.0);
   for (std::size_t i = 0; i < items.size(); ++i)
-    recall[i] = memories[i].recall(scheduler, after, fit.time_scale);
+    recall[i] = held(memories[i].recall(scheduler, after, fit.time_scale), fit.after_miss);
   for (std::size_t i = 0; i < items.size(); ++i)
     for (const std::size_t j : items[i].siblings)
       sibling[i] = std::max(sibling[i], recall[j]);

@@ -17,6 +17,7 @@
 #include "study/learner_day.hpp"
 #include "study/modes.hpp"
 #include "study/readiness.hpp"
+#include "study/readiness_view.hpp"
 #include "text/escape.hpp"
 #include "text/number.hpp"
 #include "text/width.hpp"
@@ -79,14 +80,7 @@ ordered_json share(int part, int whole) {
 }
 
 std::string percent(const ordered_json& value) {
-  return value.is_null() ? "–" : fmt::format("{:.0f}%", 100.0 * value.get<double>());
-}
-
-// A chance as a whole percent that never rounds to a certainty it is not: "under 1%", "over 99%".
-std::string chance_text(double chance) {
-  if (chance > 0.0 && chance < 0.005) return "under 1%";
-  if (chance < 1.0 && chance > 0.995) return "over 99%";
-  return fmt::format("{:.0f}%", 100.0 * chance);
+  return value.is_null() ? "–" : text::percent(value.get<double>());
 }
 
 // "12.5", "25": minutes to a tenth, without a trailing ".0".
@@ -206,87 +200,6 @@ ordered_json exam_history(const std::vector<SessionRecord>& sessions) {
   return exams;
 }
 
-// Readiness over the loaded questions (study/readiness.hpp): overall with its 80% interval, per
-// topic and objective, what it covers, and the pass chance of an exam like the latest one.
-ordered_json readiness_json(const std::vector<bank::Bank>& banks, const Loaded& loaded,
-                            const std::vector<ReviewRow>& reviews, TimePoint now,
-                            const StatsOptions& options, std::optional<int> latest_exam) {
-  if (loaded.questions.empty()) {
-    return {
-        {"pass", options.pass},
-        {"overall", nullptr},
-        {"interval", nullptr},
-        {"reaches_pass", false},
-        {"covers", nullptr},
-        {"weakest", nullptr},
-        {"weakest_objective", nullptr},
-        {"topics", ordered_json::array()},
-        {"objectives", ordered_json::array()},
-        {"not_yet_seen", ordered_json::array()},
-        {"exam", {{"questions", 0}, {"needed", 0}, {"pass_chance", 0.0}, {"like_latest", false}}}};
-  }
-  ReadinessOptions estimate_options;
-  estimate_options.pass = options.pass;
-  estimate_options.questions = latest_exam.value_or(options.default_exam_length);
-  const Readiness r = estimate_readiness(banks, reviews, now, estimate_options);
-
-  std::map<std::string, const TopicReadiness*> topic_of;
-  for (const TopicReadiness& t : r.by_topic)
-    topic_of[t.id] = &t;
-  ordered_json topics = ordered_json::array();
-  const bank::Topic* weakest = nullptr;
-  double weakest_chance = 2.0;
-  for (const bank::Topic* topic : loaded.topics) {
-    const auto it = topic_of.find(topic->id);
-    if (it == topic_of.end()) continue;
-    const TopicReadiness& t = *it->second;
-    topics.push_back({{"id", topic->id},
-                      {"name", topic->name},
-                      {"readiness", t.readiness},
-                      {"seen", t.seen},
-                      {"questions", t.questions}});
-    // Only what was answered can be weakest: an unseen topic's estimate is borrowed.
-    if (t.seen > 0 && t.readiness < weakest_chance) {
-      weakest = topic;
-      weakest_chance = t.readiness;
-    }
-  }
-  ordered_json objectives = ordered_json::array();
-  ordered_json not_yet_seen = ordered_json::array();
-  const ObjectiveReadiness* weakest_objective = nullptr;
-  for (const ObjectiveReadiness& o : r.by_objective) {
-    objectives.push_back({{"id", o.id},
-                          {"topic", o.topic},
-                          {"readiness", o.readiness},
-                          {"answered", o.answers},
-                          {"questions", o.questions},
-                          {"weight", o.weight}});
-    if (o.answers == 0) {
-      not_yet_seen.push_back(o.id);
-    } else if (weakest_objective == nullptr || o.readiness < weakest_objective->readiness) {
-      weakest_objective = &o;
-    }
-  }
-  return {
-      {"pass", options.pass},
-      {"overall", r.overall},
-      {"interval", {r.low, r.high}},
-      {"reaches_pass", 100.0 * r.overall + 1e-9 >= options.pass},
-      {"covers", fmt::format("the {} objectives of the loaded banks, not the certification exam",
-                             r.objectives)},
-      {"weakest", weakest ? ordered_json(weakest->id) : ordered_json(nullptr)},
-      {"weakest_objective",
-       weakest_objective ? ordered_json(weakest_objective->id) : ordered_json(nullptr)},
-      {"topics", std::move(topics)},
-      {"objectives", std::move(objectives)},
-      {"not_yet_seen", std::move(not_yet_seen)},
-      {"exam",
-       {{"questions", r.questions},
-        {"needed", r.needed},
-        {"pass_chance", r.pass_chance},
-        {"like_latest", latest_exam.has_value()}}}};
-}
-
 }  // namespace
 
 ordered_json compute_stats(ProgressStore& store, const std::vector<bank::Bank>& banks,
@@ -397,7 +310,11 @@ ordered_json compute_stats(ProgressStore& store, const std::vector<bank::Bank>& 
   std::optional<int> latest_exam;
   if (!stats["exams"].empty() && stats["exams"].back()["total"].get<int>() > 0)
     latest_exam = stats["exams"].back()["total"].get<int>();
-  stats["readiness"] = readiness_json(banks, questions, reviews, now, options, latest_exam);
+  ReadinessViewOptions view;
+  view.pass = options.pass;
+  view.questions = latest_exam.value_or(options.default_exam_length);
+  view.like_latest = latest_exam.has_value();
+  stats["readiness"] = readiness_json(banks, questions.topics, reviews, now, view);
 
   // Traps: how often a question that could catch the learner in it was answered, and how often
   // it did.
@@ -444,16 +361,6 @@ ordered_json compute_stats(ProgressStore& store, const std::vector<bank::Bank>& 
 // -----------------------------------------------------------------------------------------
 
 namespace {
-
-// A name and its numbers on one line, the name cut to what the numbers leave (at most
-// `widest`); below 16 columns for the name, the numbers go on a line of their own.
-std::string row(const std::string& name, const std::string& numbers, int widest, int width) {
-  const int room = std::min(widest, width - 3 - text::display_width(numbers));
-  if (room >= 16) return "  " + text::fit(name, room) + " " + numbers + "\n";
-  const int indent = std::clamp(width - text::display_width(numbers), 0, 6);
-  return text::wrap_block(name, width, "  ", "    ") +
-         std::string(static_cast<std::size_t>(indent), ' ') + numbers + "\n";
-}
 
 // The first "PASS" or "FAIL" in already wrapped text, styled (a word of its own, so styling it
 // after the line breaks cannot move them).
@@ -536,10 +443,11 @@ std::string render_mastery(const ordered_json& topics, const Theme& theme, int w
     // Padded to "not drilled", so every row's numbers are as wide and the names line up.
     const std::string recall = text::pad_left(
         topic["recall"].is_null() ? std::string("not drilled") : percent(topic["recall"]), 11);
-    out += row(text::terminal_safe(topic["name"].get<std::string>()),
-               fmt::format("{:>3}/{:<3} · {:>4} · {}", topic["seen"].get<int>(),
-                           topic["questions"].get<int>(), percent(topic["accuracy"]), recall),
-               46, width);
+    out += text::name_and_numbers(
+        text::terminal_safe(topic["name"].get<std::string>()),
+        fmt::format("{:>3}/{:<3} · {:>4} · {}", topic["seen"].get<int>(),
+                    topic["questions"].get<int>(), percent(topic["accuracy"]), recall),
+        46, width);
   }
   return out;
 }
@@ -625,7 +533,7 @@ std::string render_exams(const ordered_json& stats, double pass, const Theme& th
     predictions += text::wrap_block(
         fmt::format("#{}  predicted {:.0f}%{}, {} chance of passing · scored {:.0f}%", e + 1,
                     100.0 * p["readiness"].get<double>(), range,
-                    chance_text(p["pass_chance"].get<double>()),
+                    text::chance_percent(p["pass_chance"].get<double>()),
                     100.0 * exam["score"].get<int>() / exam["total"].get<int>()),
         width, "  ", "    ");
   }
@@ -660,7 +568,7 @@ std::string render_exams(const ordered_json& stats, double pass, const Theme& th
     std::string numbers;
     for (const std::string& p : percents)
       numbers += (numbers.empty() ? "" : " → ") + p;
-    trend += row(text::terminal_safe(topic_name(stats, id)), numbers, 46, width);
+    trend += text::name_and_numbers(text::terminal_safe(topic_name(stats, id)), numbers, 46, width);
   }
   if (!trend.empty()) {
     out +=
@@ -669,63 +577,6 @@ std::string render_exams(const ordered_json& stats, double pass, const Theme& th
             fmt::format("(percent right, oldest → latest, at most {} exams)", kTrendExams), width) +
         trend;
   }
-  return out;
-}
-
-std::string render_readiness(const ordered_json& readiness, const Theme& theme, int width,
-                             const std::string& program) {
-  const double pass = readiness["pass"].get<double>();
-  if (readiness["overall"].is_null())
-    return "\n" + wrap_labelled("Readiness:", theme.emphasis, "no questions loaded", width);
-  const ordered_json& interval = readiness["interval"];
-  std::string headline = fmt::format(
-      "{} ({:.0f}–{:.0f}) — {} the {}% pass mark", percent(readiness["overall"]),
-      100.0 * interval[0].get<double>(), 100.0 * interval[1].get<double>(),
-      readiness["reaches_pass"].get<bool>() ? "at or above" : "below", text::format_number(pass));
-  std::string out = "\n" + wrap_labelled("Readiness", theme.emphasis, headline, width);
-  out += text::wrap_block(
-      fmt::format("your expected score on an exam drawn from {}, with an 80% interval (README: "
-                  "How readiness is estimated)",
-                  readiness["covers"].get<std::string>()),
-      width, "  ", "  ");
-  const std::size_t objectives = readiness["objectives"].size();
-  const std::size_t unseen = readiness["not_yet_seen"].size();
-  if (!readiness["weakest_objective"].is_null()) {
-    for (const auto& objective : readiness["objectives"]) {
-      if (objective["id"] != readiness["weakest_objective"]) continue;
-      out += text::wrap_block(fmt::format("weakest of what you answered: {} {}",
-                                          text::terminal_safe(objective["id"].get<std::string>()),
-                                          percent(objective["readiness"])),
-                              width, "  ", "    ");
-    }
-  }
-  if (unseen > 0 && unseen == objectives) {
-    out += text::wrap_block(
-        fmt::format("not yet seen: all {} objectives — until you answer some ({} quiz), this is "
-                    "a starting guess, not a measure of you",
-                    objectives, program),
-        width, "  ", "    ");
-  } else if (unseen > 0) {
-    out += text::wrap_block(
-        fmt::format("not yet seen: {} of {} objectives (estimated from what you answered of the "
-                    "rest)",
-                    unseen, objectives),
-        width, "  ", "    ");
-  }
-  for (const auto& topic : readiness["topics"]) {
-    out += row(text::terminal_safe(topic["name"].get<std::string>()),
-               fmt::format("{:>4} · {:>3}/{:<3} seen", percent(topic["readiness"]),
-                           topic["seen"].get<int>(), topic["questions"].get<int>()),
-               46, width);
-  }
-  const ordered_json& exam = readiness["exam"];
-  out +=
-      text::wrap_block(fmt::format("A {}-question exam{} at {}% ({} right): {} chance of passing",
-                                   exam["questions"].get<int>(),
-                                   exam["like_latest"].get<bool>() ? " like your latest," : "",
-                                   text::format_number(pass), exam["needed"].get<int>(),
-                                   chance_text(exam["pass_chance"].get<double>())),
-                       width, "  ", "    ");
   return out;
 }
 

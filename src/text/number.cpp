@@ -118,4 +118,14 @@ int digits_within(double value, double allowed, int at_least) {
   return digits;
 }
 
+std::string percent(double share) {
+  return fmt::format("{:.0f}%", 100.0 * share);
+}
+
+std::string chance_percent(double chance) {
+  if (chance > 0.0 && chance < 0.005) return "under 1%";
+  if (chance < 1.0 && chance > 0.995) return "over 99%";
+  return percent(chance);
+}
+
 }  // namespace proofdeck::text

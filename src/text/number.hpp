@@ -40,6 +40,12 @@ std::string superscript(int exponent);
 // shortest form that reads back as the same double.
 int digits_within(double value, double allowed, int at_least = 4);
 
+// A share (0 to 1) as a whole percent: 0.716 → "72%".
+std::string percent(double share);
+
+// A chance as a whole percent that never rounds to a certainty it is not: "under 1%", "over 99%".
+std::string chance_percent(double chance);
+
 // Trailing zeros of a fraction removed ("2.50" → "2.5", "3.000" → "3").
 void strip_trailing_zeros(std::string& number);
 

@@ -212,6 +212,15 @@ std::string command_block(std::string_view command, int width, std::string_view 
   return block;
 }
 
+std::string name_and_numbers(std::string_view name, std::string_view numbers, int widest,
+                             int width) {
+  const int room = std::min(widest, width - 3 - display_width(numbers));
+  if (room >= 16) return "  " + fit(name, room) + " " + std::string(numbers) + "\n";
+  const int indent = std::clamp(width - display_width(numbers), 0, 6);
+  return wrap_block(name, width, "  ", "    ") +
+         std::string(static_cast<std::size_t>(indent), ' ') + std::string(numbers) + "\n";
+}
+
 std::string definition(std::string_view name, std::string_view description, int width, int column,
                        std::string_view indent) {
   // Less than 20 columns beside the name: the description goes under it instead.

@@ -57,6 +57,12 @@ std::vector<std::string> command_lines(std::string_view command, int width,
 // command_lines as a block, each line ended by "\n".
 std::string command_block(std::string_view command, int width, std::string_view indent);
 
+// A name and its numbers on one line, indented two: the name cut to what the numbers leave (at
+// most `widest` columns); below 16 columns for the name, the name wraps and the numbers go on a
+// line of their own.
+std::string name_and_numbers(std::string_view name, std::string_view numbers, int widest,
+                             int width);
+
 // One entry of a two-column list ("  name      description…"), every line within `width`:
 // `name` after `indent`, the description wrapped in its own column from `column` on. A name that
 // leaves less than two spaces before the column puts the description on the next line; a name is
