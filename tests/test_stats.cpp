@@ -5,8 +5,10 @@
 #include <catch2/catch.hpp>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "bank/loader.hpp"
+#include "bank/sources.hpp"
 #include "cli_test_support.hpp"
 #include "study/progress.hpp"
 #include "study/readiness.hpp"
@@ -332,6 +334,48 @@ TEST_CASE("readiness of a recorded history: what was answered, and what stays no
   CHECK(r["exam"]["questions"] == 4);
   CHECK(r["exam"]["needed"] == 3);
   CHECK(r["exam"]["like_latest"] == true);
+}
+
+TEST_CASE("a learner with 37 of 86 objectives unseen never reads a pass verdict",
+          "[stats][readiness]") {
+  // Every answer right, on one question of each of 49 objectives of the built-in banks: the
+  // estimate may well be above the pass mark, but 37 objectives rest on borrowed estimates.
+  const std::vector<bank::Bank> banks = bank::load_banks(bank::BankSources{{}, true});
+  cli_test::TempDir dir;
+  std::set<std::string> objectives, answered;
+  {
+    ProgressStore store = ProgressStore::open(dir.path());
+    const std::int64_t quiz = store.begin_session("quiz", at("2026-02-28T09:00:00Z"), "{}");
+    for (const bank::Bank& b : banks) {
+      for (const bank::Question& q : b.questions) {
+        objectives.insert(q.objective_id());
+        if (answered.size() == 49 || answered.contains(q.objective_id())) continue;
+        answered.insert(q.objective_id());
+        AnswerRecord record;
+        record.card = q.id;
+        record.bank = b.id;
+        record.topic = q.topic;
+        record.at = at("2026-02-28T09:00:00Z");
+        record.mode = "quiz";
+        record.session = quiz;
+        record.correct = true;
+        store.record(record, std::nullopt);
+      }
+    }
+  }
+  REQUIRE(objectives.size() == 86);
+  ProgressStore store = ProgressStore::open(dir.path());
+  const json stats = json::parse(compute_stats(store, banks, at(kNow)).dump());
+  const json& r = stats["readiness"];
+  CHECK(r["unseen"] == 37);
+  CHECK(r["verdict"] == "too-early");
+  CHECK(r["reaches_pass"].is_null());
+  REQUIRE(r["overall"].is_number());
+  const std::string text =
+      render_stats(compute_stats(store, banks, at(kNow)), Theme::plain(), 100, "./scripts/run");
+  CHECK_THAT(text, Contains("so far — 37 of 86 objectives not yet seen") &&
+                       !Contains("at or above") && !Contains("below the 75% pass mark") &&
+                       Contains("\n    ./scripts/run drill --topic "));
 }
 
 TEST_CASE("the pass mark changes how many are needed and the chance, not the readiness",
