@@ -13,6 +13,7 @@
 
 #include "bank/lint.hpp"
 #include "bank/numeric_answer.hpp"
+#include "bank/selection.hpp"
 #include "text/utf8.hpp"
 
 namespace proofdeck::bank {
@@ -329,6 +330,34 @@ std::vector<const Question*> draw_spread(
     spares[topic] = std::move(by_topic[topic]);
   engine::shuffle(drawn, rng);
   return drawn;
+}
+
+ExamForm draw_exam_form(const std::vector<Bank>& banks, const Filters& filters, int count,
+                        std::uint64_t seed, const Enemies* enemies) {
+  engine::Rng rng(seed);
+  std::map<std::string, std::vector<const Question*>> spares;
+  const std::vector<const Question*> drawn =
+      draw_spread(select_questions(banks, filters), static_cast<std::size_t>(count), rng, spares);
+  ExamForm result;
+  for (const Question* q : drawn)
+    result.form.push_back(instantiate(*q, rng));
+  if (!filters.questions.empty()) return result;
+  // A question that would give away another's answer, or ask what another asks, is replaced by a
+  // spare of its topic (so the spread holds), else of any topic: one of an objective the form
+  // does not hold where there is one.
+  std::vector<Instance>& form = result.form;
+  result.left_out = untangle(
+      form,
+      [&](std::size_t i) -> std::optional<Instance> {
+        std::vector<const Question*>* from = &spares[form[i].question->topic];
+        for (auto it = spares.begin(); from->empty() && it != spares.end(); ++it)
+          from = &it->second;
+        const auto next = take_spare(*from, form, i);
+        if (!next) return std::nullopt;
+        return instantiate(**next, rng);
+      },
+      enemies != nullptr ? *enemies : form_enemies(banks));
+  return result;
 }
 
 }  // namespace proofdeck::bank

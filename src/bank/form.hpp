@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <optional>
@@ -23,6 +24,7 @@
 
 #include "bank/instance.hpp"
 #include "bank/model.hpp"
+#include "bank/selection.hpp"
 #include "engine/rng.hpp"
 
 namespace proofdeck::bank {
@@ -92,5 +94,18 @@ std::vector<int> exam_quota(const std::vector<int>& topic_sizes, int n);
 std::vector<const Question*> draw_spread(
     std::vector<const Question*> pool, std::size_t n, engine::Rng& rng,
     std::map<std::string, std::vector<const Question*>>& spares);
+
+// An exam's form: `count` questions of those the filters select, drawn across topics
+// (draw_spread: one per objective first) with `seed`, then untangled so that no question gives
+// away another's answer or asks what another asks (questions named with --question are kept as
+// named). `left_out`: what was swapped or dropped. exam, exam --review and stats' readiness draw
+// with it; `enemies`: the banks' form enemies when the caller has them (drawing many forms), else
+// computed here.
+struct ExamForm {
+  std::vector<Instance> form;
+  std::vector<LeftOut> left_out;
+};
+ExamForm draw_exam_form(const std::vector<Bank>& banks, const Filters& filters, int count,
+                        std::uint64_t seed, const Enemies* enemies = nullptr);
 
 }  // namespace proofdeck::bank

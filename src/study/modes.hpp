@@ -7,7 +7,6 @@
 // summary; answers given before are already saved.
 #pragma once
 
-#include <chrono>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -16,6 +15,7 @@
 
 #include "bank/form.hpp"
 #include "engine/rng.hpp"
+#include "study/drill_plan.hpp"
 #include "study/learner_day.hpp"
 #include "study/progress.hpp"
 #include "study/session.hpp"
@@ -88,52 +88,8 @@ void review_exam(Session& session, ProgressStore& store, const ExamReviewOptions
 Outcome run_drill(Session& session, ProgressStore& store, const DrillOptions& options,
                   const ReportWriter& write);
 
-// An exam's form: `count` questions of those the filters select, drawn across topics
-// (bank::draw_spread: one per objective first) with `seed`, then untangled so that no question
-// gives away another's answer or asks what another asks (questions named with --question are
-// kept as named). `left_out`: what was swapped or dropped. exam, exam --review and stats'
-// readiness draw with it.
-struct ExamForm {
-  std::vector<Instance> form;
-  std::vector<bank::LeftOut> left_out;
-};
-// `enemies`: the banks' form enemies when the caller has them (drawing many forms), else
-// computed here.
-ExamForm draw_exam_form(const std::vector<bank::Bank>& banks, const bank::Filters& filters,
-                        int count, std::uint64_t seed, const bank::Enemies* enemies = nullptr);
-
-// What a drill session asks, in order: the due cards (soonest due first), then up to the day's
-// new cards, dealt round the topics in the study order; then, when nothing else is left, cards
-// in their learning steps due within the learn-ahead limit. A card with a schedule is asked when
-// due, whatever its siblings did. With `bury`, new cards wait instead: none is introduced on a
-// day when a card of its objective is due, in its steps or was reviewed today, and at most one
-// a day per objective. drill plans with it, and so can a simulation.
-struct DrillPlan {
-  std::vector<const bank::Question*> due;
-  std::vector<const bank::Question*> fresh;
-  // In their (re)learning steps but not due yet, soonest first: asked ahead of time within
-  // kLearnAhead when nothing else is due, as within a session.
-  std::vector<const bank::Question*> learning;
-  std::size_t held_back = 0;  // new cards waiting: a card of their objective was reviewed today
-  int new_today = 0;          // new cards already introduced today
-};
-DrillPlan plan_drill(const std::vector<bank::Bank>& banks,
-                     const std::vector<const bank::Question*>& selected,
-                     const std::map<std::string, Card>& cards,
-                     const std::vector<ReviewRow>& reviews, const LearnerDays& days, TimePoint now,
-                     int new_per_day, bool bury);
-
-// When a scheduled card is next due, as drill words it: a card in review by learner days
-// ("today", "tomorrow (from 04:00)", "in 8 days (2026-12-09)"), one in its steps by the clock
-// ("now" once due, "in under a minute", "in 10 minutes", "in 3 hours"), so a card not yet due is
-// never said to be due now.
-std::string due_when(const LearnerDays& days, const Card& card, TimePoint now);
-
-// How far ahead a card in its learning steps is asked when nothing else is due, as Anki's
-// learn-ahead limit.
-inline constexpr std::chrono::minutes kLearnAhead{20};
-
-// An FSRS card counts as a leech after this many lapses.
-inline constexpr int kLeechLapses = 8;
+// exam, exam --review and readiness draw exam forms with bank::draw_exam_form (bank/form.hpp).
+using bank::draw_exam_form;
+using bank::ExamForm;
 
 }  // namespace proofdeck::study

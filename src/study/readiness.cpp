@@ -12,9 +12,9 @@
 #include <set>
 #include <tuple>
 
+#include "bank/form.hpp"
 #include "engine/rng.hpp"
-#include "study/modes.hpp"
-#include "study/stats.hpp"
+#include "study/chance.hpp"
 
 namespace proofdeck::study {
 
@@ -313,9 +313,9 @@ std::shared_ptr<const Forms> forms_for(const std::vector<bank::Bank>& banks,
   auto forms = std::make_shared<Forms>();
   for (int f = 0; f < options.forms; ++f) {
     // Seeds of their own: no exam a learner takes is drawn with them.
-    const ExamForm drawn =
-        draw_exam_form(banks, options.filters, options.questions,
-                       std::uint64_t{0x5eed0000} + static_cast<std::uint64_t>(f), &enemies);
+    const bank::ExamForm drawn =
+        bank::draw_exam_form(banks, options.filters, options.questions,
+                             std::uint64_t{0x5eed0000} + static_cast<std::uint64_t>(f), &enemies);
     std::vector<std::size_t> form;
     for (const bank::Instance& instance : drawn.form)
       if (const auto it = index.find(instance.question); it != index.end())

@@ -11,6 +11,7 @@
 
 #include "bank/model.hpp"
 #include "render/theme.hpp"
+#include "study/chance.hpp"
 #include "study/progress.hpp"
 
 namespace proofdeck::study {
@@ -54,14 +55,5 @@ std::string render_stats(const nlohmann::ordered_json& stats, const Theme& theme
 // The exams stats lists, oldest first — each ended without being interrupted — as `stats`
 // numbers them from 1 and `exam --review N` reads them.
 std::vector<SessionRecord> listed_exams(const std::vector<SessionRecord>& sessions);
-
-// The chance of answering a question right by a blind guess: 1/n for single choice with n
-// options, 1/(2^n − 1) for select-all with n options (any non-empty choice), 1/2 for true or
-// false, 1/n! for n steps to order, 0 for a number to type.
-double guess_chance(const bank::Question& question);
-
-// The chance that at least `needed` of independent events with these probabilities happen (the
-// upper tail of the Poisson-binomial distribution); 1 when needed ≤ 0.
-double chance_of_at_least(const std::vector<double>& probabilities, int needed);
 
 }  // namespace proofdeck::study

@@ -1,0 +1,281 @@
+// drill: spaced repetition with FSRS-6 over the plan drill_plan.hpp draws (modes.hpp).
+#include "study/modes.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <ostream>
+#include <set>
+
+#include <fmt/color.h>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "bank/form.hpp"
+#include "bank/instance.hpp"
+#include "core/errors.hpp"
+#include "study/session_parts.hpp"
+#include "text/escape.hpp"
+#include "text/width.hpp"
+
+namespace proofdeck::study {
+
+Outcome run_drill(Session& s, ProgressStore& store, const DrillOptions& options,
+                  const ReportWriter& write) {
+  SchedulerOptions scheduler_options;
+  scheduler_options.desired_retention = options.retention;
+  scheduler_options.fuzz = options.fuzz;
+  const Scheduler scheduler(scheduler_options);
+  const std::vector<const bank::Question*> selected =
+      bank::select_questions(s.banks, options.filters);
+  std::map<std::string, Card> cards = store.cards();
+  const TimePoint now = s.now();
+  const bool new_day_start =
+      options.day_starts_at && *options.day_starts_at != store.day_starts_at();
+  if (new_day_start) store.set_day_starts_at(*options.day_starts_at);
+  const LearnerDays days(store.day_starts_at());
+
+  const DrillPlan plan = plan_drill(s.banks, selected, cards, store.reviews(), days, now,
+                                    options.new_per_day, options.bury);
+  const std::vector<const bank::Question*>& due = plan.due;
+  const std::vector<const bank::Question*>& fresh = plan.fresh;
+  std::vector<const bank::Question*> queue = due;
+  queue.insert(queue.end(), fresh.begin(), fresh.end());
+  // Cards in their steps from earlier sessions, asked ahead when nothing else is due, as the
+  // cards this session puts in its steps are.
+  std::vector<const bank::Question*> learning = plan.learning;
+  const auto ahead = static_cast<std::size_t>(std::count_if(
+      learning.begin(), learning.end(),
+      [&](const bank::Question* q) { return *cards.at(q->id).due <= now + kLearnAhead; }));
+
+  s.out << wrap_labelled(
+               "proofdeck drill", s.theme.emphasis,
+               fmt::format("· {} due{} · {} new ({} of {} new cards introduced today) · ? for "
+                           "help, :q to stop",
+                           due.size(),
+                           ahead == 0 ? ""
+                                      : fmt::format(" (and {} in {} learning steps within {} "
+                                                    "minutes)",
+                                                    ahead, ahead == 1 ? "its" : "their",
+                                                    kLearnAhead.count()),
+                           fresh.size(), plan.new_today, options.new_per_day),
+               s.width)
+        << seed_line(s);
+  // Only new cards of objectives reviewed today are said to wait: nothing is said before the
+  // day's first review.
+  if (plan.held_back > 0) {
+    const std::size_t n = plan.held_back;
+    s.out << wrap_styled(s.theme.dim,
+                         fmt::format("{} new card{} wait{} for your next day: a card of {} "
+                                     "objective was reviewed today. To meet {} now:",
+                                     n, n == 1 ? "" : "s", n == 1 ? "s" : "",
+                                     n == 1 ? "its" : "their", n == 1 ? "it" : "them"),
+                         s.width, "  ", "    ")
+          << style_lines(s.theme.dim, text::command_block(
+                                          session_command(s, "drill", options.filters, "--no-bury"),
+                                          s.width, "    "));
+  }
+  if (new_day_start) {
+    s.out << wrap_styled(s.theme.dim,
+                         fmt::format("Your day now starts at {:02}:00 local time, in this drill "
+                                     "and every later command (saved in {}).",
+                                     *options.day_starts_at, store.path().string()),
+                         s.width, "  ", "    ");
+  }
+  const std::int64_t id = store.begin_session("drill", now,
+                                              settings_json(options.filters, s.seed,
+                                                            {{"new", options.new_per_day},
+                                                             {"limit", options.limit},
+                                                             {"retention", options.retention},
+                                                             {"fuzz", options.fuzz}}));
+  engine::Rng rng(s.seed);
+  const std::function<double()> uniform = [&rng]() { return rng.uniform(); };
+  std::vector<Answered> answers;
+  std::set<const bank::Question*> skipped;  // not asked again this session
+  Outcome outcome;
+  std::size_t next = 0;
+  int reviews = 0;
+  while (reviews < options.limit) {
+    const bank::Question* q = nullptr;
+    if (next < queue.size()) {
+      q = queue[next++];
+    } else {
+      // Cards in their learning steps come back within the session, soonest first.
+      auto soonest = learning.end();
+      for (auto it = learning.begin(); it != learning.end(); ++it) {
+        const Card& card = cards[(*it)->id];
+        if ((card.state == CardState::learning || card.state == CardState::relearning) &&
+            card.due && *card.due <= s.now() + kLearnAhead && !skipped.contains(*it) &&
+            (soonest == learning.end() || *card.due < *cards[(*soonest)->id].due))
+          soonest = it;
+      }
+      if (soonest == learning.end()) break;
+      q = *soonest;
+      // One reading of the clock for both, so the card ahead is never called due now.
+      if (const TimePoint at = s.now(); *cards[q->id].due > at) {
+        s.out << wrap_styled(s.theme.dim,
+                             fmt::format("Nothing else is due: reviewing ahead (this card is due "
+                                         "{}; it is still in its learning steps).",
+                                         due_when(days, cards[q->id], at)),
+                             s.width, "  ", "    ");
+      }
+    }
+    Card card = cards.contains(q->id) ? cards[q->id] : Card{};
+    Answered a;
+    a.question = q;
+    a.instance = instantiate(*q, rng);
+    const std::string header =
+        fmt::format("[drill {}] {} · {}", reviews + 1, state_name(card.state),
+                    s.topic(q->topic) != nullptr ? s.topic(q->topic)->name : q->topic);
+    s.out << render_question(s, a.instance, header);
+    const auto asked = std::chrono::steady_clock::now();
+    const AskResult result = ask(s, a.instance, a.reply, false);
+    a.time_ms = elapsed_ms(asked);
+    if (result == AskResult::skipped) {
+      s.out << "  Skipped (its schedule is unchanged).\n";
+      skipped.insert(q);
+      continue;
+    }
+    if (result != AskResult::answered) {
+      outcome.interrupted = result == AskResult::interrupted;
+      break;
+    }
+    a.answered = true;
+    a.grade = grade(a.instance, a.reply);
+    s.out << render_feedback(s, a, options.show_demo);
+    Rating rating = Rating::again;  // wrong, or right only after opening the proof
+    bool stop_after = false;
+    if (a.grade.correct) {
+      rating = Rating::good;
+      while (!options.auto_rate) {
+        // The prompt waits on its line: the short form where the long one would not fit.
+        std::string line;
+        const LineReader::Status read =
+            s.reader.read(line, s.width >= 52 ? "  How was it? h hard · g good (Enter) · e easy > "
+                                              : "  h hard · g good · e easy > ");
+        if (read != LineReader::Status::line) {
+          // Interrupted, or the input ended, before a rating: nothing is saved for this card.
+          outcome.interrupted = read == LineReader::Status::interrupted;
+          outcome.unrated = true;
+          a.rated = false;
+          s.out << "\n";
+          break;
+        }
+        if (s.echo_input) s.out << text::terminal_safe(line) << "\n";
+        std::string word;
+        for (const char c : line)
+          if (!std::isspace(static_cast<unsigned char>(c)))
+            word += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        if (word.empty() || word == "g" || word == "good") break;
+        if (word == "q" || word == ":q" || word == "quit") {  // the answer still counts, as good
+          stop_after = true;
+          break;
+        }
+        if (word == "h" || word == "hard") {
+          rating = Rating::hard;
+          break;
+        }
+        if (word == "e" || word == "easy") {
+          rating = Rating::easy;
+          break;
+        }
+        s.out << "  "
+              << wrap_labelled("?", s.theme.warning,
+                               "type h, g or e (or just Enter for good; q saves it as good and "
+                               "stops)",
+                               s.width - 2, "    ");
+      }
+    }
+    if (!a.rated) {
+      s.out << wrap_styled(s.theme.dim,
+                           "Not rated: this card's schedule is unchanged, and no review is saved.",
+                           s.width, "  ", "    ");
+      answers.push_back(std::move(a));
+      break;
+    }
+    const TimePoint at = s.now();
+    const ReviewOutcome reviewed = days.review(scheduler, card, rating, at,
+                                               options.fuzz ? uniform : std::function<double()>{});
+    AnswerRecord record = record_of(s, a, "drill", id);
+    record.at = at;
+    record.rating = rating;
+    record.elapsed_days = reviewed.elapsed_days;
+    store.record(record, reviewed.card);
+    cards[q->id] = reviewed.card;
+    ++reviews;
+    answers.push_back(std::move(a));
+    s.out << wrap_styled(s.theme.dim,
+                         fmt::format("Rated {} · next review {}",
+                                     rating == Rating::again  ? "again"
+                                     : rating == Rating::hard ? "hard"
+                                     : rating == Rating::good ? "good"
+                                                              : "easy",
+                                     due_when(days, reviewed.card, at)),
+                         s.width, "  ", "    ");
+    if (reviewed.card.lapses >= kLeechLapses && rating == Rating::again) {
+      s.out << wrap_styled(s.theme.warning,
+                           fmt::format("Leech: missed {} times after learning it. Read its "
+                                       "explanation and source again, or drill it alone:",
+                                       reviewed.card.lapses),
+                           s.width, "  ", "    ")
+            << style_lines(s.theme.warning,
+                           text::command_block(fmt::format("{} drill --question {}", s.program,
+                                                           text::shell_word(q->id)),
+                                               s.width, "    "));
+    }
+    if ((reviewed.card.state == CardState::learning ||
+         reviewed.card.state == CardState::relearning) &&
+        std::find(learning.begin(), learning.end(), q) == learning.end())
+      learning.push_back(q);
+    if (stop_after) break;
+  }
+  int total = 0;
+  const int correct = score(answers, total);
+  store.end_session(id, s.now(), correct, total, std::nullopt, outcome.interrupted);
+  const bool offered = !queue.empty() || ahead > 0;
+  if (answers.empty() && !outcome.interrupted && offered) {
+    const std::size_t waiting = queue.size() + ahead;
+    s.out << text::wrap_block(
+                 fmt::format("No answer read: the input ended before the first one, so {} "
+                             "waiting card{} stay{} as {} (drill reads answers from the keyboard "
+                             "or a pipe):",
+                             waiting, waiting == 1 ? "" : "s", waiting == 1 ? "s" : "",
+                             waiting == 1 ? "it was" : "they were"),
+                 s.width, "  ", "    ")
+          << text::command_block(fmt::format("printf 'a\\n' | {} drill", s.program), s.width,
+                                 "    ");
+    return outcome;
+  }
+  if (answers.empty() && !outcome.interrupted) {
+    const Card* soonest = nullptr;
+    for (const bank::Question* q : selected) {
+      const auto it = cards.find(q->id);
+      if (it != cards.end() && it->second.due && (!soonest || *it->second.due < *soonest->due))
+        soonest = &it->second;
+    }
+    s.out << text::wrap_block(fmt::format("Nothing to drill now{}. The forecast:",
+                                          soonest ? fmt::format(": the next card is due {}",
+                                                                due_when(days, *soonest, s.now()))
+                                                  : ""),
+                              s.width, "  ", "    ")
+          << text::command_block(s.program + " stats", s.width, "    ");
+    return outcome;
+  }
+  s.out << render_summary(s, answers, outcome.interrupted ? "Drill interrupted" : "Drill finished");
+  int due_left = 0;
+  for (const bank::Question* q : selected) {
+    const auto it = cards.find(q->id);
+    if (it != cards.end() && days.due(it->second, s.now())) ++due_left;
+  }
+  s.out << text::wrap_block(
+               fmt::format("{} review{} saved · {} card{} due now", reviews,
+                           reviews == 1 ? "" : "s", due_left, due_left == 1 ? "" : "s"),
+               s.width, "  ", "    ")
+        << seed_line(s);
+  if (!options.report_path.empty()) {
+    write(options.report_path, session_report(s, "drill", answers).dump(2) + "\n");
+  }
+  return outcome;
+}
+
+}  // namespace proofdeck::study
