@@ -19,6 +19,10 @@
 
 namespace proofdeck::bank {
 
+// The lesson the built-in banks are keyed to (its file is 000_ca7851e78539aec3.txt): a bank whose
+// "lesson" names it is the lesson's own bank, which a new learner meets first.
+inline constexpr std::string_view kLessonId = "000_ca7851e78539aec3";
+
 struct Source {
   std::string section;    // section of the lesson
   std::string quote;      // optional quotation

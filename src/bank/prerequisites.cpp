@@ -14,7 +14,6 @@
 #include <fmt/ranges.h>
 
 #include "bank/loader.hpp"
-#include "bank/sources.hpp"
 #include "text/suggest.hpp"
 
 namespace proofdeck::bank {

@@ -15,10 +15,6 @@ struct BankSources {
   bool builtin = true;             // false with --no-builtin
 };
 
-// The lesson the built-in banks are keyed to (../shared/seed/000_ca7851e78539aec3.txt): a bank
-// whose "lesson" names it is the lesson's own bank, which a new learner meets first.
-inline constexpr std::string_view kLessonId = "000_ca7851e78539aec3";
-
 // Throws BankErrors (exit 2) with every problem found (ids repeated across banks, a `requires`
 // that names nothing loaded or closes a cycle among them), or InputError for a path that cannot
 // be read.

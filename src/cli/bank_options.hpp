@@ -9,7 +9,7 @@
 
 #include "bank/model.hpp"
 #include "bank/selection.hpp"
-#include "cli/app.hpp"
+#include "cli/context.hpp"
 
 namespace proofdeck::cli {
 

@@ -4,7 +4,7 @@
 #include <CLI/CLI.hpp>
 #include <functional>
 
-#include "cli/app.hpp"
+#include "cli/context.hpp"
 
 namespace proofdeck::cli {
 

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "bank/model.hpp"
-#include "cli/app.hpp"
 #include "cli/bank_options.hpp"
+#include "cli/context.hpp"
 #include "study/modes.hpp"
 #include "study/progress.hpp"
 #include "study/session.hpp"
