@@ -20,6 +20,168 @@
 
 namespace proofdeck::study {
 
+namespace {
+
+// The drill's header and seed line, and what waits for another day.
+std::string drill_header(const Session& s, const DrillPlan& plan, std::size_t ahead,
+                         const DrillOptions& options) {
+  std::string out;
+  out +=
+      wrap_labelled("proofdeck drill", s.theme.emphasis,
+                    fmt::format("· {} due{} · {} new ({} of {} new cards introduced today) · ? for "
+                                "help, :q to stop",
+                                plan.due.size(),
+                                ahead == 0 ? ""
+                                           : fmt::format(" (and {} in {} learning steps within {} "
+                                                         "minutes)",
+                                                         ahead, ahead == 1 ? "its" : "their",
+                                                         kLearnAhead.count()),
+                                plan.fresh.size(), plan.new_today, options.new_per_day),
+                    s.width) +
+      seed_line(s);
+  // Only new cards of objectives reviewed today are said to wait: nothing is said before the
+  // day's first review.
+  if (plan.held_back > 0) {
+    const std::size_t n = plan.held_back;
+    out += wrap_styled(s.theme.dim,
+                       fmt::format("{} new card{} wait{} for your next day: a card of {} "
+                                   "objective was reviewed today. To meet {} now:",
+                                   n, n == 1 ? "" : "s", n == 1 ? "s" : "",
+                                   n == 1 ? "its" : "their", n == 1 ? "it" : "them"),
+                       s.width, "  ", "    ") +
+           style_lines(s.theme.dim, text::command_block(
+                                        session_command(s, "drill", options.filters, "--no-bury"),
+                                        s.width, "    "));
+  }
+  return out;
+}
+
+// The soonest due of `learning` still in its steps and due within the learn-ahead limit, not
+// skipped this session; null when none is.
+const bank::Question* next_learning(const std::vector<const bank::Question*>& learning,
+                                    std::map<std::string, Card>& cards,
+                                    const std::set<const bank::Question*>& skipped, TimePoint now) {
+  const bank::Question* soonest = nullptr;
+  for (const bank::Question* q : learning) {
+    const Card& card = cards[q->id];
+    if ((card.state == CardState::learning || card.state == CardState::relearning) && card.due &&
+        *card.due <= now + kLearnAhead && !skipped.contains(q) &&
+        (soonest == nullptr || *card.due < *cards[soonest->id].due))
+      soonest = q;
+  }
+  return soonest;
+}
+
+// "How was it?" after a right answer: Good unless the learner says hard or easy; q saves Good
+// and stops the drill (`stop_after`). Interrupted or at the end of input, nothing is rated
+// (`answered.rated` false) and the outcome says so.
+Rating ask_rating(Session& s, Answered& a, Outcome& outcome, bool& stop_after) {
+  Rating rating = Rating::good;
+  while (true) {
+    // The prompt waits on its line: the short form where the long one would not fit.
+    std::string line;
+    const LineReader::Status read =
+        s.reader.read(line, s.width >= 52 ? "  How was it? h hard · g good (Enter) · e easy > "
+                                          : "  h hard · g good · e easy > ");
+    if (read != LineReader::Status::line) {
+      // Interrupted, or the input ended, before a rating: nothing is saved for this card.
+      outcome.interrupted = read == LineReader::Status::interrupted;
+      outcome.unrated = true;
+      a.rated = false;
+      s.out << "\n";
+      return rating;
+    }
+    if (s.echo_input) s.out << text::terminal_safe(line) << "\n";
+    std::string word;
+    for (const char c : line)
+      if (!std::isspace(static_cast<unsigned char>(c)))
+        word += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (word.empty() || word == "g" || word == "good") return rating;
+    if (word == "q" || word == ":q" || word == "quit") {  // the answer still counts, as good
+      stop_after = true;
+      return rating;
+    }
+    if (word == "h" || word == "hard") {
+      rating = Rating::hard;
+      return rating;
+    }
+    if (word == "e" || word == "easy") {
+      rating = Rating::easy;
+      return rating;
+    }
+    s.out << "  "
+          << wrap_labelled("?", s.theme.warning,
+                           "type h, g or e (or just Enter for good; q saves it as good and "
+                           "stops)",
+                           s.width - 2, "    ");
+  }
+  return rating;
+}
+
+// A drill that read no answer: the cards waiting and how to pipe answers in, or, with none
+// waiting, when the next card is due and where the forecast is.
+std::string nothing_answered(const Session& s, const LearnerDays& days,
+                             const std::map<std::string, Card>& cards,
+                             const std::vector<const bank::Question*>& selected,
+                             std::size_t waiting) {
+  if (waiting > 0) {
+    return text::wrap_block(
+               fmt::format("No answer read: the input ended before the first one, so {} "
+                           "waiting card{} stay{} as {} (drill reads answers from the keyboard "
+                           "or a pipe):",
+                           waiting, waiting == 1 ? "" : "s", waiting == 1 ? "s" : "",
+                           waiting == 1 ? "it was" : "they were"),
+               s.width, "  ", "    ") +
+           text::command_block(fmt::format("printf 'a\\n' | {} drill", s.program), s.width, "    ");
+  }
+  const Card* soonest = nullptr;
+  for (const bank::Question* q : selected) {
+    const auto it = cards.find(q->id);
+    if (it != cards.end() && it->second.due && (!soonest || *it->second.due < *soonest->due))
+      soonest = &it->second;
+  }
+  return text::wrap_block(fmt::format("Nothing to drill now{}. The forecast:",
+                                      soonest ? fmt::format(": the next card is due {}",
+                                                            due_when(days, *soonest, s.now()))
+                                              : ""),
+                          s.width, "  ", "    ") +
+         text::command_block(s.program + " stats", s.width, "    ");
+}
+
+// A card missed kLeechLapses times after it was learned: what to do about it.
+std::string leech_note(const Session& s, const bank::Question& q, int lapses) {
+  return wrap_styled(s.theme.warning,
+                     fmt::format("Leech: missed {} times after learning it. Read its "
+                                 "explanation and source again, or drill it alone:",
+                                 lapses),
+                     s.width, "  ", "    ") +
+         style_lines(s.theme.warning,
+                     text::command_block(
+                         fmt::format("{} drill --question {}", s.program, text::shell_word(q.id)),
+                         s.width, "    "));
+}
+
+// The summary: score, topics and traps, the reviews saved and the cards due now, the seed.
+std::string drill_summary(const Session& s, const std::vector<Answered>& answers,
+                          const Outcome& outcome, const LearnerDays& days,
+                          const std::map<std::string, Card>& cards,
+                          const std::vector<const bank::Question*>& selected, int reviews) {
+  std::string out =
+      render_summary(s, answers, outcome.interrupted ? "Drill interrupted" : "Drill finished");
+  int due_left = 0;
+  for (const bank::Question* q : selected) {
+    const auto it = cards.find(q->id);
+    if (it != cards.end() && days.due(it->second, s.now())) ++due_left;
+  }
+  return out +
+         text::wrap_block(fmt::format("{} review{} saved · {} card{} due now", reviews,
+                                      reviews == 1 ? "" : "s", due_left, due_left == 1 ? "" : "s"),
+                          s.width, "  ", "    ") +
+         seed_line(s);
+}
+
+}  // namespace
+
 Outcome run_drill(Session& s, ProgressStore& store, const DrillOptions& options,
                   const ReportWriter& write) {
   SchedulerOptions scheduler_options;
@@ -48,33 +210,7 @@ Outcome run_drill(Session& s, ProgressStore& store, const DrillOptions& options,
       learning.begin(), learning.end(),
       [&](const bank::Question* q) { return *cards.at(q->id).due <= now + kLearnAhead; }));
 
-  s.out << wrap_labelled(
-               "proofdeck drill", s.theme.emphasis,
-               fmt::format("· {} due{} · {} new ({} of {} new cards introduced today) · ? for "
-                           "help, :q to stop",
-                           due.size(),
-                           ahead == 0 ? ""
-                                      : fmt::format(" (and {} in {} learning steps within {} "
-                                                    "minutes)",
-                                                    ahead, ahead == 1 ? "its" : "their",
-                                                    kLearnAhead.count()),
-                           fresh.size(), plan.new_today, options.new_per_day),
-               s.width)
-        << seed_line(s);
-  // Only new cards of objectives reviewed today are said to wait: nothing is said before the
-  // day's first review.
-  if (plan.held_back > 0) {
-    const std::size_t n = plan.held_back;
-    s.out << wrap_styled(s.theme.dim,
-                         fmt::format("{} new card{} wait{} for your next day: a card of {} "
-                                     "objective was reviewed today. To meet {} now:",
-                                     n, n == 1 ? "" : "s", n == 1 ? "s" : "",
-                                     n == 1 ? "its" : "their", n == 1 ? "it" : "them"),
-                         s.width, "  ", "    ")
-          << style_lines(s.theme.dim, text::command_block(
-                                          session_command(s, "drill", options.filters, "--no-bury"),
-                                          s.width, "    "));
-  }
+  s.out << drill_header(s, plan, ahead, options);
   if (new_day_start) {
     s.out << wrap_styled(s.theme.dim,
                          fmt::format("Your day now starts at {:02}:00 local time, in this drill "
@@ -101,16 +237,8 @@ Outcome run_drill(Session& s, ProgressStore& store, const DrillOptions& options,
       q = queue[next++];
     } else {
       // Cards in their learning steps come back within the session, soonest first.
-      auto soonest = learning.end();
-      for (auto it = learning.begin(); it != learning.end(); ++it) {
-        const Card& card = cards[(*it)->id];
-        if ((card.state == CardState::learning || card.state == CardState::relearning) &&
-            card.due && *card.due <= s.now() + kLearnAhead && !skipped.contains(*it) &&
-            (soonest == learning.end() || *card.due < *cards[(*soonest)->id].due))
-          soonest = it;
-      }
-      if (soonest == learning.end()) break;
-      q = *soonest;
+      q = next_learning(learning, cards, skipped, s.now());
+      if (q == nullptr) break;
       // One reading of the clock for both, so the card ahead is never called due now.
       if (const TimePoint at = s.now(); *cards[q->id].due > at) {
         s.out << wrap_styled(s.theme.dim,
@@ -147,44 +275,7 @@ Outcome run_drill(Session& s, ProgressStore& store, const DrillOptions& options,
     bool stop_after = false;
     if (a.grade.correct) {
       rating = Rating::good;
-      while (!options.auto_rate) {
-        // The prompt waits on its line: the short form where the long one would not fit.
-        std::string line;
-        const LineReader::Status read =
-            s.reader.read(line, s.width >= 52 ? "  How was it? h hard · g good (Enter) · e easy > "
-                                              : "  h hard · g good · e easy > ");
-        if (read != LineReader::Status::line) {
-          // Interrupted, or the input ended, before a rating: nothing is saved for this card.
-          outcome.interrupted = read == LineReader::Status::interrupted;
-          outcome.unrated = true;
-          a.rated = false;
-          s.out << "\n";
-          break;
-        }
-        if (s.echo_input) s.out << text::terminal_safe(line) << "\n";
-        std::string word;
-        for (const char c : line)
-          if (!std::isspace(static_cast<unsigned char>(c)))
-            word += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-        if (word.empty() || word == "g" || word == "good") break;
-        if (word == "q" || word == ":q" || word == "quit") {  // the answer still counts, as good
-          stop_after = true;
-          break;
-        }
-        if (word == "h" || word == "hard") {
-          rating = Rating::hard;
-          break;
-        }
-        if (word == "e" || word == "easy") {
-          rating = Rating::easy;
-          break;
-        }
-        s.out << "  "
-              << wrap_labelled("?", s.theme.warning,
-                               "type h, g or e (or just Enter for good; q saves it as good and "
-                               "stops)",
-                               s.width - 2, "    ");
-      }
+      if (!options.auto_rate) rating = ask_rating(s, a, outcome, stop_after);
     }
     if (!a.rated) {
       s.out << wrap_styled(s.theme.dim,
@@ -212,17 +303,8 @@ Outcome run_drill(Session& s, ProgressStore& store, const DrillOptions& options,
                                                               : "easy",
                                      due_when(days, reviewed.card, at)),
                          s.width, "  ", "    ");
-    if (reviewed.card.lapses >= kLeechLapses && rating == Rating::again) {
-      s.out << wrap_styled(s.theme.warning,
-                           fmt::format("Leech: missed {} times after learning it. Read its "
-                                       "explanation and source again, or drill it alone:",
-                                       reviewed.card.lapses),
-                           s.width, "  ", "    ")
-            << style_lines(s.theme.warning,
-                           text::command_block(fmt::format("{} drill --question {}", s.program,
-                                                           text::shell_word(q->id)),
-                                               s.width, "    "));
-    }
+    if (reviewed.card.lapses >= kLeechLapses && rating == Rating::again)
+      s.out << leech_note(s, *q, reviewed.card.lapses);
     if ((reviewed.card.state == CardState::learning ||
          reviewed.card.state == CardState::relearning) &&
         std::find(learning.begin(), learning.end(), q) == learning.end())
@@ -232,46 +314,11 @@ Outcome run_drill(Session& s, ProgressStore& store, const DrillOptions& options,
   int total = 0;
   const int correct = score(answers, total);
   store.end_session(id, s.now(), correct, total, std::nullopt, outcome.interrupted);
-  const bool offered = !queue.empty() || ahead > 0;
-  if (answers.empty() && !outcome.interrupted && offered) {
-    const std::size_t waiting = queue.size() + ahead;
-    s.out << text::wrap_block(
-                 fmt::format("No answer read: the input ended before the first one, so {} "
-                             "waiting card{} stay{} as {} (drill reads answers from the keyboard "
-                             "or a pipe):",
-                             waiting, waiting == 1 ? "" : "s", waiting == 1 ? "s" : "",
-                             waiting == 1 ? "it was" : "they were"),
-                 s.width, "  ", "    ")
-          << text::command_block(fmt::format("printf 'a\\n' | {} drill", s.program), s.width,
-                                 "    ");
-    return outcome;
-  }
   if (answers.empty() && !outcome.interrupted) {
-    const Card* soonest = nullptr;
-    for (const bank::Question* q : selected) {
-      const auto it = cards.find(q->id);
-      if (it != cards.end() && it->second.due && (!soonest || *it->second.due < *soonest->due))
-        soonest = &it->second;
-    }
-    s.out << text::wrap_block(fmt::format("Nothing to drill now{}. The forecast:",
-                                          soonest ? fmt::format(": the next card is due {}",
-                                                                due_when(days, *soonest, s.now()))
-                                                  : ""),
-                              s.width, "  ", "    ")
-          << text::command_block(s.program + " stats", s.width, "    ");
+    s.out << nothing_answered(s, days, cards, selected, queue.size() + ahead);
     return outcome;
   }
-  s.out << render_summary(s, answers, outcome.interrupted ? "Drill interrupted" : "Drill finished");
-  int due_left = 0;
-  for (const bank::Question* q : selected) {
-    const auto it = cards.find(q->id);
-    if (it != cards.end() && days.due(it->second, s.now())) ++due_left;
-  }
-  s.out << text::wrap_block(
-               fmt::format("{} review{} saved · {} card{} due now", reviews,
-                           reviews == 1 ? "" : "s", due_left, due_left == 1 ? "" : "s"),
-               s.width, "  ", "    ")
-        << seed_line(s);
+  s.out << drill_summary(s, answers, outcome, days, cards, selected, reviews);
   if (!options.report_path.empty()) {
     write(options.report_path, session_report(s, "drill", answers).dump(2) + "\n");
   }
