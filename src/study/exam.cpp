@@ -189,6 +189,175 @@ std::vector<Instance> exam_form(const Session& s, const ExamOptions& options, bo
                    fmt::format("exam {} cannot be rebuilt: {}", number, why));
 }
 
+// An exam being taken: where the learner is (a question, or the review screen after the last),
+// and the commands that move them — flag, next, back, goto N, time, review, submit — until they
+// submit, the time runs out, the input ends or they are interrupted. The prompt holds no clock:
+// it is printed again, unchanged, under each warning and after every line, so a time in it would
+// go stale; the time left is shown where it is computed — with each question, the review screen,
+// the warnings and the `time` command.
+struct ExamNavigator {
+  Session& s;
+  ExamState& exam;
+  std::chrono::steady_clock::time_point deadline;
+  Outcome outcome;
+  bool timed_out = false;
+  bool shown = false;  // the current question (or review screen) is on screen
+  bool submitted = false;
+
+  ExamNavigator(Session& session, ExamState& state, std::chrono::steady_clock::time_point until)
+      : s(session), exam(state), deadline(until) {}
+
+  std::size_t size() const { return exam.answers.size(); }
+  bool at_end() const { return exam.current >= size(); }
+  std::string status() const {
+    return fmt::format("[{}/{} answered{}]", exam.answered(), size(),
+                       exam.flags() > 0 ? fmt::format(" · {} flagged", exam.flags()) : "");
+  }
+  std::string time_left() const { return clock_text(deadline - s.steady_now()); }
+  void note(const std::string& message) {
+    s.out << text::wrap_block(message, s.width, "  ", "    ");
+  }
+  // Moves to question `to` (0-based), or the review screen at the end; shows it next.
+  void go(std::size_t to) {
+    exam.current = std::min(to, size());
+    shown = false;
+  }
+
+  void show() {
+    if (shown) return;
+    shown = true;
+    if (at_end()) {
+      s.out << render_review(s, exam, time_left());
+      return;
+    }
+    const Answered& a = exam.answers[exam.current];
+    std::string header = header_for(s, *a.question, exam.current + 1, size(), false);
+    if (exam.flagged[exam.current]) header += " · flagged";
+    header += " · " + time_left();
+    s.out << render_question(s, a.instance, header);
+    if (a.answered)
+      note(fmt::format("Your answer: {} (type another to change it, next to keep it)",
+                       text::terminal_safe(answer_for_people(a.instance, a.reply))));
+  }
+
+  // Until submitted, the time is up, the input ends or an interruption.
+  void take() {
+    while (!submitted && !outcome.interrupted && !timed_out) {
+      show();
+      Reply reply;
+      AskResult result;
+      const auto asked = std::chrono::steady_clock::now();
+      if (at_end()) {
+        // The review screen takes commands only: answer a question by opening it.
+        result = ask(s, exam.answers.front().instance, reply, true, deadline, status());
+        if (result == AskResult::answered) {
+          note("Open a question first (goto N), then answer it.");
+          continue;
+        }
+      } else {
+        Answered& a = exam.answers[exam.current];
+        result = ask(s, a.instance, reply, true, deadline, status());
+        a.time_ms += elapsed_ms(asked);
+        if (result == AskResult::answered) {
+          a.answered = true;
+          a.reply = reply;
+          a.grade = grade(a.instance, reply);
+          go(exam.current + 1);
+          continue;
+        }
+      }
+      if (result == AskResult::interrupted) {
+        outcome.interrupted = true;
+      } else if (result == AskResult::timeout) {
+        timed_out = true;
+      } else if (result != AskResult::command) {
+        return;  // end of input: submit what is answered
+      } else {
+        command(reply);
+      }
+    }
+  }
+
+  void command(const Reply& reply) {
+    switch (reply.kind) {
+      case Reply::Kind::flag:
+        if (at_end()) {
+          note("flag marks the question on screen: goto N first.");
+          break;
+        }
+        exam.flagged[exam.current] = !exam.flagged[exam.current];
+        note(exam.flagged[exam.current]
+                 ? fmt::format("Question {} flagged for review.", exam.current + 1)
+                 : fmt::format("Flag on question {} removed.", exam.current + 1));
+        break;
+      case Reply::Kind::next:
+        go(exam.current + 1);
+        break;
+      case Reply::Kind::back:
+        if (exam.current == 0) {
+          note("This is the first question.");
+        } else {
+          go(exam.current - 1);
+        }
+        break;
+      case Reply::Kind::go:
+        if (reply.target < 1 || reply.target > size()) {
+          note(fmt::format("No question {}: the questions are 1 to {}.", reply.target, size()));
+        } else {
+          go(reply.target - 1);
+        }
+        break;
+      case Reply::Kind::time:
+        note(time_left() + "; at 0:00 what is answered is submitted.");
+        break;
+      case Reply::Kind::review:
+        s.out << render_review(s, exam, time_left());
+        if (!at_end()) note(fmt::format("Still on question {}.", exam.current + 1));
+        break;
+      case Reply::Kind::submit:
+        confirm_submit();
+        break;
+      default:
+        break;
+    }
+  }
+
+  // `submit` asks first, counting the unanswered and the flagged.
+  void confirm_submit() {
+    const std::size_t n = size();
+    const std::size_t open = n - exam.answered();
+    std::string question = open == 0 ? "Every question is answered."
+                                     : fmt::format(
+                                           "{} of {} {} unanswered "
+                                           "(they count as wrong).",
+                                           open, n, open == 1 ? "is" : "are");
+    if (exam.flags() > 0)
+      question += fmt::format(" {} {} flagged.", exam.flags(), exam.flags() == 1 ? "is" : "are");
+    note(question + " Submit now? Type yes to submit; anything else goes back.");
+    std::string line;
+    const LineReader::Status read =
+        s.reader.read(line, status() + " submit? ", deadline, s.reminders);
+    if (read == LineReader::Status::line && s.echo_input)
+      s.out << text::terminal_safe(line) << "\n";
+    if (read == LineReader::Status::interrupted) {
+      outcome.interrupted = true;
+      submitted = true;
+    } else if (read == LineReader::Status::timeout) {
+      timed_out = true;
+      submitted = true;
+    } else if (read == LineReader::Status::end) {
+      submitted = true;
+    } else {
+      std::string word;
+      for (const char c : line)
+        if (!std::isspace(static_cast<unsigned char>(c)))
+          word += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      submitted = word == "yes" || word == "y";
+      if (!submitted) note("Not submitted: the exam goes on.");
+    }
+  }
+};
+
 }  // namespace
 
 Outcome run_exam(Session& s, ProgressStore& store, const ExamOptions& options,
@@ -246,149 +415,10 @@ Outcome run_exam(Session& s, ProgressStore& store, const ExamOptions& options,
                "No feedback until the end. Answer, or type a command: flag, next, back, goto N, "
                "review, time, submit (? lists them). Every question stays open until you submit.",
                s.width, "  ");
-  Outcome outcome;
-  bool timed_out = false;
-  // The prompt holds no clock: it is printed again, unchanged, under each warning and after
-  // every line, so a time in it would go stale. The time left is shown where it is computed:
-  // with each question, the review screen, the warnings and the `time` command.
-  const auto status = [&]() {
-    return fmt::format("[{}/{} answered{}]", exam.answered(), n,
-                       exam.flags() > 0 ? fmt::format(" · {} flagged", exam.flags()) : "");
-  };
-  const auto time_left = [&]() { return clock_text(deadline - s.steady_now()); };
-  const auto note = [&](const std::string& message) {
-    s.out << text::wrap_block(message, s.width, "  ", "    ");
-  };
-  // Moves to question `to` (0-based), or the review screen at n.
-  const auto go = [&](std::size_t to) { exam.current = std::min(to, n); };
-  bool shown = false;  // the current question (or review screen) is on screen
-  bool submitted = false;
-  while (!submitted) {
-    const bool at_end = exam.current >= n;
-    Answered* a = at_end ? nullptr : &exam.answers[exam.current];
-    if (!shown) {
-      if (at_end) {
-        s.out << render_review(s, exam, time_left());
-      } else {
-        std::string header = header_for(s, *a->question, exam.current + 1, n, false);
-        if (exam.flagged[exam.current]) header += " · flagged";
-        header += " · " + time_left();
-        s.out << render_question(s, a->instance, header);
-        if (a->answered)
-          note(fmt::format("Your answer: {} (type another to change it, next to keep it)",
-                           text::terminal_safe(answer_for_people(a->instance, a->reply))));
-      }
-      shown = true;
-    }
-    Reply reply;
-    AskResult result;
-    const auto asked = std::chrono::steady_clock::now();
-    if (at_end) {
-      // The review screen takes commands only: answer a question by opening it.
-      const Answered& any = exam.answers.front();
-      result = ask(s, any.instance, reply, true, deadline, status());
-      if (result == AskResult::answered) {
-        note("Open a question first (goto N), then answer it.");
-        continue;
-      }
-    } else {
-      result = ask(s, a->instance, reply, true, deadline, status());
-      a->time_ms += elapsed_ms(asked);
-    }
-    if (result == AskResult::answered) {
-      a->answered = true;
-      a->reply = reply;
-      a->grade = grade(a->instance, reply);
-      go(exam.current + 1);
-      shown = false;
-      continue;
-    }
-    if (result == AskResult::interrupted) {
-      outcome.interrupted = true;
-      break;
-    }
-    if (result == AskResult::timeout) {
-      timed_out = true;
-      break;
-    }
-    if (result != AskResult::command) break;  // end of input: submit what is answered
-    switch (reply.kind) {
-      case Reply::Kind::flag:
-        if (at_end) {
-          note("flag marks the question on screen: goto N first.");
-          break;
-        }
-        exam.flagged[exam.current] = !exam.flagged[exam.current];
-        note(exam.flagged[exam.current]
-                 ? fmt::format("Question {} flagged for review.", exam.current + 1)
-                 : fmt::format("Flag on question {} removed.", exam.current + 1));
-        break;
-      case Reply::Kind::next:
-        go(exam.current + 1);
-        shown = false;
-        break;
-      case Reply::Kind::back:
-        if (exam.current == 0) {
-          note("This is the first question.");
-        } else {
-          go(exam.current - 1);
-          shown = false;
-        }
-        break;
-      case Reply::Kind::go:
-        if (reply.target < 1 || reply.target > n) {
-          note(fmt::format("No question {}: the questions are 1 to {}.", reply.target, n));
-        } else {
-          go(reply.target - 1);
-          shown = false;
-        }
-        break;
-      case Reply::Kind::time:
-        note(time_left() + "; at 0:00 what is answered is submitted.");
-        break;
-      case Reply::Kind::review:
-        s.out << render_review(s, exam, time_left());
-        if (!at_end) note(fmt::format("Still on question {}.", exam.current + 1));
-        break;
-      case Reply::Kind::submit: {
-        const std::size_t open = n - exam.answered();
-        std::string question = open == 0 ? "Every question is answered."
-                                         : fmt::format(
-                                               "{} of {} {} unanswered "
-                                               "(they count as wrong).",
-                                               open, n, open == 1 ? "is" : "are");
-        if (exam.flags() > 0)
-          question +=
-              fmt::format(" {} {} flagged.", exam.flags(), exam.flags() == 1 ? "is" : "are");
-        note(question + " Submit now? Type yes to submit; anything else goes back.");
-        std::string line;
-        const LineReader::Status read =
-            s.reader.read(line, status() + " submit? ", deadline, s.reminders);
-        if (read == LineReader::Status::line && s.echo_input)
-          s.out << text::terminal_safe(line) << "\n";
-        if (read == LineReader::Status::interrupted) {
-          outcome.interrupted = true;
-          submitted = true;
-        } else if (read == LineReader::Status::timeout) {
-          timed_out = true;
-          submitted = true;
-        } else if (read == LineReader::Status::end) {
-          submitted = true;
-        } else {
-          std::string word;
-          for (const char c : line)
-            if (!std::isspace(static_cast<unsigned char>(c)))
-              word += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-          submitted = word == "yes" || word == "y";
-          if (!submitted) note("Not submitted: the exam goes on.");
-        }
-        break;
-      }
-      default:
-        break;
-    }
-    if (outcome.interrupted || timed_out) break;
-  }
+  ExamNavigator navigator(s, exam, deadline);
+  navigator.take();
+  const Outcome outcome = navigator.outcome;
+  const bool timed_out = navigator.timed_out;
   s.reminders = nullptr;
   if (timed_out)
     s.out << "\n"
