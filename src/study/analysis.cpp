@@ -357,6 +357,73 @@ struct Met {
   std::vector<std::string> chosen;
 };
 
+// The wrong answers given most often (at most three), for questions without options.
+ordered_json common_wrong_answers(const std::vector<Met>& met) {
+  std::map<std::string, std::pair<int, std::string>> counts;
+  for (const Met& m : met)
+    if (m.answer->answered && !m.answer->correct && !m.answer->answer_ids.empty()) {
+      auto& [count, trap] = counts[m.answer->answer_ids];
+      ++count;
+      trap = m.answer->trap;
+    }
+  std::vector<std::pair<std::string, std::pair<int, std::string>>> sorted(counts.begin(),
+                                                                          counts.end());
+  std::stable_sort(sorted.begin(), sorted.end(),
+                   [](const auto& a, const auto& b) { return a.second.first > b.second.first; });
+  ordered_json common = ordered_json::array();
+  for (std::size_t i = 0; i < sorted.size() && i < 3; ++i)
+    common.push_back(
+        {{"answer", sorted[i].first},
+         {"count", sorted[i].second.first},
+         {"trap", sorted[i].second.second.empty() ? ordered_json(nullptr)
+                                                  : ordered_json(sorted[i].second.second)}});
+  return common;
+}
+
+// The flags a question's scores raise: too easy, too hard (below a blind guess too), and
+// negative or near-zero discrimination.
+void flag_scores(std::vector<Flag>& flags, const AnalysisOptions& options, double facility,
+                 std::ptrdiff_t right, std::size_t n, double chance, double discrimination) {
+  const auto flag = [&](FlagKind kind, std::string message, std::string look_at) {
+    flags.push_back({kind, flag_id(kind), std::move(message), std::move(look_at)});
+  };
+  if (facility >= options.too_easy) {
+    flag(FlagKind::too_easy, fmt::format("too easy: {} of {} answered it right", right, n),
+         "whether an option gives the answer away (length, wording, a word from the stem), or "
+         "ask the harder case of the same idea");
+  }
+  if ((facility <= options.too_hard || (std::isfinite(chance) && facility < chance))) {
+    flag(FlagKind::too_hard,
+         std::isfinite(chance) && facility < chance
+             ? fmt::format("too hard: {} of {} answered it right ({}), fewer than a blind "
+                           "guess would ({})",
+                           right, n, percent(facility), percent(chance))
+             : fmt::format("too hard: only {} of {} answered it right ({})", right, n,
+                           percent(facility)),
+         "the key first, then whether the lesson teaches this and whether the stem says the "
+         "conditions it holds under");
+  }
+  if (facility < options.too_easy && std::isfinite(discrimination)) {
+    if (discrimination < 0) {
+      flag(FlagKind::negative_discrimination,
+           fmt::format("negative discrimination ({}): the stronger learners {}",
+                       two_decimals(discrimination),
+                       discrimination <= -options.weak_discrimination
+                           ? "miss it more often than the weaker ones"
+                           : "do no better on it than the weaker ones"),
+           "the key first, then a second defensible answer or an ambiguity the stronger "
+           "learners see");
+    } else if (discrimination < options.weak_discrimination) {
+      flag(FlagKind::weak_discrimination,
+           fmt::format("near-zero discrimination ({}): it does not separate who knows the "
+                       "topic from who does not",
+                       two_decimals(discrimination)),
+           "whether it tests the objective or something else (reading, arithmetic, a detail "
+           "outside the lesson)");
+    }
+  }
+}
+
 // One question's statistics over the learners who met it.
 ordered_json analyze_question(const std::string& id, const std::vector<Met>& met,
                               const Lookup& lookup, const AnalysisOptions& options,
@@ -437,41 +504,7 @@ ordered_json analyze_question(const std::string& id, const std::vector<Met>& met
   const auto flag = [&](FlagKind kind, std::string message, std::string look_at) {
     flags.push_back({kind, flag_id(kind), std::move(message), std::move(look_at)});
   };
-  if (judged && facility >= options.too_easy) {
-    flag(FlagKind::too_easy, fmt::format("too easy: {} of {} answered it right", right, n),
-         "whether an option gives the answer away (length, wording, a word from the stem), or "
-         "ask the harder case of the same idea");
-  }
-  if (judged && (facility <= options.too_hard || (std::isfinite(chance) && facility < chance))) {
-    flag(FlagKind::too_hard,
-         std::isfinite(chance) && facility < chance
-             ? fmt::format("too hard: {} of {} answered it right ({}), fewer than a blind "
-                           "guess would ({})",
-                           right, n, percent(facility), percent(chance))
-             : fmt::format("too hard: only {} of {} answered it right ({})", right, n,
-                           percent(facility)),
-         "the key first, then whether the lesson teaches this and whether the stem says the "
-         "conditions it holds under");
-  }
-  if (judged && facility < options.too_easy && std::isfinite(discrimination)) {
-    if (discrimination < 0) {
-      flag(FlagKind::negative_discrimination,
-           fmt::format("negative discrimination ({}): the stronger learners {}",
-                       two_decimals(discrimination),
-                       discrimination <= -options.weak_discrimination
-                           ? "miss it more often than the weaker ones"
-                           : "do no better on it than the weaker ones"),
-           "the key first, then a second defensible answer or an ambiguity the stronger "
-           "learners see");
-    } else if (discrimination < options.weak_discrimination) {
-      flag(FlagKind::weak_discrimination,
-           fmt::format("near-zero discrimination ({}): it does not separate who knows the "
-                       "topic from who does not",
-                       two_decimals(discrimination)),
-           "whether it tests the objective or something else (reading, arithmetic, a detail "
-           "outside the lesson)");
-    }
-  }
+  if (judged) flag_scores(flags, options, facility, right, n, chance, discrimination);
 
   ordered_json options_json = ordered_json::array();
   const std::vector<OptionInfo> infos =
@@ -523,27 +556,7 @@ ordered_json analyze_question(const std::string& id, const std::vector<Met>& met
   out["no_answer"] = static_cast<int>(n) - answered;
 
   // For numbers and orders, the wrong answers given most often.
-  if (!question || infos.empty()) {
-    std::map<std::string, std::pair<int, std::string>> counts;
-    for (const Met& m : met)
-      if (m.answer->answered && !m.answer->correct && !m.answer->answer_ids.empty()) {
-        auto& [count, trap] = counts[m.answer->answer_ids];
-        ++count;
-        trap = m.answer->trap;
-      }
-    std::vector<std::pair<std::string, std::pair<int, std::string>>> sorted(counts.begin(),
-                                                                            counts.end());
-    std::stable_sort(sorted.begin(), sorted.end(),
-                     [](const auto& a, const auto& b) { return a.second.first > b.second.first; });
-    ordered_json common = ordered_json::array();
-    for (std::size_t i = 0; i < sorted.size() && i < 3; ++i)
-      common.push_back(
-          {{"answer", sorted[i].first},
-           {"count", sorted[i].second.first},
-           {"trap", sorted[i].second.second.empty() ? ordered_json(nullptr)
-                                                    : ordered_json(sorted[i].second.second)}});
-    out["common_wrong_answers"] = std::move(common);
-  }
+  if (!question || infos.empty()) out["common_wrong_answers"] = common_wrong_answers(met);
 
   std::stable_sort(flags.begin(), flags.end(),
                    [](const Flag& a, const Flag& b) { return a.kind < b.kind; });
@@ -570,19 +583,9 @@ bool agrees(const Group& group, const SessionReport& report) {
   return true;
 }
 
-ordered_json analyze_group(const Group& group, const Lookup& lookup,
-                           const AnalysisOptions& options) {
-  std::vector<Learner> learners;
-  for (const SessionReport* report : group.reports) {
-    Learner learner{report, 0, 0};
-    for (const ReportAnswer& answer : report->answers) {
-      learner.met += 1;
-      learner.right += answer.correct ? 1 : 0;
-    }
-    learners.push_back(learner);
-  }
-
-  // Forms: the reports with the same mode, seed and drawn questions.
+// Forms: the reports with the same mode, seed and drawn questions, each with its score
+// statistics (mean, median, SD, KR-20, SEM) and histogram over the reports that finished it.
+ordered_json analysis_forms(const Group& group) {
   std::map<std::tuple<std::string, std::uint64_t, std::vector<std::string>>,
            std::vector<const SessionReport*>>
       forms;
@@ -627,6 +630,23 @@ ordered_json analyze_group(const Group& group, const Lookup& lookup,
     f["form"] = drawn;
     forms_json.push_back(std::move(f));
   }
+
+  return forms_json;
+}
+
+ordered_json analyze_group(const Group& group, const Lookup& lookup,
+                           const AnalysisOptions& options) {
+  std::vector<Learner> learners;
+  for (const SessionReport* report : group.reports) {
+    Learner learner{report, 0, 0};
+    for (const ReportAnswer& answer : report->answers) {
+      learner.met += 1;
+      learner.right += answer.correct ? 1 : 0;
+    }
+    learners.push_back(learner);
+  }
+
+  ordered_json forms_json = analysis_forms(group);
 
   // Questions in the order first met, then worst first.
   std::vector<std::string> ids;

@@ -161,6 +161,47 @@ ordered_json exam_history(const std::vector<SessionRecord>& sessions) {
   return exams;
 }
 
+// Traps: how often a question that could catch the learner in it was answered, and how often it
+// did, worst first.
+ordered_json traps_json(const std::vector<bank::Bank>& banks, const Loaded& questions,
+                        const std::vector<ReviewRow>& reviews) {
+  std::map<std::string, std::pair<int, int>> trap_counts;  // trap → (fell, exposed)
+  for (const ReviewRow& r : reviews) {
+    if (const auto it = questions.by_id.find(r.card); it != questions.by_id.end()) {
+      for (const std::string& trap : bank::question_traps(*it->second))
+        ++trap_counts[trap].second;
+    }
+    if (!r.trap.empty()) ++trap_counts[r.trap].first;
+  }
+  // Worst first: the highest miss rate, then the most falls, then by id. Rates compare as
+  // fractions (fell / exposed, exposed at least fell), exactly.
+  std::vector<std::pair<std::string, std::pair<int, int>>> ordered(trap_counts.begin(),
+                                                                   trap_counts.end());
+  const auto exposed = [](const std::pair<int, int>& counts) {
+    return static_cast<std::int64_t>(std::max(counts.first, counts.second));
+  };
+  std::sort(ordered.begin(), ordered.end(), [&](const auto& a, const auto& b) {
+    const std::int64_t rate_a = a.second.first * exposed(b.second);
+    const std::int64_t rate_b = b.second.first * exposed(a.second);
+    if (rate_a != rate_b) return rate_a > rate_b;
+    if (a.second.first != b.second.first) return a.second.first > b.second.first;
+    return a.first < b.first;
+  });
+  ordered_json traps = ordered_json::array();
+  for (const auto& [id, counts] : ordered) {
+    std::string name = id;
+    for (const bank::Bank& b : banks) {
+      if (const bank::Trap* trap = b.find_trap(id)) name = trap->name;
+    }
+    traps.push_back({{"id", id},
+                     {"name", name},
+                     {"exposed", counts.second},
+                     {"fell", counts.first},
+                     {"miss_rate", share(counts.first, std::max(counts.first, counts.second))}});
+  }
+  return traps;
+}
+
 }  // namespace
 
 ordered_json compute_stats(ProgressStore& store, const std::vector<bank::Bank>& banks,
@@ -277,43 +318,8 @@ ordered_json compute_stats(ProgressStore& store, const std::vector<bank::Bank>& 
   view.like_latest = latest_exam.has_value();
   stats["readiness"] = readiness_json(banks, questions.topics, reviews, now, view);
 
-  // Traps: how often a question that could catch the learner in it was answered, and how often
-  // it did.
-  std::map<std::string, std::pair<int, int>> trap_counts;  // trap → (fell, exposed)
-  for (const ReviewRow& r : reviews) {
-    if (const auto it = questions.by_id.find(r.card); it != questions.by_id.end()) {
-      for (const std::string& trap : bank::question_traps(*it->second))
-        ++trap_counts[trap].second;
-    }
-    if (!r.trap.empty()) ++trap_counts[r.trap].first;
-  }
-  // Worst first: the highest miss rate, then the most falls, then by id. Rates compare as
-  // fractions (fell / exposed, exposed at least fell), exactly.
-  std::vector<std::pair<std::string, std::pair<int, int>>> ordered(trap_counts.begin(),
-                                                                   trap_counts.end());
-  const auto exposed = [](const std::pair<int, int>& counts) {
-    return static_cast<std::int64_t>(std::max(counts.first, counts.second));
-  };
-  std::sort(ordered.begin(), ordered.end(), [&](const auto& a, const auto& b) {
-    const std::int64_t rate_a = a.second.first * exposed(b.second);
-    const std::int64_t rate_b = b.second.first * exposed(a.second);
-    if (rate_a != rate_b) return rate_a > rate_b;
-    if (a.second.first != b.second.first) return a.second.first > b.second.first;
-    return a.first < b.first;
-  });
-  ordered_json traps = ordered_json::array();
-  for (const auto& [id, counts] : ordered) {
-    std::string name = id;
-    for (const bank::Bank& b : banks) {
-      if (const bank::Trap* trap = b.find_trap(id)) name = trap->name;
-    }
-    traps.push_back({{"id", id},
-                     {"name", name},
-                     {"exposed", counts.second},
-                     {"fell", counts.first},
-                     {"miss_rate", share(counts.first, std::max(counts.first, counts.second))}});
-  }
-  stats["traps"] = std::move(traps);
+  stats["traps"] = traps_json(banks, questions, reviews);
+
   stats["leeches"] = std::move(leeches);
   return stats;
 }
