@@ -9,8 +9,20 @@
 
 namespace proofdeck::cli {
 
+namespace {
+
+// What `drill` binds: the session's options, and the flags that set them in other words.
+struct DrillCmdOptions {
+  study::DrillOptions drill;
+  bool no_demo = false;  // --no-demo
+  bool no_bury = false;  // --no-bury
+};
+
+}  // namespace
+
 void setup_drill(CLI::App& app, const std::function<Context()>& context) {
-  auto options = std::make_shared<study::DrillOptions>();
+  auto bound = std::make_shared<DrillCmdOptions>();
+  study::DrillOptions* options = &bound->drill;
   CLI::App* drill = app.add_subcommand(
       "drill", "Spaced repetition (FSRS-6) over the banks, progress kept across days");
   add_filter_options(drill, options->filters);
@@ -20,8 +32,7 @@ void setup_drill(CLI::App& app, const std::function<Context()>& context) {
   drill->add_option("--limit", options->limit, "Reviews in this session")
       ->check(whole_number(1, 100000))
       ->capture_default_str();
-  auto no_demo = std::make_shared<bool>(false);
-  drill->add_flag("--no-demo", *no_demo, "Leave the live proof out of the feedback");
+  drill->add_flag("--no-demo", bound->no_demo, "Leave the live proof out of the feedback");
   drill->add_flag("--auto-rate", options->auto_rate,
                   "Rate every right answer Good instead of asking Hard / Good / Easy");
   drill->add_option("--report", options->report_path,
@@ -33,10 +44,9 @@ void setup_drill(CLI::App& app, const std::function<Context()>& context) {
                    "due from then, and --new counts from then. Saved for every later command; "
                    "4 until set")
       ->check(whole_number(0, 23));
-  auto no_bury = std::make_shared<bool>(false);
-  drill->add_flag("--no-bury", *no_bury,
-                  "Ask every due card, even when another card of its objective was reviewed "
-                  "today");
+  drill->add_flag("--no-bury", bound->no_bury,
+                  "Introduce new cards even when a card of their objective is due, in its "
+                  "learning steps or was reviewed today");
   drill->add_flag("--fuzz", options->fuzz,
                   "Spread review intervals a little (as FSRS does), drawn from --seed");
   drill
@@ -53,9 +63,11 @@ void setup_drill(CLI::App& app, const std::function<Context()>& context) {
       "minutes. A day is yours, as in Anki: it starts at 4:00 local time (TZ) unless "
       "--day-starts-at says otherwise, and a card due on a day is due from its start. Cards still "
       "in their steps come back within the session (early, when nothing "
-      "else is due: it says so). Once a card of an objective (the fact it tests) has been "
-      "reviewed, the objective's other cards are buried until your next day, as Anki buries "
-      "siblings, so one fact is not asked twice in a day; --no-bury asks them. Intervals keep Hard "
+      "else is due: it says so), and so do cards an earlier session left in their steps, up to 20 "
+      "minutes ahead. A card is asked on the day it is due, whatever the other cards of its "
+      "objective (the fact it tests) did; a new card waits while a card of its objective is due, "
+      "in its steps or was reviewed today, and at most one a day is introduced per objective "
+      "(--no-bury introduces them anyway). Intervals keep Hard "
       "< Good < Easy, as Anki and ts-fsrs do. "
       "Each run draws a new seed (template numbers, fuzz); --seed N repeats it. Every answer is "
       "saved "
@@ -63,12 +75,12 @@ void setup_drill(CLI::App& app, const std::function<Context()>& context) {
       "A parametric question is one card that draws fresh numbers at each review. Cards missed "
       "8 times after learning are flagged as leeches.\n"
       "Example: proofdeck drill --new 10 --limit 30");
-  drill->callback([options, no_demo, no_bury, context] {
+  drill->callback([bound, context] {
     Context ctx = context();
     auto run = start_study(ctx);
-    auto run_options = *options;
-    run_options.show_demo = !*no_demo;
-    run_options.bury = !*no_bury;
+    auto run_options = bound->drill;
+    run_options.show_demo = !bound->no_demo;
+    run_options.bury = !bound->no_bury;
     // Filters that name nothing are refused before a progress database is opened, or created.
     selected_questions(run->loaded, run_options.filters);
     const std::filesystem::path dir = data_dir(ctx);

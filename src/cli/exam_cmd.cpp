@@ -15,8 +15,20 @@
 
 namespace proofdeck::cli {
 
+namespace {
+
+// What `exam` binds: the session's options, and the flags that set them in other words.
+struct ExamCmdOptions {
+  study::ExamOptions exam;
+  bool no_demo = false;             // --no-demo
+  std::vector<std::size_t> review;  // --review [N]: empty or 0, the latest
+};
+
+}  // namespace
+
 void setup_exam(CLI::App& app, const std::function<Context()>& context) {
-  auto options = std::make_shared<study::ExamOptions>();
+  auto bound = std::make_shared<ExamCmdOptions>();
+  study::ExamOptions* options = &bound->exam;
   CLI::App* exam = app.add_subcommand(
       "exam", "Timed exam simulation: no feedback until the end, then pass/fail");
   add_filter_options(exam, options->filters);
@@ -36,13 +48,11 @@ void setup_exam(CLI::App& app, const std::function<Context()>& context) {
       exam->add_option("--pass", options->pass, "Pass mark, percent of the questions right")
           ->check(number(0.0, 100.0))
           ->capture_default_str());
-  auto no_demo = std::make_shared<bool>(false);
-  exam->add_flag("--no-demo", *no_demo, "Leave the proof figures out of the results");
+  exam->add_flag("--no-demo", bound->no_demo, "Leave the proof figures out of the results");
   form_options.push_back(
       exam->add_option("--report", options->report_path, "Write the result as JSON to FILE"));
-  auto review = std::make_shared<std::vector<std::size_t>>();
   CLI::Option* review_option =
-      exam->add_option("--review", *review,
+      exam->add_option("--review", bound->review,
                        "Show a past exam's results again, rebuilt from its seed and answers: N "
                        "as proofdeck stats numbers the exams, the latest without N")
           ->expected(0, 1)
@@ -64,7 +74,7 @@ void setup_exam(CLI::App& app, const std::function<Context()>& context) {
       "`proofdeck exam --review N` shows exam N's results again (exams taken before this "
       "version kept no answers to rebuild them from: it says so and exits 3).\n"
       "Example: proofdeck exam --count 20 --minutes 25 --pass 75");
-  exam->callback([options, no_demo, review, review_option, form_options, context] {
+  exam->callback([bound, review_option, form_options, context] {
     Context ctx = context();
     if (review_option->count() > 0) {
       for (const CLI::Option* option : form_options) {
@@ -90,14 +100,15 @@ void setup_exam(CLI::App& app, const std::function<Context()>& context) {
       study::ExamReviewOptions review_options;
       // A bare --review reaches here as no value or as 0 (CLI11 converts the missing value;
       // a typed 0 fails the check): the latest exam.
-      if (!review->empty() && review->front() != 0) review_options.number = review->front();
-      review_options.show_demo = !*no_demo;
+      if (!bound->review.empty() && bound->review.front() != 0)
+        review_options.number = bound->review.front();
+      review_options.show_demo = !bound->no_demo;
       study::review_exam(*run->session, store, review_options);
       return;
     }
     auto run = start_study(ctx);
-    auto run_options = *options;
-    run_options.show_demo = !*no_demo;
+    auto run_options = bound->exam;
+    run_options.show_demo = !bound->no_demo;
     // Filters that name nothing are refused before a progress database is opened, or created.
     selected_questions(run->loaded, run_options.filters);
     study::ProgressStore store = open_progress(ctx, data_dir(ctx));

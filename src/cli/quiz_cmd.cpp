@@ -11,24 +11,34 @@
 
 namespace proofdeck::cli {
 
+namespace {
+
+// What `quiz` binds: the session's options, and the flags that set them in other words.
+struct QuizCmdOptions {
+  study::QuizOptions quiz;
+  int count = 0;         // --count N (0: the default)
+  bool no_demo = false;  // --no-demo
+  int weakest = 0;       // --weakest N (0: not asked for)
+};
+
+}  // namespace
+
 void setup_quiz(CLI::App& app, const std::function<Context()>& context) {
-  auto options = std::make_shared<study::QuizOptions>();
-  auto count = std::make_shared<int>(0);
-  auto no_demo = std::make_shared<bool>(false);
+  auto bound = std::make_shared<QuizCmdOptions>();
+  study::QuizOptions* options = &bound->quiz;
   CLI::App* quiz = app.add_subcommand(
       "quiz", "Practice with immediate feedback, trap call-outs and live proofs");
   add_filter_options(quiz, options->filters);
   quiz->add_option(
-          "-n,--count", *count,
+          "-n,--count", bound->count,
           fmt::format("Ask at most N questions (default: {}, or all that match when "
                       "fewer; --missed, --weakest, --trap and --question ask all they select)",
                       study::kDefaultQuizCount))
       ->check(whole_number(1, 100000));
-  quiz->add_flag("--no-demo", *no_demo, "Leave the live proof out of the feedback");
+  quiz->add_flag("--no-demo", bound->no_demo, "Leave the live proof out of the feedback");
   quiz->add_flag("--missed", options->missed,
                  "Only the questions whose latest answer (in any mode) was wrong");
-  auto weakest = std::make_shared<int>(0);
-  quiz->add_option("--weakest", *weakest,
+  quiz->add_option("--weakest", bound->weakest,
                    "Only the questions that test the N traps you fell into most (`proofdeck "
                    "stats` lists them)")
       ->check(whole_number(1, 1000));
@@ -50,12 +60,12 @@ void setup_quiz(CLI::App& app, const std::function<Context()>& context) {
       "  proofdeck quiz --topic multi-head --count 5\n"
       "  proofdeck quiz --missed\n"
       "  proofdeck quiz --weakest 3 --count 10");
-  quiz->callback([options, count, no_demo, weakest, context] {
+  quiz->callback([bound, context] {
     Context ctx = context();
-    study::QuizOptions run_options = *options;
-    if (*count > 0) run_options.count = *count;
-    run_options.show_demo = !*no_demo;
-    if (*weakest > 0) run_options.weakest = *weakest;
+    study::QuizOptions run_options = bound->quiz;
+    if (bound->count > 0) run_options.count = bound->count;
+    run_options.show_demo = !bound->no_demo;
+    if (bound->weakest > 0) run_options.weakest = bound->weakest;
     auto run = start_study(ctx);
     // Filters that name nothing are refused before a progress database is opened, or created.
     selected_questions(run->loaded, run_options.filters);
