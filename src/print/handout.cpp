@@ -744,6 +744,10 @@ ol.key-grid li { display: flex; gap: .6rem; padding: .12rem 0; border-bottom: 1p
   section.answer-key ul.trap-list { margin: .1rem 0 .2rem; }
   section.answer-key ul.trap-list li { margin: 0; }
   section.answer-key .proof { margin: .3rem 0 0; }
+  section.answer-key .key-entry h4 { font-size: 1rem; line-height: 1.35; }
+  section.answer-key .key-entry .qmeta { margin-bottom: .2rem; }
+  section.answer-key ol.key-grid { margin: .5rem 0 1rem; }
+  section.answer-key .key-details-title { margin: 1rem 0 .3rem; }
   .key-entry .answer-block > p { break-inside: auto; page-break-inside: auto; orphans: 2;
     widows: 2; }
   .proof section.demo { background: none; }
