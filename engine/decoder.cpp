@@ -249,7 +249,7 @@ std::vector<double> head_slopes(const GqaConfig& config, Fault fault) {
 
 // 1/√D (unscaled-scores: 1).
 template <typename T>
-T score_scale(Index head_dim, Fault fault) {
+T gqa_score_scale(Index head_dim, Fault fault) {
   return fault == Fault::unscaled_scores ? T(1) : T(1) / std::sqrt(static_cast<T>(head_dim));
 }
 
@@ -332,7 +332,7 @@ void gqa_forward(Matrix<T>& out, GqaCache<T>& cache, const Matrix<T>& inp,
     if (fault == Fault::rope_on_values) rotate_heads(cache.v, head_dim, table, false, fault);
   }
   const std::vector<double> slopes = head_slopes(config, fault);
-  const T scale = score_scale<T>(head_dim, fault);
+  const T scale = gqa_score_scale<T>(head_dim, fault);
   cache.probs.resize(static_cast<std::size_t>(heads));
   cache.kv_head.resize(static_cast<std::size_t>(heads));
   cache.heads.resize(steps, heads * head_dim);
@@ -457,7 +457,7 @@ void gqa_decode_step(Matrix<T>& out, KvCache<T>& cache, const Matrix<T>& token,
   }
 
   const std::vector<double> slopes = head_slopes(config, fault);
-  const T scale = score_scale<T>(head_dim, fault);
+  const T scale = gqa_score_scale<T>(head_dim, fault);
   // The newest token is the last row: every cached token is at or before it.
   const Index newest = cache.length() - 1;
   Matrix<T> heads_out(1, heads * head_dim);
@@ -498,7 +498,7 @@ TiledAttentionStats attention_tiled_forward(MutableRef<T> out, ConstRef<T> query
   require_shape(out, steps, value.cols(), "attention output");
   // tiled-attention-materializes: one tile as large as the sequence, the whole score matrix
   if (fault == Fault::tiled_attention_materializes) tile = std::max<Index>(steps, 1);
-  const T scale = score_scale<T>(query.cols(), fault);
+  const T scale = gqa_score_scale<T>(query.cols(), fault);
   const T minus_infinity = -std::numeric_limits<T>::infinity();
   // The causal mask as softmax_rows applies it: a query sees keys up to its own place.
   const CausalReach mask = causal_reach(causal, fault);

@@ -67,7 +67,7 @@ std::string normalized(std::string_view text) {
   return out;
 }
 
-bool is_integer(double value) {
+bool near_integer(double value) {
   return std::fabs(value - std::round(value)) < 1e-9;
 }
 
@@ -236,7 +236,7 @@ void tf_balance(Linter& linter, const Bank& bank) {
 // to 6 significant digits).
 std::vector<std::string> number_spellings(double value) {
   std::vector<std::string> spellings;
-  if (is_integer(value)) {
+  if (near_integer(value)) {
     const auto whole = static_cast<long long>(std::llround(value));
     spellings.push_back(std::to_string(whole));
     spellings.push_back(format_number(static_cast<double>(whole)));
@@ -578,7 +578,7 @@ void template_literal(Linter& linter, const Bank& bank, const Question& q) {
 
 void precision(Linter& linter, const Bank& bank, const Question& q) {
   for (const auto& [bindings, key] : numeric_keys(q)) {
-    if (is_integer(key)) continue;
+    if (near_integer(key)) continue;
     const std::string prompt = substitute(q.prompt, bindings, NumberStyle::grouped);
     const std::optional<Precision> asked = asked_precision(prompt);
     const std::string draw = bindings.empty() ? "" : " (in one of the template's draws)";
