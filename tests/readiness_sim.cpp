@@ -573,8 +573,8 @@ class Study {
     study::StatsOptions options;
     options.pass = kPassMark;
     options.default_exam_length = kExamQuestions;
-    const auto stats = study::compute_stats(store_, *world_.banks, now_, options);
-    const auto& readiness = stats.at("readiness");
+    const study::Stats stats = study::compute_stats(store_, *world_.banks, now_, options);
+    const study::ReadinessView& readiness = stats.readiness;
     const Truth truth = truth_of(world_, learner_, now_);
     Observation o;
     o.config = config_.name;
@@ -582,39 +582,37 @@ class Study {
     o.answers = checkpoint;
     // Before a first estimate stats gives no number: nothing to compare (it has one by 100
     // answers, the first checkpoint).
-    if (readiness.at("overall").is_null()) return;
-    o.predicted = readiness.at("overall").get<double>();
+    if (!readiness.overall) return;
+    o.predicted = *readiness.overall;
     o.truth = truth.score;
-    o.predicted_pass = readiness.at("exam").at("pass_chance").get<double>();
+    o.predicted_pass = readiness.exam.pass_chance.value_or(0.0);
     o.true_pass = truth.pass;
-    if (const auto it = readiness.find("interval"); it != readiness.end() && it->is_array()) {
+    if (readiness.interval) {
       o.has_interval = true;
-      o.low = (*it)[0].get<double>();
-      o.high = (*it)[1].get<double>();
+      o.low = readiness.interval->first;
+      o.high = readiness.interval->second;
     }
-    if (const auto it = readiness.find("objectives"); it != readiness.end() && it->is_array()) {
-      for (const auto& objective : *it) {
-        const auto found = std::find(world_.objectives.begin(), world_.objectives.end(),
-                                     objective.at("id").get<std::string>());
-        if (found == world_.objectives.end()) continue;
-        // Measured where answered; where not, the estimate stats labels as borrowed.
-        const bool answered = objective.at("answered").get<int>() > 0;
-        const double predicted = objective.at(answered ? "readiness" : "borrowed").get<double>();
-        const double true_chance =
-            truth.by_objective[static_cast<std::size_t>(found - world_.objectives.begin())];
-        const double error = std::fabs(predicted - true_chance);
-        if (answered) {
-          o.answered_objective_error += error;
-          ++o.answered_objectives;
-          o.answered_pairs.emplace_back(predicted, true_chance);
-        } else {
-          o.unseen_objective_error += error;
-          ++o.unseen_objectives;
-        }
+    for (const study::ObjectiveReadinessView& objective : readiness.objectives) {
+      const auto found =
+          std::find(world_.objectives.begin(), world_.objectives.end(), objective.id);
+      if (found == world_.objectives.end()) continue;
+      // Measured where answered; where not, the estimate stats labels as borrowed.
+      const bool answered = objective.answered > 0;
+      const double predicted = (answered ? objective.readiness : objective.borrowed).value_or(0.0);
+      const double true_chance =
+          truth.by_objective[static_cast<std::size_t>(found - world_.objectives.begin())];
+      const double error = std::fabs(predicted - true_chance);
+      if (answered) {
+        o.answered_objective_error += error;
+        ++o.answered_objectives;
+        o.answered_pairs.emplace_back(predicted, true_chance);
+      } else {
+        o.unseen_objective_error += error;
+        ++o.unseen_objectives;
       }
-      if (o.answered_objectives > 0) o.answered_objective_error /= o.answered_objectives;
-      if (o.unseen_objectives > 0) o.unseen_objective_error /= o.unseen_objectives;
     }
+    if (o.answered_objectives > 0) o.answered_objective_error /= o.answered_objectives;
+    if (o.unseen_objectives > 0) o.unseen_objective_error /= o.unseen_objectives;
     observations_.push_back(o);
   }
 

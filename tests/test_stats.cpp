@@ -82,7 +82,8 @@ struct History {
 
   json stats(const StatsOptions& options = {}) const {
     ProgressStore s = store();
-    return json::parse(compute_stats(s, banks, at(kNow), options).dump());
+    // The sections as `stats --format json` writes them.
+    return json::parse(nlohmann::ordered_json(compute_stats(s, banks, at(kNow), options)).dump());
   }
 
   // `proofdeck ARGS` on this bank and data, at kNow.
@@ -365,14 +366,13 @@ TEST_CASE("a learner with 37 of 86 objectives unseen never reads a pass verdict"
   }
   REQUIRE(objectives.size() == 86);
   ProgressStore store = ProgressStore::open(dir.path());
-  const json stats = json::parse(compute_stats(store, banks, at(kNow)).dump());
-  const json& r = stats["readiness"];
-  CHECK(r["unseen"] == 37);
-  CHECK(r["verdict"] == "too-early");
-  CHECK(r["reaches_pass"].is_null());
-  REQUIRE(r["overall"].is_number());
-  const std::string text =
-      render_stats(compute_stats(store, banks, at(kNow)), Theme::plain(), 100, "./scripts/run");
+  const Stats stats = compute_stats(store, banks, at(kNow));
+  const ReadinessView& r = stats.readiness;
+  CHECK(r.unseen == 37);
+  CHECK(r.verdict == ReadinessVerdict::too_early);
+  CHECK_FALSE(r.reaches_pass.has_value());
+  REQUIRE(r.overall.has_value());
+  const std::string text = render_stats(stats, Theme::plain(), 100, "./scripts/run");
   CHECK_THAT(text, Contains("so far — 37 of 86 objectives not yet seen") &&
                        !Contains("at or above") && !Contains("below the 75% pass mark") &&
                        Contains("\n    ./scripts/run drill --topic "));
@@ -579,13 +579,14 @@ TEST_CASE("traps are listed worst first: highest miss rate, then most falls, the
       answer(store, quiz, "q-" + trap, "t", "2026-02-20T09:00:00Z", "quiz", i >= falls,
              i < falls ? trap : "");
   }
-  const auto stats = compute_stats(store, banks, at(kNow));
+  const Stats stats = compute_stats(store, banks, at(kNow));
   std::vector<std::string> order;
-  for (const auto& trap : stats["traps"])
-    order.push_back(trap["id"].get<std::string>());
+  for (const TrapRecord& trap : stats.traps)
+    order.push_back(trap.id);
   CHECK(order == std::vector<std::string>{"most-missed", "many-falls", "fewer-falls", "tie-a",
                                           "tie-b", "never-fell"});
-  CHECK(stats["traps"][0]["miss_rate"].get<double>() == Approx(2.0 / 3));
+  REQUIRE(stats.traps[0].miss_rate.has_value());
+  CHECK(*stats.traps[0].miss_rate == Approx(2.0 / 3));
 
   const std::string text = render_stats(stats, Theme::plain(), 80);
   // The heading says what the order is, on one line at 80 columns.

@@ -56,17 +56,18 @@ void setup_stats(CLI::App& app, const std::function<Context()>& context) {
       return;
     }
     study::ProgressStore store = existing ? std::move(*existing) : study::ProgressStore::empty();
-    nlohmann::ordered_json computed =
+    const study::Stats computed =
         study::compute_stats(store, banks, resolve_now(ctx), options->stats);
-    // "store" first: the database read, null when there is none yet.
-    nlohmann::ordered_json result = {
-        {"store", existing ? nlohmann::ordered_json(store.path().string()) : nullptr}};
-    for (auto& [key, value] : computed.items())
-      result[key] = std::move(value);
     if (options->format == "json") {
+      // "store" first: the database read, null when there is none yet.
+      nlohmann::ordered_json result = {
+          {"store", existing ? nlohmann::ordered_json(store.path().string()) : nullptr}};
+      nlohmann::ordered_json sections = computed;
+      for (auto& [key, value] : sections.items())
+        result[key] = std::move(value);
       ctx.io.out << result.dump(2) << "\n";
     } else {
-      ctx.io.out << study::render_stats(result, ctx.theme, text_width(ctx), ctx.program);
+      ctx.io.out << study::render_stats(computed, ctx.theme, text_width(ctx), ctx.program);
     }
   });
 }

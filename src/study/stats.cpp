@@ -36,19 +36,8 @@ using nlohmann::ordered_json;
 
 namespace {
 
-ordered_json share(int part, int whole) {
-  return whole == 0 ? ordered_json(nullptr) : ordered_json(static_cast<double>(part) / whole);
-}
-
-std::string percent(const ordered_json& value) {
-  return value.is_null() ? "–" : text::percent(value.get<double>());
-}
-
-// "12.5", "25": minutes to a tenth, without a trailing ".0".
-std::string minutes_text(double minutes) {
-  std::string number = fmt::format("{:.1f}", minutes);
-  text::strip_trailing_zeros(number);
-  return number;
+std::optional<double> share_of(int part, int whole) {
+  return whole == 0 ? std::nullopt : std::optional<double>(static_cast<double>(part) / whole);
 }
 
 // A settings or result column as a JSON object; an empty object for "" or anything else.
@@ -68,10 +57,6 @@ std::optional<double> number_at(const nlohmann::json& object, const char* key) {
 std::optional<double> either(std::optional<double> from_result,
                              std::optional<double> from_settings) {
   return from_result ? from_result : from_settings;
-}
-
-ordered_json or_null(const std::optional<double>& value) {
-  return value ? ordered_json(*value) : ordered_json(nullptr);
 }
 
 // The questions loaded now, each id once (the first bank that has it wins), in bank order, and
@@ -107,64 +92,145 @@ bool drilled(const Card& card) {
   return card.state != CardState::fresh && card.last_review && card.stability > 0.0;
 }
 
-// Each completed exam (ended, not interrupted), oldest first.
-ordered_json exam_history(const std::vector<SessionRecord>& sessions) {
-  ordered_json exams = ordered_json::array();
-  for (const SessionRecord& s : listed_exams(sessions)) {
-    const nlohmann::json settings = parse_object(s.settings);
-    const nlohmann::json result = parse_object(s.result);
-    const std::optional<double> pass =
-        either(number_at(result, "pass"), number_at(settings, "pass"));
-    const std::optional<double> allowed =
-        either(number_at(result, "allowed_minutes"), number_at(settings, "minutes"));
-    const double minutes =
-        number_at(result, "minutes")
-            .value_or(static_cast<double>((*s.ended - s.started).count()) / 60.0);
-    ordered_json topics = ordered_json::object();
-    if (const auto it = result.find("topics"); it != result.end() && it->is_object()) {
-      for (const auto& [id, counts] : it->items()) {
-        if (!counts.is_object()) continue;
-        const std::optional<double> correct = number_at(counts, "correct");
-        const std::optional<double> total = number_at(counts, "total");
-        if (!correct || !total) continue;
-        topics[id] = {{"correct", static_cast<int>(*correct)}, {"total", static_cast<int>(*total)}};
-      }
+// Reviews today and in total, and true retention.
+void count_reviews(Stats& stats, const std::vector<ReviewRow>& reviews, TimePoint today_began) {
+  stats.reviews.by_mode = {{"quiz", 0}, {"exam", 0}, {"drill", 0}};
+  int retention_reviews = 0, retained = 0;
+  for (const ReviewRow& r : reviews) {
+    stats.reviews.today += r.at >= today_began;
+    ++stats.reviews.by_mode[r.mode];
+    if (r.mode == "drill" && r.elapsed_days && *r.elapsed_days >= 1) {
+      ++retention_reviews;
+      retained += r.correct;
     }
-    ordered_json passed = nullptr;
-    if (s.passed) {
-      passed = *s.passed;
-    } else if (pass && s.total > 0) {
-      passed = 100.0 * s.correct / s.total + 1e-9 >= *pass;
-    }
-    // What readiness predicted as it started (exams since 0.3.0).
-    ordered_json predicted = nullptr;
-    if (const auto it = settings.find("predicted"); it != settings.end() && it->is_object()) {
-      const auto readiness = number_at(*it, "readiness");
-      const auto chance = number_at(*it, "pass_chance");
-      if (readiness && chance) {
-        predicted = {{"readiness", *readiness},
-                     {"low", or_null(number_at(*it, "low"))},
-                     {"high", or_null(number_at(*it, "high"))},
-                     {"pass_chance", *chance}};
-      }
-    }
-    exams.push_back({{"at", format_time(s.started)},
-                     {"score", s.correct},
-                     {"total", s.total},
-                     {"passed", passed},
-                     {"minutes", minutes},
-                     {"topics", std::move(topics)},
-                     {"pass", or_null(pass)},
-                     {"allowed_minutes", or_null(allowed)},
-                     {"predicted", std::move(predicted)}});
   }
-  return exams;
+  stats.reviews.total = static_cast<int>(reviews.size());
+  stats.retention = {share_of(retained, retention_reviews), retention_reviews};
+}
+
+// The loaded questions' cards by state, the due forecast by learner day, and the leeches.
+void count_cards(Stats& stats, const Loaded& questions, const std::map<std::string, Card>& cards,
+                 const LearnerDays& learner, TimePoint now) {
+  std::vector<int> days(30, 0);
+  for (const auto& [id, q] : questions.by_id) {
+    const auto it = cards.find(id);
+    if (it == cards.end() || it->second.state == CardState::fresh) {
+      ++stats.cards.fresh;
+      continue;
+    }
+    const Card& card = it->second;
+    switch (card.state) {
+      case CardState::learning:
+        ++stats.cards.learning;
+        break;
+      case CardState::review:
+        ++stats.cards.review;
+        break;
+      case CardState::relearning:
+        ++stats.cards.relearning;
+        break;
+      case CardState::fresh:
+        break;
+    }
+    if (card.due) {
+      // By learner day: overdue when due on a day before today (counted today).
+      const int day = learner.days_between(now, *card.due);
+      stats.forecast.overdue += day < 0;
+      if (day < 30) ++days[static_cast<std::size_t>(std::max(0, day))];
+    }
+    if (card.lapses >= kLeechLapses) stats.leeches.push_back({id, card.lapses});
+  }
+  const LearnerDate today = learner.day_of(now);
+  for (std::size_t d = 0; d < days.size(); ++d) {
+    stats.forecast.days.push_back({today + std::chrono::days(d), days[d]});
+    if (d < 7) stats.forecast.next_7 += days[d];
+    stats.forecast.next_30 += days[d];
+  }
+}
+
+// Mastery per topic: answers of every mode, and recall over the cards drill has scheduled.
+std::vector<TopicMastery> topic_mastery(const Loaded& questions,
+                                        const std::vector<ReviewRow>& reviews,
+                                        const std::map<std::string, Card>& cards,
+                                        const LearnerDays& learner, TimePoint now) {
+  const Scheduler scheduler;
+  std::map<std::string, std::pair<int, int>> answers_by_topic;  // topic → (correct, answers)
+  std::set<std::string> seen_cards;
+  for (const ReviewRow& r : reviews) {
+    const auto it = questions.by_id.find(r.card);
+    const std::string topic = it != questions.by_id.end() ? it->second->topic : r.topic;
+    answers_by_topic[topic].first += r.correct;
+    ++answers_by_topic[topic].second;
+    seen_cards.insert(r.card);
+  }
+  std::vector<TopicMastery> topics;
+  for (const bank::Topic* topic : questions.topics) {
+    TopicMastery mastery;
+    mastery.id = topic->id;
+    mastery.name = topic->name;
+    double recall = 0.0;
+    for (const bank::Question* q : questions.questions) {
+      if (q->topic != topic->id) continue;
+      ++mastery.questions;
+      mastery.seen += seen_cards.contains(q->id);
+      if (const auto it = cards.find(q->id); it != cards.end() && drilled(it->second)) {
+        ++mastery.drilled;
+        recall += learner.retrievability(scheduler, it->second, now);
+      }
+    }
+    std::tie(mastery.correct, mastery.answers) = answers_by_topic[topic->id];
+    mastery.accuracy = share_of(mastery.correct, mastery.answers);
+    if (mastery.drilled > 0) mastery.recall = recall / mastery.drilled;
+    topics.push_back(std::move(mastery));
+  }
+  return topics;
+}
+
+// One completed exam, from its session row: its result, else its settings (an exam saved before
+// exams kept a result).
+ExamRecord exam_record(const SessionRecord& s, const LearnerDays& learner) {
+  const nlohmann::json settings = parse_object(s.settings);
+  const nlohmann::json result = parse_object(s.result);
+  ExamRecord exam;
+  exam.at = format_time(s.started);
+  exam.score = s.correct;
+  exam.total = s.total;
+  exam.pass = either(number_at(result, "pass"), number_at(settings, "pass"));
+  exam.allowed_minutes =
+      either(number_at(result, "allowed_minutes"), number_at(settings, "minutes"));
+  exam.minutes = number_at(result, "minutes")
+                     .value_or(static_cast<double>((*s.ended - s.started).count()) / 60.0);
+  if (const auto it = result.find("topics"); it != result.end() && it->is_object()) {
+    for (const auto& [id, counts] : it->items()) {
+      if (!counts.is_object()) continue;
+      const std::optional<double> correct = number_at(counts, "correct");
+      const std::optional<double> total = number_at(counts, "total");
+      if (!correct || !total) continue;
+      exam.topics[id] = {static_cast<int>(*correct), static_cast<int>(*total)};
+    }
+  }
+  if (s.passed) {
+    exam.passed = *s.passed;
+  } else if (exam.pass && s.total > 0) {
+    exam.passed = 100.0 * s.correct / s.total + 1e-9 >= *exam.pass;
+  }
+  // What readiness predicted as it started (exams since 0.3.0).
+  if (const auto it = settings.find("predicted"); it != settings.end() && it->is_object()) {
+    const auto readiness = number_at(*it, "readiness");
+    const auto chance = number_at(*it, "pass_chance");
+    if (readiness && chance)
+      exam.predicted = ExamRecord::Prediction{*readiness, number_at(*it, "low"),
+                                              number_at(*it, "high"), *chance};
+  }
+  // The learner's date it was taken on (an exam at 01:00 belongs to the evening before).
+  if (const auto taken = parse_time(exam.at)) exam.date = learner.label(*taken);
+  return exam;
 }
 
 // Traps: how often a question that could catch the learner in it was answered, and how often it
 // did, worst first.
-ordered_json traps_json(const std::vector<bank::Bank>& banks, const Loaded& questions,
-                        const std::vector<ReviewRow>& reviews) {
+std::vector<TrapRecord> trap_records(const std::vector<bank::Bank>& banks, const Loaded& questions,
+                                     const std::vector<ReviewRow>& reviews) {
   std::map<std::string, std::pair<int, int>> trap_counts;  // trap → (fell, exposed)
   for (const ReviewRow& r : reviews) {
     if (const auto it = questions.by_id.find(r.card); it != questions.by_id.end()) {
@@ -187,147 +253,145 @@ ordered_json traps_json(const std::vector<bank::Bank>& banks, const Loaded& ques
     if (a.second.first != b.second.first) return a.second.first > b.second.first;
     return a.first < b.first;
   });
-  ordered_json traps = ordered_json::array();
+  std::vector<TrapRecord> traps;
   for (const auto& [id, counts] : ordered) {
     std::string name = id;
     for (const bank::Bank& b : banks) {
       if (const bank::Trap* trap = b.find_trap(id)) name = trap->name;
     }
-    traps.push_back({{"id", id},
-                     {"name", name},
-                     {"exposed", counts.second},
-                     {"fell", counts.first},
-                     {"miss_rate", share(counts.first, std::max(counts.first, counts.second))}});
+    traps.push_back({id, name, counts.second, counts.first,
+                     share_of(counts.first, std::max(counts.first, counts.second))});
   }
   return traps;
 }
 
 }  // namespace
 
-ordered_json compute_stats(ProgressStore& store, const std::vector<bank::Bank>& banks,
-                           TimePoint now, const StatsOptions& options) {
+Stats compute_stats(ProgressStore& store, const std::vector<bank::Bank>& banks, TimePoint now,
+                    const StatsOptions& options) {
   const std::vector<ReviewRow> reviews = store.reviews();
   const std::map<std::string, Card> cards = store.cards();
-  const Scheduler scheduler;
   // Days are the learner's (learner_day.hpp): "today" began at the rollover hour.
   const LearnerDays learner(store.day_starts_at());
-  const LearnerDate today = learner.day_of(now);
-  const TimePoint today_began = learner.start_of(today);
-
-  ordered_json stats;
-  stats["now"] = format_time(now);
-
-  int today_count = 0;
-  std::map<std::string, int> by_mode{{"quiz", 0}, {"exam", 0}, {"drill", 0}};
-  int retention_reviews = 0, retained = 0;
-  for (const ReviewRow& r : reviews) {
-    today_count += r.at >= today_began;
-    ++by_mode[r.mode];
-    if (r.mode == "drill" && r.elapsed_days && *r.elapsed_days >= 1) {
-      ++retention_reviews;
-      retained += r.correct;
-    }
-  }
-  stats["reviews"] = {{"today", today_count}, {"total", reviews.size()}, {"by_mode", by_mode}};
-  stats["retention"] = {{"true_retention", share(retained, retention_reviews)},
-                        {"reviews", retention_reviews}};
-
   // Questions loaded now: their cards (history of removed questions stays in the database).
   const Loaded questions = loaded(banks);
-  std::map<std::string, int> states{{"new", 0}, {"learning", 0}, {"review", 0}, {"relearning", 0}};
-  std::vector<int> days(30, 0);
-  int overdue = 0;
-  ordered_json leeches = ordered_json::array();
-  for (const auto& [id, q] : questions.by_id) {
-    const auto it = cards.find(id);
-    if (it == cards.end() || it->second.state == CardState::fresh) {
-      ++states["new"];
-      continue;
-    }
-    const Card& card = it->second;
-    ++states[std::string(state_name(card.state))];
-    if (card.due) {
-      // By learner day: overdue when due on a day before today (counted today).
-      const int day = learner.days_between(now, *card.due);
-      overdue += day < 0;
-      if (day < 30) ++days[static_cast<std::size_t>(std::max(0, day))];
-    }
-    if (card.lapses >= kLeechLapses) leeches.push_back({{"id", id}, {"lapses", card.lapses}});
-  }
-  stats["cards"] = states;
-  ordered_json forecast_days = ordered_json::array();
-  int next_7 = 0, next_30 = 0;
-  for (std::size_t d = 0; d < days.size(); ++d) {
-    forecast_days.push_back(
-        {{"date", format_date(today + std::chrono::days(d))}, {"due", days[d]}});
-    if (d < 7) next_7 += days[d];
-    next_30 += days[d];
-  }
-  stats["forecast"] = {
-      {"overdue", overdue}, {"next_7", next_7}, {"next_30", next_30}, {"days", forecast_days}};
 
-  // Mastery per topic: answers of every mode, and recall over the cards drill has scheduled.
-  ordered_json topics = ordered_json::array();
-  std::map<std::string, std::pair<int, int>> answers_by_topic;  // topic → (correct, answers)
-  std::set<std::string> seen_cards;
-  for (const ReviewRow& r : reviews) {
-    const auto it = questions.by_id.find(r.card);
-    const std::string topic = it != questions.by_id.end() ? it->second->topic : r.topic;
-    answers_by_topic[topic].first += r.correct;
-    ++answers_by_topic[topic].second;
-    seen_cards.insert(r.card);
-  }
-  for (const bank::Topic* topic : questions.topics) {
-    int count = 0, seen = 0, drilled_cards = 0;
-    double recall = 0.0;
-    for (const bank::Question* q : questions.questions) {
-      if (q->topic != topic->id) continue;
-      ++count;
-      seen += seen_cards.contains(q->id);
-      if (const auto it = cards.find(q->id); it != cards.end() && drilled(it->second)) {
-        ++drilled_cards;
-        recall += learner.retrievability(scheduler, it->second, now);
-      }
-    }
-    const auto [correct, answered] = answers_by_topic[topic->id];
-    topics.push_back({{"id", topic->id},
-                      {"name", topic->name},
-                      {"questions", count},
-                      {"seen", seen},
-                      {"answers", answered},
-                      {"correct", correct},
-                      {"accuracy", share(correct, answered)},
-                      {"drilled", drilled_cards},
-                      {"recall", drilled_cards == 0 ? ordered_json(nullptr)
-                                                    : ordered_json(recall / drilled_cards)}});
-  }
-  stats["topics"] = std::move(topics);
+  Stats stats;
+  stats.now = format_time(now);
+  count_reviews(stats, reviews, learner.start_of(learner.day_of(now)));
+  count_cards(stats, questions, cards, learner, now);
+  stats.topics = topic_mastery(questions, reviews, cards, learner, now);
+  for (const SessionRecord& s : listed_exams(store.sessions()))
+    stats.exams.push_back(exam_record(s, learner));
 
-  stats["exams"] = exam_history(store.sessions());
-  for (ordered_json& exam : stats["exams"]) {
-    // The learner's date it was taken on (an exam at 01:00 belongs to the evening before).
-    if (const auto taken = parse_time(exam["at"].get<std::string>()))
-      exam["date"] = learner.label(*taken);
-  }
-  std::optional<int> latest_exam;
-  if (!stats["exams"].empty() && stats["exams"].back()["total"].get<int>() > 0)
-    latest_exam = stats["exams"].back()["total"].get<int>();
   ReadinessViewOptions view;
   view.pass = options.pass;
-  view.questions = latest_exam.value_or(options.default_exam_length);
-  view.like_latest = latest_exam.has_value();
-  stats["readiness"] = readiness_json(banks, questions.topics, reviews, now, view);
-
-  stats["traps"] = traps_json(banks, questions, reviews);
-
-  stats["leeches"] = std::move(leeches);
+  const bool latest = !stats.exams.empty() && stats.exams.back().total > 0;
+  view.questions = latest ? stats.exams.back().total : options.default_exam_length;
+  view.like_latest = latest;
+  stats.readiness = readiness_view(banks, questions.topics, reviews, now, view);
+  stats.traps = trap_records(banks, questions, reviews);
   return stats;
 }
 
-// --- text
-// -----------------------------------------------------------------------------------------
+// --- JSON ---------------------------------------------------------------------------------------
 
 namespace {
+
+template <typename T>
+ordered_json value_or_null(const std::optional<T>& value) {
+  return value ? ordered_json(*value) : ordered_json(nullptr);
+}
+
+ordered_json exam_to_json(const ExamRecord& exam) {
+  ordered_json topics = ordered_json::object();
+  for (const auto& [id, score] : exam.topics)
+    topics[id] = {{"correct", score.correct}, {"total", score.total}};
+  ordered_json predicted = nullptr;
+  if (const auto& p = exam.predicted)
+    predicted = {{"readiness", p->readiness},
+                 {"low", value_or_null(p->low)},
+                 {"high", value_or_null(p->high)},
+                 {"pass_chance", p->pass_chance}};
+  ordered_json json = {{"at", exam.at},
+                       {"score", exam.score},
+                       {"total", exam.total},
+                       {"passed", value_or_null(exam.passed)},
+                       {"minutes", exam.minutes},
+                       {"topics", std::move(topics)},
+                       {"pass", value_or_null(exam.pass)},
+                       {"allowed_minutes", value_or_null(exam.allowed_minutes)},
+                       {"predicted", std::move(predicted)}};
+  if (!exam.date.empty()) json["date"] = exam.date;
+  return json;
+}
+
+}  // namespace
+
+void to_json(ordered_json& json, const Stats& stats) {
+  json["now"] = stats.now;
+  json["reviews"] = {{"today", stats.reviews.today},
+                     {"total", stats.reviews.total},
+                     {"by_mode", stats.reviews.by_mode}};
+  json["retention"] = {{"true_retention", value_or_null(stats.retention.true_retention)},
+                       {"reviews", stats.retention.reviews}};
+  json["cards"] = {{"learning", stats.cards.learning},
+                   {"new", stats.cards.fresh},
+                   {"relearning", stats.cards.relearning},
+                   {"review", stats.cards.review}};
+  ordered_json days = ordered_json::array();
+  for (const DueForecast::Day& day : stats.forecast.days)
+    days.push_back({{"date", format_date(day.date)}, {"due", day.due}});
+  json["forecast"] = {{"overdue", stats.forecast.overdue},
+                      {"next_7", stats.forecast.next_7},
+                      {"next_30", stats.forecast.next_30},
+                      {"days", std::move(days)}};
+  json["topics"] = ordered_json::array();
+  for (const TopicMastery& t : stats.topics)
+    json["topics"].push_back({{"id", t.id},
+                              {"name", t.name},
+                              {"questions", t.questions},
+                              {"seen", t.seen},
+                              {"answers", t.answers},
+                              {"correct", t.correct},
+                              {"accuracy", value_or_null(t.accuracy)},
+                              {"drilled", t.drilled},
+                              {"recall", value_or_null(t.recall)}});
+  json["exams"] = ordered_json::array();
+  for (const ExamRecord& exam : stats.exams)
+    json["exams"].push_back(exam_to_json(exam));
+  json["readiness"] = stats.readiness;
+  json["traps"] = ordered_json::array();
+  for (const TrapRecord& t : stats.traps)
+    json["traps"].push_back({{"id", t.id},
+                             {"name", t.name},
+                             {"exposed", t.exposed},
+                             {"fell", t.fell},
+                             {"miss_rate", value_or_null(t.miss_rate)}});
+  json["leeches"] = ordered_json::array();
+  for (const Leech& leech : stats.leeches)
+    json["leeches"].push_back({{"id", leech.id}, {"lapses", leech.lapses}});
+}
+
+// --- text ---------------------------------------------------------------------------------------
+
+namespace {
+
+std::string percent_or_dash(const std::optional<double>& value) {
+  return value ? text::percent(*value) : "–";
+}
+
+// "12.5", "25": minutes to a tenth, without a trailing ".0".
+std::string minutes_text(double minutes) {
+  std::string number = fmt::format("{:.1f}", minutes);
+  text::strip_trailing_zeros(number);
+  return number;
+}
+
+// "MM-DD" of a learner date.
+std::string month_day(LearnerDate date) {
+  return format_date(date).substr(5);
+}
 
 // The first "PASS" or "FAIL" in already wrapped text, styled (a word of its own, so styling it
 // after the line breaks cannot move them).
@@ -345,7 +409,7 @@ std::string style_verdict(std::string lines, const Theme& theme) {
 // The due forecast: the next 7 days one by one, then the 30 by week (the last "week" has the 2
 // days left, and says so). With no card scheduled yet, or none due in the 30 days, one line says
 // that instead of rows of zeros.
-std::string render_due(const ordered_json& forecast, bool scheduled, const Theme& theme, int width,
+std::string render_due(const DueForecast& forecast, bool scheduled, const Theme& theme, int width,
                        const std::string& program) {
   if (!scheduled) {
     return "\n" +
@@ -355,19 +419,18 @@ std::string render_due(const ordered_json& forecast, bool scheduled, const Theme
   }
   std::string out =
       "\n" +
-      wrap_labelled("Due", theme.emphasis,
-                    fmt::format("next 7 days: {} · next 30 days: {}{}",
-                                forecast["next_7"].get<int>(), forecast["next_30"].get<int>(),
-                                forecast["overdue"].get<int>() > 0
-                                    ? fmt::format(" ({} overdue, counted today)",
-                                                  forecast["overdue"].get<int>())
-                                    : std::string()),
-                    width);
-  const ordered_json& days = forecast["days"];
-  if (forecast["next_30"].get<int>() == 0) return out;  // the headline said it: no rows of zeros
+      wrap_labelled(
+          "Due", theme.emphasis,
+          fmt::format("next 7 days: {} · next 30 days: {}{}", forecast.next_7, forecast.next_30,
+                      forecast.overdue > 0
+                          ? fmt::format(" ({} overdue, counted today)", forecast.overdue)
+                          : std::string()),
+          width);
+  const std::vector<DueForecast::Day>& days = forecast.days;
+  if (forecast.next_30 == 0) return out;  // the headline said it: no rows of zeros
   int most = 1;
-  for (const auto& day : days)
-    most = std::max(most, day["due"].get<int>());
+  for (const DueForecast::Day& day : days)
+    most = std::max(most, day.due);
   // Bars take what the labels and the count leave: "  MM-DD  ███ 12" and
   // "  MM-DD…MM-DD  ███ 12 (2 days)".
   const auto bar = [&](int count, int scale, int label_width) {
@@ -379,50 +442,48 @@ std::string render_due(const ordered_json& forecast, bool scheduled, const Theme
     return b;
   };
   for (std::size_t d = 0; d < 7; ++d) {
-    const auto& day = days[d];
-    out += fmt::format("  {}  {} {}\n", day["date"].get<std::string>().substr(5),
-                       fmt::format(theme.good, "{}", bar(day["due"].get<int>(), most, 9)),
-                       day["due"].get<int>());
+    out += fmt::format("  {}  {} {}\n", month_day(days[d].date),
+                       fmt::format(theme.good, "{}", bar(days[d].due, most, 9)), days[d].due);
   }
   const std::size_t day_count = days.size();
   std::vector<int> weeks((day_count + 6) / 7, 0);
   for (std::size_t d = 0; d < day_count; ++d)
-    weeks[d / 7] += days[d]["due"].get<int>();
+    weeks[d / 7] += days[d].due;
   const int most_week = std::max(1, *std::max_element(weeks.begin(), weeks.end()));
   out += "  by week:\n";
   for (std::size_t w = 0; w < weeks.size(); ++w) {
     const std::size_t first = w * 7, last = std::min(day_count - 1, first + 6);
     const std::size_t length = last - first + 1;
-    out += fmt::format("  {}…{}  {} {}{}\n", days[first]["date"].get<std::string>().substr(5),
-                       days[last]["date"].get<std::string>().substr(5),
-                       fmt::format(theme.good, "{}", bar(weeks[w], most_week, 24)), weeks[w],
-                       length == 7   ? std::string()
-                       : length == 1 ? std::string(" (1 day)")
-                                     : fmt::format(" ({} days)", length));
+    out +=
+        fmt::format("  {}…{}  {} {}{}\n", month_day(days[first].date), month_day(days[last].date),
+                    fmt::format(theme.good, "{}", bar(weeks[w], most_week, 24)), weeks[w],
+                    length == 7   ? std::string()
+                    : length == 1 ? std::string(" (1 day)")
+                                  : fmt::format(" ({} days)", length));
   }
   return out;
 }
 
-std::string render_mastery(const ordered_json& topics, const Theme& theme, int width) {
+std::string render_mastery(const std::vector<TopicMastery>& topics, const Theme& theme, int width) {
   std::string out = "\n" + wrap_labelled("Mastery by topic", theme.emphasis,
                                          "(seen · right · recall now)", width);
-  for (const auto& topic : topics) {
+  for (const TopicMastery& topic : topics) {
     // Padded to "not drilled", so every row's numbers are as wide and the names line up.
     const std::string recall = text::pad_left(
-        topic["recall"].is_null() ? std::string("not drilled") : percent(topic["recall"]), 11);
-    out += text::name_and_numbers(
-        text::terminal_safe(topic["name"].get<std::string>()),
-        fmt::format("{:>3}/{:<3} · {:>4} · {}", topic["seen"].get<int>(),
-                    topic["questions"].get<int>(), percent(topic["accuracy"]), recall),
-        46, width);
+        topic.recall ? text::percent(*topic.recall) : std::string("not drilled"), 11);
+    out +=
+        text::name_and_numbers(text::terminal_safe(topic.name),
+                               fmt::format("{:>3}/{:<3} · {:>4} · {}", topic.seen, topic.questions,
+                                           percent_or_dash(topic.accuracy), recall),
+                               46, width);
   }
   return out;
 }
 
 // The name a topic id has in the loaded banks (the id itself for a topic no longer loaded).
-std::string topic_name(const ordered_json& stats, const std::string& id) {
-  for (const auto& topic : stats["topics"]) {
-    if (topic["id"] == id) return topic["name"].get<std::string>();
+std::string topic_name(const Stats& stats, const std::string& id) {
+  for (const TopicMastery& topic : stats.topics) {
+    if (topic.id == id) return topic.name;
   }
   return id;
 }
@@ -430,14 +491,99 @@ std::string topic_name(const ordered_json& stats, const std::string& id) {
 constexpr std::size_t kExamsShown = 10;  // the latest exams in the text; json has them all
 constexpr std::size_t kTrendExams = 5;   // a topic's trend: its latest exams
 
-std::string render_exams(const ordered_json& stats, double pass, const Theme& theme, int width,
+// One exam's row: in columns when the line fits, else wrapped with the columns' gaps made
+// separators.
+std::string exam_row(const ExamRecord& exam, std::size_t number_of, int number_width,
+                     int score_width, const Theme& theme, int width) {
+  std::string verdict = "–";
+  if (exam.passed) verdict = *exam.passed ? "PASS" : "FAIL";
+  if (exam.pass) verdict += fmt::format(" at {}%", text::format_number(*exam.pass));
+  std::string minutes = minutes_text(exam.minutes);
+  if (exam.allowed_minutes) minutes += " of " + minutes_text(*exam.allowed_minutes);
+  const std::string date = exam.date.empty() ? exam.at.substr(0, 10) : exam.date;
+  const std::string right =
+      exam.total == 0 ? std::string("–") : fmt::format("{:.0f}%", 100.0 * exam.score / exam.total);
+  const std::string number = fmt::format("#{}", number_of);
+  const std::string columns =
+      fmt::format("  {}  {}  {}  {:>4}  {}  {} min\n", text::pad_left(number, number_width), date,
+                  text::pad_left(fmt::format("{}/{}", exam.score, exam.total), score_width), right,
+                  verdict, minutes);
+  return style_verdict(
+      text::display_width(columns) <= width
+          ? columns
+          : text::wrap_block(fmt::format("{} {} {}/{} = {} · {} · {} min", number, date, exam.score,
+                                         exam.total, right, verdict, minutes),
+                             width, "  ", "    "),
+      theme);
+}
+
+// What readiness predicted as each exam started, against what came of it.
+std::string render_predictions(const std::vector<ExamRecord>& exams, std::size_t first,
+                               const Theme& theme, int width) {
+  std::string predictions;
+  for (std::size_t e = first; e < exams.size(); ++e) {
+    const ExamRecord& exam = exams[e];
+    if (!exam.predicted || exam.total == 0) continue;
+    const ExamRecord::Prediction& p = *exam.predicted;
+    const std::string range =
+        !p.low ? "" : fmt::format(" ({:.0f}–{:.0f})", 100.0 * *p.low, 100.0 * p.high.value_or(0));
+    predictions += text::wrap_block(
+        fmt::format("#{}  predicted {:.0f}%{}, {} chance of passing · scored {:.0f}%", e + 1,
+                    100.0 * p.readiness, range, text::chance_percent(p.pass_chance),
+                    100.0 * exam.score / exam.total),
+        width, "  ", "    ");
+  }
+  if (predictions.empty()) return predictions;
+  return wrap_labelled("Predicted", theme.emphasis, "(readiness as each exam began · its score)",
+                       width) +
+         predictions;
+}
+
+// Each topic's percent right in its latest exams (those that kept per-topic results): the loaded
+// topics in study order, then those no longer loaded by id.
+std::string render_topic_trend(const Stats& stats, const Theme& theme, int width) {
+  std::vector<std::string> ids;
+  for (const TopicMastery& topic : stats.topics)
+    ids.push_back(topic.id);
+  std::set<std::string> other;
+  for (const ExamRecord& exam : stats.exams) {
+    for (const auto& [id, score] : exam.topics) {
+      if (std::find(ids.begin(), ids.end(), id) == ids.end()) other.insert(id);
+    }
+  }
+  ids.insert(ids.end(), other.begin(), other.end());
+  std::string trend;
+  for (const std::string& id : ids) {
+    std::vector<std::string> percents;
+    for (const ExamRecord& exam : stats.exams) {
+      const auto it = exam.topics.find(id);
+      if (it == exam.topics.end() || it->second.total == 0) continue;
+      percents.push_back(fmt::format("{:.0f}%", 100.0 * it->second.correct / it->second.total));
+    }
+    if (percents.empty()) continue;
+    if (percents.size() > kTrendExams)
+      percents.erase(percents.begin(), percents.end() - static_cast<std::ptrdiff_t>(kTrendExams));
+    std::string numbers;
+    for (const std::string& p : percents)
+      numbers += (numbers.empty() ? "" : " → ") + p;
+    trend += text::name_and_numbers(text::terminal_safe(topic_name(stats, id)), numbers, 46, width);
+  }
+  if (trend.empty()) return trend;
+  return wrap_labelled(
+             "By topic", theme.emphasis,
+             fmt::format("(percent right, oldest → latest, at most {} exams)", kTrendExams),
+             width) +
+         trend;
+}
+
+std::string render_exams(const Stats& stats, const Theme& theme, int width,
                          const std::string& program) {
-  const ordered_json& exams = stats["exams"];
+  const std::vector<ExamRecord>& exams = stats.exams;
   if (exams.empty()) {
     // The command on lines of its own, so it copies whole at any width.
     return "\n" + wrap_labelled("Exams:", theme.emphasis, "none yet — take one, e.g.", width) +
            text::command_block(fmt::format("{} exam --count 20 --minutes 25 --pass {}", program,
-                                           text::format_number(pass)),
+                                           text::format_number(stats.readiness.pass)),
                                width, "    ");
   }
   std::string out = "\n" + wrap_labelled("Exams", theme.emphasis,
@@ -449,142 +595,55 @@ std::string render_exams(const ordered_json& stats, double pass, const Theme& th
   // Numbered from 1, oldest first, as `exam --review N` counts them.
   const int number_width = text::display_width(fmt::format("#{}", exams.size()));
   for (std::size_t e = first; e < exams.size(); ++e) {
-    score_width =
-        std::max(score_width, text::display_width(fmt::format("{}/{}", exams[e]["score"].get<int>(),
-                                                              exams[e]["total"].get<int>())));
+    score_width = std::max(
+        score_width, text::display_width(fmt::format("{}/{}", exams[e].score, exams[e].total)));
   }
   if (first > 0)
     out += text::wrap_block(fmt::format("({} earlier exams: stats --format json)", first), width,
                             "  ", "    ");
-  for (std::size_t e = first; e < exams.size(); ++e) {
-    const ordered_json& exam = exams[e];
-    const int score = exam["score"].get<int>(), total = exam["total"].get<int>();
-    std::string verdict = "–";
-    if (!exam["passed"].is_null()) verdict = exam["passed"].get<bool>() ? "PASS" : "FAIL";
-    if (!exam["pass"].is_null())
-      verdict += fmt::format(" at {}%", text::format_number(exam["pass"].get<double>()));
-    std::string minutes = minutes_text(exam["minutes"].get<double>());
-    if (!exam["allowed_minutes"].is_null())
-      minutes += " of " + minutes_text(exam["allowed_minutes"].get<double>());
-    const std::string date = exam.contains("date") ? exam["date"].get<std::string>()
-                                                   : exam["at"].get<std::string>().substr(0, 10);
-    const std::string share =
-        total == 0 ? std::string("–") : fmt::format("{:.0f}%", 100.0 * score / total);
-    // In columns when the line fits, else wrapped with the columns' gaps made separators.
-    const std::string number = fmt::format("#{}", e + 1);
-    const std::string columns = fmt::format(
-        "  {}  {}  {}  {:>4}  {}  {} min\n", text::pad_left(number, number_width), date,
-        text::pad_left(fmt::format("{}/{}", score, total), score_width), share, verdict, minutes);
-    out += style_verdict(
-        text::display_width(columns) <= width
-            ? columns
-            : text::wrap_block(fmt::format("{} {} {}/{} = {} · {} · {} min", number, date, score,
-                                           total, share, verdict, minutes),
-                               width, "  ", "    "),
-        theme);
-  }
+  for (std::size_t e = first; e < exams.size(); ++e)
+    out += exam_row(exams[e], e + 1, number_width, score_width, theme, width);
   out +=
       text::wrap_block("The latest exam's questions and answers again:", width, "  ", "    ") +
       text::command_block(fmt::format("{} exam --review {}", program, exams.size()), width, "    ");
-
-  // What readiness predicted as each exam started, against what came of it.
-  std::string predictions;
-  for (std::size_t e = first; e < exams.size(); ++e) {
-    const ordered_json& exam = exams[e];
-    if (exam["predicted"].is_null() || exam["total"].get<int>() == 0) continue;
-    const ordered_json& p = exam["predicted"];
-    const std::string range = p["low"].is_null()
-                                  ? ""
-                                  : fmt::format(" ({:.0f}–{:.0f})", 100.0 * p["low"].get<double>(),
-                                                100.0 * p["high"].get<double>());
-    predictions += text::wrap_block(
-        fmt::format("#{}  predicted {:.0f}%{}, {} chance of passing · scored {:.0f}%", e + 1,
-                    100.0 * p["readiness"].get<double>(), range,
-                    text::chance_percent(p["pass_chance"].get<double>()),
-                    100.0 * exam["score"].get<int>() / exam["total"].get<int>()),
-        width, "  ", "    ");
-  }
-  if (!predictions.empty())
-    out += wrap_labelled("Predicted", theme.emphasis, "(readiness as each exam began · its score)",
-                         width) +
-           predictions;
-
-  // Each topic's percent right in its latest exams (those that kept per-topic results).
-  std::vector<std::string> ids;
-  for (const auto& topic : stats["topics"])
-    ids.push_back(topic["id"].get<std::string>());
-  std::set<std::string> other;
-  for (const auto& exam : exams) {
-    for (const auto& [id, counts] : exam["topics"].items()) {
-      if (std::find(ids.begin(), ids.end(), id) == ids.end()) other.insert(id);
-    }
-  }
-  ids.insert(ids.end(), other.begin(), other.end());
-  std::string trend;
-  for (const std::string& id : ids) {
-    std::vector<std::string> percents;
-    for (const auto& exam : exams) {
-      const auto it = exam["topics"].find(id);
-      if (it == exam["topics"].end() || (*it)["total"].get<int>() == 0) continue;
-      percents.push_back(
-          fmt::format("{:.0f}%", 100.0 * (*it)["correct"].get<int>() / (*it)["total"].get<int>()));
-    }
-    if (percents.empty()) continue;
-    if (percents.size() > kTrendExams)
-      percents.erase(percents.begin(), percents.end() - static_cast<std::ptrdiff_t>(kTrendExams));
-    std::string numbers;
-    for (const std::string& p : percents)
-      numbers += (numbers.empty() ? "" : " → ") + p;
-    trend += text::name_and_numbers(text::terminal_safe(topic_name(stats, id)), numbers, 46, width);
-  }
-  if (!trend.empty()) {
-    out +=
-        wrap_labelled(
-            "By topic", theme.emphasis,
-            fmt::format("(percent right, oldest → latest, at most {} exams)", kTrendExams), width) +
-        trend;
-  }
-  return out;
+  return out + render_predictions(exams, first, theme, width) +
+         render_topic_trend(stats, theme, width);
 }
 
-std::string render_traps(const ordered_json& traps, const Theme& theme, int width,
+std::string render_traps(const std::vector<TrapRecord>& traps, const Theme& theme, int width,
                          const std::string& program) {
   std::string out = "\n" + wrap_labelled("Traps you keep falling for", theme.emphasis,
                                          "(worst miss rate first)", width);
   // Three columns: the id whole (it is what --trap takes), the name cut to fit, the counts.
-  int id_width = 0, numbers_width = 0;
+  std::vector<const TrapRecord*> fell;
   std::vector<std::string> numbers;
-  for (const auto& trap : traps) {
-    if (trap["fell"].get<int>() == 0) continue;
-    numbers.push_back(fmt::format("{} of {} ({})", trap["fell"].get<int>(),
-                                  trap["exposed"].get<int>(), percent(trap["miss_rate"])));
-    id_width =
-        std::max(id_width, text::display_width(text::terminal_safe(trap["id"].get<std::string>())));
+  int id_width = 0, numbers_width = 0;
+  for (const TrapRecord& trap : traps) {
+    if (trap.fell == 0) continue;
+    fell.push_back(&trap);
+    numbers.push_back(
+        fmt::format("{} of {} ({})", trap.fell, trap.exposed, percent_or_dash(trap.miss_rate)));
+    id_width = std::max(id_width, text::display_width(text::terminal_safe(trap.id)));
     numbers_width = std::max(numbers_width, text::display_width(numbers.back()));
   }
-  if (numbers.empty()) return out + "  none yet\n";
-  std::string worst;  // the first listed: the trap to practise
-  for (const auto& trap : traps) {
-    if (trap["fell"].get<int>() > 0 && worst.empty()) worst = trap["id"].get<std::string>();
-  }
+  if (fell.empty()) return out + "  none yet\n";
   const int name_room = std::min(44, width - 2 - id_width - 2 - 2 - numbers_width);
-  std::size_t shown = 0;
-  for (const auto& trap : traps) {
-    if (trap["fell"].get<int>() == 0) continue;
-    const std::string id = text::terminal_safe(trap["id"].get<std::string>());
-    const std::string name = text::terminal_safe(trap["name"].get<std::string>());
-    const std::string& counts = numbers[shown++];
+  for (std::size_t i = 0; i < fell.size(); ++i) {
+    const std::string id = text::terminal_safe(fell[i]->id);
+    const std::string name = text::terminal_safe(fell[i]->name);
     if (name_room >= 16) {
       out += "  " + text::pad_right(id, id_width) + "  " + text::fit(name, name_room) + "  " +
-             text::pad_left(counts, numbers_width) + "\n";
+             text::pad_left(numbers[i], numbers_width) + "\n";
     } else {
-      out += text::wrap_block(id + " · " + counts, width, "  ", "    ") +
+      out += text::wrap_block(id + " · " + numbers[i], width, "  ", "    ") +
              text::wrap_block(name, width, "    ");
     }
   }
+  // The first listed is the trap to practise.
   return out + text::wrap_block("Practise the first (or any, by its id):", width, "  ", "    ") +
-         text::command_block(fmt::format("{} quiz --trap {}", program, text::shell_word(worst)),
-                             width, "    ");
+         text::command_block(
+             fmt::format("{} quiz --trap {}", program, text::shell_word(fell.front()->id)), width,
+             "    ");
 }
 
 }  // namespace
@@ -596,41 +655,37 @@ std::string render_no_progress(const std::filesystem::path& dir, int width) {
                           width, "", "  ");
 }
 
-std::string render_stats(const ordered_json& stats, const Theme& theme, int width,
+std::string render_stats(const Stats& stats, const Theme& theme, int width,
                          const std::string& program) {
   const auto line = [width](const std::string& plain) {
     return text::wrap_block(plain, width, "", "  ");
   };
-  std::string out = wrap_labelled("proofdeck stats", theme.emphasis,
-                                  "· " + stats["now"].get<std::string>(), width);
-  const auto& reviews = stats["reviews"];
-  out += line(fmt::format(
-      "Reviews: {} today · {} in total (quiz {} · exam {} · drill {})", reviews["today"].get<int>(),
-      reviews["total"].get<int>(), reviews["by_mode"]["quiz"].get<int>(),
-      reviews["by_mode"]["exam"].get<int>(), reviews["by_mode"]["drill"].get<int>()));
-  const auto& retention = stats["retention"];
-  out += line(fmt::format("True retention: {}{}", percent(retention["true_retention"]),
-                          retention["reviews"].get<int>() > 0
+  std::string out = wrap_labelled("proofdeck stats", theme.emphasis, "· " + stats.now, width);
+  const ReviewCounts& reviews = stats.reviews;
+  const auto by_mode = [&](const char* mode) {
+    const auto it = reviews.by_mode.find(mode);
+    return it == reviews.by_mode.end() ? 0 : it->second;
+  };
+  out += line(fmt::format("Reviews: {} today · {} in total (quiz {} · exam {} · drill {})",
+                          reviews.today, reviews.total, by_mode("quiz"), by_mode("exam"),
+                          by_mode("drill")));
+  out += line(fmt::format("True retention: {}{}", percent_or_dash(stats.retention.true_retention),
+                          stats.retention.reviews > 0
                               ? fmt::format(" of {} drill reviews a day or more after the last",
-                                            retention["reviews"].get<int>())
+                                            stats.retention.reviews)
                               : std::string(" (no drill review a day after another yet)")));
-  const auto& cards = stats["cards"];
-  out += line(fmt::format("Cards: {} new · {} learning · {} review · {} relearning",
-                          cards["new"].get<int>(), cards["learning"].get<int>(),
-                          cards["review"].get<int>(), cards["relearning"].get<int>()));
-  const bool scheduled =
-      cards["learning"].get<int>() + cards["review"].get<int>() + cards["relearning"].get<int>() >
-      0;
-  out += render_due(stats["forecast"], scheduled, theme, width, program);
-  out += render_mastery(stats["topics"], theme, width);
-  out += render_exams(stats, stats["readiness"]["pass"].get<double>(), theme, width, program);
-  out += render_readiness(stats["readiness"], theme, width, program);
-  out += render_traps(stats["traps"], theme, width, program);
+  const CardCounts& cards = stats.cards;
+  out += line(fmt::format("Cards: {} new · {} learning · {} review · {} relearning", cards.fresh,
+                          cards.learning, cards.review, cards.relearning));
+  out += render_due(stats.forecast, cards.scheduled() > 0, theme, width, program);
+  out += render_mastery(stats.topics, theme, width);
+  out += render_exams(stats, theme, width, program);
+  out += render_readiness(stats.readiness, theme, width, program);
+  out += render_traps(stats.traps, theme, width, program);
   std::string list;
-  for (const auto& leech : stats["leeches"])
-    list += fmt::format("{}{} ({})", list.empty() ? "" : ", ",
-                        text::terminal_safe(leech["id"].get<std::string>()),
-                        leech["lapses"].get<int>());
+  for (const Leech& leech : stats.leeches)
+    list += fmt::format("{}{} ({})", list.empty() ? "" : ", ", text::terminal_safe(leech.id),
+                        leech.lapses);
   out += "\n" + wrap_labelled("Leeches", theme.emphasis,
                               fmt::format("({}+ lapses): {}", kLeechLapses,
                                           list.empty() ? std::string("none") : list),
