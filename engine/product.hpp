@@ -9,6 +9,7 @@
 
 #include <string>
 
+#include "engine/product_library.hpp"
 #include "engine/tensor.hpp"
 
 namespace proofdeck::engine {
@@ -29,15 +30,8 @@ void project_back(Matrix<T>& dinp, const Matrix<T>& dout, const Matrix<T>& weigh
 template <typename T>
 void weight_gradient(Matrix<T>& dweight, const Matrix<T>& dout, const Matrix<T>& inp);
 
-// What computes the products in this build on this machine, for `engine bench` and `--version`:
-// the instruction set the build was compiled for ("AVX-512", "AVX2+FMA", "SSE2"), and the library
-// with the kernels it chose ("OpenBLAS 0.3.21, Haswell kernels" or "Eigen 3.4.0"), with the reason
-// when a BLAS was linked but is not used.
-struct ProductBackend {
-  std::string isa;
-  std::string library;
-  std::string note;  // empty, or why the linked BLAS is not used
-};
+// What computes the products in this build on this machine (product_library.hpp), for
+// `engine bench` and `--version`.
 const ProductBackend& product_backend();
 
 // Threads OpenBLAS may use for one product (1 unless `engine bench --threads` asks for more); a
