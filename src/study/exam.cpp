@@ -19,6 +19,7 @@
 #include "study/session_parts.hpp"
 #include "study/stats.hpp"
 #include "text/escape.hpp"
+#include "text/number.hpp"
 #include "text/width.hpp"
 
 namespace proofdeck::study {
@@ -32,10 +33,6 @@ std::string clock_text(std::chrono::steady_clock::duration left) {
   const auto seconds =
       std::max<long long>(0, std::chrono::ceil<std::chrono::seconds>(left).count());
   return fmt::format("{}:{:02} left", seconds / 60, seconds % 60);
-}
-
-std::string plural(double n, const std::string& one, const std::string& many) {
-  return fmt::format("{} {}", text::format_number(n), n == 1.0 ? one : many);
 }
 
 // One exam in progress: where the learner is, what is answered and flagged.
@@ -380,7 +377,7 @@ Outcome run_exam(Session& s, ProgressStore& store, const ExamOptions& options,
     const auto at = deadline - std::chrono::minutes(left);
     if (at > std::chrono::steady_clock::now()) {
       std::string warning = wrap_labelled(
-          fmt::format("{} left:", plural(left, "minute", "minutes")), s.theme.warning,
+          fmt::format("{} left:", text::count(left, "minute", "minutes")), s.theme.warning,
           "at 0:00 what is answered is submitted; unanswered questions count as wrong.", s.width);
       if (!warning.empty() && warning.back() == '\n') warning.pop_back();
       reminders.push_back({at, std::move(warning)});
@@ -406,8 +403,8 @@ Outcome run_exam(Session& s, ProgressStore& store, const ExamOptions& options,
                                            {"pass_chance", predicted.pass_chance}}}}));
   s.out << wrap_labelled("proofdeck exam", s.theme.emphasis,
                          fmt::format("· {} · {} · pass at {}%",
-                                     plural(static_cast<double>(n), "question", "questions"),
-                                     plural(options.minutes, "minute", "minutes"),
+                                     text::count(static_cast<double>(n), "question", "questions"),
+                                     text::count(options.minutes, "minute", "minutes"),
                                      text::format_number(options.pass)),
                          s.width)
         << seed_line(s)
@@ -558,8 +555,8 @@ void review_exam(Session& s, ProgressStore& store, const ExamReviewOptions& opti
   s.out << wrap_labelled(
       fmt::format("proofdeck exam --review {}", number), s.theme.emphasis,
       fmt::format("· exam {} of {}, taken {} · {} · {} · pass at {}%{}", number, exams.size(),
-                  taken, plural(static_cast<double>(form.size()), "question", "questions"),
-                  plural(exam_options.minutes, "minute", "minutes"),
+                  taken, text::count(static_cast<double>(form.size()), "question", "questions"),
+                  text::count(exam_options.minutes, "minute", "minutes"),
                   text::format_number(exam_options.pass),
                   result.value("timed_out", false) ? " · its time ran out" : ""),
       s.width);

@@ -19,14 +19,6 @@
 
 namespace proofdeck::study {
 
-namespace {
-
-std::string safe(std::string_view text) {
-  return text::terminal_safe(text);
-}
-
-}  // namespace
-
 TimePoint Session::now() const {
   return start + std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() -
                                                                   started);
@@ -56,7 +48,7 @@ std::string render_question(const Session& session, const Instance& instance,
                             const std::string& header, bool answer_hint) {
   const bank::Question& q = *instance.question;
   std::string text = "\n" + wrap_styled(session.theme.emphasis, header, session.width, "", "  ");
-  text += text::wrap_block(safe(instance.prompt), session.width, "  ");
+  text += text::wrap_block(text::terminal_safe(instance.prompt), session.width, "  ");
   const std::string hint = [&]() -> std::string {
     switch (q.type) {
       case bank::QuestionType::single:
@@ -83,11 +75,11 @@ std::string render_question(const Session& session, const Instance& instance,
     const std::size_t index = instance.order[position];
     const std::string& item =
         q.type == bank::QuestionType::order ? q.steps[index].text : q.options[index].text;
-    text += text::wrap_block(fmt::format("{}) {}", letter(position), safe(item)), session.width,
-                             "    ", "       ");
+    text += text::wrap_block(fmt::format("{}) {}", letter(position), text::terminal_safe(item)),
+                             session.width, "    ", "       ");
   }
   if (q.type == bank::QuestionType::numeric && !q.key.unit.empty())
-    text += fmt::format("  (in {})\n", safe(q.key.unit));
+    text += fmt::format("  (in {})\n", text::terminal_safe(q.key.unit));
   if (answer_hint) {
     text += wrap_styled(session.theme.dim, fmt::format("[{}; ? for help]", hint), session.width,
                         "  ", "   ");
@@ -138,10 +130,10 @@ std::string render_help(const Instance& instance, bool exam) {
 std::string render_proof(Session& session, const Instance& instance) {
   const bank::Question& q = *instance.question;
   if (!q.proof) {
-    return q.unprovable.empty()
-               ? "  This question has no demo.\n"
-               : text::wrap_block("No demo bears on this question: " + safe(q.unprovable),
-                                  session.width, "  ", "    ");
+    return q.unprovable.empty() ? "  This question has no demo.\n"
+                                : text::wrap_block("No demo bears on this question: " +
+                                                       text::terminal_safe(q.unprovable),
+                                                   session.width, "  ", "    ");
   }
   const demo::DemoInfo* info = demo::find_demo(q.proof->demo);
   try {
@@ -200,7 +192,7 @@ std::string render_proof(Session& session, const Instance& instance) {
     }
     return text;
   } catch (const std::exception& e) {
-    return fmt::format("  The demo could not run: {}\n", safe(e.what()));
+    return fmt::format("  The demo could not run: {}\n", text::terminal_safe(e.what()));
   }
 }
 
@@ -233,8 +225,9 @@ std::string render_feedback(Session& session, const Answered& a, bool show_demo)
   const Theme& theme = session.theme;
   std::string text;
   if (!a.answered) {
-    const std::string plain = text::wrap_block(
-        "– Not answered. The answer: " + safe(a.grade.expected), session.width, "", "  ");
+    const std::string plain =
+        text::wrap_block("– Not answered. The answer: " + text::terminal_safe(a.grade.expected),
+                         session.width, "", "  ");
     text += fmt::format(theme.warning, "– Not answered.") +
             plain.substr(std::strlen("– Not answered."));
   } else if (a.grade.correct) {
@@ -246,24 +239,27 @@ std::string render_feedback(Session& session, const Answered& a, bool show_demo)
         session.width, "", "  ");
     text += fmt::format(theme.warning, "– Right,") + plain.substr(std::strlen("– Right,"));
   } else {
-    const std::string plain =
-        text::wrap_block("✗ Wrong. The answer: " + safe(a.grade.expected), session.width, "", "  ");
+    const std::string plain = text::wrap_block(
+        "✗ Wrong. The answer: " + text::terminal_safe(a.grade.expected), session.width, "", "  ");
     text += fmt::format(theme.bad, "✗ Wrong.") + plain.substr(std::strlen("✗ Wrong."));
     if (const std::string verdict = selection_verdict(a.grade); !verdict.empty())
       text += text::wrap_block(verdict, session.width, "  ", "  ");
   }
   if (!a.grade.correct && !a.grade.trap.empty()) {
     if (const bank::Trap* trap = session.trap(a.grade.trap)) {
-      text += wrap_styled(theme.warning, "Trap: " + safe(trap->name), session.width, "  ", "    ");
-      text += text::wrap_block(safe(trap->correction), session.width, "    ");
+      text += wrap_styled(theme.warning, "Trap: " + text::terminal_safe(trap->name), session.width,
+                          "  ", "    ");
+      text += text::wrap_block(text::terminal_safe(trap->correction), session.width, "    ");
     }
   }
-  text += text::wrap_block("Why: " + safe(bank::explanation_text(a.instance, session.runner)),
-                           session.width, "  ");
+  text += text::wrap_block(
+      "Why: " + text::terminal_safe(bank::explanation_text(a.instance, session.runner)),
+      session.width, "  ");
   std::string source = q.source.reference.empty() ? q.source.section : q.source.reference;
   if (!q.source.quote.empty()) source += " — \"" + q.source.quote + "\"";
-  text += fmt::format(theme.dim, "{}",
-                      text::wrap_block("Source: " + safe(source), session.width, "  "));
+  text +=
+      fmt::format(theme.dim, "{}",
+                  text::wrap_block("Source: " + text::terminal_safe(source), session.width, "  "));
   if (q.templ && q.templ->answer) {
     try {
       text += text::wrap_block("Worked: " + q.templ->answer->worked(a.instance.bindings),
@@ -416,7 +412,8 @@ std::string render_summary(const Session& session, const std::vector<Answered>& 
     for (const auto& [id, tally] : topics) {
       const bank::Topic* topic = session.topic(id);
       line += fmt::format("{}{} {}/{}", line.empty() ? "" : " · ",
-                          topic != nullptr ? safe(topic->name) : id, tally.correct, tally.total);
+                          topic != nullptr ? text::terminal_safe(topic->name) : id, tally.correct,
+                          tally.total);
     }
     text += text::wrap_block("By topic: " + line, session.width, "  ");
   }
@@ -428,9 +425,9 @@ std::string render_summary(const Session& session, const std::vector<Answered>& 
     text += fmt::format(theme.warning, "  Traps you fell into:") + "\n";
     for (const auto& [id, count] : traps) {
       const bank::Trap* trap = session.trap(id);
-      text +=
-          text::wrap_block(fmt::format("{} ×{}", trap != nullptr ? safe(trap->name) : id, count),
-                           session.width, "    ", "      ");
+      text += text::wrap_block(
+          fmt::format("{} ×{}", trap != nullptr ? text::terminal_safe(trap->name) : id, count),
+          session.width, "    ", "      ");
     }
   }
   return text;

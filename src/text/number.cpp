@@ -118,6 +118,10 @@ int digits_within(double value, double allowed, int at_least) {
   return digits;
 }
 
+std::string count(double n, std::string_view one, std::string_view many) {
+  return format_number(n) + " " + std::string(n == 1.0 ? one : many);
+}
+
 std::string percent(double share) {
   return fmt::format("{:.0f}%", 100.0 * share);
 }

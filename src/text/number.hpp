@@ -40,6 +40,10 @@ std::string superscript(int exponent);
 // shortest form that reads back as the same double.
 int digits_within(double value, double allowed, int at_least = 4);
 
+// A count and what it counts, singular for exactly one: "1 question", "3 questions", "1,024
+// questions", "2.5 minutes".
+std::string count(double n, std::string_view one, std::string_view many);
+
 // A share (0 to 1) as a whole percent: 0.716 → "72%".
 std::string percent(double share);
 
