@@ -62,15 +62,15 @@ std::vector<const bank::Question*> form_of(const bank::Bank& bank) {
   return form;
 }
 
-const json* question_in(const json& analysis, const std::string& id) {
-  for (const auto& q : analysis["groups"][0]["questions"])
-    if (q["id"] == id) return &q;
+const QuestionAnalysis* question_in(const Analysis& analysis, const std::string& id) {
+  for (const QuestionAnalysis& q : analysis.groups[0].questions)
+    if (q.id == id) return &q;
   return nullptr;
 }
 
-bool flagged(const json& q, const std::string& flag) {
-  for (const auto& f : q["flags"])
-    if (f["flag"] == flag) return true;
+bool flagged(const QuestionAnalysis& q, const std::string& flag) {
+  for (const QuestionFlag& f : q.flags)
+    if (f.flag == flag) return true;
   return false;
 }
 
@@ -141,20 +141,20 @@ TEST_CASE("the analysis of six learners' reports gives the hand-computed statist
     }
     reports.push_back(report);
   }
-  const json analysis = analyze_reports(reports, {}, {synthetic});
-  const json& form = analysis["groups"][0]["forms"][0];
-  CHECK(form["complete"] == 6);
-  CHECK(std::fabs(form["kr20"].get<double>() - 7.0 / 18.0) < 1e-12);
-  CHECK(form["histogram"] == json::array({0, 3, 1, 1, 1}));
-  const json& q1 = *question_in(analysis, "q01");
-  CHECK(std::fabs(q1["discrimination"].get<double>() - 0.25) < 1e-12);
-  CHECK(std::fabs(q1["facility"].get<double>() - 2.0 / 3.0) < 1e-12);
-  CHECK(q1["median_time_s"] == 3.5);  // learner k took k seconds
+  const Analysis analysis = analyze_reports(reports, {}, {synthetic});
+  const FormAnalysis& form = analysis.groups[0].forms[0];
+  CHECK(form.complete == 6);
+  CHECK(std::fabs(form.kr20 - 7.0 / 18.0) < 1e-12);
+  CHECK(form.histogram == std::vector<int>{0, 3, 1, 1, 1});
+  const QuestionAnalysis& q1 = *question_in(analysis, "q01");
+  CHECK(std::fabs(q1.discrimination - 0.25) < 1e-12);
+  CHECK(std::fabs(q1.facility - 2.0 / 3.0) < 1e-12);
+  CHECK(q1.median_time_s == 3.5);  // learner k took k seconds
   // Groups of round(0.27 × 6) = 2: the top two (learners 1, 2) both right, the bottom two
   // (learners 5 and 6 by score, ties by report order: 4 and 5 come first) — 4 wrong, 5 right.
-  CHECK(q1["group_size"] == 2);
+  CHECK(q1.group_size == 2);
   // Too few learners to flag anything.
-  CHECK(q1["flags"].empty());
+  CHECK(q1.flags.empty());
 }
 
 TEST_CASE(
@@ -173,16 +173,16 @@ TEST_CASE(
     class_sim::ClassOptions options;
     options.seed = seed;
     const auto reports = class_sim::simulate_class(form, plants, options, {synthetic});
-    const json analysis = analyze_reports(reports, {}, {synthetic});
+    const Analysis analysis = analyze_reports(reports, {}, {synthetic});
     wrong_key += flagged(*question_in(analysis, "q01"), "negative-discrimination");
     upper += flagged(*question_in(analysis, "q02"), "distractor-upper");
     everyone += flagged(*question_in(analysis, "q03"), "too-easy");
-    for (const auto& q : analysis["groups"][0]["questions"]) {
-      if (plants.count(q["id"].get<std::string>())) continue;
+    for (const QuestionAnalysis& q : analysis.groups[0].questions) {
+      if (plants.count(q.id)) continue;
       ++unplanted;
-      unplanted_flagged += q["flags"].empty() ? 0 : 1;
-      for (const auto& f : q["flags"])
-        ++flags_by_kind[f["flag"].get<std::string>()];
+      unplanted_flagged += q.flags.empty() ? 0 : 1;
+      for (const QuestionFlag& f : q.flags)
+        ++flags_by_kind[f.flag];
     }
   }
   std::string kinds;
@@ -207,13 +207,13 @@ TEST_CASE("reports from another revision of a bank are analysed apart, with a wa
   auto reports = class_sim::simulate_class(form, {}, options, {synthetic});
   reports[4].banks["synthetic"] = "2026-12-07";
   reports[5].banks["synthetic"] = "2026-12-07";
-  const json analysis = analyze_reports(reports, {}, {synthetic});
-  REQUIRE(analysis["groups"].size() == 2);
-  CHECK(analysis["groups"][0]["reports"] == 4);
-  CHECK(analysis["groups"][1]["reports"] == 2);
-  CHECK(analysis["groups"][1]["banks"]["synthetic"] == "2026-12-07");
-  REQUIRE(analysis["warnings"].size() == 1);
-  CHECK_THAT(analysis["warnings"][0].get<std::string>(),
+  const Analysis analysis = analyze_reports(reports, {}, {synthetic});
+  REQUIRE(analysis.groups.size() == 2);
+  CHECK(analysis.groups[0].reports == 4);
+  CHECK(analysis.groups[1].reports == 2);
+  CHECK(analysis.groups[1].banks.at("synthetic") == "2026-12-07");
+  REQUIRE(analysis.warnings.size() == 1);
+  CHECK_THAT(analysis.warnings[0],
              Contains("learner-005.json was answered on another revision of a bank "
                       "(synthetic 2026-12-07)"));
 }
@@ -227,14 +227,14 @@ TEST_CASE(
   class_sim::ClassOptions options;
   options.learners = 5;
   const auto reports = class_sim::simulate_class(form, {}, options, {synthetic});
-  const json analysis = analyze_reports(reports, {}, {});
-  CHECK(analysis["warnings"].size() == 3);
-  CHECK_THAT(analysis["warnings"][0].get<std::string>(),
+  const Analysis analysis = analyze_reports(reports, {}, {});
+  CHECK(analysis.warnings.size() == 3);
+  CHECK_THAT(analysis.warnings[0],
              Contains("question q01 (in learner-001.json) is not in the loaded banks"));
-  const json& q = *question_in(analysis, "q01");
-  CHECK(q["options"].empty());
-  CHECK(q["bank"].is_null());
-  CHECK(q["attempts"] == 5);
+  const QuestionAnalysis& q = *question_in(analysis, "q01");
+  CHECK(q.options.empty());
+  CHECK_FALSE(q.bank.has_value());
+  CHECK(q.attempts == 5);
 }
 
 TEST_CASE("a report is read with its form, banks and answers in the bank's ids", "[analyze]") {
@@ -367,7 +367,7 @@ TEST_CASE(
   options.learners = 60;
   const auto reports =
       class_sim::simulate_class(form, {{"q01", class_sim::Plant::wrong_key}}, options, {synthetic});
-  const json analysis = analyze_reports(reports, {}, {synthetic});
+  const Analysis analysis = analyze_reports(reports, {}, {synthetic});
   for (int width : {60, 100, 160}) {
     const std::string text = render_analysis(analysis, Theme::plain(), width);
     INFO(text);
