@@ -1,6 +1,7 @@
 // analyze: the statistics against a hand computation, the flags against simulated classes with
 // planted faults, and the command line's reading of good, truncated and foreign reports.
 #include <fmt/format.h>
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <nlohmann/json.hpp>
@@ -19,6 +20,7 @@ using namespace proofdeck;
 using namespace proofdeck::study;
 using Catch::Matchers::Contains;
 using nlohmann::json;
+using nlohmann::ordered_json;
 
 namespace {
 
@@ -72,6 +74,14 @@ bool flagged(const QuestionAnalysis& q, const std::string& flag) {
   for (const QuestionFlag& f : q.flags)
     if (f.flag == flag) return true;
   return false;
+}
+
+// An object's keys, in order.
+std::vector<std::string> keys_of(const ordered_json& object) {
+  std::vector<std::string> keys;
+  for (auto it = object.begin(); it != object.end(); ++it)
+    keys.push_back(it.key());
+  return keys;
 }
 
 }  // namespace
@@ -235,6 +245,90 @@ TEST_CASE(
   CHECK(q.options.empty());
   CHECK_FALSE(q.bank.has_value());
   CHECK(q.attempts == 5);
+}
+
+TEST_CASE(
+    "the JSON names every field in order, and writes an undefined statistic and a text no "
+    "bank holds as null",
+    "[analyze]") {
+  // One learner: no SD, no discrimination, no KR-20, empty upper and lower groups. The synthetic
+  // bank states no objective and names no trap.
+  const bank::Bank synthetic = class_sim::synthetic_bank(2);
+  class_sim::ClassOptions options;
+  options.learners = 1;
+  const auto reports = class_sim::simulate_class(form_of(synthetic), {}, options, {synthetic});
+  const ordered_json analysis = analyze_reports(reports, {}, {synthetic});
+  CHECK(keys_of(analysis) ==
+        std::vector<std::string>{"reports", "skipped", "warnings", "thresholds", "groups"});
+  CHECK(keys_of(analysis["thresholds"]) == std::vector<std::string>{"min_attempts", "group_share",
+                                                                    "too_easy", "too_hard",
+                                                                    "weak_discrimination"});
+  CHECK(analysis["reports"].is_number_integer());
+  const ordered_json& group = analysis["groups"][0];
+  CHECK(keys_of(group) ==
+        std::vector<std::string>{"banks", "reports", "forms", "questions", "objectives", "traps"});
+
+  const ordered_json& form = group["forms"][0];
+  CHECK(keys_of(form) == std::vector<std::string>{"mode", "seed", "questions", "reports",
+                                                  "complete", "mean", "median", "sd", "kr20", "sem",
+                                                  "histogram", "form"});
+  CHECK(form["seed"].is_number_unsigned());
+  CHECK(form["complete"].is_number_integer());
+  CHECK(form["mean"].is_number_float());
+  CHECK(form["sd"].is_null());
+  CHECK(form["kr20"].is_null());
+  CHECK(form["sem"].is_null());
+
+  const ordered_json& q = group["questions"][0];
+  CHECK(keys_of(q) ==
+        std::vector<std::string>{"id",          "bank",       "topic",         "type",
+                                 "objective",   "prompt",     "attempts",      "answered",
+                                 "facility",    "sd",         "guess_chance",  "discrimination",
+                                 "upper_lower", "efficiency", "median_time_s", "group_size",
+                                 "options",     "no_answer",  "flags",         "judged"});
+  CHECK(q["attempts"].is_number_integer());
+  CHECK(q["group_size"].is_number_integer());
+  CHECK(q["facility"].is_number_float());
+  CHECK(q["sd"].is_null());
+  CHECK(q["discrimination"].is_null());
+  CHECK(q["upper_lower"].is_null());
+  CHECK(q["efficiency"].is_null());
+  CHECK(q["type"] == "single");
+  const ordered_json& key = q["options"][0];
+  CHECK(keys_of(key) ==
+        std::vector<std::string>{"id", "text", "key", "trap", "chosen", "rate", "upper", "lower"});
+  CHECK(key["trap"].is_null());  // the key is no trap
+  CHECK(key["upper"].is_null());
+  CHECK(q["options"][1]["trap"] == "trap-q01-b");
+
+  CHECK(keys_of(group["objectives"][0]) ==
+        std::vector<std::string>{"id", "statement", "attempts", "right", "facility"});
+  CHECK(group["objectives"][0]["statement"].is_null());
+  CHECK(keys_of(group["traps"][0]) ==
+        std::vector<std::string>{"id", "name", "fell", "exposed", "rate"});
+  CHECK(group["traps"][0]["name"].is_null());
+}
+
+TEST_CASE(
+    "a question no loaded bank holds has common wrong answers in its JSON, between no_answer "
+    "and flags",
+    "[analyze]") {
+  const bank::Bank synthetic = class_sim::synthetic_bank(2);
+  class_sim::ClassOptions options;
+  options.learners = 5;
+  const auto reports = class_sim::simulate_class(form_of(synthetic), {}, options, {synthetic});
+  const ordered_json analysis = analyze_reports(reports, {}, {});
+  const ordered_json& q = analysis["groups"][0]["questions"][0];
+  const std::vector<std::string> keys = keys_of(q);
+  const auto at = [&](const char* name) { return std::find(keys.begin(), keys.end(), name); };
+  REQUIRE(at("common_wrong_answers") != keys.end());
+  CHECK(at("common_wrong_answers") == at("no_answer") + 1);
+  CHECK(at("flags") == at("common_wrong_answers") + 1);
+  CHECK(q["bank"].is_null());
+  CHECK(q["prompt"].is_null());
+  CHECK(q["guess_chance"].is_null());
+  for (const auto& wrong : q["common_wrong_answers"])
+    CHECK(keys_of(wrong) == std::vector<std::string>{"answer", "count", "trap"});
 }
 
 TEST_CASE("a report is read with its form, banks and answers in the bank's ids", "[analyze]") {
