@@ -1,6 +1,7 @@
 // analyze: the statistics against a hand computation, the flags against simulated classes with
 // planted faults, and the command line's reading of good, truncated and foreign reports.
 #include <fmt/format.h>
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <nlohmann/json.hpp>
@@ -19,6 +20,7 @@ using namespace proofdeck;
 using namespace proofdeck::study;
 using Catch::Matchers::Contains;
 using nlohmann::json;
+using nlohmann::ordered_json;
 
 namespace {
 
@@ -62,16 +64,24 @@ std::vector<const bank::Question*> form_of(const bank::Bank& bank) {
   return form;
 }
 
-const json* question_in(const json& analysis, const std::string& id) {
-  for (const auto& q : analysis["groups"][0]["questions"])
-    if (q["id"] == id) return &q;
+const QuestionAnalysis* question_in(const Analysis& analysis, const std::string& id) {
+  for (const QuestionAnalysis& q : analysis.groups[0].questions)
+    if (q.id == id) return &q;
   return nullptr;
 }
 
-bool flagged(const json& q, const std::string& flag) {
-  for (const auto& f : q["flags"])
-    if (f["flag"] == flag) return true;
+bool flagged(const QuestionAnalysis& q, const std::string& flag) {
+  for (const QuestionFlag& f : q.flags)
+    if (f.flag == flag) return true;
   return false;
+}
+
+// An object's keys, in order.
+std::vector<std::string> keys_of(const ordered_json& object) {
+  std::vector<std::string> keys;
+  for (auto it = object.begin(); it != object.end(); ++it)
+    keys.push_back(it.key());
+  return keys;
 }
 
 }  // namespace
@@ -141,20 +151,20 @@ TEST_CASE("the analysis of six learners' reports gives the hand-computed statist
     }
     reports.push_back(report);
   }
-  const json analysis = analyze_reports(reports, {}, {synthetic});
-  const json& form = analysis["groups"][0]["forms"][0];
-  CHECK(form["complete"] == 6);
-  CHECK(std::fabs(form["kr20"].get<double>() - 7.0 / 18.0) < 1e-12);
-  CHECK(form["histogram"] == json::array({0, 3, 1, 1, 1}));
-  const json& q1 = *question_in(analysis, "q01");
-  CHECK(std::fabs(q1["discrimination"].get<double>() - 0.25) < 1e-12);
-  CHECK(std::fabs(q1["facility"].get<double>() - 2.0 / 3.0) < 1e-12);
-  CHECK(q1["median_time_s"] == 3.5);  // learner k took k seconds
+  const Analysis analysis = analyze_reports(reports, {}, {synthetic});
+  const FormAnalysis& form = analysis.groups[0].forms[0];
+  CHECK(form.complete == 6);
+  CHECK(std::fabs(form.kr20 - 7.0 / 18.0) < 1e-12);
+  CHECK(form.histogram == std::vector<int>{0, 3, 1, 1, 1});
+  const QuestionAnalysis& q1 = *question_in(analysis, "q01");
+  CHECK(std::fabs(q1.discrimination - 0.25) < 1e-12);
+  CHECK(std::fabs(q1.facility - 2.0 / 3.0) < 1e-12);
+  CHECK(q1.median_time_s == 3.5);  // learner k took k seconds
   // Groups of round(0.27 × 6) = 2: the top two (learners 1, 2) both right, the bottom two
   // (learners 5 and 6 by score, ties by report order: 4 and 5 come first) — 4 wrong, 5 right.
-  CHECK(q1["group_size"] == 2);
+  CHECK(q1.group_size == 2);
   // Too few learners to flag anything.
-  CHECK(q1["flags"].empty());
+  CHECK(q1.flags.empty());
 }
 
 TEST_CASE(
@@ -173,16 +183,16 @@ TEST_CASE(
     class_sim::ClassOptions options;
     options.seed = seed;
     const auto reports = class_sim::simulate_class(form, plants, options, {synthetic});
-    const json analysis = analyze_reports(reports, {}, {synthetic});
+    const Analysis analysis = analyze_reports(reports, {}, {synthetic});
     wrong_key += flagged(*question_in(analysis, "q01"), "negative-discrimination");
     upper += flagged(*question_in(analysis, "q02"), "distractor-upper");
     everyone += flagged(*question_in(analysis, "q03"), "too-easy");
-    for (const auto& q : analysis["groups"][0]["questions"]) {
-      if (plants.count(q["id"].get<std::string>())) continue;
+    for (const QuestionAnalysis& q : analysis.groups[0].questions) {
+      if (plants.count(q.id)) continue;
       ++unplanted;
-      unplanted_flagged += q["flags"].empty() ? 0 : 1;
-      for (const auto& f : q["flags"])
-        ++flags_by_kind[f["flag"].get<std::string>()];
+      unplanted_flagged += q.flags.empty() ? 0 : 1;
+      for (const QuestionFlag& f : q.flags)
+        ++flags_by_kind[f.flag];
     }
   }
   std::string kinds;
@@ -207,13 +217,13 @@ TEST_CASE("reports from another revision of a bank are analysed apart, with a wa
   auto reports = class_sim::simulate_class(form, {}, options, {synthetic});
   reports[4].banks["synthetic"] = "2026-12-07";
   reports[5].banks["synthetic"] = "2026-12-07";
-  const json analysis = analyze_reports(reports, {}, {synthetic});
-  REQUIRE(analysis["groups"].size() == 2);
-  CHECK(analysis["groups"][0]["reports"] == 4);
-  CHECK(analysis["groups"][1]["reports"] == 2);
-  CHECK(analysis["groups"][1]["banks"]["synthetic"] == "2026-12-07");
-  REQUIRE(analysis["warnings"].size() == 1);
-  CHECK_THAT(analysis["warnings"][0].get<std::string>(),
+  const Analysis analysis = analyze_reports(reports, {}, {synthetic});
+  REQUIRE(analysis.groups.size() == 2);
+  CHECK(analysis.groups[0].reports == 4);
+  CHECK(analysis.groups[1].reports == 2);
+  CHECK(analysis.groups[1].banks.at("synthetic") == "2026-12-07");
+  REQUIRE(analysis.warnings.size() == 1);
+  CHECK_THAT(analysis.warnings[0],
              Contains("learner-005.json was answered on another revision of a bank "
                       "(synthetic 2026-12-07)"));
 }
@@ -227,14 +237,98 @@ TEST_CASE(
   class_sim::ClassOptions options;
   options.learners = 5;
   const auto reports = class_sim::simulate_class(form, {}, options, {synthetic});
-  const json analysis = analyze_reports(reports, {}, {});
-  CHECK(analysis["warnings"].size() == 3);
-  CHECK_THAT(analysis["warnings"][0].get<std::string>(),
+  const Analysis analysis = analyze_reports(reports, {}, {});
+  CHECK(analysis.warnings.size() == 3);
+  CHECK_THAT(analysis.warnings[0],
              Contains("question q01 (in learner-001.json) is not in the loaded banks"));
-  const json& q = *question_in(analysis, "q01");
-  CHECK(q["options"].empty());
+  const QuestionAnalysis& q = *question_in(analysis, "q01");
+  CHECK(q.options.empty());
+  CHECK_FALSE(q.bank.has_value());
+  CHECK(q.attempts == 5);
+}
+
+TEST_CASE(
+    "the JSON names every field in order, and writes an undefined statistic and a text no "
+    "bank holds as null",
+    "[analyze]") {
+  // One learner: no SD, no discrimination, no KR-20, empty upper and lower groups. The synthetic
+  // bank states no objective and names no trap.
+  const bank::Bank synthetic = class_sim::synthetic_bank(2);
+  class_sim::ClassOptions options;
+  options.learners = 1;
+  const auto reports = class_sim::simulate_class(form_of(synthetic), {}, options, {synthetic});
+  const ordered_json analysis = analyze_reports(reports, {}, {synthetic});
+  CHECK(keys_of(analysis) ==
+        std::vector<std::string>{"reports", "skipped", "warnings", "thresholds", "groups"});
+  CHECK(keys_of(analysis["thresholds"]) == std::vector<std::string>{"min_attempts", "group_share",
+                                                                    "too_easy", "too_hard",
+                                                                    "weak_discrimination"});
+  CHECK(analysis["reports"].is_number_integer());
+  const ordered_json& group = analysis["groups"][0];
+  CHECK(keys_of(group) ==
+        std::vector<std::string>{"banks", "reports", "forms", "questions", "objectives", "traps"});
+
+  const ordered_json& form = group["forms"][0];
+  CHECK(keys_of(form) == std::vector<std::string>{"mode", "seed", "questions", "reports",
+                                                  "complete", "mean", "median", "sd", "kr20", "sem",
+                                                  "histogram", "form"});
+  CHECK(form["seed"].is_number_unsigned());
+  CHECK(form["complete"].is_number_integer());
+  CHECK(form["mean"].is_number_float());
+  CHECK(form["sd"].is_null());
+  CHECK(form["kr20"].is_null());
+  CHECK(form["sem"].is_null());
+
+  const ordered_json& q = group["questions"][0];
+  CHECK(keys_of(q) ==
+        std::vector<std::string>{"id",          "bank",       "topic",         "type",
+                                 "objective",   "prompt",     "attempts",      "answered",
+                                 "facility",    "sd",         "guess_chance",  "discrimination",
+                                 "upper_lower", "efficiency", "median_time_s", "group_size",
+                                 "options",     "no_answer",  "flags",         "judged"});
+  CHECK(q["attempts"].is_number_integer());
+  CHECK(q["group_size"].is_number_integer());
+  CHECK(q["facility"].is_number_float());
+  CHECK(q["sd"].is_null());
+  CHECK(q["discrimination"].is_null());
+  CHECK(q["upper_lower"].is_null());
+  CHECK(q["efficiency"].is_null());
+  CHECK(q["type"] == "single");
+  const ordered_json& key = q["options"][0];
+  CHECK(keys_of(key) ==
+        std::vector<std::string>{"id", "text", "key", "trap", "chosen", "rate", "upper", "lower"});
+  CHECK(key["trap"].is_null());  // the key is no trap
+  CHECK(key["upper"].is_null());
+  CHECK(q["options"][1]["trap"] == "trap-q01-b");
+
+  CHECK(keys_of(group["objectives"][0]) ==
+        std::vector<std::string>{"id", "statement", "attempts", "right", "facility"});
+  CHECK(group["objectives"][0]["statement"].is_null());
+  CHECK(keys_of(group["traps"][0]) ==
+        std::vector<std::string>{"id", "name", "fell", "exposed", "rate"});
+  CHECK(group["traps"][0]["name"].is_null());
+}
+
+TEST_CASE(
+    "a question no loaded bank holds has common wrong answers in its JSON, between no_answer "
+    "and flags",
+    "[analyze]") {
+  const bank::Bank synthetic = class_sim::synthetic_bank(2);
+  class_sim::ClassOptions options;
+  options.learners = 5;
+  const auto reports = class_sim::simulate_class(form_of(synthetic), {}, options, {synthetic});
+  const ordered_json analysis = analyze_reports(reports, {}, {});
+  const ordered_json& q = analysis["groups"][0]["questions"][0];
+  const std::vector<std::string> keys = keys_of(q);
+  const auto at = [&](const char* name) { return std::find(keys.begin(), keys.end(), name); };
+  REQUIRE(at("common_wrong_answers") != keys.end());
+  CHECK(at("common_wrong_answers") == at("no_answer") + 1);
+  CHECK(at("flags") == at("common_wrong_answers") + 1);
   CHECK(q["bank"].is_null());
-  CHECK(q["attempts"] == 5);
+  CHECK(q["prompt"].is_null());
+  CHECK(q["guess_chance"].is_null());
+  for (const auto& wrong : q["common_wrong_answers"])
+    CHECK(keys_of(wrong) == std::vector<std::string>{"answer", "count", "trap"});
 }
 
 TEST_CASE("a report is read with its form, banks and answers in the bank's ids", "[analyze]") {
@@ -367,7 +461,7 @@ TEST_CASE(
   options.learners = 60;
   const auto reports =
       class_sim::simulate_class(form, {{"q01", class_sim::Plant::wrong_key}}, options, {synthetic});
-  const json analysis = analyze_reports(reports, {}, {synthetic});
+  const Analysis analysis = analyze_reports(reports, {}, {synthetic});
   for (int width : {60, 100, 160}) {
     const std::string text = render_analysis(analysis, Theme::plain(), width);
     INFO(text);

@@ -44,25 +44,25 @@ void run_analyze(const AnalyzeOptions& options, Context& context) {
                                                        read.skipped.size())));
   study::AnalysisOptions analysis_options;
   analysis_options.min_attempts = options.min_attempts;
-  const nlohmann::ordered_json analysis = study::analyze_reports(
+  const study::Analysis analysis = study::analyze_reports(
       read.reports, read.skipped, load_banks(context).banks, analysis_options);
-  for (const auto& warning : analysis["warnings"])
-    context.io.err << wrap_labelled("warning:", context.theme.warning,
-                                    text::terminal_safe(warning.get<std::string>()),
+  for (const std::string& warning : analysis.warnings)
+    context.io.err << wrap_labelled("warning:", context.theme.warning, text::terminal_safe(warning),
                                     text_width(context));
   std::string text;
   if (format == "json") {
     // A skipped file's reason can quote bytes that are not UTF-8: shown as U+FFFD, never a
     // failure to write the rest.
-    text = analysis.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
+    const nlohmann::ordered_json document = analysis;
+    text = document.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
   } else if (format == "csv") {
     text = study::analysis_csv(analysis);
   } else if (format == "html") {
     text = study::analysis_html(analysis);
   } else {
     // The warnings went to standard error above; the report repeats them only on a terminal.
-    nlohmann::ordered_json shown = analysis;
-    shown["warnings"] = nlohmann::ordered_json::array();
+    study::Analysis shown = analysis;
+    shown.warnings.clear();
     const bool file = !options.output_path.empty() && options.output_path != "-";
     text =
         study::render_analysis(shown, file ? Theme::plain() : context.theme, text_width(context));

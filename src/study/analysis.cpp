@@ -1,5 +1,6 @@
 // Item analysis: reading session reports and computing each question's, form's, objective's and
-// trap's statistics (analysis.hpp; the renderings are in analysis_render.cpp).
+// trap's statistics (analysis.hpp; the renderings are in analysis_render.cpp, the JSON in
+// analysis_json.cpp).
 #include "study/analysis.hpp"
 
 #include <fmt/format.h>
@@ -10,6 +11,7 @@
 #include <numeric>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 #include "core/errors.hpp"
 #include "core/json_input.hpp"
@@ -18,16 +20,11 @@
 namespace proofdeck::study {
 
 using nlohmann::json;
-using nlohmann::ordered_json;
 
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr std::size_t kMaxReportBytes = 16u << 20;
-
-ordered_json number_or_null(double value) {
-  return std::isfinite(value) ? ordered_json(value) : ordered_json(nullptr);
-}
 
 [[noreturn]] void not_a_report(const std::string& path, const std::string& what) {
   throw InputError("analyze.report", fmt::format("{}: {}", path, what));
@@ -357,8 +354,13 @@ struct Met {
   std::vector<std::string> chosen;
 };
 
+// An empty text (no trap) as no text, as the analysis holds it.
+std::optional<std::string> nonempty(const std::string& text) {
+  return text.empty() ? std::nullopt : std::optional<std::string>(text);
+}
+
 // The wrong answers given most often (at most three), for questions without options.
-ordered_json common_wrong_answers(const std::vector<Met>& met) {
+std::vector<WrongAnswer> common_wrong_answers(const std::vector<Met>& met) {
   std::map<std::string, std::pair<int, std::string>> counts;
   for (const Met& m : met)
     if (m.answer->answered && !m.answer->correct && !m.answer->answer_ids.empty()) {
@@ -370,13 +372,11 @@ ordered_json common_wrong_answers(const std::vector<Met>& met) {
                                                                           counts.end());
   std::stable_sort(sorted.begin(), sorted.end(),
                    [](const auto& a, const auto& b) { return a.second.first > b.second.first; });
-  ordered_json common = ordered_json::array();
-  for (std::size_t i = 0; i < sorted.size() && i < 3; ++i)
-    common.push_back(
-        {{"answer", sorted[i].first},
-         {"count", sorted[i].second.first},
-         {"trap", sorted[i].second.second.empty() ? ordered_json(nullptr)
-                                                  : ordered_json(sorted[i].second.second)}});
+  std::vector<WrongAnswer> common;
+  for (std::size_t i = 0; i < sorted.size() && i < 3; ++i) {
+    const auto& [answer, counted] = sorted[i];
+    common.push_back({answer, counted.first, nonempty(counted.second)});
+  }
   return common;
 }
 
@@ -424,10 +424,11 @@ void flag_scores(std::vector<Flag>& flags, const AnalysisOptions& options, doubl
   }
 }
 
-// One question's statistics over the learners who met it.
-ordered_json analyze_question(const std::string& id, const std::vector<Met>& met,
-                              const Lookup& lookup, const AnalysisOptions& options,
-                              std::vector<Flag>& flags) {
+// One question's statistics over the learners who met it; `flags` gets the flags it raises,
+// worst first.
+QuestionAnalysis analyze_question(const std::string& id, const std::vector<Met>& met,
+                                  const Lookup& lookup, const AnalysisOptions& options,
+                                  std::vector<Flag>& flags) {
   const auto found = lookup.questions.find(id);
   const bank::Question* question = found == lookup.questions.end() ? nullptr : found->second;
 
@@ -452,7 +453,6 @@ ordered_json analyze_question(const std::string& id, const std::vector<Met>& met
   const double facility = mean(item);
   const auto right = std::count(item.begin(), item.end(), 1.0);
   const double discrimination = pearson(item_with_rest, rest_of_item);
-  const double efficiency = discriminative_efficiency(item_with_rest, rest_of_item);
 
   // The upper and lower groups: the share of these learners with the highest and the lowest
   // scores (a tie at the boundary goes by report order).
@@ -475,38 +475,36 @@ ordered_json analyze_question(const std::string& id, const std::vector<Met>& met
     return hits / static_cast<double>(members.size());
   };
   const auto is_right = [](const Met& m) { return m.answer->correct; };
-  const double upper_lower = rate_in(upper, is_right) - rate_in(lower, is_right);
 
-  ordered_json out;
-  out["id"] = id;
-  out["bank"] = question ? ordered_json(question->bank) : ordered_json(nullptr);
-  out["topic"] = question ? ordered_json(question->topic) : ordered_json(nullptr);
-  out["type"] = question ? ordered_json(std::string(bank::question_type_name(question->type)))
-                         : ordered_json(nullptr);
-  out["objective"] = question ? ordered_json(question->objective_id()) : ordered_json(nullptr);
-  out["prompt"] = question ? ordered_json(question->prompt) : ordered_json(nullptr);
-  out["attempts"] = n;
-  out["answered"] = answered;
-  out["facility"] = number_or_null(facility);
-  out["sd"] = n < 2 ? ordered_json(nullptr)
-                    : number_or_null(std::sqrt(facility * (1 - facility) * static_cast<double>(n) /
-                                               static_cast<double>(n - 1)));
-  const double chance = question ? guess_chance(*question) : kNaN;
-  out["guess_chance"] = number_or_null(chance);
-  out["discrimination"] = number_or_null(discrimination);
-  out["upper_lower"] = number_or_null(upper_lower);
-  out["efficiency"] = number_or_null(efficiency);
-  out["median_time_s"] = number_or_null(median(times));
-  out["group_size"] = group;
+  QuestionAnalysis out;
+  out.id = id;
+  if (question) {
+    out.bank = question->bank;
+    out.topic = question->topic;
+    out.type = std::string(bank::question_type_name(question->type));
+    out.objective = question->objective_id();
+    out.prompt = question->prompt;
+  }
+  out.attempts = n;
+  out.answered = answered;
+  out.facility = facility;
+  out.sd = n < 2 ? kNaN
+                 : std::sqrt(facility * (1 - facility) * static_cast<double>(n) /
+                             static_cast<double>(n - 1));
+  out.guess_chance = question ? guess_chance(*question) : kNaN;
+  out.discrimination = discrimination;
+  out.upper_lower = rate_in(upper, is_right) - rate_in(lower, is_right);
+  out.efficiency = discriminative_efficiency(item_with_rest, rest_of_item);
+  out.median_time_s = median(times);
+  out.group_size = group;
 
-  const bool judged = static_cast<int>(n) >= options.min_attempts;
+  out.judged = static_cast<int>(n) >= options.min_attempts;
   const bool groups_judged = group >= 10;
   const auto flag = [&](FlagKind kind, std::string message, std::string look_at) {
     flags.push_back({kind, flag_id(kind), std::move(message), std::move(look_at)});
   };
-  if (judged) flag_scores(flags, options, facility, right, n, chance, discrimination);
+  if (out.judged) flag_scores(flags, options, facility, right, n, out.guess_chance, discrimination);
 
-  ordered_json options_json = ordered_json::array();
   const std::vector<OptionInfo> infos =
       question ? options_of(*question) : std::vector<OptionInfo>{};
   const int wrong = static_cast<int>(std::count(item.begin(), item.end(), 0.0));
@@ -520,17 +518,10 @@ ordered_json analyze_question(const std::string& id, const std::vector<Met>& met
     for (const Met& m : met)
       chosen += chose(m) ? 1 : 0;
     const double upper_rate = rate_in(upper, chose), lower_rate = rate_in(lower, chose);
-    ordered_json o;
-    o["id"] = option.id;
-    o["text"] = option.text;
-    o["key"] = option.key;
-    o["trap"] = option.trap.empty() ? ordered_json(nullptr) : ordered_json(option.trap);
-    o["chosen"] = chosen;
-    o["rate"] = number_or_null(n == 0 ? kNaN : chosen / static_cast<double>(n));
-    o["upper"] = number_or_null(upper_rate);
-    o["lower"] = number_or_null(lower_rate);
-    options_json.push_back(std::move(o));
-    if (option.key || !judged) continue;
+    out.options.push_back({option.id, option.text, option.key, nonempty(option.trap), chosen,
+                           n == 0 ? kNaN : chosen / static_cast<double>(n), upper_rate,
+                           lower_rate});
+    if (option.key || !out.judged) continue;
     // Enough wrong answers that, spread evenly, each distractor would have drawn five.
     if (chosen == 0 && wrong >= 5 * distractors) {
       flag(FlagKind::distractor_unused,
@@ -552,19 +543,15 @@ ordered_json analyze_question(const std::string& id, const std::vector<Met>& met
       }
     }
   }
-  out["options"] = std::move(options_json);
-  out["no_answer"] = static_cast<int>(n) - answered;
+  out.no_answer = static_cast<int>(n) - answered;
 
   // For numbers and orders, the wrong answers given most often.
-  if (!question || infos.empty()) out["common_wrong_answers"] = common_wrong_answers(met);
+  if (!question || infos.empty()) out.common_wrong_answers = common_wrong_answers(met);
 
   std::stable_sort(flags.begin(), flags.end(),
                    [](const Flag& a, const Flag& b) { return a.kind < b.kind; });
-  ordered_json flags_json = ordered_json::array();
   for (const Flag& f : flags)
-    flags_json.push_back({{"flag", f.id}, {"message", f.message}, {"look_at", f.look_at}});
-  out["flags"] = std::move(flags_json);
-  out["judged"] = judged;
+    out.flags.push_back({f.id, f.message, f.look_at});
   return out;
 }
 
@@ -585,7 +572,7 @@ bool agrees(const Group& group, const SessionReport& report) {
 
 // Forms: the reports with the same mode, seed and drawn questions, each with its score
 // statistics (mean, median, SD, KR-20, SEM) and histogram over the reports that finished it.
-ordered_json analysis_forms(const Group& group) {
+std::vector<FormAnalysis> analyze_forms(const Group& group) {
   std::map<std::tuple<std::string, std::uint64_t, std::vector<std::string>>,
            std::vector<const SessionReport*>>
       forms;
@@ -596,7 +583,7 @@ ordered_json analysis_forms(const Group& group) {
     if (members.empty()) form_order.push_back(key);
     members.push_back(report);
   }
-  ordered_json forms_json = ordered_json::array();
+  std::vector<FormAnalysis> out;
   for (const auto& key : form_order) {
     const auto& members = forms.at(key);
     const std::vector<std::string>& drawn = std::get<2>(key);
@@ -612,30 +599,30 @@ ordered_json analysis_forms(const Group& group) {
       scores.push_back(std::move(row));
     }
     const FormScores stats = form_scores(scores);
-    std::vector<int> histogram(drawn.size() + 1, 0);
+    FormAnalysis form;
+    form.mode = std::get<0>(key);
+    form.seed = std::get<1>(key);
+    form.questions = drawn.size();
+    form.reports = members.size();
+    form.complete = scores.size();
+    form.mean = stats.mean;
+    form.median = stats.median;
+    form.sd = stats.sd;
+    form.kr20 = stats.kr20;
+    form.sem = stats.sem;
+    form.histogram.assign(drawn.size() + 1, 0);
     for (const auto& row : scores)
-      ++histogram[static_cast<std::size_t>(std::accumulate(row.begin(), row.end(), 0.0))];
-    ordered_json f;
-    f["mode"] = std::get<0>(key);
-    f["seed"] = std::get<1>(key);
-    f["questions"] = drawn.size();
-    f["reports"] = members.size();
-    f["complete"] = scores.size();
-    f["mean"] = number_or_null(stats.mean);
-    f["median"] = number_or_null(stats.median);
-    f["sd"] = number_or_null(stats.sd);
-    f["kr20"] = number_or_null(stats.kr20);
-    f["sem"] = number_or_null(stats.sem);
-    f["histogram"] = histogram;
-    f["form"] = drawn;
-    forms_json.push_back(std::move(f));
+      ++form.histogram[static_cast<std::size_t>(std::accumulate(row.begin(), row.end(), 0.0))];
+    form.form = drawn;
+    out.push_back(std::move(form));
   }
-
-  return forms_json;
+  return out;
 }
 
-ordered_json analyze_group(const Group& group, const Lookup& lookup,
-                           const AnalysisOptions& options) {
+// Questions in the order first met, then worst first: by their worst flag, then by the weakest
+// discrimination (an undefined one last).
+std::vector<QuestionAnalysis> analyze_questions(const Group& group, const Lookup& lookup,
+                                                const AnalysisOptions& options) {
   std::vector<Learner> learners;
   for (const SessionReport* report : group.reports) {
     Learner learner{report, 0, 0};
@@ -645,125 +632,129 @@ ordered_json analyze_group(const Group& group, const Lookup& lookup,
     }
     learners.push_back(learner);
   }
-
-  ordered_json forms_json = analysis_forms(group);
-
-  // Questions in the order first met, then worst first.
   std::vector<std::string> ids;
   std::set<std::string> seen;
   for (const SessionReport* report : group.reports)
     for (const ReportAnswer& answer : report->answers)
       if (seen.insert(answer.question).second) ids.push_back(answer.question);
-  struct Analysed {
-    ordered_json json;
-    std::vector<Flag> flags;
-  };
   std::map<std::string, std::vector<Met>> met;
   for (const Learner& learner : learners)
     for (const ReportAnswer& answer : learner.report->answers)
       met[answer.question].push_back(
           {&learner, &answer,
            answer.answered ? choices_of(answer.answer_ids) : std::vector<std::string>{}});
+
+  struct Analysed {
+    QuestionAnalysis question;
+    std::vector<Flag> flags;
+  };
   std::vector<Analysed> analysed;
   for (const std::string& id : ids) {
     Analysed a;
-    a.json = analyze_question(id, met.at(id), lookup, options, a.flags);
+    a.question = analyze_question(id, met.at(id), lookup, options, a.flags);
     analysed.push_back(std::move(a));
   }
   const auto worst = [](const Analysed& a) {
     return a.flags.empty() ? 99 : static_cast<int>(a.flags.front().kind);
   };
   const auto discrimination = [](const Analysed& a) {
-    const auto& d = a.json["discrimination"];
-    return d.is_number() ? d.get<double>() : 2.0;
+    const double d = a.question.discrimination;
+    return std::isfinite(d) ? d : 2.0;
   };
   std::stable_sort(analysed.begin(), analysed.end(), [&](const Analysed& a, const Analysed& b) {
     if (worst(a) != worst(b)) return worst(a) < worst(b);
     return discrimination(a) < discrimination(b);
   });
-  ordered_json questions = ordered_json::array();
+  std::vector<QuestionAnalysis> out;
   for (Analysed& a : analysed)
-    questions.push_back(std::move(a.json));
+    out.push_back(std::move(a.question));
+  return out;
+}
 
-  // Per objective: how often its questions were answered right; per trap: how often an answer
-  // to a question offering it fell into it.
-  std::map<std::string, std::pair<int, int>> objectives;  // id → (right, attempts)
-  std::vector<std::string> objective_order;
-  std::map<std::string, std::pair<int, int>> traps;  // id → (fell, exposed)
+// Per objective: how often its questions (those the loaded banks hold) were answered right,
+// hardest first.
+std::vector<ObjectiveAnalysis> analyze_objectives(const Group& group, const Lookup& lookup) {
+  std::vector<ObjectiveAnalysis> out;  // in the order first met, until sorted
+  std::map<std::string, std::size_t> index;
   for (const SessionReport* report : group.reports) {
     for (const ReportAnswer& answer : report->answers) {
       const auto found = lookup.questions.find(answer.question);
-      if (found == lookup.questions.end()) {
-        if (!answer.trap.empty()) ++traps[answer.trap].first;
-        continue;
+      if (found == lookup.questions.end()) continue;
+      const std::string id = found->second->objective_id();
+      const auto [it, first] = index.emplace(id, out.size());
+      if (first) {
+        ObjectiveAnalysis objective;
+        objective.id = id;
+        const auto stated = lookup.objectives.find(id);
+        if (stated != lookup.objectives.end()) objective.statement = stated->second->statement;
+        out.push_back(std::move(objective));
       }
-      const bank::Question& q = *found->second;
-      auto& objective = objectives[q.objective_id()];
-      if (objective.second == 0 && objective.first == 0 &&
-          std::find(objective_order.begin(), objective_order.end(), q.objective_id()) ==
-              objective_order.end())
-        objective_order.push_back(q.objective_id());
-      objective.first += answer.correct ? 1 : 0;
-      objective.second += 1;
-      for (const std::string& trap : traps_offered(q))
-        ++traps[trap].second;
-      if (!answer.trap.empty()) ++traps[answer.trap].first;
+      ObjectiveAnalysis& objective = out[it->second];
+      objective.right += answer.correct ? 1 : 0;
+      objective.attempts += 1;
     }
   }
-  ordered_json objectives_json = ordered_json::array();
-  for (const std::string& id : objective_order) {
-    const auto [right, attempts] = objectives.at(id);
-    const auto statement = lookup.objectives.find(id);
-    objectives_json.push_back(
-        {{"id", id},
-         {"statement", statement == lookup.objectives.end()
-                           ? ordered_json(nullptr)
-                           : ordered_json(statement->second->statement)},
-         {"attempts", attempts},
-         {"right", right},
-         {"facility", number_or_null(attempts ? right / static_cast<double>(attempts) : kNaN)}});
-  }
-  std::stable_sort(
-      objectives_json.begin(), objectives_json.end(), [](const auto& a, const auto& b) {
-        const double fa = a["facility"].is_number() ? a["facility"].template get<double>() : 2;
-        const double fb = b["facility"].is_number() ? b["facility"].template get<double>() : 2;
-        return fa < fb;
-      });
-  ordered_json traps_json = ordered_json::array();
-  for (const auto& [id, counts] : traps) {
-    const auto trap = lookup.traps.find(id);
-    traps_json.push_back(
-        {{"id", id},
-         {"name",
-          trap == lookup.traps.end() ? ordered_json(nullptr) : ordered_json(trap->second->name)},
-         {"fell", counts.first},
-         {"exposed", counts.second},
-         {"rate", number_or_null(counts.second ? counts.first / static_cast<double>(counts.second)
-                                               : kNaN)}});
-  }
-  std::stable_sort(traps_json.begin(), traps_json.end(), [](const auto& a, const auto& b) {
-    const double ra = a["rate"].is_number() ? a["rate"].template get<double>() : -1;
-    const double rb = b["rate"].is_number() ? b["rate"].template get<double>() : -1;
-    return ra > rb;
-  });
+  for (ObjectiveAnalysis& objective : out)
+    objective.facility =
+        objective.attempts ? objective.right / static_cast<double>(objective.attempts) : kNaN;
+  const auto facility = [](const ObjectiveAnalysis& o) {
+    return std::isfinite(o.facility) ? o.facility : 2.0;
+  };
+  std::stable_sort(out.begin(), out.end(),
+                   [&](const auto& a, const auto& b) { return facility(a) < facility(b); });
+  return out;
+}
 
-  ordered_json out;
-  out["banks"] = group.banks;
-  out["reports"] = group.reports.size();
-  out["forms"] = std::move(forms_json);
-  out["questions"] = std::move(questions);
-  out["objectives"] = std::move(objectives_json);
-  out["traps"] = std::move(traps_json);
+// Per trap: how often an answer to a question offering it fell into it, most fallen for first
+// (last, a trap fallen into only on questions no loaded bank holds: offered by none it knows).
+std::vector<TrapAnalysis> analyze_traps(const Group& group, const Lookup& lookup) {
+  std::map<std::string, TrapAnalysis> traps;  // by id
+  for (const SessionReport* report : group.reports) {
+    for (const ReportAnswer& answer : report->answers) {
+      const auto found = lookup.questions.find(answer.question);
+      if (found != lookup.questions.end())
+        for (const std::string& trap : traps_offered(*found->second))
+          ++traps[trap].exposed;
+      if (!answer.trap.empty()) ++traps[answer.trap].fell;
+    }
+  }
+  std::vector<TrapAnalysis> out;
+  for (auto& [id, trap] : traps) {
+    const auto named = lookup.traps.find(id);
+    trap.id = id;
+    if (named != lookup.traps.end()) trap.name = named->second->name;
+    trap.rate = trap.exposed ? trap.fell / static_cast<double>(trap.exposed) : kNaN;
+    out.push_back(std::move(trap));
+  }
+  const auto rate = [](const TrapAnalysis& t) { return std::isfinite(t.rate) ? t.rate : -1.0; };
+  std::stable_sort(out.begin(), out.end(),
+                   [&](const auto& a, const auto& b) { return rate(a) > rate(b); });
+  return out;
+}
+
+GroupAnalysis analyze_group(const Group& group, const Lookup& lookup,
+                            const AnalysisOptions& options) {
+  GroupAnalysis out;
+  out.banks = group.banks;
+  out.reports = group.reports.size();
+  out.forms = analyze_forms(group);
+  out.questions = analyze_questions(group, lookup, options);
+  out.objectives = analyze_objectives(group, lookup);
+  out.traps = analyze_traps(group, lookup);
   return out;
 }
 
 }  // namespace
 
-ordered_json analyze_reports(const std::vector<SessionReport>& reports,
-                             const std::vector<SkippedReport>& skipped,
-                             const std::vector<bank::Bank>& banks, const AnalysisOptions& options) {
+Analysis analyze_reports(const std::vector<SessionReport>& reports,
+                         const std::vector<SkippedReport>& skipped,
+                         const std::vector<bank::Bank>& banks, const AnalysisOptions& options) {
   const Lookup lookup = lookup_of(banks);
-  ordered_json warnings = ordered_json::array();
+  Analysis out;
+  out.reports = reports.size();
+  out.skipped = skipped;
+  out.thresholds = {options.min_attempts, options.group_share, options.too_easy, options.too_hard,
+                    options.weak_discrimination};
   std::vector<Group> groups;
   for (const SessionReport& report : reports) {
     auto it = std::find_if(groups.begin(), groups.end(),
@@ -773,7 +764,7 @@ ordered_json analyze_reports(const std::vector<SessionReport>& reports,
       for (const auto& [bank, revised] : report.banks)
         revisions += fmt::format("{}{} {}", revisions.empty() ? "" : ", ", bank,
                                  revised.empty() ? "(no date)" : revised);
-      warnings.push_back(fmt::format(
+      out.warnings.push_back(fmt::format(
           "{} was answered on another revision of a bank ({}) than the reports before it: its "
           "revision is analysed apart, as group {}",
           report.path, revisions, groups.size() + 1));
@@ -790,28 +781,13 @@ ordered_json analyze_reports(const std::vector<SessionReport>& reports,
   for (const SessionReport& report : reports)
     for (const ReportAnswer& answer : report.answers)
       if (!lookup.questions.count(answer.question) && unknown.insert(answer.question).second)
-        warnings.push_back(fmt::format(
+        out.warnings.push_back(fmt::format(
             "question {} (in {}) is not in the loaded banks: its options, objective and traps "
             "are not analysed (load its bank with --bank PATH)",
             answer.question, report.path));
 
-  ordered_json skipped_json = ordered_json::array();
-  for (const SkippedReport& s : skipped)
-    skipped_json.push_back({{"path", s.path}, {"reason", s.reason}});
-  ordered_json groups_json = ordered_json::array();
   for (const Group& group : groups)
-    groups_json.push_back(analyze_group(group, lookup, options));
-
-  ordered_json out;
-  out["reports"] = reports.size();
-  out["skipped"] = std::move(skipped_json);
-  out["warnings"] = std::move(warnings);
-  out["thresholds"] = {{"min_attempts", options.min_attempts},
-                       {"group_share", options.group_share},
-                       {"too_easy", options.too_easy},
-                       {"too_hard", options.too_hard},
-                       {"weak_discrimination", options.weak_discrimination}};
-  out["groups"] = std::move(groups_json);
+    out.groups.push_back(analyze_group(group, lookup, options));
   return out;
 }
 

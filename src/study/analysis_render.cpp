@@ -10,46 +10,47 @@
 
 namespace proofdeck::study {
 
-using nlohmann::ordered_json;
-
 namespace {
 
-std::string decimal(const ordered_json& value, int decimals = 2) {
-  if (!value.is_number()) return "–";
-  const double x = value.get<double>();
+// An undefined statistic (NaN) prints as a dash.
+std::string decimal(double x, int decimals = 2) {
+  if (!std::isfinite(x)) return "–";
   // A minus sign, not a hyphen, as the lesson prints negative numbers.
   const std::string digits = fmt::format("{:.{}f}", std::fabs(x), decimals);
   return (x < 0 && digits.find_first_not_of("0.") != std::string::npos ? "−" : "") + digits;
 }
 
-std::string share(const ordered_json& value) {
-  if (!value.is_number()) return "–";
-  const std::string digits = fmt::format("{:.0f}%", std::fabs(100 * value.get<double>()));
-  return (value.get<double>() < 0 && digits != "0%" ? "−" : "") + digits;
+std::string share(double x) {
+  if (!std::isfinite(x)) return "–";
+  const std::string digits = fmt::format("{:.0f}%", std::fabs(100 * x));
+  return (x < 0 && digits != "0%" ? "−" : "") + digits;
 }
 
 std::string plural(std::size_t n, const char* one, const char* many) {
   return fmt::format("{} {}", n, n == 1 ? one : many);
 }
 
-std::string safe(const ordered_json& value) {
-  return value.is_string()
-             ? text::terminal_safe(value.get<std::string>(), text::Newlines::as_spaces)
-             : std::string("–");
+std::string safe(const std::string& text) {
+  return text::terminal_safe(text, text::Newlines::as_spaces);
+}
+
+// A text the loaded banks do not hold prints as a dash.
+std::string safe(const std::optional<std::string>& text) {
+  return text ? safe(*text) : std::string("–");
 }
 
 // Score histogram rows: one a score, or bins of equal width when there are more than 16 scores.
 struct Bin {
   int low, high, learners;
 };
-std::vector<Bin> bins_of(const ordered_json& histogram) {
+std::vector<Bin> bins_of(const std::vector<int>& histogram) {
   const int scores = static_cast<int>(histogram.size());
   const int width = std::max(1, (scores + 15) / 16);
   std::vector<Bin> out;
   for (int low = 0; low < scores; low += width) {
     Bin bin{low, std::min(scores - 1, low + width - 1), 0};
     for (int s = bin.low; s <= bin.high; ++s)
-      bin.learners += histogram[static_cast<std::size_t>(s)].get<int>();
+      bin.learners += histogram[static_cast<std::size_t>(s)];
     out.push_back(bin);
   }
   return out;
@@ -59,34 +60,31 @@ std::string bin_label(const Bin& bin) {
   return bin.low == bin.high ? std::to_string(bin.low) : fmt::format("{}–{}", bin.low, bin.high);
 }
 
-std::string form_title(const ordered_json& form, std::size_t number) {
-  return fmt::format("Form {}: {} · seed {} · {} · {} ({} complete)", number,
-                     form["mode"].get<std::string>(), form["seed"].get<std::uint64_t>(),
-                     plural(form["questions"].get<std::size_t>(), "question", "questions"),
-                     plural(form["reports"].get<std::size_t>(), "report", "reports"),
-                     form["complete"].get<std::size_t>());
+std::string form_title(const FormAnalysis& form, std::size_t number) {
+  return fmt::format("Form {}: {} · seed {} · {} · {} ({} complete)", number, form.mode, form.seed,
+                     plural(form.questions, "question", "questions"),
+                     plural(form.reports, "report", "reports"), form.complete);
 }
 
-std::string form_scores_line(const ordered_json& form) {
+std::string form_scores_line(const FormAnalysis& form) {
   return fmt::format("Score: mean {} · median {} · SD {} · KR-20 {} · SEM {}",
-                     decimal(form["mean"], 1), decimal(form["median"], 1), decimal(form["sd"]),
-                     decimal(form["kr20"]), decimal(form["sem"]));
+                     decimal(form.mean, 1), decimal(form.median, 1), decimal(form.sd),
+                     decimal(form.kr20), decimal(form.sem));
 }
 
-std::string question_numbers(const ordered_json& q) {
+std::string question_numbers(const QuestionAnalysis& q) {
   return fmt::format(
       "facility {} · discrimination {} · upper−lower {} · efficiency {} · {} · "
       "median {} s",
-      decimal(q["facility"]), decimal(q["discrimination"]), decimal(q["upper_lower"]),
-      share(q["efficiency"]), plural(q["attempts"].get<std::size_t>(), "learner", "learners"),
-      decimal(q["median_time_s"], 0));
+      decimal(q.facility), decimal(q.discrimination), decimal(q.upper_lower), share(q.efficiency),
+      plural(q.attempts, "learner", "learners"), decimal(q.median_time_s, 0));
 }
 
-std::string render_form(const ordered_json& form, std::size_t number, const Theme& theme,
+std::string render_form(const FormAnalysis& form, std::size_t number, const Theme& theme,
                         int width) {
   std::string out = "\n" + wrap_styled(theme.emphasis, form_title(form, number), width);
   out += text::wrap_block(form_scores_line(form), width, "  ", "    ");
-  const std::vector<Bin> bins = bins_of(form["histogram"]);
+  const std::vector<Bin> bins = bins_of(form.histogram);
   int most = 1, label_width = 5;
   for (const Bin& bin : bins) {
     most = std::max(most, bin.learners);
@@ -106,83 +104,77 @@ std::string render_form(const ordered_json& form, std::size_t number, const Them
   return out;
 }
 
-std::string render_flagged(const ordered_json& q, std::size_t number, const Theme& theme,
+std::string render_flagged(const QuestionAnalysis& q, std::size_t number, const Theme& theme,
                            int width) {
-  std::string out =
-      "\n" + wrap_labelled(fmt::format("{}. {}", number, safe(q["id"])), theme.emphasis,
-                           "· " + question_numbers(q), width, "     ");
-  if (q["prompt"].is_string())
-    out +=
-        wrap_styled(theme.dim, text::truncate(safe(q["prompt"]), 3 * width), width, "   ", "   ");
-  for (const auto& flag : q["flags"]) {
-    out += wrap_styled(theme.bad, "⚑ " + flag["message"].get<std::string>(), width, "   ", "     ");
-    out +=
-        text::wrap_block("look at: " + flag["look_at"].get<std::string>(), width, "     ", "     ");
+  std::string out = "\n" + wrap_labelled(fmt::format("{}. {}", number, safe(q.id)), theme.emphasis,
+                                         "· " + question_numbers(q), width, "     ");
+  if (q.prompt)
+    out += wrap_styled(theme.dim, text::truncate(safe(q.prompt), 3 * width), width, "   ", "   ");
+  for (const QuestionFlag& flag : q.flags) {
+    out += wrap_styled(theme.bad, "⚑ " + flag.message, width, "   ", "     ");
+    out += text::wrap_block("look at: " + flag.look_at, width, "     ", "     ");
   }
-  if (!q["options"].empty()) {
+  if (!q.options.empty()) {
     out += fmt::format("     {:<8} {:>6} {:>6} {:>6}\n", "option", "chosen", "upper", "lower");
-    for (const auto& option : q["options"]) {
-      const std::string id =
-          text::fit(safe(option["id"]) + (option["key"].get<bool>() ? " ✓" : ""), 8);
-      std::string line = fmt::format("     {} {:>6} {:>6} {:>6}", id, share(option["rate"]),
-                                     share(option["upper"]), share(option["lower"]));
-      if (option["trap"].is_string()) {
+    for (const OptionAnalysis& option : q.options) {
+      const std::string id = text::fit(safe(option.id) + (option.key ? " ✓" : ""), 8);
+      std::string line = fmt::format("     {} {:>6} {:>6} {:>6}", id, share(option.rate),
+                                     share(option.upper), share(option.lower));
+      if (option.trap) {
         const int room = width - text::display_width(line) - 2;
-        if (room >= 8) line += "  " + text::truncate("trap " + safe(option["trap"]), room);
+        if (room >= 8) line += "  " + text::truncate("trap " + safe(option.trap), room);
       }
       out += line + "\n";
     }
   }
-  if (q.contains("common_wrong_answers") && !q["common_wrong_answers"].empty()) {
+  if (q.common_wrong_answers && !q.common_wrong_answers->empty()) {
     std::string list;
-    for (const auto& wrong : q["common_wrong_answers"])
-      list += fmt::format("{}{} ×{}", list.empty() ? "" : " · ", safe(wrong["answer"]),
-                          wrong["count"].get<int>());
+    for (const WrongAnswer& wrong : *q.common_wrong_answers)
+      list += fmt::format("{}{} ×{}", list.empty() ? "" : " · ", safe(wrong.answer), wrong.count);
     out += text::wrap_block("most given wrong answers: " + list, width, "     ", "     ");
   }
   return out;
 }
 
 // The questions without a flag, a line each: id, learners, facility, discrimination, efficiency.
-std::string render_unflagged(const std::vector<const ordered_json*>& questions, int width) {
+std::string render_unflagged(const std::vector<const QuestionAnalysis*>& questions, int width) {
   if (questions.empty()) return "";
   const int numbers = 30;  // "  200  0.71   0.42   63%   14"
   const int id_width = std::max(8, std::min(48, width - numbers - 2));
   std::string out =
       fmt::format("  {} {:>5} {:>5} {:>6} {:>5} {:>4}\n", text::pad_right("question", id_width),
                   "n", "fac.", "disc.", "eff.", "s");
-  for (const ordered_json* q : questions) {
-    out += fmt::format("  {} {:>5} {:>5} {:>6} {:>5} {:>4}\n",
-                       text::fit(safe((*q)["id"]), id_width), (*q)["attempts"].get<int>(),
-                       decimal((*q)["facility"]), decimal((*q)["discrimination"]),
-                       share((*q)["efficiency"]), decimal((*q)["median_time_s"], 0));
+  for (const QuestionAnalysis* q : questions) {
+    out += fmt::format("  {} {:>5} {:>5} {:>6} {:>5} {:>4}\n", text::fit(safe(q->id), id_width),
+                       q->attempts, decimal(q->facility), decimal(q->discrimination),
+                       share(q->efficiency), decimal(q->median_time_s, 0));
   }
   return out;
 }
 
-std::string render_group(const ordered_json& group, const AnalysisOptions& options,
+std::string render_group(const GroupAnalysis& group, const AnalysisThresholds& thresholds,
                          const Theme& theme, int width) {
   std::string out;
   std::size_t number = 0;
-  for (const auto& form : group["forms"])
+  for (const FormAnalysis& form : group.forms)
     out += render_form(form, ++number, theme, width);
 
-  std::vector<const ordered_json*> flagged, unflagged;
-  for (const auto& q : group["questions"])
-    (q["flags"].empty() ? unflagged : flagged).push_back(&q);
+  std::vector<const QuestionAnalysis*> flagged, unflagged;
+  for (const QuestionAnalysis& q : group.questions)
+    (q.flags.empty() ? unflagged : flagged).push_back(&q);
   out += "\n" + wrap_styled(theme.emphasis,
                             fmt::format("Questions, worst first: {} flagged of {}", flagged.size(),
-                                        group["questions"].size()),
+                                        group.questions.size()),
                             width);
   out += text::wrap_block(
       fmt::format("Facility: the share right. Discrimination: the point-biserial of the question "
                   "against the rest of the form. Upper−lower: the facility of the top {0:.0f}% of "
                   "learners minus the bottom {0:.0f}%'s. Efficiency: the discrimination over the "
                   "most it could be at this facility. Flags need {1} learners.",
-                  100 * options.group_share, options.min_attempts),
+                  100 * thresholds.group_share, thresholds.min_attempts),
       width, "  ", "  ");
   number = 0;
-  for (const ordered_json* q : flagged)
+  for (const QuestionAnalysis* q : flagged)
     out += render_flagged(*q, ++number, theme, width);
   if (!unflagged.empty()) {
     out += "\n" +
@@ -192,24 +184,23 @@ std::string render_group(const ordered_json& group, const AnalysisOptions& optio
     out += render_unflagged(unflagged, width);
   }
 
-  if (!group["objectives"].empty()) {
+  if (!group.objectives.empty()) {
     out += "\n" + wrap_styled(theme.emphasis, "Objectives, hardest first", width);
     const int id_width = std::max(8, std::min(48, width - 18));
     out += fmt::format("  {} {:>6} {:>7}\n", text::pad_right("objective", id_width), "right",
                        "answers");
-    for (const auto& objective : group["objectives"])
-      out += fmt::format("  {} {:>6} {:>7}\n", text::fit(safe(objective["id"]), id_width),
-                         share(objective["facility"]), objective["attempts"].get<int>());
+    for (const ObjectiveAnalysis& objective : group.objectives)
+      out += fmt::format("  {} {:>6} {:>7}\n", text::fit(safe(objective.id), id_width),
+                         share(objective.facility), objective.attempts);
   }
   std::string traps;
   constexpr std::size_t kTrapsShown = 12;
   std::size_t fallen = 0;
-  for (const auto& trap : group["traps"]) {
-    if (trap["fell"].get<int>() == 0 || ++fallen > kTrapsShown) continue;
+  for (const TrapAnalysis& trap : group.traps) {
+    if (trap.fell == 0 || ++fallen > kTrapsShown) continue;
     traps += text::wrap_block(
         fmt::format("{} — fell {} of {} answers that offered it ({})",
-                    trap["name"].is_string() ? safe(trap["name"]) : safe(trap["id"]),
-                    trap["fell"].get<int>(), trap["exposed"].get<int>(), share(trap["rate"])),
+                    safe(trap.name.value_or(trap.id)), trap.fell, trap.exposed, share(trap.rate)),
         width, "  ", "    ");
   }
   if (fallen > kTrapsShown)
@@ -231,19 +222,25 @@ std::string csv_field(const std::string& value) {
   return out + "\"";
 }
 
-std::string csv_value(const ordered_json& value) {
-  if (value.is_null()) return "";
-  if (value.is_string()) return csv_field(value.get<std::string>());
-  if (value.is_number_float()) return fmt::format("{}", value.get<double>());
-  return value.dump();
+// A missing text, or an undefined statistic, is an empty field.
+std::string csv_field(const std::optional<std::string>& value) {
+  return value ? csv_field(*value) : std::string();
 }
 
-std::string html_escape(const ordered_json& value) {
-  return value.is_string() ? text::markup_escape(value.get<std::string>()) : std::string("–");
+std::string csv_number(double value) {
+  return std::isfinite(value) ? fmt::format("{}", value) : std::string();
 }
 
-std::string html_bar(const ordered_json& rate, const char* kind) {
-  const double x = rate.is_number() ? std::clamp(rate.get<double>(), 0.0, 1.0) : 0.0;
+std::string html_escape(const std::string& text) {
+  return text::markup_escape(text);
+}
+
+std::string html_escape(const std::optional<std::string>& text) {
+  return text ? html_escape(*text) : std::string("–");
+}
+
+std::string html_bar(double rate, const char* kind) {
+  const double x = std::isfinite(rate) ? std::clamp(rate, 0.0, 1.0) : 0.0;
   return fmt::format(
       "<td class=\"bar\"><span class=\"{}\" style=\"width:{:.1f}%\"></span><b>{}</b></td>", kind,
       100 * x, share(rate));
@@ -251,84 +248,74 @@ std::string html_bar(const ordered_json& rate, const char* kind) {
 
 }  // namespace
 
-std::string render_analysis(const ordered_json& analysis, const Theme& theme, int width) {
-  const AnalysisOptions options{
-      analysis["thresholds"]["min_attempts"].get<int>(),
-      analysis["thresholds"]["group_share"].get<double>(),
-  };
+std::string render_analysis(const Analysis& analysis, const Theme& theme, int width) {
   std::string out = wrap_labelled(
       "proofdeck analyze", theme.emphasis,
-      fmt::format(
-          "· {} analysed{}", plural(analysis["reports"].get<std::size_t>(), "report", "reports"),
-          analysis["skipped"].empty() ? std::string()
-                                      : fmt::format(" · {} skipped", analysis["skipped"].size())),
+      fmt::format("· {} analysed{}", plural(analysis.reports, "report", "reports"),
+                  analysis.skipped.empty() ? std::string()
+                                           : fmt::format(" · {} skipped", analysis.skipped.size())),
       width);
-  for (const auto& warning : analysis["warnings"])
+  for (const std::string& warning : analysis.warnings)
     out += wrap_labelled("warning:", theme.warning, safe(warning), width);
   std::size_t number = 0;
-  for (const auto& group : analysis["groups"]) {
-    if (analysis["groups"].size() > 1) {
+  for (const GroupAnalysis& group : analysis.groups) {
+    if (analysis.groups.size() > 1) {
       std::string revisions;
-      for (const auto& [bank, revised] : group["banks"].items())
-        revisions += fmt::format(
-            "{}{} {}", revisions.empty() ? "" : ", ", bank,
-            revised.get<std::string>().empty() ? "(no date)" : revised.get<std::string>());
-      out +=
-          "\n" +
-          wrap_styled(theme.emphasis,
-                      fmt::format("Group {}: {} · {}", ++number,
-                                  plural(group["reports"].get<std::size_t>(), "report", "reports"),
-                                  revisions),
-                      width);
+      for (const auto& [bank, revised] : group.banks)
+        revisions += fmt::format("{}{} {}", revisions.empty() ? "" : ", ", bank,
+                                 revised.empty() ? "(no date)" : revised);
+      out += "\n" + wrap_styled(theme.emphasis,
+                                fmt::format("Group {}: {} · {}", ++number,
+                                            plural(group.reports, "report", "reports"), revisions),
+                                width);
     }
-    out += render_group(group, options, theme, width);
+    out += render_group(group, analysis.thresholds, theme, width);
   }
   return out;
 }
 
-std::string analysis_csv(const ordered_json& analysis) {
+std::string analysis_csv(const Analysis& analysis) {
   std::string out =
       "group,question,bank,topic,type,objective,learners,answered,facility,sd,discrimination,"
       "upper_lower,efficiency,guess_chance,median_time_s,flags\r\n";
   std::size_t number = 0;
-  for (const auto& group : analysis["groups"]) {
+  for (const GroupAnalysis& group : analysis.groups) {
     ++number;
-    for (const auto& q : group["questions"]) {
+    for (const QuestionAnalysis& q : group.questions) {
       std::string flags;
-      for (const auto& flag : q["flags"])
-        flags += (flags.empty() ? "" : ";") + flag["flag"].get<std::string>();
+      for (const QuestionFlag& flag : q.flags)
+        flags += (flags.empty() ? "" : ";") + flag.flag;
       out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\r\n", number,
-                         csv_value(q["id"]), csv_value(q["bank"]), csv_value(q["topic"]),
-                         csv_value(q["type"]), csv_value(q["objective"]), csv_value(q["attempts"]),
-                         csv_value(q["answered"]), csv_value(q["facility"]), csv_value(q["sd"]),
-                         csv_value(q["discrimination"]), csv_value(q["upper_lower"]),
-                         csv_value(q["efficiency"]), csv_value(q["guess_chance"]),
-                         csv_value(q["median_time_s"]), csv_field(flags));
+                         csv_field(q.id), csv_field(q.bank), csv_field(q.topic), csv_field(q.type),
+                         csv_field(q.objective), q.attempts, q.answered, csv_number(q.facility),
+                         csv_number(q.sd), csv_number(q.discrimination), csv_number(q.upper_lower),
+                         csv_number(q.efficiency), csv_number(q.guess_chance),
+                         csv_number(q.median_time_s), csv_field(flags));
     }
   }
   return out;
 }
 
-std::string analysis_html(const ordered_json& analysis) {
+std::string analysis_html(const Analysis& analysis) {
   std::string body;
   body += fmt::format(
       "<header><h1>Item analysis</h1><p class=\"meta\">{} analysed{}</p>"
       "</header>\n",
-      plural(analysis["reports"].get<std::size_t>(), "report", "reports"),
-      analysis["skipped"].empty() ? std::string()
-                                  : fmt::format(" · {} skipped", analysis["skipped"].size()));
-  for (const auto& warning : analysis["warnings"])
+      plural(analysis.reports, "report", "reports"),
+      analysis.skipped.empty() ? std::string()
+                               : fmt::format(" · {} skipped", analysis.skipped.size()));
+  for (const std::string& warning : analysis.warnings)
     body += fmt::format("<p class=\"warning\">{}</p>\n", html_escape(warning));
   std::size_t group_number = 0;
-  for (const auto& group : analysis["groups"]) {
+  for (const GroupAnalysis& group : analysis.groups) {
     ++group_number;
-    if (analysis["groups"].size() > 1) body += fmt::format("<h2>Group {}</h2>\n", group_number);
+    if (analysis.groups.size() > 1) body += fmt::format("<h2>Group {}</h2>\n", group_number);
     std::size_t form_number = 0;
-    for (const auto& form : group["forms"]) {
+    for (const FormAnalysis& form : group.forms) {
       body += fmt::format("<section class=\"form\"><h2>{}</h2><p>{}</p>\n",
                           text::markup_escape(form_title(form, ++form_number)),
                           text::markup_escape(form_scores_line(form)));
-      const std::vector<Bin> bins = bins_of(form["histogram"]);
+      const std::vector<Bin> bins = bins_of(form.histogram);
       int most = 1;
       for (const Bin& bin : bins)
         most = std::max(most, bin.learners);
@@ -360,40 +347,37 @@ std::string analysis_html(const ordered_json& analysis) {
       body += "</svg></figure></section>\n";
     }
     body += "<h2>Questions, worst first</h2>\n";
-    for (const auto& q : group["questions"]) {
+    for (const QuestionAnalysis& q : group.questions) {
       body += fmt::format("<section class=\"question{}\"><h3>{}</h3>",
-                          q["flags"].empty() ? "" : " flagged", html_escape(q["id"]));
-      if (q["prompt"].is_string())
-        body += fmt::format("<p class=\"prompt\">{}</p>", html_escape(q["prompt"]));
+                          q.flags.empty() ? "" : " flagged", html_escape(q.id));
+      if (q.prompt) body += fmt::format("<p class=\"prompt\">{}</p>", html_escape(q.prompt));
       body += fmt::format("<p class=\"meta\">{}</p>", text::markup_escape(question_numbers(q)));
-      for (const auto& flag : q["flags"])
+      for (const QuestionFlag& flag : q.flags)
         body += fmt::format("<p class=\"flag\"><strong>{}</strong><br />Look at: {}</p>",
-                            html_escape(flag["message"]), html_escape(flag["look_at"]));
-      if (!q["options"].empty()) {
+                            html_escape(flag.message), html_escape(flag.look_at));
+      if (!q.options.empty()) {
         body +=
             "<div class=\"table-scroll\"><table class=\"options\"><thead><tr><th>option</th>"
             "<th>all</th><th>upper group</th><th>lower group</th></tr></thead><tbody>";
-        for (const auto& option : q["options"]) {
-          body +=
-              fmt::format("<tr><th>{}{}<span class=\"text\">{}</span></th>{}{}{}</tr>",
-                          html_escape(option["id"]),
-                          option["key"].get<bool>() ? " <span class=\"key\">✓ key</span>" : "",
-                          html_escape(option["text"]), html_bar(option["rate"], "all"),
-                          html_bar(option["upper"], "upper"), html_bar(option["lower"], "lower"));
+        for (const OptionAnalysis& option : q.options) {
+          body += fmt::format("<tr><th>{}{}<span class=\"text\">{}</span></th>{}{}{}</tr>",
+                              html_escape(option.id),
+                              option.key ? " <span class=\"key\">✓ key</span>" : "",
+                              html_escape(option.text), html_bar(option.rate, "all"),
+                              html_bar(option.upper, "upper"), html_bar(option.lower, "lower"));
         }
         body += "</tbody></table></div>";
       }
       body += "</section>\n";
     }
-    if (!group["traps"].empty()) {
+    if (!group.traps.empty()) {
       body +=
           "<h2>Traps</h2><div class=\"table-scroll\"><table><thead><tr><th>trap</th>"
           "<th>fell</th><th>offered</th><th>rate</th></tr></thead><tbody>";
-      for (const auto& trap : group["traps"])
-        body +=
-            fmt::format("<tr><th>{}</th><td>{}</td><td>{}</td><td>{}</td></tr>",
-                        html_escape(trap["name"].is_string() ? trap["name"] : trap["id"]),
-                        trap["fell"].get<int>(), trap["exposed"].get<int>(), share(trap["rate"]));
+      for (const TrapAnalysis& trap : group.traps)
+        body += fmt::format("<tr><th>{}</th><td>{}</td><td>{}</td><td>{}</td></tr>",
+                            html_escape(trap.name.value_or(trap.id)), trap.fell, trap.exposed,
+                            share(trap.rate));
       body += "</tbody></table></div>\n";
     }
   }
