@@ -26,7 +26,7 @@ using nlohmann::json;
 // (1024, 1024) take 18 s.
 constexpr double kMaxOutput = double{1 << 16};
 constexpr double kMaxWork = double{1 << 22};
-constexpr std::int64_t kEngineMaxDimension = 1 << 16;  // engine_spec.cpp's limit
+constexpr std::int64_t kEngineMaxDimension = 1 << 16;  // engine_io/op_run.hpp's limit
 
 // The largest size the spec names: a config integer within the engine's limit, or the length of
 // a list in it other than the input's (and grad_output's) rows: row widths, parameters, position
