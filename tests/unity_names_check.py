@@ -178,6 +178,7 @@ def main():
         print(f"{clashes} internal name(s) defined twice in a layer (unity builds batch a "
               f"layer's files into one translation unit)")
         return 1
+    print("ok: no internal name defined by two files of one layer")
     return 0
 
 
