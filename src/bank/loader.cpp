@@ -67,6 +67,98 @@ BankErrors::BankErrors(std::vector<std::string> problems)
 
 namespace {
 
+void read_topics(Reader& reader, const json& root, Bank& bank) {
+  const json& topics = reader.array(root, "topics", "");
+  for (std::size_t i = 0; i < topics.size(); ++i) {
+    const std::string where = fmt::format("/topics/{}", i);
+    if (!reader.object(topics[i], where, {"id", "name", "description", "requires"},
+                       {"id", "name"})) {
+      continue;
+    }
+    bank.topics.push_back(
+        Topic{reader.id(topics[i], "id", where), reader.text(topics[i], "name", where),
+              reader.text(topics[i], "description", where), reader.requirements(topics[i], where)});
+  }
+}
+
+void read_traps(Reader& reader, const json& root, Bank& bank) {
+  const json& traps = reader.array(root, "traps", "");
+  for (std::size_t i = 0; i < traps.size(); ++i) {
+    const std::string where = fmt::format("/traps/{}", i);
+    if (!reader.object(traps[i], where, {"id", "name", "misconception", "correction", "source"},
+                       {"id", "name", "misconception", "correction", "source"})) {
+      continue;
+    }
+    bank.traps.push_back(
+        Trap{reader.id(traps[i], "id", where), reader.text(traps[i], "name", where),
+             reader.text(traps[i], "misconception", where),
+             reader.text(traps[i], "correction", where), reader.source(traps[i], where)});
+  }
+}
+
+// An objective states its quote once, here or in its source, and rests on the lesson's words
+// or a source.
+void read_objectives(Reader& reader, const json& root, Bank& bank) {
+  const json& objectives = reader.array(root, "objectives", "");
+  for (std::size_t i = 0; i < objectives.size(); ++i) {
+    const std::string where = fmt::format("/objectives/{}", i);
+    if (!reader.object(objectives[i], where, {"id", "statement", "quote", "source"},
+                       {"id", "statement"})) {
+      continue;
+    }
+    Objective objective{reader.id(objectives[i], "id", where),
+                        reader.text(objectives[i], "statement", where),
+                        reader.source(objectives[i], where), bank.id, where};
+    if (const std::string quote = reader.text(objectives[i], "quote", where); !quote.empty()) {
+      if (!objective.source.quote.empty()) {
+        reader.problem(where + "/quote", "the quote is given twice, here and in 'source'");
+      }
+      objective.source.quote = quote;
+    }
+    if (objective.source.quote.empty() && objective.source.section.empty() &&
+        objective.source.reference.empty()) {
+      reader.problem(where, "give the lesson's words it rests on ('quote') or a 'source'");
+    }
+    bank.objectives.push_back(std::move(objective));
+  }
+}
+
+void read_out_of_scope(Reader& reader, const json& root, Bank& bank) {
+  const json& out_of_scope = reader.array(root, "out_of_scope", "");
+  for (std::size_t i = 0; i < out_of_scope.size(); ++i) {
+    const std::string where = fmt::format("/out_of_scope/{}", i);
+    if (!reader.object(out_of_scope[i], where,
+                       {"quote", "reason", "note", "correction", "reference"},
+                       {"quote", "reason"})) {
+      continue;
+    }
+    OutOfScope entry;
+    entry.pointer = where;
+    entry.quote = reader.text(out_of_scope[i], "quote", where);
+    entry.note = reader.text(out_of_scope[i], "note", where);
+    entry.correction = reader.text(out_of_scope[i], "correction", where);
+    entry.reference = reader.text(out_of_scope[i], "reference", where);
+    const std::string reason = reader.text(out_of_scope[i], "reason", where);
+    if (const auto parsed = parse_out_of_scope_reason(reason)) {
+      entry.reason = *parsed;
+    } else if (!reason.empty()) {
+      reader.problem(where + "/reason", fmt::format("'{}' is not a reason; expected {}", reason,
+                                                    fmt::join(kOutOfScopeReasons, ", ")));
+    }
+    const bool error = entry.reason == OutOfScopeReason::lesson_error;
+    if (error && (entry.correction.empty() || entry.reference.empty())) {
+      reader.problem(where,
+                     "a lesson-error gives the correct claim ('correction') and the "
+                     "paper that states it ('reference')");
+    } else if (!error && (!entry.correction.empty() || !entry.reference.empty())) {
+      reader.problem(where, fmt::format("'correction' and 'reference' belong to a lesson-error, "
+                                        "not to {}",
+                                        reason));
+    }
+    bank.out_of_scope.push_back(std::move(entry));
+  }
+}
+
 // References to topics and traps, and ids unique within the bank.
 void check_references(Reader& reader, const Bank& bank) {
   std::set<std::string> topics, traps, questions;
@@ -287,84 +379,10 @@ Bank load_bank(std::string_view text, const std::string& file, const LoadLimits&
       bank.revised_at = reader.utc_time(meta, "revised", "/bank");
       if (bank.revised_at) bank.revised = meta.at("revised").get<std::string>();
     }
-    const json& topics = reader.array(root, "topics", "");
-    for (std::size_t i = 0; i < topics.size(); ++i) {
-      const std::string where = fmt::format("/topics/{}", i);
-      if (!reader.object(topics[i], where, {"id", "name", "description", "requires"},
-                         {"id", "name"})) {
-        continue;
-      }
-      bank.topics.push_back(Topic{
-          reader.id(topics[i], "id", where), reader.text(topics[i], "name", where),
-          reader.text(topics[i], "description", where), reader.requirements(topics[i], where)});
-    }
-    const json& traps = reader.array(root, "traps", "");
-    for (std::size_t i = 0; i < traps.size(); ++i) {
-      const std::string where = fmt::format("/traps/{}", i);
-      if (!reader.object(traps[i], where, {"id", "name", "misconception", "correction", "source"},
-                         {"id", "name", "misconception", "correction", "source"})) {
-        continue;
-      }
-      bank.traps.push_back(
-          Trap{reader.id(traps[i], "id", where), reader.text(traps[i], "name", where),
-               reader.text(traps[i], "misconception", where),
-               reader.text(traps[i], "correction", where), reader.source(traps[i], where)});
-    }
-    const json& objectives = reader.array(root, "objectives", "");
-    for (std::size_t i = 0; i < objectives.size(); ++i) {
-      const std::string where = fmt::format("/objectives/{}", i);
-      if (!reader.object(objectives[i], where, {"id", "statement", "quote", "source"},
-                         {"id", "statement"})) {
-        continue;
-      }
-      Objective objective{reader.id(objectives[i], "id", where),
-                          reader.text(objectives[i], "statement", where),
-                          reader.source(objectives[i], where), bank.id, where};
-      if (const std::string quote = reader.text(objectives[i], "quote", where); !quote.empty()) {
-        if (!objective.source.quote.empty()) {
-          reader.problem(where + "/quote", "the quote is given twice, here and in 'source'");
-        }
-        objective.source.quote = quote;
-      }
-      if (objective.source.quote.empty() && objective.source.section.empty() &&
-          objective.source.reference.empty()) {
-        reader.problem(where, "give the lesson's words it rests on ('quote') or a 'source'");
-      }
-      bank.objectives.push_back(std::move(objective));
-    }
-    const json& out_of_scope = reader.array(root, "out_of_scope", "");
-    for (std::size_t i = 0; i < out_of_scope.size(); ++i) {
-      const std::string where = fmt::format("/out_of_scope/{}", i);
-      if (!reader.object(out_of_scope[i], where,
-                         {"quote", "reason", "note", "correction", "reference"},
-                         {"quote", "reason"})) {
-        continue;
-      }
-      OutOfScope entry;
-      entry.pointer = where;
-      entry.quote = reader.text(out_of_scope[i], "quote", where);
-      entry.note = reader.text(out_of_scope[i], "note", where);
-      entry.correction = reader.text(out_of_scope[i], "correction", where);
-      entry.reference = reader.text(out_of_scope[i], "reference", where);
-      const std::string reason = reader.text(out_of_scope[i], "reason", where);
-      if (const auto parsed = parse_out_of_scope_reason(reason)) {
-        entry.reason = *parsed;
-      } else if (!reason.empty()) {
-        reader.problem(where + "/reason", fmt::format("'{}' is not a reason; expected {}", reason,
-                                                      fmt::join(kOutOfScopeReasons, ", ")));
-      }
-      const bool error = entry.reason == OutOfScopeReason::lesson_error;
-      if (error && (entry.correction.empty() || entry.reference.empty())) {
-        reader.problem(where,
-                       "a lesson-error gives the correct claim ('correction') and the "
-                       "paper that states it ('reference')");
-      } else if (!error && (!entry.correction.empty() || !entry.reference.empty())) {
-        reader.problem(where, fmt::format("'correction' and 'reference' belong to a lesson-error, "
-                                          "not to {}",
-                                          reason));
-      }
-      bank.out_of_scope.push_back(std::move(entry));
-    }
+    read_topics(reader, root, bank);
+    read_traps(reader, root, bank);
+    read_objectives(reader, root, bank);
+    read_out_of_scope(reader, root, bank);
     const json& questions = reader.array(root, "questions", "");
     if (questions.size() > limits.max_questions) {
       reader.problem("/questions", fmt::format("{} questions is over the limit of {}",
