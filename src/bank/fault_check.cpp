@@ -83,25 +83,29 @@ void add_once(Items& items, const std::string& item) {
   if (std::find(items.begin(), items.end(), item) == items.end()) items.push_back(item);
 }
 
-}  // namespace
+// The questions to judge and, for each, the combinations and their clean runs.
+struct Judged {
+  const Question* question;
+  const demo::DemoInfo* info;
+  Status status;
+  std::vector<Bindings> combinations;
+  std::vector<std::string> keys;
+  std::vector<ProofReading> readings;
+};
 
-FaultReport check_engine_faults(const std::vector<Bank>& banks, DemoRunner& clean,
-                                std::uint64_t seed, unsigned threads) {
-  const auto started = std::chrono::steady_clock::now();
-  FaultReport report;
-
-  // The questions to judge and, for each, the combinations and their clean runs.
-  struct Judged {
-    const Question* question;
-    const demo::DemoInfo* info;
-    Status status;
-    std::vector<Bindings> combinations;
-    std::vector<std::string> keys;
-    std::vector<ProofReading> readings;
-  };
+// The judged questions and the clean runs they need, each by its run key with its demo and
+// assignments: what every fault runs again.
+struct FaultPlan {
   std::vector<Judged> judged;
   std::map<std::string, const demo::DemoResult*> clean_runs;
   std::map<std::string, std::pair<const demo::DemoInfo*, std::vector<std::string>>> planned;
+};
+
+// The faulty runs of each fault of the catalog, by run key.
+using FaultyRuns = std::vector<std::map<std::string, FaultyRun>>;
+
+FaultPlan plan_fault_runs(const std::vector<Bank>& banks, DemoRunner& clean, FaultReport& report) {
+  FaultPlan plan;
   for (const Bank& b : banks) {
     for (const Question& q : b.questions) {
       if (!q.proof) continue;
@@ -114,17 +118,20 @@ FaultReport check_engine_faults(const std::vector<Bank>& banks, DemoRunner& clea
         const demo::DemoResult& result = clean.run(*q.proof, bindings, where);
         j.keys.push_back(run_key(*q.proof, bindings));
         j.readings.push_back(read_proof(q, result, bindings));
-        clean_runs.emplace(j.keys.back(), &result);
-        planned.try_emplace(j.keys.back(), j.info, demo_assignments(*q.proof, bindings));
+        plan.clean_runs.emplace(j.keys.back(), &result);
+        plan.planned.try_emplace(j.keys.back(), j.info, demo_assignments(*q.proof, bindings));
       }
       if (status != Status::supported) ++report.proved;
-      judged.push_back(std::move(j));
+      plan.judged.push_back(std::move(j));
     }
   }
+  return plan;
+}
 
-  // A demo that reaches an op it does not declare would escape that op's faults.
-  for (const auto& [key, result] : clean_runs) {
-    const demo::DemoInfo& info = *planned.at(key).first;
+// A demo that reaches an op it does not declare would escape that op's faults.
+void check_declared_ops(const FaultPlan& plan) {
+  for (const auto& [key, result] : plan.clean_runs) {
+    const demo::DemoInfo& info = *plan.planned.at(key).first;
     for (std::size_t op = 0; op < engine::kOpCount; ++op) {
       if (result->reached.test(op) && !declares(info, static_cast<engine::Op>(op))) {
         throw std::logic_error(
@@ -134,28 +141,28 @@ FaultReport check_engine_faults(const std::vector<Bank>& banks, DemoRunner& clea
       }
     }
   }
+}
 
-  // Every (fault, run) the questions need, run on `threads` threads.
+// Every (fault, run) the questions need, run on `threads` threads.
+FaultyRuns run_under_faults(const FaultPlan& plan, std::uint64_t seed, unsigned threads,
+                            FaultReport& report) {
   const std::span<const engine::FaultInfo> faults = engine::fault_catalog();
-  std::vector<std::map<std::string, FaultyRun>> faulty(faults.size());
+  FaultyRuns faulty(faults.size());
   struct Job {
     engine::Fault fault;
     FaultyRun* run;
   };
   std::vector<Job> jobs;
   for (std::size_t f = 0; f < faults.size(); ++f) {
-    for (const auto& [key, plan] : planned) {
-      if (!declares(*plan.first, faults[f].op)) continue;
+    for (const auto& [key, run_plan] : plan.planned) {
+      if (!declares(*run_plan.first, faults[f].op)) continue;
       FaultyRun& run = faulty[f][key];
-      run.info = plan.first;
-      run.assignments = plan.second;
-      run.clean = clean_runs.at(key);
+      run.info = run_plan.first;
+      run.assignments = run_plan.second;
+      run.clean = plan.clean_runs.at(key);
       jobs.push_back(Job{faults[f].fault, &run});
     }
   }
-  // Every faulty run draws its weights from a fresh generator of one seed: each normal computed
-  // once (a fault leaves every draw as it was).
-  const engine::SharedNormals shared_normals;
   std::atomic<std::size_t> next{0};
   const auto work = [&] {
     for (std::size_t i = next++; i < jobs.size(); i = next++) {
@@ -177,9 +184,13 @@ FaultReport check_engine_faults(const std::vector<Bank>& banks, DemoRunner& clea
   for (std::thread& worker : workers)
     worker.join();
   report.runs = jobs.size();
+  return faulty;
+}
 
-  // Labels hold: a derived or param value never moves under a fault; note the engine values that
-  // never do.
+// Labels hold: a derived or param value never moves under a fault; note the engine values that
+// never do.
+void check_labels(const FaultyRuns& faulty, FaultReport& report) {
+  const std::span<const engine::FaultInfo> faults = engine::fault_catalog();
   std::set<std::string> engine_values, moved;
   std::vector<std::string> mislabelled;
   for (std::size_t f = 0; f < faults.size(); ++f) {
@@ -211,8 +222,87 @@ FaultReport check_engine_faults(const std::vector<Bank>& banks, DemoRunner& clea
   for (const std::string& id : engine_values) {
     if (!moved.contains(id)) report.unmoved_engine_values.push_back(id);
   }
+}
 
-  // Each question under each fault.
+// The claims a question's faults are told apart by: each option's with a claim, a true/false
+// question's claim, or a numeric question's key and each distractor.
+std::vector<ClaimFaults> claims_of(const Question& q) {
+  std::vector<ClaimFaults> claims;
+  if (q.type == QuestionType::single || q.type == QuestionType::multi) {
+    for (const Option& option : q.options) {
+      if (option.claim) claims.push_back(ClaimFaults{option.id, option.correct, {}});
+    }
+  } else if (q.type == QuestionType::truefalse && q.claim) {
+    claims.push_back(ClaimFaults{"claim", q.answer, {}});
+  } else if (q.type == QuestionType::numeric && !q.key.computed.empty()) {
+    // the key's match with the computed value, then each distractor's
+    claims.push_back(ClaimFaults{"key", true, {}});
+    for (std::size_t d = 0; d < q.distractors.size(); ++d)
+      claims.push_back(ClaimFaults{fmt::format("distractor {}", d + 1), false, {}});
+  }
+  return claims;
+}
+
+// One question under one fault: the claims it moves, and whether it catches the question (every
+// combination's verdict changed) or broke a run.
+void judge_under_fault(const Judged& j, const engine::FaultInfo& fault,
+                       const std::map<std::string, FaultyRun>& runs, QuestionFaults& qf,
+                       FaultTally& tally) {
+  const Question& q = *j.question;
+  bool every = true, broken = false;
+  for (std::size_t c = 0; c < j.combinations.size(); ++c) {
+    const FaultyRun& run = runs.at(j.keys[c]);
+    std::optional<ProofReading> reading;
+    if (!run.broken() && readable(values_read(q, j.combinations[c]), *run.result)) {
+      try {
+        reading = read_proof(q, *run.result, j.combinations[c]);
+      } catch (const std::exception&) {
+        // A value of the wrong kind: the run is as broken as one that threw.
+      }
+    }
+    if (!reading) {
+      broken = true;
+      every = false;
+      continue;
+    }
+    if (q.type == QuestionType::numeric && !qf.claims.empty()) {
+      // which of the key and the distractors the computed value matches, fault against clean
+      if (reading->key_matches != j.readings[c].key_matches)
+        add_once(qf.claims.front().faults, std::string(fault.name));
+      for (std::size_t d = 0;
+           d < reading->distractors_match.size() && d < j.readings[c].distractors_match.size() &&
+           d + 1 < qf.claims.size();
+           ++d) {
+        if (reading->distractors_match[d] != j.readings[c].distractors_match[d])
+          add_once(qf.claims[d + 1].faults, std::string(fault.name));
+      }
+    }
+    if (reading->same_verdict(j.readings[c])) {
+      every = false;
+      continue;
+    }
+    std::size_t claim = 0;
+    for (std::size_t o = 0; o < q.options.size(); ++o) {
+      if (!q.options[o].claim) continue;
+      if (reading->claims[o] != j.readings[c].claims[o])
+        add_once(qf.claims[claim].faults, std::string(fault.name));
+      ++claim;
+    }
+    if (reading->claim != j.readings[c].claim && !qf.claims.empty())
+      add_once(qf.claims.front().faults, std::string(fault.name));
+  }
+  if (every) {
+    qf.caught_by.emplace_back(fault.name);
+    tally.questions.push_back(q.id);
+    if (j.status != Status::supported) ++tally.caught;
+  }
+  if (broken) qf.broken_by.emplace_back(fault.name);
+}
+
+// Each question under each fault, then each fault's tally of runs, breaks and catches.
+void judge_questions(const std::vector<Judged>& judged, const FaultyRuns& faulty,
+                     FaultReport& report) {
+  const std::span<const engine::FaultInfo> faults = engine::fault_catalog();
   report.faults.resize(faults.size());
   for (std::size_t f = 0; f < faults.size(); ++f)
     report.faults[f].fault = faults[f].fault;
@@ -223,68 +313,10 @@ FaultReport check_engine_faults(const std::vector<Bank>& banks, DemoRunner& clea
     qf.bank = q.bank;
     qf.status = j.status;
     qf.combinations = j.combinations.size();
-    if (q.type == QuestionType::single || q.type == QuestionType::multi) {
-      for (const Option& option : q.options) {
-        if (option.claim) qf.claims.push_back(ClaimFaults{option.id, option.correct, {}});
-      }
-    } else if (q.type == QuestionType::truefalse && q.claim) {
-      qf.claims.push_back(ClaimFaults{"claim", q.answer, {}});
-    } else if (q.type == QuestionType::numeric && !q.key.computed.empty()) {
-      // the key's match with the computed value, then each distractor's
-      qf.claims.push_back(ClaimFaults{"key", true, {}});
-      for (std::size_t d = 0; d < q.distractors.size(); ++d)
-        qf.claims.push_back(ClaimFaults{fmt::format("distractor {}", d + 1), false, {}});
-    }
+    qf.claims = claims_of(q);
     for (std::size_t f = 0; f < faults.size(); ++f) {
       if (!declares(*j.info, faults[f].op)) continue;
-      bool every = true, broken = false;
-      for (std::size_t c = 0; c < j.combinations.size(); ++c) {
-        const FaultyRun& run = faulty[f].at(j.keys[c]);
-        std::optional<ProofReading> reading;
-        if (!run.broken() && readable(values_read(q, j.combinations[c]), *run.result)) {
-          try {
-            reading = read_proof(q, *run.result, j.combinations[c]);
-          } catch (const std::exception&) {
-            // A value of the wrong kind: the run is as broken as one that threw.
-          }
-        }
-        if (!reading) {
-          broken = true;
-          every = false;
-          continue;
-        }
-        if (q.type == QuestionType::numeric && !qf.claims.empty()) {
-          // which of the key and the distractors the computed value matches, fault against clean
-          if (reading->key_matches != j.readings[c].key_matches)
-            add_once(qf.claims.front().faults, std::string(faults[f].name));
-          for (std::size_t d = 0;
-               d < reading->distractors_match.size() &&
-               d < j.readings[c].distractors_match.size() && d + 1 < qf.claims.size();
-               ++d) {
-            if (reading->distractors_match[d] != j.readings[c].distractors_match[d])
-              add_once(qf.claims[d + 1].faults, std::string(faults[f].name));
-          }
-        }
-        if (reading->same_verdict(j.readings[c])) {
-          every = false;
-          continue;
-        }
-        std::size_t claim = 0;
-        for (std::size_t o = 0; o < q.options.size(); ++o) {
-          if (!q.options[o].claim) continue;
-          if (reading->claims[o] != j.readings[c].claims[o])
-            add_once(qf.claims[claim].faults, std::string(faults[f].name));
-          ++claim;
-        }
-        if (reading->claim != j.readings[c].claim && !qf.claims.empty())
-          add_once(qf.claims.front().faults, std::string(faults[f].name));
-      }
-      if (every) {
-        qf.caught_by.emplace_back(faults[f].name);
-        report.faults[f].questions.push_back(q.id);
-        if (j.status != Status::supported) ++report.faults[f].caught;
-      }
-      if (broken) qf.broken_by.emplace_back(faults[f].name);
+      judge_under_fault(j, faults[f], faulty[f], qf, report.faults[f]);
     }
     report.questions.push_back(std::move(qf));
   }
@@ -297,8 +329,11 @@ FaultReport check_engine_faults(const std::vector<Bank>& banks, DemoRunner& clea
     tally.broad =
         static_cast<double>(tally.caught) > kBroadShare * static_cast<double>(report.proved);
   }
+}
 
-  // Fragile keys: the verdict changes with the seed alone.
+// Fragile keys: the verdict changes with the seed alone.
+void mark_fragile(const std::vector<Bank>& banks, const std::vector<Judged>& judged,
+                  std::uint64_t seed, unsigned threads, FaultReport& report) {
   for (std::uint64_t other : {seed + 1, seed + 2}) {
     DemoRunner runner(other);
     runner.prefetch(banks, threads);
@@ -308,6 +343,10 @@ FaultReport check_engine_faults(const std::vector<Bank>& banks, DemoRunner& clea
       ++i;
     }
   }
+}
+
+// Confirmed: caught by a fault that is not broad, and not fragile.
+void mark_confirmed(FaultReport& report) {
   for (QuestionFaults& qf : report.questions) {
     qf.confirmed = !qf.fragile && std::any_of(qf.caught_by.begin(), qf.caught_by.end(),
                                               [&](const std::string& name) {
@@ -315,6 +354,24 @@ FaultReport check_engine_faults(const std::vector<Bank>& banks, DemoRunner& clea
                                                 return !report.faults[catalog_index(*fault)].broad;
                                               });
   }
+}
+
+}  // namespace
+
+FaultReport check_engine_faults(const std::vector<Bank>& banks, DemoRunner& clean,
+                                std::uint64_t seed, unsigned threads) {
+  const auto started = std::chrono::steady_clock::now();
+  FaultReport report;
+  const FaultPlan plan = plan_fault_runs(banks, clean, report);
+  check_declared_ops(plan);
+  // Every faulty run draws its weights from a fresh generator of one seed: each normal computed
+  // once (a fault leaves every draw as it was).
+  const engine::SharedNormals shared_normals;
+  const FaultyRuns faulty = run_under_faults(plan, seed, threads, report);
+  check_labels(faulty, report);
+  judge_questions(plan.judged, faulty, report);
+  mark_fragile(banks, plan.judged, seed, threads, report);
+  mark_confirmed(report);
   report.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return report;

@@ -1,19 +1,18 @@
-// Bank loading: a Reader walks the JSON once, building the model and collecting every problem
-// with its JSON pointer; semantic checks (keys, references, templates) follow on the model.
+// Bank loading: a Reader (bank_reader.hpp) walks the JSON once, building the model and collecting
+// every problem with its JSON pointer — the bank's own keys, topics, traps, objectives and
+// out-of-scope entries here, each question in question_reader.cpp; semantic checks (keys,
+// references, templates) follow on the model.
 #include "bank/loader.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <map>
-#include <regex>
 #include <set>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "bank/lint_rules.hpp"
-#include "bank/proof.hpp"
-#include "bank/template.hpp"
+#include "bank/bank_reader.hpp"
+#include "bank/question_reader.hpp"
 #include "core/json_input.hpp"
 #include "text/suggest.hpp"
 
@@ -68,693 +67,96 @@ BankErrors::BankErrors(std::vector<std::string> problems)
 
 namespace {
 
-bool is_kebab_id(std::string_view id) {
-  if (id.empty() || id.size() > 80 || id.front() == '-' || id.back() == '-') return false;
-  for (std::size_t i = 0; i < id.size(); ++i) {
-    const char c = id[i];
-    const bool ok =
-        (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || (c == '-' && id[i - 1] != '-');
-    if (!ok) return false;
-  }
-  return true;
-}
-
-// Walks one file, collecting problems instead of stopping at the first.
-class Reader {
- public:
-  Reader(std::string file, const LoadLimits& limits) : file_(std::move(file)), limits_(limits) {}
-
-  void problem(const std::string& pointer, const std::string& message) {
-    problems_.push_back(fmt::format("{}: {}: {}", file_, pointer.empty() ? "/" : pointer, message));
-  }
-  std::vector<std::string>& problems() { return problems_; }
-
-  // An object with only `allowed` keys and all `required` ones; false (reported) otherwise.
-  bool object(const json& value, const std::string& pointer,
-              std::initializer_list<std::string_view> allowed,
-              std::initializer_list<std::string_view> required) {
-    if (!value.is_object()) {
-      problem(pointer, fmt::format("expected an object, found {} {}", json_kind(value),
-                                   json_preview(value)));
-      return false;
-    }
-    for (const auto& [key, item] : value.items()) {
-      if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
-        problem(pointer + "/" + key,
-                fmt::format("unknown key '{}'; expected one of {}", key, fmt::join(allowed, ", ")));
-      }
-    }
-    bool complete = true;
-    for (const std::string_view key : required) {
-      if (!value.contains(key)) {
-        problem(pointer, fmt::format("missing required key '{}'", key));
-        complete = false;
-      }
-    }
-    return complete;
-  }
-
-  std::string text(const json& parent, std::string_view key, const std::string& pointer) {
-    const auto it = parent.find(key);
-    if (it == parent.end()) return {};
-    const std::string where = pointer + "/" + std::string(key);
-    if (!it->is_string() || it->get_ref<const std::string&>().empty()) {
-      problem(where, fmt::format("expected non-empty text, found {} {}", json_kind(*it),
-                                 json_preview(*it)));
-      return {};
-    }
-    const std::string& value = it->get_ref<const std::string&>();
-    if (value.size() > limits_.max_text) {
-      problem(where, fmt::format("text of {} bytes is over the limit of {}", value.size(),
-                                 limits_.max_text));
-      return {};
-    }
-    return value;
-  }
-
-  std::string id(const json& parent, std::string_view key, const std::string& pointer) {
-    std::string value = text(parent, key, pointer);
-    if (!value.empty() && !is_kebab_id(value)) {
-      problem(pointer + "/" + std::string(key),
-              fmt::format("'{}' is not a valid id; expected lower-case words joined by hyphens, "
-                          "like 'mha-purpose'",
-                          value));
-    }
-    return value;
-  }
-
-  // "requires": ["id", ...], the ids in file order, each with its pointer; a repeated id is
-  // reported. Whether each names a loaded bank or topic is known only once every bank is loaded
-  // (bank/prerequisites.hpp).
-  std::vector<Requirement> requirements(const json& parent, const std::string& pointer) {
-    std::vector<Requirement> result;
-    const json& items = array(parent, "requires", pointer);
-    for (std::size_t i = 0; i < items.size(); ++i) {
-      const std::string where = fmt::format("{}/requires/{}", pointer, i);
-      if (!items[i].is_string() || items[i].get_ref<const std::string&>().empty()) {
-        problem(where, fmt::format("expected the id of a topic or bank, found {} {}",
-                                   json_kind(items[i]), json_preview(items[i])));
-        continue;
-      }
-      const std::string& value = items[i].get_ref<const std::string&>();
-      if (!is_kebab_id(value)) {
-        problem(where, fmt::format("'{}' is not a valid id; expected lower-case words joined by "
-                                   "hyphens, like 'multi-head'",
-                                   value.substr(0, 80)));
-        continue;
-      }
-      if (std::any_of(result.begin(), result.end(),
-                      [&](const Requirement& earlier) { return earlier.id == value; })) {
-        problem(where, fmt::format("'{}' is required twice", value));
-        continue;
-      }
-      result.push_back(Requirement{value, where});
-    }
-    return result;
-  }
-
-  // A date or a UTC date-time ("2026-12-01", "2026-12-01T09:00:00Z"); nullopt (reported) for
-  // anything else, an offset included: a bank says when it changed in one time zone.
-  std::optional<TimePoint> utc_time(const json& parent, std::string_view key,
-                                    const std::string& pointer) {
-    const std::string value = text(parent, key, pointer);
-    if (value.empty()) return std::nullopt;
-    const std::optional<TimePoint> parsed = parse_time(value);
-    if (!parsed || (value.size() != 10 && value.back() != 'Z')) {
-      problem(pointer + "/" + std::string(key),
-              fmt::format("'{}' is not a date; expected an ISO-8601 date such as 2026-12-01 or a "
-                          "UTC date-time such as 2026-12-01T09:00:00Z",
-                          value));
-      return std::nullopt;
-    }
-    return parsed;
-  }
-
-  std::optional<double> number(const json& parent, std::string_view key,
-                               const std::string& pointer) {
-    const auto it = parent.find(key);
-    if (it == parent.end()) return std::nullopt;
-    if (!it->is_number() || !std::isfinite(it->get<double>())) {
-      problem(pointer + "/" + std::string(key),
-              fmt::format("expected a number, found {} {}", json_kind(*it), json_preview(*it)));
-      return std::nullopt;
-    }
-    return it->get<double>();
-  }
-
-  std::optional<bool> boolean(const json& parent, std::string_view key,
-                              const std::string& pointer) {
-    const auto it = parent.find(key);
-    if (it == parent.end()) return std::nullopt;
-    if (!it->is_boolean()) {
-      problem(pointer + "/" + std::string(key), fmt::format("expected true or false, found {} {}",
-                                                            json_kind(*it), json_preview(*it)));
-      return std::nullopt;
-    }
-    return it->get<bool>();
-  }
-
-  // The array at key (empty when missing or not an array, which is reported).
-  const json& array(const json& parent, std::string_view key, const std::string& pointer) {
-    static const json empty = json::array();
-    const auto it = parent.find(key);
-    if (it == parent.end()) return empty;
-    if (!it->is_array()) {
-      problem(pointer + "/" + std::string(key),
-              fmt::format("expected a list, found {} {}", json_kind(*it), json_preview(*it)));
-      return empty;
-    }
-    return *it;
-  }
-
-  Source source(const json& parent, const std::string& pointer) {
-    Source source;
-    const auto it = parent.find("source");
-    if (it == parent.end()) return source;
-    const std::string where = pointer + "/source";
-    if (!object(*it, where, {"section", "quote", "reference"}, {})) return source;
-    source.section = text(*it, "section", where);
-    source.quote = text(*it, "quote", where);
-    source.reference = text(*it, "reference", where);
-    if (source.section.empty() && source.reference.empty()) {
-      problem(where, "give the lesson's 'section' or a 'reference'");
-    }
-    return source;
-  }
-
-  // "lint_allow": [{"rule": "few-options", "reason": "..."}]
-  std::vector<LintWaiver> waivers(const json& parent, const std::string& pointer) {
-    std::vector<LintWaiver> result;
-    const json& items = array(parent, "lint_allow", pointer);
-    for (std::size_t i = 0; i < items.size(); ++i) {
-      const std::string where = fmt::format("{}/lint_allow/{}", pointer, i);
-      if (!object(items[i], where, {"rule", "reason"}, {"rule", "reason"})) continue;
-      LintWaiver waiver{text(items[i], "rule", where), text(items[i], "reason", where), where};
-      if (!waiver.rule.empty() && !is_lint_rule(waiver.rule)) {
-        problem(where + "/rule", fmt::format("no lint rule is named '{}'; the rules: {}",
-                                             waiver.rule, fmt::join(kLintRules, ", ")));
-      }
-      for (const LintWaiver& earlier : result) {
-        if (earlier.rule == waiver.rule) {
-          problem(where + "/rule", fmt::format("'{}' is waived twice", waiver.rule));
-        }
-      }
-      result.push_back(std::move(waiver));
-    }
-    return result;
-  }
-
-  std::optional<Formula> formula(const json& value, const std::string& pointer) {
-    if (!value.is_string()) {
-      problem(pointer, fmt::format("expected a formula (text), found {} {}", json_kind(value),
-                                   json_preview(value)));
-      return std::nullopt;
-    }
-    try {
-      return Formula::parse(value.get<std::string>(), file_ + ": " + pointer);
-    } catch (const InputError& e) {
-      problems_.push_back(e.message());
-      return std::nullopt;
-    }
-  }
-
-  Predicate predicate(const json& value, const std::string& pointer, int depth = 0) {
-    Predicate result;
-    result.pointer = pointer;
-    if (depth > 16) {
-      problem(pointer, "predicates nest deeper than 16 levels");
-      return result;
-    }
-    if (!value.is_object()) {
-      problem(pointer, fmt::format("expected a predicate object, found {} {}", json_kind(value),
-                                   json_preview(value)));
-      return result;
-    }
-    for (const auto& [key, kind] :
-         {std::pair{"all", Predicate::Kind::all}, std::pair{"any", Predicate::Kind::any}}) {
-      if (!value.contains(key)) continue;
-      result.kind = kind;
-      object(value, pointer, {key}, {key});
-      const json& items = array(value, key, pointer);
-      if (items.empty()) problem(pointer + "/" + key, "expected at least one predicate");
-      for (std::size_t i = 0; i < items.size(); ++i) {
-        result.children.push_back(
-            predicate(items[i], fmt::format("{}/{}/{}", pointer, key, i), depth + 1));
-      }
-      return result;
-    }
-    if (value.contains("not")) {
-      result.kind = Predicate::Kind::negate;
-      object(value, pointer, {"not"}, {"not"});
-      result.children.push_back(predicate(value.at("not"), pointer + "/not", depth + 1));
-      return result;
-    }
-    object(value, pointer, {"value", "eq", "ne", "lt", "le", "gt", "ge", "is", "tolerance"},
-           {"value"});
-    result.kind = Predicate::Kind::compare;
-    result.value = text(value, "value", pointer);
-    static const std::pair<const char*, Comparator> comparators[] = {
-        {"eq", Comparator::eq}, {"ne", Comparator::ne}, {"lt", Comparator::lt},
-        {"le", Comparator::le}, {"gt", Comparator::gt}, {"ge", Comparator::ge},
-        {"is", Comparator::is}};
-    std::vector<std::string> found;
-    for (const auto& [key, comparator] : comparators) {
-      if (!value.contains(key)) continue;
-      found.emplace_back(key);
-      result.comparator = comparator;
-      const json& operand = value.at(key);
-      const std::string where = pointer + "/" + key;
-      if (comparator == Comparator::is) {
-        if (operand.is_boolean()) {
-          result.boolean = operand.get<bool>();
-        } else {
-          problem(where, fmt::format("'is' compares a true/false value; expected true or false, "
-                                     "found {} {}",
-                                     json_kind(operand), json_preview(operand)));
-        }
-      } else if (operand.is_number()) {
-        result.number = operand.get<double>();
-      } else if (operand.is_object() && object(operand, where, {"value"}, {"value"})) {
-        result.other_value = text(operand, "value", where);
-      } else if (!operand.is_object()) {
-        problem(where, fmt::format("expected a number or {{\"value\": NAME}}, found {} {}",
-                                   json_kind(operand), json_preview(operand)));
-      }
-    }
-    if (!result.other_value.empty() && result.other_value == result.value) {
-      problem(pointer, fmt::format("compares '{}' with itself, which holds (or fails) whatever the "
-                                   "demo computes, so it proves nothing",
-                                   result.value));
-    }
-    if (found.size() != 1) {
-      problem(pointer, found.empty() ? "a comparison needs one of eq, ne, lt, le, gt, ge or is"
-                                     : fmt::format("a comparison takes one comparator; found {}",
-                                                   fmt::join(found, ", ")));
-    }
-    if (const auto tolerance = number(value, "tolerance", pointer)) {
-      if (*tolerance < 0) problem(pointer + "/tolerance", "a tolerance cannot be negative");
-      if (result.comparator != Comparator::eq && result.comparator != Comparator::ne) {
-        problem(pointer + "/tolerance", "a tolerance applies to eq and ne only");
-      }
-      result.tolerance = *tolerance;
-    }
-    return result;
-  }
-
-  std::optional<Proof> proof(const json& parent, const std::string& pointer) {
-    const auto it = parent.find("proof");
-    if (it == parent.end()) return std::nullopt;
-    const std::string where = pointer + "/proof";
-    Proof proof;
-    proof.pointer = where;
-    if (!object(*it, where, {"demo", "args", "show", "predicates"}, {"demo"})) return proof;
-    proof.demo = text(*it, "demo", where);
-    if (const auto args = it->find("args"); args != it->end()) {
-      if (args->is_object()) {
-        proof.args = *args;
-      } else {
-        problem(where + "/args", fmt::format("expected an object of demo parameters, found {} {}",
-                                             json_kind(*args), json_preview(*args)));
-      }
-    }
-    const json& show = array(*it, "show", where);
-    for (std::size_t i = 0; i < show.size(); ++i) {
-      if (show[i].is_string() && !show[i].get_ref<const std::string&>().empty()) {
-        proof.show.push_back(show[i].get<std::string>());
-      } else {
-        problem(fmt::format("{}/show/{}", where, i), "expected a value name");
-      }
-    }
-    const json& predicates = array(*it, "predicates", where);
-    for (std::size_t i = 0; i < predicates.size(); ++i) {
-      proof.predicates.push_back(
-          predicate(predicates[i], fmt::format("{}/predicates/{}", where, i)));
-    }
-    return proof;
-  }
-
- private:
-  std::string file_;
-  const LoadLimits& limits_;
-  std::vector<std::string> problems_;
-};
-
-std::optional<QuestionType> parse_type(const std::string& name) {
-  for (const QuestionTypeName& entry : kQuestionTypes) {
-    if (entry.name == name) return entry.type;
-  }
-  return std::nullopt;
-}
-
-// "single, multi, truefalse, numeric or order"
-std::string question_type_choices() {
-  std::string words;
-  for (std::size_t i = 0; i < kQuestionTypes.size(); ++i) {
-    words += i == 0 ? "" : (i + 1 == kQuestionTypes.size() ? " or " : ", ");
-    words += kQuestionTypes[i].name;
-  }
-  return words;
-}
-
-void read_options(Reader& reader, const json& node, const std::string& pointer, Question& q) {
-  const json& options = reader.array(node, "options", pointer);
-  std::set<std::string> seen;
-  for (std::size_t i = 0; i < options.size(); ++i) {
-    const std::string where = fmt::format("{}/options/{}", pointer, i);
-    Option option;
-    if (!reader.object(options[i], where, {"id", "text", "correct", "trap", "claim", "feedback"},
-                       {"id", "text"})) {
+void read_topics(Reader& reader, const json& root, Bank& bank) {
+  const json& topics = reader.array(root, "topics", "");
+  for (std::size_t i = 0; i < topics.size(); ++i) {
+    const std::string where = fmt::format("/topics/{}", i);
+    if (!reader.object(topics[i], where, {"id", "name", "description", "requires"},
+                       {"id", "name"})) {
       continue;
     }
-    option.id = reader.text(options[i], "id", where);
-    option.text = reader.text(options[i], "text", where);
-    option.correct = reader.boolean(options[i], "correct", where).value_or(false);
-    option.trap = reader.id(options[i], "trap", where);
-    option.feedback = reader.text(options[i], "feedback", where);
-    if (const auto claim = options[i].find("claim"); claim != options[i].end()) {
-      option.claim = reader.predicate(*claim, where + "/claim");
-    }
-    if (!option.id.empty() && !seen.insert(option.id).second) {
-      reader.problem(where + "/id", fmt::format("option id '{}' is used twice", option.id));
-    }
-    q.options.push_back(std::move(option));
-  }
-  if (options.size() < 2) {
-    reader.problem(pointer + "/options",
-                   fmt::format("a {} question needs at least two options; found {}",
-                               question_type_name(q.type), options.size()));
-  }
-  std::vector<std::string> keyed;
-  for (const Option& option : q.options) {
-    if (option.correct) keyed.push_back(option.id);
-  }
-  if (q.type == QuestionType::single && keyed.size() != 1) {
-    reader.problem(
-        pointer + "/options",
-        fmt::format("a single question needs exactly one correct option; found {}{}", keyed.size(),
-                    keyed.empty() ? "" : fmt::format(" ({})", fmt::join(keyed, ", "))));
-  }
-  if (q.type == QuestionType::multi && keyed.empty()) {
-    reader.problem(pointer + "/options", "a multi question needs at least one correct option");
+    bank.topics.push_back(
+        Topic{reader.id(topics[i], "id", where), reader.text(topics[i], "name", where),
+              reader.text(topics[i], "description", where), reader.requirements(topics[i], where)});
   }
 }
 
-// A quiz evaluates the key and, after a wrong answer, every distractor for the drawn parameter
-// values: each must name only template parameters (none without a template) and evaluate in
-// every admitted combination, so a distractor that divides by zero for one of them is refused
-// here rather than ending a session. One problem per formula, the first combination that fails.
-void check_numeric_formulas(Reader& reader, const Question& q, const std::string& pointer,
-                            const LoadLimits& limits) {
-  std::vector<std::string> parameters;
-  if (q.templ) {
-    for (const auto& [name, values] : q.templ->params)
-      parameters.push_back(name);
-  }
-  const auto is_parameter = [&](const std::string& name) {
-    return std::find(parameters.begin(), parameters.end(), name) != parameters.end();
-  };
-  std::vector<const Formula*> evaluable;
-  // The answer's unknown names were reported with the template.
-  if (q.templ && q.templ->answer &&
-      std::all_of(q.templ->answer->variables().begin(), q.templ->answer->variables().end(),
-                  is_parameter)) {
-    evaluable.push_back(&*q.templ->answer);
-  }
-  for (std::size_t i = 0; i < q.distractors.size(); ++i) {
-    if (!q.distractors[i].formula) continue;
-    bool known = true;
-    for (const std::string& name : q.distractors[i].formula->variables()) {
-      if (is_parameter(name)) continue;
-      known = false;
-      reader.problem(fmt::format("{}/distractors/{}/formula", pointer, i),
-                     parameters.empty()
-                         ? fmt::format("'{}' is not defined; only a question with a 'template' "
-                                       "has parameters",
-                                       name)
-                         : fmt::format("'{}' is not a template parameter; parameters: {}", name,
-                                       fmt::join(parameters, ", ")));
+void read_traps(Reader& reader, const json& root, Bank& bank) {
+  const json& traps = reader.array(root, "traps", "");
+  for (std::size_t i = 0; i < traps.size(); ++i) {
+    const std::string where = fmt::format("/traps/{}", i);
+    if (!reader.object(traps[i], where, {"id", "name", "misconception", "correction", "source"},
+                       {"id", "name", "misconception", "correction", "source"})) {
+      continue;
     }
-    if (known) evaluable.push_back(&*q.distractors[i].formula);
-  }
-  if (evaluable.empty()) return;
-  std::vector<bool> failed(evaluable.size(), false);
-  const auto evaluate_all = [&](const Bindings& bindings) {
-    for (std::size_t i = 0; i < evaluable.size(); ++i) {
-      if (failed[i]) continue;
-      try {
-        evaluable[i]->evaluate(bindings);
-      } catch (const InputError& e) {
-        failed[i] = true;
-        reader.problems().push_back(e.message());
-      }
-    }
-  };
-  if (!q.templ) {
-    evaluate_all({});
-  } else if (q.templ->combinations > 0 && q.templ->combinations <= limits.max_combinations) {
-    try {
-      for_each_admitted(*q.templ, evaluate_all);
-    } catch (const InputError&) {
-      // A constraint that cannot be evaluated: already reported when the combinations were counted.
-    }
+    bank.traps.push_back(
+        Trap{reader.id(traps[i], "id", where), reader.text(traps[i], "name", where),
+             reader.text(traps[i], "misconception", where),
+             reader.text(traps[i], "correction", where), reader.source(traps[i], where)});
   }
 }
 
-void read_numeric(Reader& reader, const json& node, const std::string& pointer, Question& q,
-                  const LoadLimits& limits) {
-  if (const auto answer = node.find("answer"); answer != node.end()) {
-    const std::string where = pointer + "/answer";
-    if (reader.object(*answer, where, {"value", "tolerance", "relative", "unit", "computed"}, {})) {
-      q.key.value = reader.number(*answer, "value", where);
-      q.key.relative = reader.boolean(*answer, "relative", where).value_or(false);
-      q.key.unit = reader.text(*answer, "unit", where);
-      q.key.computed = reader.text(*answer, "computed", where);
-      const auto tolerance = reader.number(*answer, "tolerance", where);
-      if (!tolerance) {
-        reader.problem(where, "a numeric answer needs a tolerance (0 for an exact answer)");
-      } else if (*tolerance < 0) {
-        reader.problem(where + "/tolerance", "a tolerance cannot be negative");
-      } else {
-        q.key.tolerance = *tolerance;
-      }
+// An objective states its quote once, here or in its source, and rests on the lesson's words
+// or a source.
+void read_objectives(Reader& reader, const json& root, Bank& bank) {
+  const json& objectives = reader.array(root, "objectives", "");
+  for (std::size_t i = 0; i < objectives.size(); ++i) {
+    const std::string where = fmt::format("/objectives/{}", i);
+    if (!reader.object(objectives[i], where, {"id", "statement", "quote", "source"},
+                       {"id", "statement"})) {
+      continue;
     }
-  } else {
-    reader.problem(pointer, "missing required key 'answer'");
+    Objective objective{reader.id(objectives[i], "id", where),
+                        reader.text(objectives[i], "statement", where),
+                        reader.source(objectives[i], where), bank.id, where};
+    if (const std::string quote = reader.text(objectives[i], "quote", where); !quote.empty()) {
+      if (!objective.source.quote.empty()) {
+        reader.problem(where + "/quote", "the quote is given twice, here and in 'source'");
+      }
+      objective.source.quote = quote;
+    }
+    if (objective.source.quote.empty() && objective.source.section.empty() &&
+        objective.source.reference.empty()) {
+      reader.problem(where, "give the lesson's words it rests on ('quote') or a 'source'");
+    }
+    bank.objectives.push_back(std::move(objective));
   }
-
-  if (const auto templ = node.find("template"); templ != node.end()) {
-    const std::string where = pointer + "/template";
-    Template t;
-    if (reader.object(*templ, where, {"params", "constraints", "answer"}, {"params", "answer"})) {
-      if (const auto& params = templ->at("params"); params.is_object() && !params.empty()) {
-        for (const auto& [name, values] : params.items()) {
-          std::vector<double> numbers;
-          if (values.is_array()) {
-            for (const json& v : values) {
-              if (v.is_number()) numbers.push_back(v.get<double>());
-            }
-          }
-          if (numbers.empty() || numbers.size() != values.size()) {
-            reader.problem(where + "/params/" + name, "expected a non-empty list of numbers");
-          }
-          t.params.emplace_back(name, std::move(numbers));
-        }
-      } else {
-        reader.problem(where + "/params", "expected an object of parameter value lists");
-      }
-      const json& constraints = reader.array(*templ, "constraints", where);
-      for (std::size_t i = 0; i < constraints.size(); ++i) {
-        if (auto f = reader.formula(constraints[i], fmt::format("{}/constraints/{}", where, i))) {
-          t.constraints.push_back(std::move(*f));
-        }
-      }
-      t.answer = reader.formula(templ->at("answer"), where + "/answer");
-    }
-    // Every name a formula or placeholder uses must be a parameter.
-    std::set<std::string> names;
-    for (const auto& [name, values] : t.params)
-      names.insert(name);
-    const auto check_names = [&](const std::vector<std::string>& used, const std::string& at) {
-      for (const std::string& name : used) {
-        if (!names.contains(name)) {
-          reader.problem(at, fmt::format("'{}' is not a template parameter; parameters: {}", name,
-                                         fmt::join(names, ", ")));
-        }
-      }
-    };
-    if (t.answer) check_names(t.answer->variables(), where + "/answer");
-    for (std::size_t i = 0; i < t.constraints.size(); ++i) {
-      check_names(t.constraints[i].variables(), fmt::format("{}/constraints/{}", where, i));
-    }
-    check_names(placeholders(q.prompt), pointer + "/prompt");
-    check_names(placeholders(q.explanation), pointer + "/explanation");
-    check_names(placeholders(q.key.computed), pointer + "/answer/computed");
-    // Count the admitted combinations.
-    std::int64_t total = 1;
-    for (const auto& [name, values] : t.params) {
-      total *= std::max<std::int64_t>(1, static_cast<std::int64_t>(values.size()));
-      if (total > limits.max_enumerated) break;
-    }
-    if (total > limits.max_enumerated) {
-      reader.problem(
-          where + "/params",
-          fmt::format("the parameters have more than {} combinations; split the template",
-                      limits.max_enumerated));
-    } else {
-      try {
-        for_each_admitted(t, [&t](const Bindings&) { ++t.combinations; });
-      } catch (const InputError& e) {
-        reader.problems().push_back(e.message());
-      }
-      if (t.combinations == 0) {
-        reader.problem(where + "/constraints", "the constraints admit no parameter combination");
-      } else if (t.combinations > limits.max_combinations) {
-        reader.problem(where + "/constraints",
-                       fmt::format("the constraints admit {} combinations; the limit is {}",
-                                   t.combinations, limits.max_combinations));
-      }
-    }
-    q.templ = std::move(t);
-  } else if (!q.key.value) {
-    reader.problem(pointer + "/answer", "a numeric answer needs a 'value' (or a 'template')");
-  }
-
-  const json& distractors = reader.array(node, "distractors", pointer);
-  for (std::size_t i = 0; i < distractors.size(); ++i) {
-    const std::string where = fmt::format("{}/distractors/{}", pointer, i);
-    if (!reader.object(distractors[i], where, {"value", "formula", "trap"}, {"trap"})) continue;
-    Distractor d;
-    d.number = reader.number(distractors[i], "value", where);
-    if (const auto f = distractors[i].find("formula"); f != distractors[i].end()) {
-      d.formula = reader.formula(*f, where + "/formula");
-    }
-    if (d.number.has_value() == distractors[i].contains("formula")) {
-      reader.problem(where, "give a distractor either a 'value' or a 'formula'");
-    }
-    d.trap = reader.id(distractors[i], "trap", where);
-    q.distractors.push_back(std::move(d));
-  }
-  check_numeric_formulas(reader, q, pointer, limits);
 }
 
-// "option b", "Option (c)", "options b and d": an option named by its letter, or "".
-std::string option_letter_reference(const std::string& text) {
-  static const std::regex letter(R"(\b[Oo]ptions? \(?[a-z]\)?(?![A-Za-z0-9'-]))");
-  std::smatch match;
-  return std::regex_search(text, match, letter) ? match.str() : std::string();
-}
-
-Question read_question(Reader& reader, const json& node, const std::string& pointer,
-                       const LoadLimits& limits) {
-  Question q;
-  q.pointer = pointer;
-  if (!reader.object(node, pointer,
-                     {"id", "type", "topic", "concept", "objective", "prompt", "explanation",
-                      "source", "proof", "unprovable", "difficulty", "options", "answer", "trap",
-                      "claim", "template", "distractors", "steps", "lint_allow"},
-                     {"id", "type", "topic", "prompt", "explanation", "source"})) {
-    if (!node.is_object()) return q;
-  }
-  q.id = reader.id(node, "id", pointer);
-  q.topic = reader.id(node, "topic", pointer);
-  q.concept_id = reader.id(node, "concept", pointer);
-  q.objective = reader.id(node, "objective", pointer);
-  q.lint_allow = reader.waivers(node, pointer);
-  q.prompt = reader.text(node, "prompt", pointer);
-  q.explanation = reader.text(node, "explanation", pointer);
-  if (const std::string letter = option_letter_reference(q.explanation); !letter.empty()) {
-    reader.problem(pointer + "/explanation",
-                   fmt::format("refers to \"{}\", but options are shuffled when asked, so a "
-                               "letter names a different option each time; name the option by "
-                               "what it says",
-                               letter));
-  }
-  q.source = reader.source(node, pointer);
-  q.proof = reader.proof(node, pointer);
-  q.unprovable = reader.text(node, "unprovable", pointer);
-  if (q.proof && !q.unprovable.empty()) {
-    reader.problem(pointer + "/unprovable", "a question with a proof is not unprovable");
-  }
-  if (const auto quoted = value_references(q.explanation); !quoted.empty() && !q.proof) {
-    reader.problem(pointer + "/explanation",
-                   fmt::format("quotes {{value:{}}}, but the question has no proof to compute it; "
-                               "add a proof whose demo has that value, or write the number",
-                               quoted.front()));
-  }
-  for (const std::string& name : value_references(q.explanation)) {
-    if (name.empty()) reader.problem(pointer + "/explanation", "{value:} names no value");
-  }
-  if (const auto difficulty = reader.number(node, "difficulty", pointer)) {
-    if (*difficulty != 1 && *difficulty != 2 && *difficulty != 3) {
-      reader.problem(pointer + "/difficulty", "expected 1, 2 or 3");
-    } else {
-      q.difficulty = static_cast<int>(*difficulty);
+void read_out_of_scope(Reader& reader, const json& root, Bank& bank) {
+  const json& out_of_scope = reader.array(root, "out_of_scope", "");
+  for (std::size_t i = 0; i < out_of_scope.size(); ++i) {
+    const std::string where = fmt::format("/out_of_scope/{}", i);
+    if (!reader.object(out_of_scope[i], where,
+                       {"quote", "reason", "note", "correction", "reference"},
+                       {"quote", "reason"})) {
+      continue;
     }
-  }
-  const std::string type_name = reader.text(node, "type", pointer);
-  const auto type = parse_type(type_name);
-  if (!type) {
-    if (!type_name.empty()) {
-      reader.problem(pointer + "/type", fmt::format("unknown type '{}'; expected {}", type_name,
-                                                    question_type_choices()));
+    OutOfScope entry;
+    entry.pointer = where;
+    entry.quote = reader.text(out_of_scope[i], "quote", where);
+    entry.note = reader.text(out_of_scope[i], "note", where);
+    entry.correction = reader.text(out_of_scope[i], "correction", where);
+    entry.reference = reader.text(out_of_scope[i], "reference", where);
+    const std::string reason = reader.text(out_of_scope[i], "reason", where);
+    if (const auto parsed = parse_out_of_scope_reason(reason)) {
+      entry.reason = *parsed;
+    } else if (!reason.empty()) {
+      reader.problem(where + "/reason", fmt::format("'{}' is not a reason; expected {}", reason,
+                                                    fmt::join(kOutOfScopeReasons, ", ")));
     }
-    return q;
-  }
-  q.type = *type;
-  // Keys that belong to other types.
-  const std::map<std::string, std::vector<QuestionType>> owners = {
-      {"options", {QuestionType::single, QuestionType::multi}},
-      {"answer", {QuestionType::truefalse, QuestionType::numeric}},
-      {"trap", {QuestionType::truefalse}},
-      {"claim", {QuestionType::truefalse}},
-      {"template", {QuestionType::numeric}},
-      {"distractors", {QuestionType::numeric}},
-      {"steps", {QuestionType::order}}};
-  for (const auto& [key, types] : owners) {
-    if (node.contains(key) && std::find(types.begin(), types.end(), q.type) == types.end()) {
-      reader.problem(pointer + "/" + key,
-                     fmt::format("'{}' does not apply to a {} question", key, type_name));
+    const bool error = entry.reason == OutOfScopeReason::lesson_error;
+    if (error && (entry.correction.empty() || entry.reference.empty())) {
+      reader.problem(where,
+                     "a lesson-error gives the correct claim ('correction') and the "
+                     "paper that states it ('reference')");
+    } else if (!error && (!entry.correction.empty() || !entry.reference.empty())) {
+      reader.problem(where, fmt::format("'correction' and 'reference' belong to a lesson-error, "
+                                        "not to {}",
+                                        reason));
     }
+    bank.out_of_scope.push_back(std::move(entry));
   }
-  switch (q.type) {
-    case QuestionType::single:
-    case QuestionType::multi:
-      read_options(reader, node, pointer, q);
-      break;
-    case QuestionType::truefalse: {
-      const auto answer = reader.boolean(node, "answer", pointer);
-      if (!answer && !node.contains("answer")) {
-        reader.problem(pointer, "missing required key 'answer' (true or false)");
-      }
-      q.answer = answer.value_or(false);
-      q.trap = reader.id(node, "trap", pointer);
-      if (const auto claim = node.find("claim"); claim != node.end()) {
-        q.claim = reader.predicate(*claim, pointer + "/claim");
-      }
-      break;
-    }
-    case QuestionType::numeric:
-      read_numeric(reader, node, pointer, q, limits);
-      break;
-    case QuestionType::order: {
-      const json& steps = reader.array(node, "steps", pointer);
-      std::set<std::string> seen;
-      for (std::size_t i = 0; i < steps.size(); ++i) {
-        const std::string where = fmt::format("{}/steps/{}", pointer, i);
-        if (!reader.object(steps[i], where, {"id", "text"}, {"id", "text"})) continue;
-        Step step{reader.text(steps[i], "id", where), reader.text(steps[i], "text", where)};
-        if (!step.id.empty() && !seen.insert(step.id).second) {
-          reader.problem(where + "/id", fmt::format("step id '{}' is used twice", step.id));
-        }
-        q.steps.push_back(std::move(step));
-      }
-      if (steps.size() < 2) {
-        reader.problem(pointer + "/steps", "an order question needs at least two steps");
-      }
-      break;
-    }
-  }
-  return q;
 }
 
 // References to topics and traps, and ids unique within the bank.
@@ -977,84 +379,10 @@ Bank load_bank(std::string_view text, const std::string& file, const LoadLimits&
       bank.revised_at = reader.utc_time(meta, "revised", "/bank");
       if (bank.revised_at) bank.revised = meta.at("revised").get<std::string>();
     }
-    const json& topics = reader.array(root, "topics", "");
-    for (std::size_t i = 0; i < topics.size(); ++i) {
-      const std::string where = fmt::format("/topics/{}", i);
-      if (!reader.object(topics[i], where, {"id", "name", "description", "requires"},
-                         {"id", "name"})) {
-        continue;
-      }
-      bank.topics.push_back(Topic{
-          reader.id(topics[i], "id", where), reader.text(topics[i], "name", where),
-          reader.text(topics[i], "description", where), reader.requirements(topics[i], where)});
-    }
-    const json& traps = reader.array(root, "traps", "");
-    for (std::size_t i = 0; i < traps.size(); ++i) {
-      const std::string where = fmt::format("/traps/{}", i);
-      if (!reader.object(traps[i], where, {"id", "name", "misconception", "correction", "source"},
-                         {"id", "name", "misconception", "correction", "source"})) {
-        continue;
-      }
-      bank.traps.push_back(
-          Trap{reader.id(traps[i], "id", where), reader.text(traps[i], "name", where),
-               reader.text(traps[i], "misconception", where),
-               reader.text(traps[i], "correction", where), reader.source(traps[i], where)});
-    }
-    const json& objectives = reader.array(root, "objectives", "");
-    for (std::size_t i = 0; i < objectives.size(); ++i) {
-      const std::string where = fmt::format("/objectives/{}", i);
-      if (!reader.object(objectives[i], where, {"id", "statement", "quote", "source"},
-                         {"id", "statement"})) {
-        continue;
-      }
-      Objective objective{reader.id(objectives[i], "id", where),
-                          reader.text(objectives[i], "statement", where),
-                          reader.source(objectives[i], where), bank.id, where};
-      if (const std::string quote = reader.text(objectives[i], "quote", where); !quote.empty()) {
-        if (!objective.source.quote.empty()) {
-          reader.problem(where + "/quote", "the quote is given twice, here and in 'source'");
-        }
-        objective.source.quote = quote;
-      }
-      if (objective.source.quote.empty() && objective.source.section.empty() &&
-          objective.source.reference.empty()) {
-        reader.problem(where, "give the lesson's words it rests on ('quote') or a 'source'");
-      }
-      bank.objectives.push_back(std::move(objective));
-    }
-    const json& out_of_scope = reader.array(root, "out_of_scope", "");
-    for (std::size_t i = 0; i < out_of_scope.size(); ++i) {
-      const std::string where = fmt::format("/out_of_scope/{}", i);
-      if (!reader.object(out_of_scope[i], where,
-                         {"quote", "reason", "note", "correction", "reference"},
-                         {"quote", "reason"})) {
-        continue;
-      }
-      OutOfScope entry;
-      entry.pointer = where;
-      entry.quote = reader.text(out_of_scope[i], "quote", where);
-      entry.note = reader.text(out_of_scope[i], "note", where);
-      entry.correction = reader.text(out_of_scope[i], "correction", where);
-      entry.reference = reader.text(out_of_scope[i], "reference", where);
-      const std::string reason = reader.text(out_of_scope[i], "reason", where);
-      if (const auto parsed = parse_out_of_scope_reason(reason)) {
-        entry.reason = *parsed;
-      } else if (!reason.empty()) {
-        reader.problem(where + "/reason", fmt::format("'{}' is not a reason; expected {}", reason,
-                                                      fmt::join(kOutOfScopeReasons, ", ")));
-      }
-      const bool error = entry.reason == OutOfScopeReason::lesson_error;
-      if (error && (entry.correction.empty() || entry.reference.empty())) {
-        reader.problem(where,
-                       "a lesson-error gives the correct claim ('correction') and the "
-                       "paper that states it ('reference')");
-      } else if (!error && (!entry.correction.empty() || !entry.reference.empty())) {
-        reader.problem(where, fmt::format("'correction' and 'reference' belong to a lesson-error, "
-                                          "not to {}",
-                                          reason));
-      }
-      bank.out_of_scope.push_back(std::move(entry));
-    }
+    read_topics(reader, root, bank);
+    read_traps(reader, root, bank);
+    read_objectives(reader, root, bank);
+    read_out_of_scope(reader, root, bank);
     const json& questions = reader.array(root, "questions", "");
     if (questions.size() > limits.max_questions) {
       reader.problem("/questions", fmt::format("{} questions is over the limit of {}",

@@ -5,27 +5,16 @@
 #pragma once
 
 #include <array>
-#include <cstddef>
-#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "bank/load_limits.hpp"
 #include "bank/model.hpp"
 #include "core/errors.hpp"
 
 namespace proofdeck::bank {
-
-// Guards against hostile files (people share banks).
-struct LoadLimits {
-  std::size_t max_bytes = 8u << 20;       // a bank file larger than this is refused
-  std::size_t max_depth = 32;             // JSON nesting
-  std::size_t max_text = 4000;            // bytes (UTF-8) in one string
-  std::size_t max_questions = 20000;      // per bank
-  std::int64_t max_combinations = 4096;   // admitted by one template's constraints
-  std::int64_t max_enumerated = 1000000;  // parameter combinations tried per template
-};
 
 // Every problem found, one line each ("file: /pointer: what was expected, what was found").
 class BankErrors : public InputError {
