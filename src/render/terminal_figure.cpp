@@ -6,9 +6,8 @@
 
 #include <algorithm>
 #include <array>
-#include <cctype>
 #include <cmath>
-#include <cstdint>
+#include <cstddef>
 #include <iterator>
 #include <string>
 #include <string_view>
@@ -18,59 +17,19 @@
 #include "render/color.hpp"
 #include "render/parts.hpp"
 #include "render/scale.hpp"
+#include "render/terminal_look.hpp"
 #include "text/escape.hpp"
 #include "text/number.hpp"
 #include "text/utf8.hpp"
 #include "text/width.hpp"
 
-namespace proofdeck::render {
+namespace proofdeck::render::terminal {
 
 using text::center;
 using text::pad_left;
 using text::pad_right;
 
 namespace {
-
-struct Glyphs {
-  std::vector<std::string> shades;   // lightest to darkest, the first is blank
-  std::vector<std::string> eighths;  // partial bar cells, 1/8 … 7/8 (empty: whole cells)
-  std::vector<std::string> sparks;   // sparkline levels
-  std::string full, vertical, corner, horizontal, tick, ellipsis, quote, dot, arrow, range;
-  std::string level;  // a reference level's mark across a bar chart's bars
-
-  static Glyphs unicode() {
-    return {.shades = {" ", "░", "▒", "▓", "█"},
-            .eighths = {"▏", "▎", "▍", "▌", "▋", "▊", "▉"},
-            .sparks = {"▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"},
-            .full = "█",
-            .vertical = "│",
-            .corner = "└",
-            .horizontal = "─",
-            .tick = "┬",
-            .ellipsis = "…",
-            .quote = "│ ",
-            .dot = "·",
-            .arrow = "→",
-            .range = "–",
-            .level = "┊"};
-  }
-  static Glyphs ascii() {
-    return {.shades = {" ", ".", ":", "-", "=", "+", "*", "#", "%", "@"},
-            .eighths = {},
-            .sparks = {"_", ".", ":", "-", "=", "+", "*", "#"},
-            .full = "#",
-            .vertical = "|",
-            .corner = "+",
-            .horizontal = "-",
-            .tick = "+",
-            .ellipsis = "...",
-            .quote = "| ",
-            .dot = "-",
-            .arrow = "->",
-            .range = "-",
-            .level = ":"};
-  }
-};
 
 bool has_colour(const Theme& theme) {
   for (const fmt::text_style* style :
@@ -80,61 +39,28 @@ bool has_colour(const Theme& theme) {
   return false;
 }
 
-// Everything the text renderer decides once: glyphs, styles, how heatmap cells are painted.
-struct Look {
-  int width = text::kDefaultWidth;
-  Glyphs glyphs;
-  fmt::text_style heading;                   // titles
-  fmt::text_style dim;                       // secondary lines
-  fmt::text_style value;                     // the numbers in the value list
-  bool full = true;                          // the full form, not quiz feedback
-  bool paint_cells = false;                  // 256-colour backgrounds instead of shade characters
-  std::vector<fmt::text_style> line_styles;  // bars of a series' lines, cycled
-  std::string program;                       // how the reader runs proofdeck
-
-  Look(const Theme& theme, const TextOptions& options)
-      : width(std::max(options.width, 1)),
-        glyphs(options.unicode ? Glyphs::unicode() : Glyphs::ascii()),
-        heading(theme.emphasis),
-        dim(theme.dim),
-        value(theme.emphasis),
-        full(options.form == TextForm::full),
-        paint_cells(options.color256 && has_colour(theme)),
-        program(options.program) {
-    if (has_colour(theme)) {
-      // Readable on dark and light backgrounds alike (blue text is not, on dark ones).
-      for (const auto colour :
-           {fmt::terminal_color::cyan, fmt::terminal_color::magenta, fmt::terminal_color::green,
-            fmt::terminal_color::yellow, fmt::terminal_color::blue, fmt::terminal_color::red}) {
-        line_styles.push_back(fmt::fg(colour));
-      }
-    } else {
-      line_styles.emplace_back();
+// The look of a figure, decided once from the theme and the options.
+Look make_look(const Theme& theme, const TextOptions& options) {
+  Look look{.width = std::max(options.width, 1),
+            .glyphs = options.unicode ? Glyphs::unicode() : Glyphs::ascii(),
+            .heading = theme.emphasis,
+            .dim = theme.dim,
+            .value = theme.emphasis,
+            .full = options.form == TextForm::full,
+            .paint_cells = options.color256 && has_colour(theme),
+            .line_styles = {},
+            .program = options.program};
+  if (has_colour(theme)) {
+    // Readable on dark and light backgrounds alike (blue text is not, on dark ones).
+    for (const auto colour :
+         {fmt::terminal_color::cyan, fmt::terminal_color::magenta, fmt::terminal_color::green,
+          fmt::terminal_color::yellow, fmt::terminal_color::blue, fmt::terminal_color::red}) {
+      look.line_styles.push_back(fmt::fg(colour));
     }
+  } else {
+    look.line_styles.emplace_back();
   }
-
-  const fmt::text_style& line_style(std::size_t index) const {
-    return line_styles[index % line_styles.size()];
-  }
-  std::string shade(double fraction) const {
-    const auto levels = static_cast<double>(glyphs.shades.size() - 1);
-    return glyphs.shades[static_cast<std::size_t>(std::lround(fraction * levels))];
-  }
-  std::string fit(std::string_view text, int columns_available) const {
-    return text::truncate(text, columns_available, glyphs.ellipsis);
-  }
-};
-
-std::string styled(const fmt::text_style& style, std::string_view text) {
-  return fmt::format(style, "{}", text);
-}
-
-// A heatmap cell painted with a 256-colour background: fmt's rgb styles are truecolor, which
-// fewer terminals render, so this escape is built by hand (only ever when the theme has colour).
-std::string painted(std::string_view text, double fraction) {
-  const int background = xterm_shade(fraction);
-  const int foreground = needs_light_text(fraction) ? 231 : 16;
-  return fmt::format("\x1b[48;5;{}m\x1b[38;5;{}m{}\x1b[0m", background, foreground, text);
+  return look;
 }
 
 // The guarantee behind every other function: no line is wider than the terminal. Escape
@@ -171,42 +97,8 @@ std::string clip(const std::string& line, int width) {
   return out;
 }
 
-// Lines of text all exactly `width` columns wide, to be set side by side.
-struct Block {
-  std::vector<std::string> lines;
-  int width = 0;
-};
-
-using Lines = std::vector<std::string>;
-
-void append(Lines& lines, const Lines& more) {
-  lines.insert(lines.end(), more.begin(), more.end());
-}
-
-Lines styled_wrap(const fmt::text_style& style, std::string_view text, int width,
-                  std::string_view indent = {}) {
-  Lines lines;
-  for (const std::string& line : text::wrap(text, width - text::display_width(indent))) {
-    lines.push_back(std::string(indent) + styled(style, line));
-  }
-  return lines;
-}
-
-// text::wrap_block as lines: the first indented by `indent`, the rest by `hanging`.
-Lines block_lines(std::string_view text, int width, std::string_view indent,
-                  std::string_view hanging) {
-  Lines lines;
-  const std::string block = text::wrap_block(text, width, indent, hanging);
-  for (std::size_t at = 0; at < block.size();) {
-    const std::size_t end = block.find('\n', at);
-    lines.push_back(block.substr(at, end - at));
-    if (end == std::string::npos) break;
-    at = end + 1;
-  }
-  return lines;
-}
-
-// --- heatmaps -------------------------------------------------------------------------------
+// Grids sit two columns in from their titles.
+constexpr int kGridIndent = 2;
 
 // How a grid of cells fits the columns it has.
 struct GridPlan {
@@ -224,9 +116,6 @@ struct GridPlan {
   bool clipped = false;
   int width = 0;
 };
-
-// Grids sit two columns in from their titles.
-constexpr int kGridIndent = 2;
 
 int digits(int n) {
   return static_cast<int>(std::to_string(n).size());
@@ -312,6 +201,20 @@ GridPlan plan_grid(const std::vector<const Table*>& tables, const Look& look, in
   return plan;
 }
 
+// A heatmap cell painted with a 256-colour background: fmt's rgb styles are truecolor, which
+// fewer terminals render, so this escape is built by hand (only ever when the theme has colour).
+std::string painted(std::string_view text, double fraction) {
+  const int background = xterm_shade(fraction);
+  const int foreground = needs_light_text(fraction) ? 231 : 16;
+  return fmt::format("\x1b[48;5;{}m\x1b[38;5;{}m{}\x1b[0m", background, foreground, text);
+}
+
+// Lines of text all exactly `width` columns wide, to be set side by side.
+struct Block {
+  std::vector<std::string> lines;
+  int width = 0;
+};
+
 // `title_height`: lines the title takes at least, blank ones first, so that two grids side by
 // side start on one line whatever their titles.
 Block heatmap_block(const Table& table, const GridPlan& plan, const Look& look,
@@ -390,6 +293,23 @@ Lines side_by_side(Block left, Block right, int gap) {
 
 constexpr int kPairGap = 4;
 
+// The smallest width at which a heatmap's cells hold their numbers, up to kWidestGrid; 0 if none.
+constexpr int kWidestGrid = 400;
+int width_for_numbers(const Table& table, const Look& look) {
+  const auto numbers_at = [&](int width) { return plan_grid({&table}, look, width).numbers; };
+  if (!numbers_at(kWidestGrid)) return 0;
+  int low = look.width, high = kWidestGrid;  // numbers_at(low) is false, numbers_at(high) true
+  while (high - low > 1) {
+    const int middle = low + (high - low) / 2;
+    (numbers_at(middle) ? high : low) = middle;
+  }
+  return high;
+}
+
+// A heatmap's numbers are cut off when at most this many columns: then they follow the shades,
+// a record a row; a wider heatmap says where its numbers are.
+constexpr Eigen::Index kRecordColumns = 8;
+
 // Two heatmaps of one shape side by side, if both fit with their numbers; empty otherwise.
 Lines heatmap_pair(const Table& a, const Table& b, const Look& look) {
   const int half = (look.width - kPairGap) / 2;
@@ -410,23 +330,8 @@ Lines heatmap_pair(const Table& a, const Table& b, const Look& look) {
   return lines;
 }
 
-// The smallest width at which a heatmap's cells hold their numbers, up to kWidestGrid; 0 if none.
-constexpr int kWidestGrid = 400;
-int width_for_numbers(const Table& table, const Look& look) {
-  const auto numbers_at = [&](int width) { return plan_grid({&table}, look, width).numbers; };
-  if (!numbers_at(kWidestGrid)) return 0;
-  int low = look.width, high = kWidestGrid;  // numbers_at(low) is false, numbers_at(high) true
-  while (high - low > 1) {
-    const int middle = low + (high - low) / 2;
-    (numbers_at(middle) ? high : low) = middle;
-  }
-  return high;
-}
-
-// A heatmap's numbers are cut off when at most this many columns: then they follow the shades,
-// a record a row; a wider heatmap says where its numbers are.
-constexpr Eigen::Index kRecordColumns = 8;
-
+// One heatmap; in the full form, its numbers as records when the cells have no room for them,
+// or how to see them when it is too wide even for that.
 Lines heatmap_single(const Table& table, const Look& look, const DemoResult& result,
                      const DemoInfo& info) {
   const GridPlan plan = plan_grid({&table}, look, look.width);
@@ -475,39 +380,6 @@ std::string heatmap_legend(const Look& look) {
   }
   return spaces(kGridIndent) + styled(look.dim, "scale 0 ") + ramp + styled(look.dim, " 1");
 }
-
-// Heatmap groups (pairs where they fit, singles otherwise) and numeric tables, in result order.
-struct TableGroup {
-  Lines lines;
-  bool heatmap = false;
-  std::size_t tables = 1;  // two for a pair
-};
-
-Lines numeric_table(const Table& table, const Look& look);
-
-std::vector<TableGroup> table_groups(const DemoResult& result, const DemoInfo& info,
-                                     const Look& look) {
-  std::vector<TableGroup> groups;
-  const auto& tables = result.tables;
-  for (std::size_t i = 0; i < tables.size(); ++i) {
-    const Table& table = tables[i];
-    if (!table.heatmap) {
-      groups.push_back({numeric_table(table, look), false});
-      continue;
-    }
-    if (i + 1 < tables.size() && tables[i + 1].heatmap && same_shape(table, tables[i + 1])) {
-      if (Lines pair = heatmap_pair(table, tables[i + 1], look); !pair.empty()) {
-        groups.push_back({std::move(pair), true, 2});
-        ++i;
-        continue;
-      }
-    }
-    groups.push_back({heatmap_single(table, look, result, info), true});
-  }
-  return groups;
-}
-
-// --- numeric tables -------------------------------------------------------------------------
 
 // A table too wide for its columns, one record a row: the row's label, then a "column: value"
 // line for each column. Nothing is cut: a long line wraps between words, and a number is one.
@@ -625,7 +497,43 @@ Lines numeric_table(const Table& table, const Look& look) {
   return lines;
 }
 
-// --- series: horizontal bars ------------------------------------------------------------------
+Lines value_list(const std::vector<std::pair<std::string, Value>>& values, const Look& look) {
+  int name_width = 1, value_width = 1;
+  for (const auto& [name, value] : values) {
+    name_width = std::max(name_width, text::display_width(one_line(name)));
+    value_width = std::max(value_width, text::display_width(format_value(value)));
+  }
+  name_width = std::min(name_width, std::max(look.width - 6 - value_width, 4));
+  Lines lines;
+  for (const auto& [name, value] : values) {
+    lines.push_back("  " + pad_right(look.fit(one_line(name), name_width), name_width) + "  " +
+                    styled(look.value, pad_left(format_value(value), value_width)));
+  }
+  return lines;
+}
+
+// Values in two columns when they fit, to keep quiz feedback short.
+Lines value_columns(const std::vector<std::pair<std::string, Value>>& values, const Look& look) {
+  int name_width = 1, value_width = 1;
+  for (const auto& [name, value] : values) {
+    name_width = std::max(name_width, text::display_width(one_line(name)));
+    value_width = std::max(value_width, text::display_width(format_value(value)));
+  }
+  const int cell = name_width + 2 + value_width;
+  if (values.size() < 2 || 2 + cell + 4 + cell > look.width) return value_list(values, look);
+  Lines lines;
+  const std::size_t half = (values.size() + 1) / 2;
+  const auto entry = [&](const std::pair<std::string, Value>& item) {
+    return pad_right(one_line(item.first), name_width) + "  " +
+           styled(look.value, pad_left(format_value(item.second), value_width));
+  };
+  for (std::size_t i = 0; i < half; ++i) {
+    std::string line = "  " + entry(values[i]);
+    if (i + half < values.size()) line += "    " + entry(values[i + half]);
+    lines.push_back(line);
+  }
+  return lines;
+}
 
 // A bar of `cells` columns (fractional with eighth blocks when the glyphs have them).
 std::string bar(double cells, const Look& look) {
@@ -697,6 +605,8 @@ std::string with_mark(const std::string& drawn, int column, const std::string& m
   return out;
 }
 
+// The series' title and subtitle, then a bar for each x (runs of one value share a bar) on an
+// axis shared by its lines; a line that stays at one value is a level marked across the bars.
 Lines series_bars(const Series& series, const Look& look) {
   Lines lines = styled_wrap(look.heading, one_line(series_title(series)), look.width);
   if (const std::string subtitle = series_subtitle(series, look.glyphs.dot); !subtitle.empty()) {
@@ -893,47 +803,34 @@ Lines series_sparklines(const Series& series, const Look& look) {
   return lines;
 }
 
-// --- values ---------------------------------------------------------------------------------
-
-Lines value_list(const std::vector<std::pair<std::string, Value>>& values, const Look& look) {
-  int name_width = 1, value_width = 1;
-  for (const auto& [name, value] : values) {
-    name_width = std::max(name_width, text::display_width(one_line(name)));
-    value_width = std::max(value_width, text::display_width(format_value(value)));
-  }
-  name_width = std::min(name_width, std::max(look.width - 6 - value_width, 4));
+// Heatmap groups (pairs where they fit, singles otherwise) and numeric tables, in result order.
+struct TableGroup {
   Lines lines;
-  for (const auto& [name, value] : values) {
-    lines.push_back("  " + pad_right(look.fit(one_line(name), name_width), name_width) + "  " +
-                    styled(look.value, pad_left(format_value(value), value_width)));
-  }
-  return lines;
-}
+  bool heatmap = false;
+  std::size_t tables = 1;  // two for a pair
+};
 
-// Values in two columns when they fit, to keep quiz feedback short.
-Lines value_columns(const std::vector<std::pair<std::string, Value>>& values, const Look& look) {
-  int name_width = 1, value_width = 1;
-  for (const auto& [name, value] : values) {
-    name_width = std::max(name_width, text::display_width(one_line(name)));
-    value_width = std::max(value_width, text::display_width(format_value(value)));
+std::vector<TableGroup> table_groups(const DemoResult& result, const DemoInfo& info,
+                                     const Look& look) {
+  std::vector<TableGroup> groups;
+  const auto& tables = result.tables;
+  for (std::size_t i = 0; i < tables.size(); ++i) {
+    const Table& table = tables[i];
+    if (!table.heatmap) {
+      groups.push_back({numeric_table(table, look), false});
+      continue;
+    }
+    if (i + 1 < tables.size() && tables[i + 1].heatmap && same_shape(table, tables[i + 1])) {
+      if (Lines pair = heatmap_pair(table, tables[i + 1], look); !pair.empty()) {
+        groups.push_back({std::move(pair), true, 2});
+        ++i;
+        continue;
+      }
+    }
+    groups.push_back({heatmap_single(table, look, result, info), true});
   }
-  const int cell = name_width + 2 + value_width;
-  if (values.size() < 2 || 2 + cell + 4 + cell > look.width) return value_list(values, look);
-  Lines lines;
-  const std::size_t half = (values.size() + 1) / 2;
-  const auto entry = [&](const std::pair<std::string, Value>& item) {
-    return pad_right(one_line(item.first), name_width) + "  " +
-           styled(look.value, pad_left(format_value(item.second), value_width));
-  };
-  for (std::size_t i = 0; i < half; ++i) {
-    std::string line = "  " + entry(values[i]);
-    if (i + half < values.size()) line += "    " + entry(values[i + half]);
-    lines.push_back(line);
-  }
-  return lines;
+  return groups;
 }
-
-// --- the two forms --------------------------------------------------------------------------
 
 std::string meta_line(const DemoInfo& info, const DemoResult& result, const Look& look) {
   std::string meta = one_line(info.name.empty() ? result.demo : info.name);
@@ -1126,9 +1023,14 @@ Lines compact_text(const DemoResult& result, const DemoInfo& info, const Look& l
 
 }  // namespace
 
+}  // namespace proofdeck::render::terminal
+
+namespace proofdeck::render {
+
 std::string text_chart(const demo::Series& series) {
-  const Look look(Theme::plain(), TextOptions{TextForm::full, text::kDefaultWidth, true, false});
-  Lines bars = series_bars(series, look);
+  const terminal::Look look = terminal::make_look(
+      Theme::plain(), TextOptions{TextForm::full, text::kDefaultWidth, true, false});
+  terminal::Lines bars = terminal::series_bars(series, look);
   const std::size_t skip = 1 + (series_subtitle(series, look.glyphs.dot).empty() ? 0 : 1);
   std::string picture;
   for (std::size_t i = std::min(skip, bars.size()); i < bars.size(); ++i) {
@@ -1142,16 +1044,17 @@ std::string text_chart(const demo::Series& series) {
 
 std::string render_text(const DemoResult& result, const DemoInfo& info, const Theme& theme,
                         const TextOptions& options) {
-  const Look look(theme, options);
+  const terminal::Look look = terminal::make_look(theme, options);
   // A large heatmap in as many blocks as fit the width, shades alone: three columns a block, and
   // about sixteen for the indent and the row labels ("t248–t255").
   const DemoResult drawn =
       readable_figures(result, std::clamp<Eigen::Index>((look.width - 16) / 3, 4, kHeatmapBlocks));
-  const Lines lines = options.form == TextForm::compact ? compact_text(drawn, info, look)
-                                                        : full_text(drawn, info, look);
+  const terminal::Lines lines = options.form == TextForm::compact
+                                    ? terminal::compact_text(drawn, info, look)
+                                    : terminal::full_text(drawn, info, look);
   std::string text;
   for (const std::string& line : lines) {
-    std::string fitted = clip(line, look.width);
+    std::string fitted = terminal::clip(line, look.width);
     // Padding at the end of a line is invisible in a terminal and noise in a file.
     while (!fitted.empty() && fitted.back() == ' ')
       fitted.pop_back();
