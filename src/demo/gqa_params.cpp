@@ -29,46 +29,168 @@ std::string attention_kind(std::int64_t kv_heads, std::int64_t heads) {
   return kv_heads == 1 ? "MQA" : "GQA";
 }
 
-DemoResult run_gqa_params(const Params& params, std::uint64_t) {
-  const std::string demo = "gqa-params";
-  const std::int64_t d_model = params.integer("d_model");
-  const std::int64_t heads = params.integer("heads");
-  const std::int64_t layers = params.integer("layers");
-  const std::int64_t tokens = params.integer("tokens");
-  const std::int64_t bytes = params.integer("bytes");
-  require_divides(demo, d_model, heads, "heads");
-  std::vector<std::int64_t> kv_list =
-      distinct_sorted(demo, "kv_heads", params.integers("kv_heads"));
-  for (const std::int64_t kv : kv_list)
-    require_kv_divides(demo, heads, kv);
-  std::reverse(kv_list.begin(), kv_list.end());  // multi-head first, multi-query last
-  const std::int64_t head_dim = d_model / heads;
-  const double e = as_double(d_model), d = as_double(head_dim), h = as_double(heads);
+// What a run reads: the widths, the key/value head counts (multi-head first, multi-query last)
+// and the KV cache's size.
+struct GqaSettings {
+  std::int64_t d_model = 0;           // embedding width E
+  std::int64_t heads = 0;             // query heads H
+  std::int64_t layers = 0;            // layers, for the KV cache
+  std::int64_t tokens = 0;            // tokens in the KV cache
+  std::int64_t bytes = 0;             // bytes per cached value
+  std::vector<std::int64_t> kv_list;  // key/value head counts G, multi-head first
+  std::int64_t head_dim = 0;          // D = E / H
+};
 
+GqaSettings gqa_settings(const Params& params) {
+  const std::string demo = "gqa-params";
+  GqaSettings s;
+  s.d_model = params.integer("d_model");
+  s.heads = params.integer("heads");
+  s.layers = params.integer("layers");
+  s.tokens = params.integer("tokens");
+  s.bytes = params.integer("bytes");
+  require_divides(demo, s.d_model, s.heads, "heads");
+  s.kv_list = distinct_sorted(demo, "kv_heads", params.integers("kv_heads"));
+  for (const std::int64_t kv : s.kv_list)
+    require_kv_divides(demo, s.heads, kv);
+  std::reverse(s.kv_list.begin(), s.kv_list.end());  // multi-head first, multi-query last
+  s.head_dim = s.d_model / s.heads;
+  return s;
+}
+
+// One layer's attention weights at G key/value heads.
+struct AttentionWeights {
+  double q_proj = 0.0, kv_proj = 0.0, o_proj = 0.0, total = 0.0;
+};
+
+// The closed form, or (while modules are counted) the module's own count, checked against it.
+AttentionWeights attention_weights(const GqaSettings& s, std::int64_t kv, bool count_modules,
+                                   bool& closed_form_matches) {
+  const double e = as_double(s.d_model), d = as_double(s.head_dim), h = as_double(s.heads);
+  const double g = as_double(kv);
+  double q_proj = h * d * e, kv_proj = 2.0 * g * d * e, o_proj = e * h * d;
+  double total = q_proj + kv_proj + o_proj;
+  if (count_modules) {
+    engine::GqaConfig config;
+    config.hidden_size = s.d_model;
+    config.num_attention_heads = s.heads;
+    config.num_key_value_heads = kv;
+    config.head_dim = s.head_dim;
+    config.rope = false;  // RoPE holds no parameters; an odd head_dim is fine to count
+    const engine::GqaParams<double> module(config);
+    const auto counted = static_cast<double>(engine::count_params(module).total());
+    const auto size_of = [](const Mat& weight) { return static_cast<double>(weight.size()); };
+    closed_form_matches = closed_form_matches && counted == total &&
+                          size_of(module.q_proj) == q_proj &&
+                          size_of(module.k_proj) + size_of(module.v_proj) == kv_proj &&
+                          size_of(module.o_proj) == o_proj;
+    q_proj = size_of(module.q_proj);
+    kv_proj = size_of(module.k_proj) + size_of(module.v_proj);
+    o_proj = size_of(module.o_proj);
+    total = counted;
+  }
+  return {q_proj, kv_proj, o_proj, total};
+}
+
+// How many query heads read key/value head 0. Which K/V head each query head reads depends on H
+// and G alone, so it is read from a forward pass through the narrowest module with these heads
+// (one dimension per head).
+double queries_per_kv_head(std::int64_t heads, std::int64_t kv) {
+  engine::GqaConfig narrow;
+  narrow.hidden_size = heads;
+  narrow.num_attention_heads = heads;
+  narrow.num_key_value_heads = kv;
+  narrow.head_dim = 1;
+  narrow.rope = false;
+  const engine::GqaParams<double> probe(narrow);
+  Mat probe_out;
+  engine::GqaCache<double> probe_cache;
+  engine::gqa_forward(probe_out, probe_cache, Mat(Mat::Zero(1, heads)), probe);
+  return static_cast<double>(
+      std::count(probe_cache.kv_head.begin(), probe_cache.kv_head.end(), Index{0}));
+}
+
+// Multi-head attention's sizes, which every key/value head count is measured against.
+struct MultiHeadSizes {
+  double params = 0.0;    // one layer's attention weights, 4·E²
+  double cache = 0.0;     // the KV cache, in bytes
+  double one_head = 0.0;  // one head of the full width
+};
+
+// Each key/value head count's weights and KV cache as values and a table row, then what holds
+// for all of them.
+MultiHeadSizes report_kv_heads(DemoResult& result, const GqaSettings& s) {
+  const double e = as_double(s.d_model), d = as_double(s.head_dim), h = as_double(s.heads);
   // Counted from engine objects while they fit comfortably in memory (4·E² doubles at most).
-  const bool count_modules = d_model <= 1024;
+  const bool count_modules = s.d_model <= 1024;
   bool closed_form_matches = true;
   // A layer's total is counted from its module or, past the size counted, the closed form.
   const Provenance totals = count_modules ? Provenance::counted : Provenance::derived;
-  const double mha_params = 4.0 * e * e;
-  const double mha_cache = 2.0 * as_double(layers) * h * d * as_double(tokens) * as_double(bytes);
-  DemoResult result;
+  MultiHeadSizes mha;
+  mha.params = 4.0 * e * e;
+  mha.cache = 2.0 * as_double(s.layers) * h * d * as_double(s.tokens) * as_double(s.bytes);
   // A head's width, read off a module (o_proj takes H·D inputs) while modules are counted.
   double head_width = d;
   if (count_modules) {
     engine::GqaConfig config;
-    config.hidden_size = d_model;
-    config.num_attention_heads = heads;
-    config.num_key_value_heads = kv_list.front();
+    config.hidden_size = s.d_model;
+    config.num_attention_heads = s.heads;
+    config.num_key_value_heads = s.kv_list.front();
     config.rope = false;
     head_width = static_cast<double>(engine::GqaParams<double>(config).o_proj.cols()) / h;
   }
   result.set("head_dim", head_width, totals);
-  Mat table(static_cast<Index>(kv_list.size()), 6);
+  Mat table(static_cast<Index>(s.kv_list.size()), 6);
   std::vector<std::string> rows;
+  for (std::size_t i = 0; i < s.kv_list.size(); ++i) {
+    const std::int64_t kv = s.kv_list[i];
+    const double g = as_double(kv);
+    const auto [q_proj, kv_proj, o_proj, total] =
+        attention_weights(s, kv, count_modules, closed_form_matches);
+    const double readers_of_first = queries_per_kv_head(s.heads, kv);
+    const double cache_bytes =
+        2.0 * as_double(s.layers) * g * d * as_double(s.tokens) * as_double(s.bytes);
+    const std::string suffix = fmt::format("_g{}", kv);
+    result.set("q_proj" + suffix, q_proj, totals);
+    result.set("kv_proj" + suffix, kv_proj, totals);
+    result.set("o_proj" + suffix, o_proj, totals);
+    result.set("attention_params" + suffix, total, totals);
+    result.set("params_ratio" + suffix, total / mha.params, totals);
+    result.set("params_saved" + suffix, mha.params - total, totals);
+    result.set("queries_per_kv_head" + suffix, readers_of_first, Provenance::counted);
+    result.set("kv_cache_bytes_per_token" + suffix,
+               2.0 * as_double(s.layers) * g * d * as_double(s.bytes), Provenance::derived);
+    result.set("kv_cache_bytes" + suffix, cache_bytes, Provenance::derived);
+    result.set("kv_cache_ratio" + suffix, cache_bytes / mha.cache, Provenance::derived);
+    const auto row = static_cast<Index>(i);
+    table.row(row) << readers_of_first, q_proj + o_proj, kv_proj, total, total / mha.params,
+        cache_bytes;
+    rows.push_back(fmt::format("G = {} ({})", kv, attention_kind(kv, s.heads)));
+  }
+  // Splitting the heads is the other knob: one head of the full width holds the same 4·E².
+  mha.one_head = 4.0 * e * e;
+  result.set("mha_params", mha.params, Provenance::derived);
+  result.set("one_head_params", mha.one_head, Provenance::derived);
+  result.set("split_saves_params", mha.params < mha.one_head, Provenance::derived);
+  result.set("counted_from_modules", count_modules, Provenance::derived);
+  result.set("closed_form_matches", closed_form_matches, totals);
+  result.tables.push_back(Table{
+      "by_kv_heads",
+      fmt::format("one layer at d_model {}, {} query heads of {}", s.d_model, s.heads, s.head_dim),
+      rows,
+      {"queries per K/V head", "q_proj + o_proj", "k_proj + v_proj", "parameters", "÷ multi-head",
+       "KV cache (bytes)"},
+      table,
+      false});
+  return mha;
+}
+
+// The KV cache and the weights against G, fewest key/value heads first (the table reads from
+// multi-head down).
+void add_kv_charts(DemoResult& result, const GqaSettings& s) {
   Series cache{"kv_cache_by_kv_heads",
-               fmt::format("KV cache for {} × {}", counted(tokens, "token", "tokens"),
-                           counted(layers, "layer", "layers")),
+               fmt::format("KV cache for {} × {}", counted(s.tokens, "token", "tokens"),
+                           counted(s.layers, "layer", "layers")),
                "key/value heads",
                "bytes",
                {},
@@ -81,80 +203,7 @@ DemoResult run_gqa_params(const Params& params, std::uint64_t) {
                {},
                {{"q_proj + o_proj", {}}, {"k_proj + v_proj", {}}},
                false};
-  for (std::size_t i = 0; i < kv_list.size(); ++i) {
-    const std::int64_t kv = kv_list[i];
-    const double g = as_double(kv);
-    double q_proj = h * d * e, kv_proj = 2.0 * g * d * e, o_proj = e * h * d;
-    double total = q_proj + kv_proj + o_proj;
-    if (count_modules) {
-      engine::GqaConfig config;
-      config.hidden_size = d_model;
-      config.num_attention_heads = heads;
-      config.num_key_value_heads = kv;
-      config.head_dim = head_dim;
-      config.rope = false;  // RoPE holds no parameters; an odd head_dim is fine to count
-      const engine::GqaParams<double> module(config);
-      const auto counted = static_cast<double>(engine::count_params(module).total());
-      const auto size_of = [](const Mat& weight) { return static_cast<double>(weight.size()); };
-      closed_form_matches = closed_form_matches && counted == total &&
-                            size_of(module.q_proj) == q_proj &&
-                            size_of(module.k_proj) + size_of(module.v_proj) == kv_proj &&
-                            size_of(module.o_proj) == o_proj;
-      q_proj = size_of(module.q_proj);
-      kv_proj = size_of(module.k_proj) + size_of(module.v_proj);
-      o_proj = size_of(module.o_proj);
-      total = counted;
-    }
-    // Which K/V head each query head reads depends on H and G alone, so it is read from a
-    // forward pass through the narrowest module with these heads (one dimension per head).
-    engine::GqaConfig narrow;
-    narrow.hidden_size = heads;
-    narrow.num_attention_heads = heads;
-    narrow.num_key_value_heads = kv;
-    narrow.head_dim = 1;
-    narrow.rope = false;
-    const engine::GqaParams<double> probe(narrow);
-    Mat probe_out;
-    engine::GqaCache<double> probe_cache;
-    engine::gqa_forward(probe_out, probe_cache, Mat(Mat::Zero(1, heads)), probe);
-    const auto readers_of_first = static_cast<double>(
-        std::count(probe_cache.kv_head.begin(), probe_cache.kv_head.end(), Index{0}));
-    const double cache_bytes =
-        2.0 * as_double(layers) * g * d * as_double(tokens) * as_double(bytes);
-    const std::string suffix = fmt::format("_g{}", kv);
-    result.set("q_proj" + suffix, q_proj, totals);
-    result.set("kv_proj" + suffix, kv_proj, totals);
-    result.set("o_proj" + suffix, o_proj, totals);
-    result.set("attention_params" + suffix, total, totals);
-    result.set("params_ratio" + suffix, total / mha_params, totals);
-    result.set("params_saved" + suffix, mha_params - total, totals);
-    result.set("queries_per_kv_head" + suffix, readers_of_first, Provenance::counted);
-    result.set("kv_cache_bytes_per_token" + suffix,
-               2.0 * as_double(layers) * g * d * as_double(bytes), Provenance::derived);
-    result.set("kv_cache_bytes" + suffix, cache_bytes, Provenance::derived);
-    result.set("kv_cache_ratio" + suffix, cache_bytes / mha_cache, Provenance::derived);
-    const auto row = static_cast<Index>(i);
-    table.row(row) << readers_of_first, q_proj + o_proj, kv_proj, total, total / mha_params,
-        cache_bytes;
-    rows.push_back(fmt::format("G = {} ({})", kv, attention_kind(kv, heads)));
-  }
-  // Splitting the heads is the other knob: one head of the full width holds the same 4·E².
-  const double one_head = 4.0 * e * e;
-  result.set("mha_params", mha_params, Provenance::derived);
-  result.set("one_head_params", one_head, Provenance::derived);
-  result.set("split_saves_params", mha_params < one_head, Provenance::derived);
-  result.set("counted_from_modules", count_modules, Provenance::derived);
-  result.set("closed_form_matches", closed_form_matches, totals);
-  result.tables.push_back(
-      Table{"by_kv_heads",
-            fmt::format("one layer at d_model {}, {} query heads of {}", d_model, heads, head_dim),
-            rows,
-            {"queries per K/V head", "q_proj + o_proj", "k_proj + v_proj", "parameters",
-             "÷ multi-head", "KV cache (bytes)"},
-            table,
-            false});
-  // The charts run along G, fewest key/value heads first (the table reads from multi-head down).
-  for (auto kv = kv_list.rbegin(); kv != kv_list.rend(); ++kv) {
+  for (auto kv = s.kv_list.rbegin(); kv != s.kv_list.rend(); ++kv) {
     const auto value = [&](const char* name) {
       return result.find(fmt::format("{}_g{}", name, *kv))->number;
     };
@@ -166,29 +215,35 @@ DemoResult run_gqa_params(const Params& params, std::uint64_t) {
   }
   result.series.push_back(std::move(cache));
   result.series.push_back(std::move(sizes));
+}
 
-  const std::int64_t fewest = kv_list.back();
+// Which K/V head a query head reads, what sharing saves, and why splitting heads saves nothing.
+std::vector<std::string> gqa_text(const DemoResult& result, const GqaSettings& s,
+                                  const MultiHeadSizes& mha) {
+  const double e = as_double(s.d_model), d = as_double(s.head_dim), h = as_double(s.heads);
+  const std::int64_t heads = s.heads, head_dim = s.head_dim, d_model = s.d_model;
+  const std::int64_t fewest = s.kv_list.back();
   const double fewest_total = result.find(fmt::format("attention_params_g{}", fewest))->number;
   const double fewest_cache = result.find(fmt::format("kv_cache_bytes_g{}", fewest))->number;
-  result.text = {
+  return {
       fmt::format("Query head h of {} ({} dimensions each) reads key/value head ⌊h·G/H⌋ of G. Only "
                   "k_proj and v_proj shrink with G (2·G·{}·{} weights); q_proj and o_proj keep "
                   "{} each.",
                   heads, head_dim, head_dim, d_model, grouped(h * d * e)),
-      kv_list.size() > 1 || fewest != heads
+      s.kv_list.size() > 1 || fewest != heads
           ? fmt::format("Sharing K/V saves what splitting heads never did: at G = {} a layer "
                         "holds {} weights against multi-head's {}, and its KV cache for {}, "
                         "{} and {} per value is {} instead of {} — "
                         "{} times smaller, as K and V are stored once per key/value head.",
-                        fewest, grouped(fewest_total), grouped(mha_params),
-                        counted(tokens, "token", "tokens"), counted(layers, "layer", "layers"),
-                        counted(bytes, "byte", "bytes"), bytes_text(fewest_cache),
-                        bytes_text(mha_cache), text::format_short(mha_cache / fewest_cache))
+                        fewest, grouped(fewest_total), grouped(mha.params),
+                        counted(s.tokens, "token", "tokens"), counted(s.layers, "layer", "layers"),
+                        counted(s.bytes, "byte", "bytes"), bytes_text(fewest_cache),
+                        bytes_text(mha.cache), text::format_short(mha.cache / fewest_cache))
           : fmt::format("With G = H = {} this is multi-head attention: {} weights, and a KV "
                         "cache of {} for {}; --set kv_heads={},{},1 compares grouped and "
                         "multi-query attention.",
-                        heads, grouped(mha_params), bytes_text(mha_cache),
-                        counted(tokens, "token", "tokens"), heads,
+                        heads, grouped(mha.params), bytes_text(mha.cache),
+                        counted(s.tokens, "token", "tokens"), heads,
                         std::max<std::int64_t>(1, heads / 4)),
       fmt::format("Splitting d_model into heads is a different knob: {}; it changes the "
                   "subspaces, not the count. Sharing K/V trades some quality for memory, which is "
@@ -196,10 +251,18 @@ DemoResult run_gqa_params(const Params& params, std::uint64_t) {
                   heads == 1
                       ? fmt::format("one head of width {} holds 4·d_model² = {} weights, and "
                                     "so would any split into h heads of d_model/h",
-                                    d_model, grouped(one_head))
+                                    d_model, grouped(mha.one_head))
                       : fmt::format("one head of width {} holds the same {} = 4·d_model² "
                                     "weights as {} heads of {}",
-                                    d_model, grouped(one_head), heads, head_dim))};
+                                    d_model, grouped(mha.one_head), heads, head_dim))};
+}
+
+DemoResult run_gqa_params(const Params& params, std::uint64_t) {
+  const GqaSettings s = gqa_settings(params);
+  DemoResult result;
+  const MultiHeadSizes mha = report_kv_heads(result, s);
+  add_kv_charts(result, s);
+  result.text = gqa_text(result, s, mha);
   return result;
 }
 

@@ -112,47 +112,32 @@ std::pair<double, double> first_and_last_gradient(const PlacementRun& run, const
           grads.params.layers.back().feedforward.linear2.weight.norm()};
 }
 
-DemoResult run_pre_vs_post_ln(const Params& params, std::uint64_t seed) {
-  const std::string demo = "pre-vs-post-ln";
-  const PreVsPostSettings s{distinct_sorted(demo, "depths", params.integers("depths")),
-                            params.integer("d_model"),
-                            params.integer("heads"),
-                            params.integer("d_ff"),
-                            params.integer("seq_len"),
-                            params.flag("zero_qk"),
-                            params.integer("trials"),
-                            params.integer("warmup_steps"),
-                            params.number("warmup_lr")};
-  check_heads(demo, s.heads, s.d_model);
-  std::int64_t total_layers = 0;
-  for (const std::int64_t depth : s.depths)
-    total_layers += depth;
-  // Both placements at every depth and trial; at the shallowest depth the residual path (with
-  // and without a warm-up) and each warm-up step.
-  const std::int64_t extra_passes = s.depths.front() * 2 * (2 * s.warmup_steps + 3);
-  check_work(demo,
-             (2.0 * as_double(s.trials * total_layers) + as_double(extra_passes)) *
-                 block_work(s.seq_len, s.d_model, s.d_ff),
-             fmt::format("depths with {} layers in all, trials={}, warmup_steps={}, d_model={}, "
-                         "d_ff={} and seq_len={}",
-                         total_layers, s.trials, s.warmup_steps, s.d_model, s.d_ff, s.seq_len));
-
-  const std::size_t depth_count = s.depths.size();
+// What the trials leave: the gradient profiles at every depth, and the last trial's stacks at the
+// shallowest depth for the residual path and the warm-up.
+struct DepthRuns {
   // Squared gradient norms of linear2.weight, summed over trials: [depth][layer].
-  std::vector<std::vector<double>> post_squares(depth_count), pre_squares(depth_count);
+  std::vector<std::vector<double>> post_squares, pre_squares;
   // Pre-LN's residual stream: variance of the last block's output, before the final LayerNorm.
-  std::vector<double> stream_variance(depth_count, 0.0);
-  for (std::size_t i = 0; i < depth_count; ++i) {
-    post_squares[i].assign(static_cast<std::size_t>(s.depths[i]), 0.0);
-    pre_squares[i].assign(static_cast<std::size_t>(s.depths[i]), 0.0);
-  }
-  engine::Rng rng(seed);
-  Mat output, grad_input;
-  engine::StackCache<double> cache;
-  engine::StackGrads<double> grads;
+  std::vector<double> stream_variance;
   // The last trial's network at the shallowest depth (Post-LN, Pre-LN), its input and probe G.
   std::vector<PlacementRun> shallow;
   Mat last_input, last_grad_output;
+};
+
+// Both placements at every depth, for each trial's network.
+DepthRuns run_depths(const PreVsPostSettings& s, engine::Rng& rng) {
+  const std::size_t depth_count = s.depths.size();
+  DepthRuns runs;
+  runs.post_squares.resize(depth_count);
+  runs.pre_squares.resize(depth_count);
+  runs.stream_variance.assign(depth_count, 0.0);
+  for (std::size_t i = 0; i < depth_count; ++i) {
+    runs.post_squares[i].assign(static_cast<std::size_t>(s.depths[i]), 0.0);
+    runs.pre_squares[i].assign(static_cast<std::size_t>(s.depths[i]), 0.0);
+  }
+  Mat output, grad_input;
+  engine::StackCache<double> cache;
+  engine::StackGrads<double> grads;
   for (std::int64_t trial = 0; trial < s.trials; ++trial) {
     // A shallower stack is the first L blocks of the deepest: the depths run deepest first and
     // the stack drops its top blocks in between. Both placements use the same weights, input and
@@ -180,9 +165,9 @@ DemoResult run_pre_vs_post_ln(const Params& params, std::uint64_t seed) {
         engine::stack_forward(output, cache, input, blocks, config);
         engine::stack_backward(grad_input, grads, grad_output, input, blocks, cache, config);
         if (placement == engine::NormPlacement::pre)
-          stream_variance[i] += engine::activation_stats(cache.layer_inputs.back()).variance;
+          runs.stream_variance[i] += engine::activation_stats(cache.layer_inputs.back()).variance;
         std::vector<double>& squares =
-            placement == engine::NormPlacement::post ? post_squares[i] : pre_squares[i];
+            placement == engine::NormPlacement::post ? runs.post_squares[i] : runs.pre_squares[i];
         for (std::size_t layer = 0; layer < squares.size(); ++layer)
           squares[layer] += grads.params.layers[layer].feedforward.linear2.weight.squaredNorm();
       }
@@ -191,37 +176,48 @@ DemoResult run_pre_vs_post_ln(const Params& params, std::uint64_t seed) {
       // The blocks now hold the shallowest stack, as the depth loop left them.
       for (const engine::NormPlacement placement :
            {engine::NormPlacement::post, engine::NormPlacement::pre}) {
-        shallow.push_back(PlacementRun{
+        runs.shallow.push_back(PlacementRun{
             stack_config(s.depths.front(), s.d_model, s.heads, s.d_ff, placement), blocks});
       }
-      shallow[0].blocks.final_norm = engine::NormParams<double>();  // Post-LN has none
-      last_input = input;
-      last_grad_output = grad_output;
+      runs.shallow[0].blocks.final_norm = engine::NormParams<double>();  // Post-LN has none
+      runs.last_input = input;
+      runs.last_grad_output = grad_output;
     }
   }
+  return runs;
+}
+
+// The profiles' first and last layers at each depth, and what they show together.
+struct Profiles {
+  std::vector<double> post_last, pre_last, post_ratio, pre_ratio;
+  double post_spread = 0.0;  // the largest max/min of a Post-LN profile
+  bool post_ratio_above_pre = true, pre_last_decreasing = true, pre_falls = true;
+  Mat table;  // first, last and last/first of each placement, a row a depth
+  std::vector<std::string> rows;
+};
+
+// The values of every depth and its profile's chart, then what the depths show together.
+Profiles report_profiles(DemoResult& result, const PreVsPostSettings& s, const DepthRuns& runs) {
+  const std::size_t depth_count = s.depths.size();
   const auto root_mean = [&](const std::vector<double>& squares) {
     std::vector<double> norms;
     for (const double square : squares)
       norms.push_back(std::sqrt(square / as_double(s.trials)));
     return norms;
   };
-
-  DemoResult result;
-  std::vector<double> post_last, pre_last, post_ratio, pre_ratio;
-  double post_spread = 0.0;  // the largest max/min of a Post-LN profile
-  Mat table(static_cast<Index>(depth_count), 6);
-  std::vector<std::string> rows;
+  Profiles p;
+  p.table.resize(static_cast<Index>(depth_count), 6);
   for (std::size_t i = 0; i < depth_count; ++i) {
-    const std::vector<double> post = root_mean(post_squares[i]);
-    const std::vector<double> pre = root_mean(pre_squares[i]);
+    const std::vector<double> post = root_mean(runs.post_squares[i]);
+    const std::vector<double> pre = root_mean(runs.pre_squares[i]);
     const std::int64_t depth = s.depths[i];
-    post_last.push_back(post.back());
-    pre_last.push_back(pre.back());
-    post_ratio.push_back(post.back() / post.front());
-    pre_ratio.push_back(pre.back() / pre.front());
-    result.set(fmt::format("post_last_over_first_L{}", depth), post_ratio.back(),
+    p.post_last.push_back(post.back());
+    p.pre_last.push_back(pre.back());
+    p.post_ratio.push_back(post.back() / post.front());
+    p.pre_ratio.push_back(pre.back() / pre.front());
+    result.set(fmt::format("post_last_over_first_L{}", depth), p.post_ratio.back(),
                Provenance::measured);
-    result.set(fmt::format("pre_last_over_first_L{}", depth), pre_ratio.back(),
+    result.set(fmt::format("pre_last_over_first_L{}", depth), p.pre_ratio.back(),
                Provenance::measured);
     result.set(fmt::format("post_last_L{}", depth), post.back(), Provenance::measured);
     result.set(fmt::format("pre_last_L{}", depth), pre.back(), Provenance::measured);
@@ -230,8 +226,8 @@ DemoResult run_pre_vs_post_ln(const Params& params, std::uint64_t seed) {
     result.set(fmt::format("post_over_pre_last_L{}", depth), post.back() / pre.back(),
                Provenance::measured);
     result.set(fmt::format("pre_stream_variance_L{}", depth),
-               stream_variance[i] / as_double(s.trials), Provenance::measured);
-    post_spread = std::max(post_spread, max_over_min(post));
+               runs.stream_variance[i] / as_double(s.trials), Provenance::measured);
+    p.post_spread = std::max(p.post_spread, max_over_min(post));
     result.series.push_back(Series{fmt::format("grad_profile_L{}", depth),
                                    fmt::format("‖∂loss/∂linear2.weight‖ per layer, L = {}", depth),
                                    "layer",
@@ -240,61 +236,59 @@ DemoResult run_pre_vs_post_ln(const Params& params, std::uint64_t seed) {
                                    {{"Post-LN", post}, {"Pre-LN", pre}},
                                    false});
     const auto row = static_cast<Index>(i);
-    table.row(row) << post.front(), post.back(), post_ratio.back(), pre.front(), pre.back(),
-        pre_ratio.back();
-    rows.push_back(fmt::format("L = {}", depth));
+    p.table.row(row) << post.front(), post.back(), p.post_ratio.back(), pre.front(), pre.back(),
+        p.pre_ratio.back();
+    p.rows.push_back(fmt::format("L = {}", depth));
   }
-  bool post_ratio_above_pre = true, pre_last_decreasing = true, pre_falls = true;
   for (std::size_t i = 0; i < depth_count; ++i) {
-    post_ratio_above_pre = post_ratio_above_pre && post_ratio[i] > pre_ratio[i];
-    pre_falls = pre_falls && pre_ratio[i] < 1.0;
-    if (i > 0) pre_last_decreasing = pre_last_decreasing && pre_last[i] < pre_last[i - 1];
+    p.post_ratio_above_pre = p.post_ratio_above_pre && p.post_ratio[i] > p.pre_ratio[i];
+    p.pre_falls = p.pre_falls && p.pre_ratio[i] < 1.0;
+    if (i > 0) p.pre_last_decreasing = p.pre_last_decreasing && p.pre_last[i] < p.pre_last[i - 1];
   }
-  result.set("post_ratio_above_pre", post_ratio_above_pre, Provenance::measured);
-  result.set("pre_last_decreasing", pre_last_decreasing, Provenance::measured);
-  result.set("post_last_max_over_min", max_over_min(post_last), Provenance::measured);
-  result.set("pre_last_shallow_over_deep", pre_last.front() / pre_last.back(),
+  result.set("post_ratio_above_pre", p.post_ratio_above_pre, Provenance::measured);
+  result.set("pre_last_decreasing", p.pre_last_decreasing, Provenance::measured);
+  result.set("post_last_max_over_min", max_over_min(p.post_last), Provenance::measured);
+  result.set("pre_last_shallow_over_deep", p.pre_last.front() / p.pre_last.back(),
              Provenance::measured);
+  return p;
+}
 
-  // The residual path alone, at the shallowest depth: Pre-LN's x + 0 is the identity, Post-LN's
-  // LN(x + 0) is a LayerNorm on every block.
-  const std::int64_t shallowest = s.depths.front();
-  const double post_path = residual_path_change(shallow[0], last_input, last_grad_output);
-  const double pre_path = residual_path_change(shallow[1], last_input, last_grad_output);
-  result.set("post_path_change", post_path, Provenance::measured);
-  result.set("pre_path_change", pre_path, Provenance::measured);
+// What a warm-up changes, for Post-LN and Pre-LN.
+struct WarmUpEffect {
+  double loss_ratio[2];  // after / before: Post-LN, Pre-LN
+  double ratio[2];       // last / first linear2 gradient
+  double last[2];        // the last layer's linear2 gradient
+  double path[2];        // residual_path_change
+};
 
-  // A warm-up trains both stacks from the same weights on one regression target, then the same
-  // measurements run again: the schedule changes the weights, not where LayerNorm sits.
-  struct WarmUp {
-    double loss_ratio[2];  // after / before: Post-LN, Pre-LN
-    double ratio[2];       // last / first linear2 gradient
-    double last[2];        // the last layer's linear2 gradient
-    double path[2];        // residual_path_change
-  };
-  std::optional<WarmUp> warm;
-  if (s.warmup_steps > 0) {
-    const Mat target = random_matrix(s.seq_len, s.d_model, rng, 0.0, 1.0);  // drawn last
-    WarmUp w{};
-    for (std::size_t p = 0; p < 2; ++p) {
-      const auto [before, after] =
-          warm_up(shallow[p], last_input, target, s.warmup_steps, s.warmup_lr);
-      const auto [first, last] = first_and_last_gradient(shallow[p], last_input, last_grad_output);
-      w.loss_ratio[p] = after / before;
-      w.ratio[p] = last / first;
-      w.last[p] = last;
-      w.path[p] = residual_path_change(shallow[p], last_input, last_grad_output);
-    }
-    result.set("warm_loss_ratio_post", w.loss_ratio[0], Provenance::measured);
-    result.set("warm_loss_ratio_pre", w.loss_ratio[1], Provenance::measured);
-    result.set("warm_post_last_over_first", w.ratio[0], Provenance::measured);
-    result.set("warm_pre_last_over_first", w.ratio[1], Provenance::measured);
-    result.set("warm_post_over_pre_last", w.last[0] / w.last[1], Provenance::measured);
-    result.set("warm_post_path_change", w.path[0], Provenance::measured);
-    result.set("warm_pre_path_change", w.path[1], Provenance::measured);
-    warm = w;
+// A warm-up trains both stacks from the same weights on one regression target, then the same
+// measurements run again: the schedule changes the weights, not where LayerNorm sits.
+WarmUpEffect report_warm_up(DemoResult& result, const PreVsPostSettings& s, DepthRuns& runs,
+                            engine::Rng& rng) {
+  const Mat target = random_matrix(s.seq_len, s.d_model, rng, 0.0, 1.0);  // drawn last
+  WarmUpEffect w{};
+  for (std::size_t p = 0; p < 2; ++p) {
+    const auto [before, after] =
+        warm_up(runs.shallow[p], runs.last_input, target, s.warmup_steps, s.warmup_lr);
+    const auto [first, last] =
+        first_and_last_gradient(runs.shallow[p], runs.last_input, runs.last_grad_output);
+    w.loss_ratio[p] = after / before;
+    w.ratio[p] = last / first;
+    w.last[p] = last;
+    w.path[p] = residual_path_change(runs.shallow[p], runs.last_input, runs.last_grad_output);
   }
+  result.set("warm_loss_ratio_post", w.loss_ratio[0], Provenance::measured);
+  result.set("warm_loss_ratio_pre", w.loss_ratio[1], Provenance::measured);
+  result.set("warm_post_last_over_first", w.ratio[0], Provenance::measured);
+  result.set("warm_pre_last_over_first", w.ratio[1], Provenance::measured);
+  result.set("warm_post_over_pre_last", w.last[0] / w.last[1], Provenance::measured);
+  result.set("warm_post_path_change", w.path[0], Provenance::measured);
+  result.set("warm_pre_path_change", w.path[1], Provenance::measured);
+  return w;
+}
 
+// The last layer's gradient against depth, and the first and last layer of each depth's profile.
+void add_depth_figures(DemoResult& result, const PreVsPostSettings& s, const Profiles& p) {
   std::vector<double> depth_axis;
   for (const std::int64_t depth : s.depths)
     depth_axis.push_back(as_double(depth));
@@ -303,17 +297,22 @@ DemoResult run_pre_vs_post_ln(const Params& params, std::uint64_t seed) {
                                  "depth L",
                                  "gradient norm",
                                  depth_axis,
-                                 {{"Post-LN", post_last}, {"Pre-LN", pre_last}},
+                                 {{"Post-LN", p.post_last}, {"Pre-LN", p.pre_last}},
                                  false});
   result.tables.push_back(
       Table{"first_and_last_layer",
             "‖∂loss/∂linear2.weight‖ of the first and the last layer; "
             "ratio = last / first",
-            rows,
+            p.rows,
             {"Post first", "Post last", "Post ratio", "Pre first", "Pre last", "Pre ratio"},
-            table,
+            p.table,
             false});
+}
 
+// The setup, then what the profiles show for Pre-LN and for Post-LN, and how much they vary.
+std::vector<std::string> profile_text(const PreVsPostSettings& s, const DepthRuns& runs,
+                                      const Profiles& p) {
+  const std::size_t depth_count = s.depths.size();
   const auto listed = [](const std::vector<double>& values) {
     std::vector<std::string> parts;
     for (const double value : values)
@@ -322,16 +321,16 @@ DemoResult run_pre_vs_post_ln(const Params& params, std::uint64_t seed) {
   };
   std::vector<double> post_over_pre;
   for (std::size_t i = 0; i < depth_count; ++i)
-    post_over_pre.push_back(post_last[i] / pre_last[i]);
+    post_over_pre.push_back(p.post_last[i] / p.pre_last[i]);
   const std::string depth_list = fmt::format("{}", fmt::join(s.depths, ", "));
   std::vector<double> stream_variances;
-  for (const double sum : stream_variance)
+  for (const double sum : runs.stream_variance)
     stream_variances.push_back(sum / as_double(s.trials));
   const bool one_depth = s.depths.size() == 1;
   const std::string averaged =
       s.trials == 1 ? "one network"
                     : fmt::format("the root mean square over {} independent networks", s.trials);
-  result.text = {
+  return {
       fmt::format("Xiong et al. 2020's setup at initialization: Xavier weights{}, a ReLU "
                   "feed-forward sublayer, a final LayerNorm for Pre-LN; d_model {}, feed-forward "
                   "{}, {} tokens, loss Σ G∘output for a fixed random G. The stacks of {} layers "
@@ -346,48 +345,56 @@ DemoResult run_pre_vs_post_ln(const Params& params, std::uint64_t seed) {
                         "that LayerNorm divides the gradient by: Xiong et al.'s O(d·√(ln d / L)). "
                         "One depth shows no trend with depth; --set depths=3,6,12,24 compares "
                         "several.",
-                        pre_falls ? "no growth toward the output — the profile falls from first "
-                                    "to last layer"
-                                  : "the profile does not fall in this draw",
-                        listed(pre_ratio), depth_list, listed(pre_last),
+                        p.pre_falls ? "no growth toward the output — the profile falls from first "
+                                      "to last layer"
+                                    : "the profile does not fall in this draw",
+                        listed(p.pre_ratio), depth_list, listed(p.pre_last),
                         "is " + listed(stream_variances))
           : fmt::format("Pre-LN: {} (last/first {} at L = {}), and the last layer's gradient {} "
                         "as the stack deepens ({}). The residual stream's variance grows with "
                         "depth ({} before the final LayerNorm), and that LayerNorm divides the "
                         "gradient by its scale: Xiong et al.'s O(d·√(ln d / L)).",
-                        pre_falls ? "no growth toward the output — the profile falls from first "
-                                    "to last layer"
-                                  : "the profile does not fall at every depth in this draw",
-                        listed(pre_ratio), depth_list,
-                        pre_last_decreasing ? "shrinks" : "does not shrink steadily",
-                        listed(pre_last), listed(stream_variances)),
+                        p.pre_falls ? "no growth toward the output — the profile falls from first "
+                                      "to last layer"
+                                    : "the profile does not fall at every depth in this draw",
+                        listed(p.pre_ratio), depth_list,
+                        p.pre_last_decreasing ? "shrinks" : "does not shrink steadily",
+                        listed(p.pre_last), listed(stream_variances)),
       fmt::format(
           "Post-LN: the last layer's gradient {}; Xiong et al.'s O(d·√ln d), "
           "independent of L), so near the output Post-LN's gradients are {} times "
           "Pre-LN's — the large gradients near the output that Xiong et al. hold "
           "responsible for Post-LN's need of a learning-rate warm-up. Its last/first "
           "ratio ({}) is {} Pre-LN's{}.",
-          one_depth ? "is " + listed(post_last) + " (at one depth"
-          : max_over_min(post_last) < 1.5
-              ? "stays about the same as the stack deepens (" + listed(post_last)
-              : "changes with depth but does not shrink like Pre-LN's (" + listed(post_last),
-          listed(post_over_pre), listed(post_ratio), post_ratio_above_pre ? "above" : "not above",
-          one_depth ? "" : " at every depth"),
+          one_depth ? "is " + listed(p.post_last) + " (at one depth"
+          : max_over_min(p.post_last) < 1.5
+              ? "stays about the same as the stack deepens (" + listed(p.post_last)
+              : "changes with depth but does not shrink like Pre-LN's (" + listed(p.post_last),
+          listed(post_over_pre), listed(p.post_ratio),
+          p.post_ratio_above_pre ? "above" : "not above", one_depth ? "" : " at every depth"),
       s.trials == 1
           ? fmt::format("Post-LN's profile changes a lot from one network to the next{}: they "
                         "reach the lower layers only through a LayerNorm on every residual path. "
                         "--set trials=16 averages 16 networks to show the typical shape. Pre-LN's "
                         "falling profile comes out the same draw after draw.",
-                        post_spread < 1.05
+                        p.post_spread < 1.05
                             ? ""
                             : fmt::format(" (here its per-layer gradients span a factor of up "
                                           "to {})",
-                                          text::format_short(post_spread)))
+                                          text::format_short(p.post_spread)))
           : fmt::format("These are root-mean-square gradients over {} networks; single Post-LN "
                         "networks scatter far more widely (try trials=1 with a few seeds), while "
                         "Pre-LN's falling profile comes out the same draw after draw.",
                         s.trials)};
-  result.text.push_back(fmt::format(
+}
+
+// The residual path alone, and what a warm-up changed (when there was one).
+std::vector<std::string> path_and_warm_up_text(const PreVsPostSettings& s, double post_path,
+                                               double pre_path,
+                                               const std::optional<WarmUpEffect>& warm) {
+  const std::int64_t shallowest = s.depths.front();
+  std::vector<std::string> paragraphs;
+  paragraphs.push_back(fmt::format(
       "The residual path alone (each sublayer's output projection zeroed, L = {}): Pre-LN passes "
       "the gradient from its last block to its input {} (relative change {}); Post-LN sends it "
       "through two LayerNorms per block and changes it by {}.",
@@ -395,7 +402,7 @@ DemoResult run_pre_vs_post_ln(const Params& params, std::uint64_t seed) {
       text::format_short(post_path)));
   if (warm) {
     const auto shown = [](double x) { return text::format_short(x); };
-    result.text.push_back(fmt::format(
+    paragraphs.push_back(fmt::format(
         "A learning-rate warm-up (L = {}): both stacks take {} SGD steps on one regression target "
         "(½‖output − target‖² per token), the gradients clipped to norm 1 and the learning rate "
         "rising linearly to {}; the loss falls to {} (Post-LN) and {} (Pre-LN) of where it "
@@ -407,6 +414,54 @@ DemoResult run_pre_vs_post_ln(const Params& params, std::uint64_t seed) {
         shown(warm->loss_ratio[1]), shown(warm->path[0]), shown(warm->path[1]),
         shown(warm->ratio[0]), shown(warm->ratio[1]), shown(warm->last[0] / warm->last[1])));
   }
+  return paragraphs;
+}
+
+DemoResult run_pre_vs_post_ln(const Params& params, std::uint64_t seed) {
+  const std::string demo = "pre-vs-post-ln";
+  const PreVsPostSettings s{distinct_sorted(demo, "depths", params.integers("depths")),
+                            params.integer("d_model"),
+                            params.integer("heads"),
+                            params.integer("d_ff"),
+                            params.integer("seq_len"),
+                            params.flag("zero_qk"),
+                            params.integer("trials"),
+                            params.integer("warmup_steps"),
+                            params.number("warmup_lr")};
+  check_heads(demo, s.heads, s.d_model);
+  std::int64_t total_layers = 0;
+  for (const std::int64_t depth : s.depths)
+    total_layers += depth;
+  // Both placements at every depth and trial; at the shallowest depth the residual path (with
+  // and without a warm-up) and each warm-up step.
+  const std::int64_t extra_passes = s.depths.front() * 2 * (2 * s.warmup_steps + 3);
+  check_work(demo,
+             (2.0 * as_double(s.trials * total_layers) + as_double(extra_passes)) *
+                 block_work(s.seq_len, s.d_model, s.d_ff),
+             fmt::format("depths with {} layers in all, trials={}, warmup_steps={}, d_model={}, "
+                         "d_ff={} and seq_len={}",
+                         total_layers, s.trials, s.warmup_steps, s.d_model, s.d_ff, s.seq_len));
+
+  engine::Rng rng(seed);
+  DepthRuns runs = run_depths(s, rng);
+  DemoResult result;
+  const Profiles profiles = report_profiles(result, s, runs);
+
+  // The residual path alone, at the shallowest depth: Pre-LN's x + 0 is the identity, Post-LN's
+  // LN(x + 0) is a LayerNorm on every block.
+  const double post_path =
+      residual_path_change(runs.shallow[0], runs.last_input, runs.last_grad_output);
+  const double pre_path =
+      residual_path_change(runs.shallow[1], runs.last_input, runs.last_grad_output);
+  result.set("post_path_change", post_path, Provenance::measured);
+  result.set("pre_path_change", pre_path, Provenance::measured);
+  std::optional<WarmUpEffect> warm;
+  if (s.warmup_steps > 0) warm = report_warm_up(result, s, runs, rng);
+
+  add_depth_figures(result, s, profiles);
+  result.text = profile_text(s, runs, profiles);
+  for (std::string& paragraph : path_and_warm_up_text(s, post_path, pre_path, warm))
+    result.text.push_back(std::move(paragraph));
   return result;
 }
 

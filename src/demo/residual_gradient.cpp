@@ -54,17 +54,22 @@ GradientTrace trace_stack(const engine::StackParams<double>& blocks,
   return trace;
 }
 
-DemoResult run_residual_gradient(const Params& params, std::uint64_t seed) {
-  const std::string demo = "residual-gradient";
-  const ResidualGradientSettings s{params.integer("layers"), params.integer("d_model"),
-                                   params.integer("heads"), params.integer("d_ff"),
-                                   params.integer("seq_len")};
-  check_heads(demo, s.heads, s.d_model);
-  check_work(demo, 4.0 * as_double(s.layers) * block_work(s.seq_len, s.d_model, s.d_ff),
-             fmt::format("layers={}, d_model={}, d_ff={} and seq_len={}", s.layers, s.d_model,
-                         s.d_ff, s.seq_len));
+// One way of wiring the blocks: their normalization, and whether they add their input back.
+struct Wiring {
+  std::string label;
+  engine::NormPlacement norm;
+  bool residual;
+};
 
-  // One set of Xavier weights serves all four stacks: only the wiring differs.
+// The four stacks' passes, and the gradient that entered their top.
+struct WiringTraces {
+  std::vector<GradientTrace> traces;  // one a wiring, in wiring order
+  double output_grad = 0.0;           // ‖G‖
+};
+
+// One set of Xavier weights serves all four stacks: only the wiring differs.
+WiringTraces trace_wirings(const ResidualGradientSettings& s, const std::vector<Wiring>& wirings,
+                           std::uint64_t seed) {
   engine::Rng rng(seed);
   engine::StackConfig config =
       stack_config(s.layers, s.d_model, s.heads, s.d_ff, engine::NormPlacement::pre);
@@ -73,32 +78,26 @@ DemoResult run_residual_gradient(const Params& params, std::uint64_t seed) {
   const Mat input = random_matrix(s.seq_len, s.d_model, rng, 0.0, 1.0);
   // loss = Σ G ∘ output for a fixed random G: the gradient entering the top is G itself.
   const Mat grad_output = random_matrix(s.seq_len, s.d_model, rng, 0.0, 1.0);
-
-  struct Wiring {
-    std::string label;
-    engine::NormPlacement norm;
-    bool residual;
-  };
-  const std::vector<Wiring> wirings = {
-      {"no norm, residual", engine::NormPlacement::none, true},
-      {"no norm, no residual", engine::NormPlacement::none, false},
-      {"Pre-LN, residual", engine::NormPlacement::pre, true},
-      {"Pre-LN, no residual", engine::NormPlacement::pre, false},
-  };
-  std::vector<GradientTrace> traces;
+  WiringTraces runs;
   for (const Wiring& wiring : wirings) {
     config = stack_config(s.layers, s.d_model, s.heads, s.d_ff, wiring.norm);
     config.layer.residual = wiring.residual;
-    traces.push_back(trace_stack(blocks, config, input, grad_output));
+    runs.traces.push_back(trace_stack(blocks, config, input, grad_output));
   }
-  const GradientTrace& residual = traces[0];
-  const GradientTrace& plain = traces[1];
-  const GradientTrace& pre_residual = traces[2];
-  const GradientTrace& pre_plain = traces[3];
+  runs.output_grad = grad_output.norm();
+  return runs;
+}
 
-  const double output_grad = grad_output.norm();
+// The gradient at the first and last block of each stack, and how fast the plain one shrinks.
+// Returns that shrink per block.
+double report_gradients(DemoResult& result, const ResidualGradientSettings& s,
+                        const WiringTraces& runs) {
+  const GradientTrace& residual = runs.traces[0];
+  const GradientTrace& plain = runs.traces[1];
+  const GradientTrace& pre_residual = runs.traces[2];
+  const GradientTrace& pre_plain = runs.traces[3];
+  const double output_grad = runs.output_grad;
   const double layer_count = as_double(s.layers);
-  DemoResult result;
   result.set("output_grad", output_grad, Provenance::measured);
   result.set("first_layer_grad_residual", residual.input_grad.front(), Provenance::measured);
   result.set("first_layer_grad_no_residual", plain.input_grad.front(), Provenance::measured);
@@ -133,7 +132,13 @@ DemoResult run_residual_gradient(const Params& params, std::uint64_t seed) {
              Provenance::measured);
   result.set("grad_spread_no_residual_pre_ln", max_over_min(pre_plain.input_grad),
              Provenance::measured);
+  return shrink_per_layer;
+}
 
+// Every stack's gradient per block, and a table of its ends.
+void add_gradient_figures(DemoResult& result, const ResidualGradientSettings& s,
+                          const std::vector<Wiring>& wirings, const WiringTraces& runs) {
+  const double output_grad = runs.output_grad;
   Series gradients{"grad_per_layer",
                    "gradient norm reaching each block's input",
                    "block",
@@ -144,12 +149,12 @@ DemoResult run_residual_gradient(const Params& params, std::uint64_t seed) {
   Mat table(static_cast<Index>(wirings.size()), 4);
   std::vector<std::string> rows;
   for (std::size_t i = 0; i < wirings.size(); ++i) {
-    gradients.lines.emplace_back(wirings[i].label, traces[i].input_grad);
+    gradients.lines.emplace_back(wirings[i].label, runs.traces[i].input_grad);
     const auto row = static_cast<Index>(i);
-    table(row, 0) = traces[i].input_grad.back();
-    table(row, 1) = traces[i].input_grad.front();
-    table(row, 2) = traces[i].input_grad.front() / output_grad;
-    table(row, 3) = traces[i].variance.back();
+    table(row, 0) = runs.traces[i].input_grad.back();
+    table(row, 1) = runs.traces[i].input_grad.front();
+    table(row, 2) = runs.traces[i].input_grad.front() / output_grad;
+    table(row, 3) = runs.traces[i].variance.back();
     rows.push_back(wirings[i].label);
   }
   result.series.push_back(std::move(gradients));
@@ -160,8 +165,17 @@ DemoResult run_residual_gradient(const Params& params, std::uint64_t seed) {
       {fmt::format("at block {}", s.layers), "at block 1", "block 1 / top", "output variance"},
       table,
       false});
+}
 
-  result.text = {
+// The setup, then what each wiring does to the gradient on its way down.
+std::vector<std::string> residual_gradient_text(const ResidualGradientSettings& s,
+                                                const WiringTraces& runs, double shrink_per_layer) {
+  const GradientTrace& residual = runs.traces[0];
+  const GradientTrace& plain = runs.traces[1];
+  const GradientTrace& pre_residual = runs.traces[2];
+  const GradientTrace& pre_plain = runs.traces[3];
+  const double output_grad = runs.output_grad;
+  return {
       fmt::format("{} (d_model {}, {}, feed-forward {}, ReLU) with "
                   "Xavier weights and no training, on {} random tokens. A loss Σ G∘output with a "
                   "fixed random G sends the same gradient (norm {}) into the top of four stacks "
@@ -213,6 +227,28 @@ DemoResult run_residual_gradient(const Params& params, std::uint64_t seed) {
           : std::string("LayerNorm without residuals does not save this stack: its gradient "
                         "dies out entirely (exactly 0 at block 1) with no direct path around the "
                         "blocks. Each fix covers one angle; transformers use both.")};
+}
+
+DemoResult run_residual_gradient(const Params& params, std::uint64_t seed) {
+  const std::string demo = "residual-gradient";
+  const ResidualGradientSettings s{params.integer("layers"), params.integer("d_model"),
+                                   params.integer("heads"), params.integer("d_ff"),
+                                   params.integer("seq_len")};
+  check_heads(demo, s.heads, s.d_model);
+  check_work(demo, 4.0 * as_double(s.layers) * block_work(s.seq_len, s.d_model, s.d_ff),
+             fmt::format("layers={}, d_model={}, d_ff={} and seq_len={}", s.layers, s.d_model,
+                         s.d_ff, s.seq_len));
+  const std::vector<Wiring> wirings = {
+      {"no norm, residual", engine::NormPlacement::none, true},
+      {"no norm, no residual", engine::NormPlacement::none, false},
+      {"Pre-LN, residual", engine::NormPlacement::pre, true},
+      {"Pre-LN, no residual", engine::NormPlacement::pre, false},
+  };
+  const WiringTraces runs = trace_wirings(s, wirings, seed);
+  DemoResult result;
+  const double shrink_per_layer = report_gradients(result, s, runs);
+  add_gradient_figures(result, s, wirings, runs);
+  result.text = residual_gradient_text(s, runs, shrink_per_layer);
   return result;
 }
 

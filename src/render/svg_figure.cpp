@@ -215,15 +215,44 @@ std::string svg_legend() {
   return svg;
 }
 
-// A line chart (several lines) or a bar chart (one line): value axis linear or log10, with tick
-// labels and grid lines, a legend and tooltips.
-std::string svg_chart(const Series& series) {
-  constexpr double width = 640.0, font = 12.0;
+namespace {
+
+// The charts' font size, as their <svg> element sets it.
+constexpr double kChartFont = 12.0;
+
+// Where a chart's parts go: its value scale, the plot's box and the legend's items, and the
+// point an x and a value are drawn at.
+struct ChartFrame {
+  Scale scale;
+  bool bars = false;  // one line: a bar chart, without a legend
+  double width = 640.0, height = 0.0;
+  double plot_left = 0.0, plot_right = 0.0, plot_top = 0.0, plot_bottom = 0.0;
+  std::vector<std::pair<double, double>> legend_at;  // (x, y) per line
+  std::size_t count = 0;                             // x values
+  double x_min = 0.0, x_max = 1.0;
+  bool categories = false;  // x at evenly spaced positions labelled with their values
+  double band = 0.0;        // the width of a category
+
+  double y_of(double v) const {
+    return plot_bottom - std::clamp(scale.fraction(v), 0.0, 1.0) * (plot_bottom - plot_top);
+  }
+  double x_of(std::size_t i, double x) const {
+    if (categories) return plot_left + (static_cast<double>(i) + 0.5) * band;
+    return plot_left + 10.0 + (x - x_min) / (x_max - x_min) * (plot_right - plot_left - 20.0);
+  }
+};
+
+ChartFrame chart_frame(const Series& series) {
+  constexpr double font = kChartFont;
   constexpr double margin_right = 20.0, margin_bottom = 48.0;
-  const bool bars = series.lines.size() == 1;
+  ChartFrame frame;
+  const double width = frame.width;
+  frame.bars = series.lines.size() == 1;
+  const bool bars = frame.bars;
   const std::vector<double> values = all_y(series);
   // Every decade on a log axis (as far as ten of them); about six round steps on a linear one.
-  const Scale scale = make_scale(values, series.log_scale, series.log_scale ? 10 : 6, true);
+  frame.scale = make_scale(values, series.log_scale, series.log_scale ? 10 : 6, true);
+  const Scale& scale = frame.scale;
   // Room for the axis name (rotated, at x = 16) and the widest tick label ("250,000,000").
   double widest_tick = 0.0;
   for (const double tick : scale.ticks) {
@@ -234,7 +263,6 @@ std::string svg_chart(const Series& series) {
   const double margin_left = std::max(70.0, 24.0 + widest_tick + 12.0);
 
   // Legend rows above the plot.
-  std::vector<std::pair<double, double>> legend_at;  // (x, y) per line
   double legend_x = margin_left, legend_y = 16.0;
   if (!bars) {
     for (const auto& [label, y] : series.lines) {
@@ -243,25 +271,24 @@ std::string svg_chart(const Series& series) {
         legend_x = margin_left;
         legend_y += 20.0;
       }
-      legend_at.emplace_back(legend_x, legend_y);
+      frame.legend_at.emplace_back(legend_x, legend_y);
       legend_x += item;
     }
   }
   const double margin_top = bars ? 16.0 : legend_y + 18.0;
-  const double height = margin_top + 260.0 + margin_bottom;
-  const double plot_left = margin_left, plot_right = width - margin_right;
-  const double plot_top = margin_top, plot_bottom = height - margin_bottom;
-  const auto y_of = [&](double v) {
-    return plot_bottom - std::clamp(scale.fraction(v), 0.0, 1.0) * (plot_bottom - plot_top);
-  };
+  frame.height = margin_top + 260.0 + margin_bottom;
+  frame.plot_left = margin_left;
+  frame.plot_right = width - margin_right;
+  frame.plot_top = margin_top;
+  frame.plot_bottom = frame.height - margin_bottom;
 
   const std::size_t count = series.x.size();
-  double x_min = 0.0, x_max = 1.0;
+  frame.count = count;
   if (count > 0) {
-    x_min = *std::min_element(series.x.begin(), series.x.end());
-    x_max = *std::max_element(series.x.begin(), series.x.end());
+    frame.x_min = *std::min_element(series.x.begin(), series.x.end());
+    frame.x_max = *std::max_element(series.x.begin(), series.x.end());
   }
-  if (x_max <= x_min) x_max = x_min + 1.0;
+  if (frame.x_max <= frame.x_min) frame.x_max = frame.x_min + 1.0;
   // Bars, and x values that are not evenly spaced (head counts 1, 2, 4 … 128), sit at evenly
   // spaced positions labelled with their values; evenly spaced x on a linear axis.
   bool evenly_spaced = true;
@@ -270,48 +297,43 @@ std::string svg_chart(const Series& series) {
     evenly_spaced = evenly_spaced && std::fabs(series.x[i] - series.x[i - 1] - step) <=
                                          1e-9 * std::max(std::fabs(step), 1.0);
   }
-  const bool categories = bars || (!evenly_spaced && count <= 40);
-  const double band =
-      (plot_right - plot_left) / static_cast<double>(std::max<std::size_t>(count, 1));
-  const auto x_of = [&](std::size_t i, double x) {
-    if (categories) return plot_left + (static_cast<double>(i) + 0.5) * band;
-    return plot_left + 10.0 + (x - x_min) / (x_max - x_min) * (plot_right - plot_left - 20.0);
-  };
+  frame.categories = bars || (!evenly_spaced && count <= 40);
+  frame.band =
+      (frame.plot_right - frame.plot_left) / static_cast<double>(std::max<std::size_t>(count, 1));
+  return frame;
+}
 
-  std::string svg;
-  Out out(svg);
-  const std::string title = text::markup_escape(series_title(series));
-  fmt::format_to(out,
-                 R"(<svg class="chart" width="{0}" height="{1}" viewBox="0 0 {0} {1}" )"
-                 R"(role="img" aria-label="{2}" {3} font-size="12">)"
-                 "\n<title>{2}</title>\n",
-                 px(width), px(height), title, kSvgFont);
-
-  // Grid and value-axis ticks (log: minor ticks at 2…9 × 10^k when the decades have room).
+// Grid and value-axis ticks (log: minor ticks at 2…9 × 10^k when the decades have room).
+void svg_value_ticks(Out out, const ChartFrame& frame) {
+  const Scale& scale = frame.scale;
   for (const double tick : scale.ticks) {
-    const double y = y_of(tick);
+    const double y = frame.y_of(tick);
     fmt::format_to(out,
                    R"(<line x1="{0}" y1="{1}" x2="{2}" y2="{1}" stroke="#e6e8eb"/>)"
                    "\n"
                    R"(<text x="{3}" y="{1}" text-anchor="end" dominant-baseline="central" )"
                    R"(fill="#424a53">{4}</text>)"
                    "\n",
-                   px(plot_left), px(y), px(plot_right), px(plot_left - 8.0),
+                   px(frame.plot_left), px(y), px(frame.plot_right), px(frame.plot_left - 8.0),
                    y_tick_label(tick, scale.log));
   }
   if (scale.log && scale.high - scale.low <= 8.0) {
     for (int k = static_cast<int>(scale.low); k < static_cast<int>(scale.high); ++k) {
       for (int m = 2; m <= 9; ++m) {
-        const double y = y_of(m * std::pow(10.0, k));
+        const double y = frame.y_of(m * std::pow(10.0, k));
         fmt::format_to(out,
                        R"(<line x1="{0}" y1="{1}" x2="{2}" y2="{1}" stroke="#57606a"/>)"
                        "\n",
-                       px(plot_left - 3.0), px(y), px(plot_left));
+                       px(frame.plot_left - 3.0), px(y), px(frame.plot_left));
       }
     }
   }
+}
 
-  // Category or value ticks on the x axis, thinned so labels never collide.
+// Category or value ticks on the x axis, thinned so labels never collide.
+void svg_x_ticks(Out out, const Series& series, const ChartFrame& frame) {
+  constexpr double font = kChartFont;
+  const std::size_t count = frame.count;
   std::size_t widest = 1;
   for (const double x : series.x)
     widest = std::max(widest, static_cast<std::size_t>(text::display_width(text::format_short(x))));
@@ -319,20 +341,21 @@ std::string svg_chart(const Series& series) {
   const bool integral_x =
       std::all_of(series.x.begin(), series.x.end(), [](double x) { return x == std::trunc(x); });
   std::vector<std::pair<double, std::string>> x_ticks;
-  if (categories || (integral_x && count <= 30)) {
+  if (frame.categories || (integral_x && count <= 30)) {
     const double spacing =
-        categories ? band
-                   : (plot_right - plot_left - 20.0) /
-                         static_cast<double>(std::max<std::size_t>(count > 0 ? count - 1 : 1, 1));
+        frame.categories
+            ? frame.band
+            : (frame.plot_right - frame.plot_left - 20.0) /
+                  static_cast<double>(std::max<std::size_t>(count > 0 ? count - 1 : 1, 1));
     const auto stride = static_cast<std::size_t>(std::max(1.0, std::ceil(label_room / spacing)));
     for (std::size_t i = 0; i < count; i += stride) {
-      x_ticks.emplace_back(x_of(i, series.x[i]), text::format_short(series.x[i]));
+      x_ticks.emplace_back(frame.x_of(i, series.x[i]), text::format_short(series.x[i]));
     }
   } else {
-    const Scale x_scale = make_scale({x_min, x_max}, false, 6, false);
+    const Scale x_scale = make_scale({frame.x_min, frame.x_max}, false, 6, false);
     for (const double tick : x_scale.ticks) {
-      if (tick >= x_min && tick <= x_max)
-        x_ticks.emplace_back(x_of(0, tick), text::format_short(tick));
+      if (tick >= frame.x_min && tick <= frame.x_max)
+        x_ticks.emplace_back(frame.x_of(0, tick), text::format_short(tick));
     }
   }
   for (const auto& [x, label] : x_ticks) {
@@ -341,91 +364,99 @@ std::string svg_chart(const Series& series) {
                    "\n"
                    R"(<text x="{0}" y="{3}" text-anchor="middle" fill="#424a53">{4}</text>)"
                    "\n",
-                   px(x), px(plot_bottom), px(plot_bottom + 4.0), px(plot_bottom + 18.0),
-                   text::markup_escape(label));
+                   px(x), px(frame.plot_bottom), px(frame.plot_bottom + 4.0),
+                   px(frame.plot_bottom + 18.0), text::markup_escape(label));
   }
+}
 
-  // The data.
-  const std::string x_name = series.x_label.empty() ? "x" : series.x_label;
-  if (bars && !series.lines.empty()) {
-    const auto& [label, y] = series.lines.front();
-    const double zero = scale.log ? plot_bottom : y_of(std::clamp(0.0, scale.low, scale.high));
-    const double bar_width = band * 0.7;
-    const bool show_values = count <= 16;
+// The one line of a bar chart: a bar for each x, its value over it when there are few.
+void svg_bars(Out out, const Series& series, const ChartFrame& frame, const std::string& x_name) {
+  const Scale& scale = frame.scale;
+  const auto& [label, y] = series.lines.front();
+  const double zero =
+      scale.log ? frame.plot_bottom : frame.y_of(std::clamp(0.0, scale.low, scale.high));
+  const double bar_width = frame.band * 0.7;
+  const bool show_values = frame.count <= 16;
+  for (std::size_t i = 0; i < points_of(series, y); ++i) {
+    if (!scale.drawable(y[i])) continue;
+    const double top = frame.y_of(y[i]);
+    const double x = frame.x_of(i, series.x[i]);
+    fmt::format_to(out,
+                   R"(<rect x="{}" y="{}" width="{}" height="{}" fill="{}">)"
+                   R"(<title>{} {}: {}</title></rect>)"
+                   "\n",
+                   px(x - bar_width / 2), px(std::min(top, zero)), px(bar_width),
+                   px(std::fabs(zero - top)), kLineColours[0], text::markup_escape(x_name),
+                   text::format_short(series.x[i]), text::format_short(y[i]));
+    if (show_values) {
+      // Above a bar that rises, below one that falls.
+      const double label_y = y[i] < 0.0 && !scale.log ? top + 12.0 : std::min(top, zero) - 4.0;
+      fmt::format_to(out,
+                     R"(<text x="{}" y="{}" text-anchor="middle" font-size="10" )"
+                     R"(fill="#24292f">{}</text>)"
+                     "\n",
+                     px(x), px(label_y), text::markup_escape(text::format_short(y[i])));
+    }
+  }
+}
+
+// The lines of a line chart, each in its colour and dash, with a dot (and a tooltip) at each
+// point and its item in the legend.
+void svg_lines(Out out, const Series& series, const ChartFrame& frame, const std::string& x_name) {
+  const Scale& scale = frame.scale;
+  for (std::size_t l = 0; l < series.lines.size(); ++l) {
+    const auto& [label, y] = series.lines[l];
+    const std::string_view colour = kLineColours[l % kLineColours.size()];
+    const std::string_view dash = kLineDashes[l % kLineDashes.size()];
+    const std::string dash_attribute =
+        dash.empty() ? std::string() : fmt::format(R"( stroke-dasharray="{}")", dash);
+    // A value the scale cannot draw (≤ 0 on a log axis) breaks the line.
+    std::string points;
+    const auto flush = [&] {
+      if (points.empty()) return;
+      fmt::format_to(out,
+                     R"(<polyline points="{}" fill="none" stroke="{}" stroke-width="2"{}/>)"
+                     "\n",
+                     points, colour, dash_attribute);
+      points.clear();
+    };
+    for (std::size_t i = 0; i < points_of(series, y); ++i) {
+      if (!scale.drawable(y[i])) {
+        flush();
+        continue;
+      }
+      points +=
+          (points.empty() ? "" : " ") + px(frame.x_of(i, series.x[i])) + "," + px(frame.y_of(y[i]));
+    }
+    flush();
     for (std::size_t i = 0; i < points_of(series, y); ++i) {
       if (!scale.drawable(y[i])) continue;
-      const double top = y_of(y[i]);
-      const double x = x_of(i, series.x[i]);
       fmt::format_to(out,
-                     R"(<rect x="{}" y="{}" width="{}" height="{}" fill="{}">)"
-                     R"(<title>{} {}: {}</title></rect>)"
+                     R"(<circle cx="{}" cy="{}" r="3" fill="{}"><title>{}, {} {}: {}</title>)"
+                     R"(</circle>)"
                      "\n",
-                     px(x - bar_width / 2), px(std::min(top, zero)), px(bar_width),
-                     px(std::fabs(zero - top)), kLineColours[0], text::markup_escape(x_name),
+                     px(frame.x_of(i, series.x[i])), px(frame.y_of(y[i])), colour,
+                     text::markup_escape(label), text::markup_escape(x_name),
                      text::format_short(series.x[i]), text::format_short(y[i]));
-      if (show_values) {
-        // Above a bar that rises, below one that falls.
-        const double label_y = y[i] < 0.0 && !scale.log ? top + 12.0 : std::min(top, zero) - 4.0;
-        fmt::format_to(out,
-                       R"(<text x="{}" y="{}" text-anchor="middle" font-size="10" )"
-                       R"(fill="#24292f">{}</text>)"
-                       "\n",
-                       px(x), px(label_y), text::markup_escape(text::format_short(y[i])));
-      }
     }
-  } else {
-    for (std::size_t l = 0; l < series.lines.size(); ++l) {
-      const auto& [label, y] = series.lines[l];
-      const std::string_view colour = kLineColours[l % kLineColours.size()];
-      const std::string_view dash = kLineDashes[l % kLineDashes.size()];
-      const std::string dash_attribute =
-          dash.empty() ? std::string() : fmt::format(R"( stroke-dasharray="{}")", dash);
-      // A value the scale cannot draw (≤ 0 on a log axis) breaks the line.
-      std::string points;
-      const auto flush = [&] {
-        if (points.empty()) return;
-        fmt::format_to(out,
-                       R"(<polyline points="{}" fill="none" stroke="{}" stroke-width="2"{}/>)"
-                       "\n",
-                       points, colour, dash_attribute);
-        points.clear();
-      };
-      for (std::size_t i = 0; i < points_of(series, y); ++i) {
-        if (!scale.drawable(y[i])) {
-          flush();
-          continue;
-        }
-        points += (points.empty() ? "" : " ") + px(x_of(i, series.x[i])) + "," + px(y_of(y[i]));
-      }
-      flush();
-      for (std::size_t i = 0; i < points_of(series, y); ++i) {
-        if (!scale.drawable(y[i])) continue;
-        fmt::format_to(out,
-                       R"(<circle cx="{}" cy="{}" r="3" fill="{}"><title>{}, {} {}: {}</title>)"
-                       R"(</circle>)"
-                       "\n",
-                       px(x_of(i, series.x[i])), px(y_of(y[i])), colour, text::markup_escape(label),
-                       text::markup_escape(x_name), text::format_short(series.x[i]),
-                       text::format_short(y[i]));
-      }
-      const auto [lx, ly] = legend_at[l];
-      fmt::format_to(
-          out,
-          R"(<line x1="{0}" y1="{1}" x2="{2}" y2="{1}" stroke="{3}" stroke-width="2"{4}/>)"
-          "\n"
-          R"(<text x="{5}" y="{1}" dominant-baseline="central" fill="#24292f">{6}</text>)"
-          "\n",
-          px(lx), px(ly), px(lx + 26.0), colour, dash_attribute, px(lx + 32.0),
-          text::markup_escape(label));
-    }
+    const auto [lx, ly] = frame.legend_at[l];
+    fmt::format_to(out,
+                   R"(<line x1="{0}" y1="{1}" x2="{2}" y2="{1}" stroke="{3}" stroke-width="2"{4}/>)"
+                   "\n"
+                   R"(<text x="{5}" y="{1}" dominant-baseline="central" fill="#24292f">{6}</text>)"
+                   "\n",
+                   px(lx), px(ly), px(lx + 26.0), colour, dash_attribute, px(lx + 32.0),
+                   text::markup_escape(label));
   }
+}
 
-  // Axes and their labels.
+// Axes and their labels, and the end of the drawing.
+void svg_axes(Out out, const Series& series, const ChartFrame& frame, const std::string& x_name) {
   // A bar chart has no legend: its one line's label names the axis when the series does not.
-  std::string y_name = series.y_label.empty() && bars && !series.lines.empty()
+  std::string y_name = series.y_label.empty() && frame.bars && !series.lines.empty()
                            ? series.lines.front().first
                            : series.y_label;
-  if (scale.log) y_name += y_name.empty() ? "log scale" : " (log scale)";
+  if (frame.scale.log) y_name += y_name.empty() ? "log scale" : " (log scale)";
   fmt::format_to(out,
                  R"(<path d="M{0} {1} V{2} H{3}" fill="none" stroke="#57606a"/>)"
                  "\n"
@@ -434,10 +465,35 @@ std::string svg_chart(const Series& series) {
                  R"svg(<text transform="translate(16 {7}) rotate(-90)" text-anchor="middle" )svg"
                  R"(fill="#24292f">{8}</text>)"
                  "\n</svg>",
-                 px(plot_left), px(plot_top), px(plot_bottom), px(plot_right),
-                 px((plot_left + plot_right) / 2), px(plot_bottom + 38.0),
-                 text::markup_escape(x_name), px((plot_top + plot_bottom) / 2),
-                 text::markup_escape(y_name));
+                 px(frame.plot_left), px(frame.plot_top), px(frame.plot_bottom),
+                 px(frame.plot_right), px((frame.plot_left + frame.plot_right) / 2),
+                 px(frame.plot_bottom + 38.0), text::markup_escape(x_name),
+                 px((frame.plot_top + frame.plot_bottom) / 2), text::markup_escape(y_name));
+}
+
+}  // namespace
+
+// A line chart (several lines) or a bar chart (one line): value axis linear or log10, with tick
+// labels and grid lines, a legend and tooltips.
+std::string svg_chart(const Series& series) {
+  const ChartFrame frame = chart_frame(series);
+  std::string svg;
+  Out out(svg);
+  const std::string title = text::markup_escape(series_title(series));
+  fmt::format_to(out,
+                 R"(<svg class="chart" width="{0}" height="{1}" viewBox="0 0 {0} {1}" )"
+                 R"(role="img" aria-label="{2}" {3} font-size="12">)"
+                 "\n<title>{2}</title>\n",
+                 px(frame.width), px(frame.height), title, kSvgFont);
+  svg_value_ticks(out, frame);
+  svg_x_ticks(out, series, frame);
+  const std::string x_name = series.x_label.empty() ? "x" : series.x_label;
+  if (frame.bars && !series.lines.empty()) {
+    svg_bars(out, series, frame, x_name);
+  } else {
+    svg_lines(out, series, frame, x_name);
+  }
+  svg_axes(out, series, frame, x_name);
   return svg;
 }
 

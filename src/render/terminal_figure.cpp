@@ -1,76 +1,29 @@
-// Terminal figures (see terminal_figure.hpp).
+// Terminal figures (see terminal_figure.hpp): the full and compact forms put together from the
+// heatmaps, tables and charts of their own rooms, every line clipped to the width.
 #include "render/terminal_figure.hpp"
 
 #include <fmt/color.h>
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <array>
-#include <cctype>
-#include <cmath>
-#include <cstdint>
+#include <cstddef>
 #include <iterator>
 #include <string>
-#include <string_view>
 #include <utility>
 #include <vector>
 
-#include "render/color.hpp"
 #include "render/parts.hpp"
-#include "render/scale.hpp"
+#include "render/terminal_chart.hpp"
+#include "render/terminal_heatmap.hpp"
+#include "render/terminal_look.hpp"
+#include "render/terminal_table.hpp"
 #include "text/escape.hpp"
-#include "text/number.hpp"
 #include "text/utf8.hpp"
 #include "text/width.hpp"
 
-namespace proofdeck::render {
-
-using text::center;
-using text::pad_left;
-using text::pad_right;
+namespace proofdeck::render::terminal {
 
 namespace {
-
-struct Glyphs {
-  std::vector<std::string> shades;   // lightest to darkest, the first is blank
-  std::vector<std::string> eighths;  // partial bar cells, 1/8 … 7/8 (empty: whole cells)
-  std::vector<std::string> sparks;   // sparkline levels
-  std::string full, vertical, corner, horizontal, tick, ellipsis, quote, dot, arrow, range;
-  std::string level;  // a reference level's mark across a bar chart's bars
-
-  static Glyphs unicode() {
-    return {.shades = {" ", "░", "▒", "▓", "█"},
-            .eighths = {"▏", "▎", "▍", "▌", "▋", "▊", "▉"},
-            .sparks = {"▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"},
-            .full = "█",
-            .vertical = "│",
-            .corner = "└",
-            .horizontal = "─",
-            .tick = "┬",
-            .ellipsis = "…",
-            .quote = "│ ",
-            .dot = "·",
-            .arrow = "→",
-            .range = "–",
-            .level = "┊"};
-  }
-  static Glyphs ascii() {
-    return {.shades = {" ", ".", ":", "-", "=", "+", "*", "#", "%", "@"},
-            .eighths = {},
-            .sparks = {"_", ".", ":", "-", "=", "+", "*", "#"},
-            .full = "#",
-            .vertical = "|",
-            .corner = "+",
-            .horizontal = "-",
-            .tick = "+",
-            .ellipsis = "...",
-            .quote = "| ",
-            .dot = "-",
-            .arrow = "->",
-            .range = "-",
-            .level = ":"};
-  }
-};
 
 bool has_colour(const Theme& theme) {
   for (const fmt::text_style* style :
@@ -80,61 +33,28 @@ bool has_colour(const Theme& theme) {
   return false;
 }
 
-// Everything the text renderer decides once: glyphs, styles, how heatmap cells are painted.
-struct Look {
-  int width = text::kDefaultWidth;
-  Glyphs glyphs;
-  fmt::text_style heading;                   // titles
-  fmt::text_style dim;                       // secondary lines
-  fmt::text_style value;                     // the numbers in the value list
-  bool full = true;                          // the full form, not quiz feedback
-  bool paint_cells = false;                  // 256-colour backgrounds instead of shade characters
-  std::vector<fmt::text_style> line_styles;  // bars of a series' lines, cycled
-  std::string program;                       // how the reader runs proofdeck
-
-  Look(const Theme& theme, const TextOptions& options)
-      : width(std::max(options.width, 1)),
-        glyphs(options.unicode ? Glyphs::unicode() : Glyphs::ascii()),
-        heading(theme.emphasis),
-        dim(theme.dim),
-        value(theme.emphasis),
-        full(options.form == TextForm::full),
-        paint_cells(options.color256 && has_colour(theme)),
-        program(options.program) {
-    if (has_colour(theme)) {
-      // Readable on dark and light backgrounds alike (blue text is not, on dark ones).
-      for (const auto colour :
-           {fmt::terminal_color::cyan, fmt::terminal_color::magenta, fmt::terminal_color::green,
-            fmt::terminal_color::yellow, fmt::terminal_color::blue, fmt::terminal_color::red}) {
-        line_styles.push_back(fmt::fg(colour));
-      }
-    } else {
-      line_styles.emplace_back();
+// The look of a figure, decided once from the theme and the options.
+Look make_look(const Theme& theme, const TextOptions& options) {
+  Look look{.width = std::max(options.width, 1),
+            .glyphs = options.unicode ? Glyphs::unicode() : Glyphs::ascii(),
+            .heading = theme.emphasis,
+            .dim = theme.dim,
+            .value = theme.emphasis,
+            .full = options.form == TextForm::full,
+            .paint_cells = options.color256 && has_colour(theme),
+            .line_styles = {},
+            .program = options.program};
+  if (has_colour(theme)) {
+    // Readable on dark and light backgrounds alike (blue text is not, on dark ones).
+    for (const auto colour :
+         {fmt::terminal_color::cyan, fmt::terminal_color::magenta, fmt::terminal_color::green,
+          fmt::terminal_color::yellow, fmt::terminal_color::blue, fmt::terminal_color::red}) {
+      look.line_styles.push_back(fmt::fg(colour));
     }
+  } else {
+    look.line_styles.emplace_back();
   }
-
-  const fmt::text_style& line_style(std::size_t index) const {
-    return line_styles[index % line_styles.size()];
-  }
-  std::string shade(double fraction) const {
-    const auto levels = static_cast<double>(glyphs.shades.size() - 1);
-    return glyphs.shades[static_cast<std::size_t>(std::lround(fraction * levels))];
-  }
-  std::string fit(std::string_view text, int columns_available) const {
-    return text::truncate(text, columns_available, glyphs.ellipsis);
-  }
-};
-
-std::string styled(const fmt::text_style& style, std::string_view text) {
-  return fmt::format(style, "{}", text);
-}
-
-// A heatmap cell painted with a 256-colour background: fmt's rgb styles are truecolor, which
-// fewer terminals render, so this escape is built by hand (only ever when the theme has colour).
-std::string painted(std::string_view text, double fraction) {
-  const int background = xterm_shade(fraction);
-  const int foreground = needs_light_text(fraction) ? 231 : 16;
-  return fmt::format("\x1b[48;5;{}m\x1b[38;5;{}m{}\x1b[0m", background, foreground, text);
+  return look;
 }
 
 // The guarantee behind every other function: no line is wider than the terminal. Escape
@@ -171,319 +91,12 @@ std::string clip(const std::string& line, int width) {
   return out;
 }
 
-// Lines of text all exactly `width` columns wide, to be set side by side.
-struct Block {
-  std::vector<std::string> lines;
-  int width = 0;
-};
-
-using Lines = std::vector<std::string>;
-
-void append(Lines& lines, const Lines& more) {
-  lines.insert(lines.end(), more.begin(), more.end());
-}
-
-Lines styled_wrap(const fmt::text_style& style, std::string_view text, int width,
-                  std::string_view indent = {}) {
-  Lines lines;
-  for (const std::string& line : text::wrap(text, width - text::display_width(indent))) {
-    lines.push_back(std::string(indent) + styled(style, line));
-  }
-  return lines;
-}
-
-// text::wrap_block as lines: the first indented by `indent`, the rest by `hanging`.
-Lines block_lines(std::string_view text, int width, std::string_view indent,
-                  std::string_view hanging) {
-  Lines lines;
-  const std::string block = text::wrap_block(text, width, indent, hanging);
-  for (std::size_t at = 0; at < block.size();) {
-    const std::size_t end = block.find('\n', at);
-    lines.push_back(block.substr(at, end - at));
-    if (end == std::string::npos) break;
-    at = end + 1;
-  }
-  return lines;
-}
-
-// --- heatmaps -------------------------------------------------------------------------------
-
-// How a grid of cells fits the columns it has.
-struct GridPlan {
-  int label_width = 1;  // row labels, right-aligned
-  int cell_width = 1;
-  int gap = 1;          // between cells (none when cells are painted)
-  bool numbers = true;  // the value in (painted) or beside (shaded) each cell
-  // Column labels too long for their cells: the columns are numbered instead, and the row
-  // labels carry the numbers (self-attention: rows and columns are the same tokens) or a key
-  // line under the grid lists them.
-  bool numbered = false;
-  bool same_labels = false;
-  int index_digits = 0;
-  int shown = 0;  // columns drawn; the rest are cut with an ellipsis
-  bool clipped = false;
-  int width = 0;
-};
-
-// Grids sit two columns in from their titles.
-constexpr int kGridIndent = 2;
-
-int digits(int n) {
-  return static_cast<int>(std::to_string(n).size());
-}
-
-GridPlan plan_grid(const std::vector<const Table*>& tables, const Look& look, int max_width) {
-  int number_width = 1, row_label_width = 1, column_label_width = 1;
-  Eigen::Index columns_count = 0;
-  bool same_labels = true;
-  bool numbered_rows = false;  // a row label holds a number
-  for (const Table* table : tables) {
-    columns_count = std::max(columns_count, table->cells.cols());
-    same_labels =
-        same_labels && !table->row_labels.empty() && table->row_labels == table->column_labels;
-    for (Eigen::Index i = 0; i < table->cells.size(); ++i) {
-      number_width =
-          std::max(number_width, text::display_width(format_cell(table->cells.data()[i], 2)));
-    }
-    for (Eigen::Index r = 0; r < table->cells.rows(); ++r) {
-      const std::string label = one_line(row_label(*table, r));
-      row_label_width = std::max(row_label_width, text::display_width(label));
-      numbered_rows = numbered_rows || std::any_of(label.begin(), label.end(),
-                                                   [](char c) { return c >= '0' && c <= '9'; });
-    }
-    for (Eigen::Index c = 0; c < table->cells.cols(); ++c) {
-      column_label_width =
-          std::max(column_label_width, text::display_width(one_line(column_label(*table, c))));
-    }
-  }
-  const int count = static_cast<int>(columns_count);
-  const int gap = look.paint_cells ? 0 : 1;
-  // Painted: " 0.62 " on a coloured background. Shaded: "▓▓ 0.62".
-  const int number_cell = look.paint_cells ? number_width + 2 : number_width + 3;
-  const int shade_cell = look.paint_cells ? 3 : 2;
-  const int labelled_cell = std::min(column_label_width, 10) + (look.paint_cells ? 1 : 0);
-  const auto label_room = [&](int cell) { return look.paint_cells ? cell - 1 : cell; };
-  const auto grid_width = [&](int cell, int shown) {
-    return shown * cell + std::max(shown - 1, 0) * gap;
-  };
-
-  // Numbers matter more than whole row labels, whole labels more than wide cells: cells as wide
-  // as their labels, then as their numbers, then shades alone; row labels take what is left,
-  // whole in the first try of each kind, then cut to a few letters.
-  struct Try {
-    int cell;
-    bool numbers;
-    bool whole_labels;
-  };
-  const std::array<Try, 5> tries{{{std::max(number_cell, labelled_cell), true, true},
-                                  {number_cell, true, true},
-                                  {number_cell, true, false},
-                                  {shade_cell, false, true},
-                                  {shade_cell, false, false}}};
-  GridPlan plan;
-  for (const auto& [cell, numbers, whole_labels] : tries) {
-    plan = GridPlan{};
-    plan.cell_width = cell;
-    plan.gap = gap;
-    plan.numbers = numbers;
-    plan.numbered = column_label_width > label_room(cell);
-    plan.same_labels = same_labels;
-    plan.index_digits = plan.numbered && same_labels ? digits(count) : 0;
-    const int index = plan.index_digits > 0 ? plan.index_digits + 1 : 0;
-    const int wanted = std::min(row_label_width, 16) + index;
-    const int room = max_width - kGridIndent - 2 - grid_width(cell, count);
-    plan.label_width = std::min(wanted, room);
-    plan.shown = count;
-    plan.width = kGridIndent + plan.label_width + 2 + grid_width(cell, count);
-    // A label may lose its end to "…", but not a number in it ("d_k = 1…").
-    const bool cut_allowed = !whole_labels && !numbered_rows;
-    if (plan.label_width >= (cut_allowed ? std::min(wanted, 4 + index) : wanted)) return plan;
-  }
-  // Too many columns even for shades: as many as fit, then an ellipsis.
-  const int index = plan.index_digits > 0 ? plan.index_digits + 1 : 0;
-  plan.label_width = std::min(std::min(row_label_width, 16) + index, 6 + index);
-  const int ellipsis = 1 + text::display_width(look.glyphs.ellipsis);
-  plan.shown = std::clamp(
-      (max_width - kGridIndent - plan.label_width - 2 - ellipsis + gap) / (plan.cell_width + gap),
-      1, std::max(count, 1));
-  plan.clipped = plan.shown < count;
-  plan.width = kGridIndent + plan.label_width + 2 + grid_width(plan.cell_width, plan.shown) +
-               (plan.clipped ? ellipsis : 0);
-  return plan;
-}
-
-// `title_height`: lines the title takes at least, blank ones first, so that two grids side by
-// side start on one line whatever their titles.
-Block heatmap_block(const Table& table, const GridPlan& plan, const Look& look,
-                    const std::string& title, const fmt::text_style& title_style,
-                    std::size_t title_height = 0) {
-  Block block;
-  block.width = plan.width;
-  const auto add = [&](const std::string& text, const fmt::text_style& style) {
-    for (const std::string& line : text::wrap(text, plan.width - kGridIndent)) {
-      block.lines.push_back(spaces(kGridIndent) +
-                            styled(style, pad_right(line, plan.width - kGridIndent)));
-    }
-  };
-  const std::size_t title_lines =
-      title.empty() ? 0 : text::wrap(title, plan.width - kGridIndent).size();
-  for (std::size_t i = title_lines; i < title_height; ++i)
-    block.lines.push_back(spaces(plan.width));
-  if (!title.empty()) add(title, title_style);
-
-  const int label_room = look.paint_cells ? plan.cell_width - 1 : plan.cell_width;
-  std::string header = spaces(kGridIndent + plan.label_width + 2);
-  for (int c = 0; c < plan.shown; ++c) {
-    const std::string label = plan.numbered
-                                  ? std::to_string(c + 1)
-                                  : look.fit(one_line(column_label(table, c)), label_room);
-    if (c > 0) header += spaces(plan.gap);
-    header += look.paint_cells ? center(label, plan.cell_width) : pad_left(label, plan.cell_width);
-  }
-  if (plan.clipped) header += " " + look.glyphs.ellipsis;
-  block.lines.push_back(pad_right(header, plan.width));
-
-  const HeatScale scale(table);
-  for (Eigen::Index r = 0; r < table.cells.rows(); ++r) {
-    std::string label = one_line(row_label(table, r));
-    if (plan.index_digits > 0) {
-      label = look.fit(label, plan.label_width - plan.index_digits - 1) + " " +
-              pad_left(std::to_string(r + 1), plan.index_digits);
-    }
-    std::string line =
-        spaces(kGridIndent) + pad_left(look.fit(label, plan.label_width), plan.label_width) + "  ";
-    for (int c = 0; c < plan.shown; ++c) {
-      const double v = table.cells(r, c);
-      const double fraction = scale(v);
-      if (c > 0) line += spaces(plan.gap);
-      const std::string number = plan.numbers ? format_cell(v, 2) : std::string();
-      if (look.paint_cells) {
-        line += painted(center(number, plan.cell_width), fraction);
-      } else {
-        const std::string shade = repeat(look.shade(fraction), 2);
-        line += pad_left(plan.numbers ? shade + " " + number : shade, plan.cell_width);
-      }
-    }
-    if (plan.clipped) line += spaces(1 + text::display_width(look.glyphs.ellipsis));
-    block.lines.push_back(pad_right(line, plan.width));
-  }
-  if (plan.numbered && !plan.same_labels) {
-    std::string key = "columns:";
-    for (int c = 0; c < plan.shown; ++c) {
-      key += (c == 0 ? " " : " " + look.glyphs.dot + " ") + std::to_string(c + 1) + " " +
-             one_line(column_label(table, c));
-    }
-    add(key, look.dim);
-  }
-  return block;
-}
-
-Lines side_by_side(Block left, Block right, int gap) {
-  const std::size_t height = std::max(left.lines.size(), right.lines.size());
-  left.lines.resize(height, spaces(left.width));
-  right.lines.resize(height, spaces(right.width));
-  Lines lines;
-  for (std::size_t i = 0; i < height; ++i)
-    lines.push_back(left.lines[i] + spaces(gap) + right.lines[i]);
-  return lines;
-}
-
-constexpr int kPairGap = 4;
-
-// Two heatmaps of one shape side by side, if both fit with their numbers; empty otherwise.
-Lines heatmap_pair(const Table& a, const Table& b, const Look& look) {
-  const int half = (look.width - kPairGap) / 2;
-  const GridPlan plan = plan_grid({&a, &b}, look, half);
-  if (!plan.numbers || plan.clipped) return {};
-  const std::string title_a = one_line(table_title(a));
-  const std::string title_b = one_line(table_title(b));
-  const std::string heading = shared_heading(title_a, title_b);
-  Lines lines;
-  const std::size_t cut = heading.empty() ? 0 : heading.size() + 2;
-  const std::string own_a = title_a.substr(cut), own_b = title_b.substr(cut);
-  const fmt::text_style own_style = heading.empty() ? look.heading : fmt::text_style{};
-  if (!heading.empty()) lines.push_back(styled(look.heading, look.fit(heading, look.width)));
-  const std::size_t height = std::max(text::wrap(own_a, plan.width - kGridIndent).size(),
-                                      text::wrap(own_b, plan.width - kGridIndent).size());
-  append(lines, side_by_side(heatmap_block(a, plan, look, own_a, own_style, height),
-                             heatmap_block(b, plan, look, own_b, own_style, height), kPairGap));
-  return lines;
-}
-
-// The smallest width at which a heatmap's cells hold their numbers, up to kWidestGrid; 0 if none.
-constexpr int kWidestGrid = 400;
-int width_for_numbers(const Table& table, const Look& look) {
-  const auto numbers_at = [&](int width) { return plan_grid({&table}, look, width).numbers; };
-  if (!numbers_at(kWidestGrid)) return 0;
-  int low = look.width, high = kWidestGrid;  // numbers_at(low) is false, numbers_at(high) true
-  while (high - low > 1) {
-    const int middle = low + (high - low) / 2;
-    (numbers_at(middle) ? high : low) = middle;
-  }
-  return high;
-}
-
-// A heatmap's numbers are cut off when at most this many columns: then they follow the shades,
-// a record a row; a wider heatmap says where its numbers are.
-constexpr Eigen::Index kRecordColumns = 8;
-
-Lines heatmap_single(const Table& table, const Look& look, const DemoResult& result,
-                     const DemoInfo& info) {
-  const GridPlan plan = plan_grid({&table}, look, look.width);
-  Lines lines = styled_wrap(look.heading, one_line(table_title(table)), look.width);
-  Block block = heatmap_block(table, plan, look, {}, {});
-  append(lines, block.lines);
-  if (!plan.numbers && look.full && table.cells.cols() > kRecordColumns) {
-    if (const int needed = width_for_numbers(table, look); needed > 0) {
-      append(
-          lines,
-          styled_wrap(look.dim,
-                      fmt::format("the numbers need {} columns: widen the terminal or run", needed),
-                      look.width, spaces(kGridIndent)));
-      for (const std::string& line :
-           text::command_lines(reproduce_command(result, info, look.program) + " --format md",
-                               look.width, spaces(kGridIndent + 2)))
-        lines.push_back(styled(look.dim, line));
-    }
-  } else if (!plan.numbers && look.full) {
-    // Shades alone: the numbers the cells have no room for follow, a record a row.
-    lines.push_back(spaces(kGridIndent) + styled(look.dim, "by row:"));
-    for (Eigen::Index r = 0; r < table.cells.rows(); ++r) {
-      std::string record = one_line(row_label(table, r)) + ":";
-      for (Eigen::Index c = 0; c < table.cells.cols(); ++c) {
-        record += (c == 0 ? " " : " " + look.glyphs.dot + " ") + one_line(column_label(table, c)) +
-                  "\u00a0" +
-                  format_cell(table.cells(r, c), 2);  // a cell's label and number together
-      }
-      append(lines, block_lines(record, look.width, spaces(kGridIndent), spaces(kGridIndent + 2)));
-    }
-  }
-  return lines;
-}
-
-// "0 ░░▒▒▓▓██ 1": what the shades mean, once under the heatmaps.
-std::string heatmap_legend(const Look& look) {
-  std::string ramp;
-  if (look.paint_cells) {
-    for (int i = 0; i <= 8; ++i)
-      ramp += painted("  ", i / 8.0);
-  } else {
-    for (std::size_t i = 0; i < look.glyphs.shades.size(); ++i) {
-      ramp += repeat(look.glyphs.shades[i], 2);
-    }
-    ramp = "[" + ramp + "]";
-  }
-  return spaces(kGridIndent) + styled(look.dim, "scale 0 ") + ramp + styled(look.dim, " 1");
-}
-
 // Heatmap groups (pairs where they fit, singles otherwise) and numeric tables, in result order.
 struct TableGroup {
   Lines lines;
   bool heatmap = false;
   std::size_t tables = 1;  // two for a pair
 };
-
-Lines numeric_table(const Table& table, const Look& look);
 
 std::vector<TableGroup> table_groups(const DemoResult& result, const DemoInfo& info,
                                      const Look& look) {
@@ -506,434 +119,6 @@ std::vector<TableGroup> table_groups(const DemoResult& result, const DemoInfo& i
   }
   return groups;
 }
-
-// --- numeric tables -------------------------------------------------------------------------
-
-// A table too wide for its columns, one record a row: the row's label, then a "column: value"
-// line for each column. Nothing is cut: a long line wraps between words, and a number is one.
-Lines stacked_records(const Table& table, const std::vector<std::string>& headers,
-                      const std::vector<std::vector<std::string>>& cells, const Look& look) {
-  Lines lines = styled_wrap(look.heading, one_line(table_title(table)), look.width);
-  for (std::size_t r = 0; r < cells.size(); ++r) {
-    append(lines, block_lines(one_line(row_label(table, static_cast<Eigen::Index>(r))), look.width,
-                              "  ", "    "));
-    for (std::size_t c = 0; c < cells[r].size(); ++c) {
-      for (std::string& line :
-           block_lines(headers[c] + ": " + cells[r][c], look.width, "    ", "      ")) {
-        lines.push_back(std::move(line));
-      }
-    }
-  }
-  return lines;
-}
-
-Lines numeric_table(const Table& table, const Look& look) {
-  Lines lines = styled_wrap(look.heading, one_line(table_title(table)), look.width);
-  const Eigen::Index rows = table.cells.rows(), cols = table.cells.cols();
-  std::vector<std::vector<std::string>> cells(static_cast<std::size_t>(rows));
-  std::vector<int> widths(static_cast<std::size_t>(cols), 1);
-  std::vector<std::string> headers;
-  for (Eigen::Index c = 0; c < cols; ++c)
-    headers.push_back(one_line(column_label(table, c)));
-  for (Eigen::Index r = 0; r < rows; ++r) {
-    for (Eigen::Index c = 0; c < cols; ++c) {
-      std::string text = text::format_short(table.cells(r, c));
-      widths[static_cast<std::size_t>(c)] =
-          std::max(widths[static_cast<std::size_t>(c)], text::display_width(text));
-      cells[static_cast<std::size_t>(r)].push_back(std::move(text));
-    }
-  }
-  int label_width = 0;
-  for (Eigen::Index r = 0; r < rows; ++r) {
-    label_width = std::max(label_width, text::display_width(one_line(row_label(table, r))));
-  }
-  label_width = std::min(label_width, std::max(look.width / 3, 4));
-  // Column widths: the whole header on one line if every column can have it, else its longest
-  // word (the header wraps between words; a word over 12 columns is cut with "…", never split).
-  // Columns that still do not fit are left out, marked "…" at the end of the header.
-  const auto total = [&](const std::vector<int>& w, std::size_t shown) {
-    int sum = 2 + label_width;
-    for (std::size_t c = 0; c < shown; ++c)
-      sum += 2 + w[c];
-    return sum;
-  };
-  std::vector<int> whole = widths, by_word = widths;
-  for (std::size_t c = 0; c < widths.size(); ++c) {
-    whole[c] = std::max(widths[c], std::min(text::display_width(headers[c]), 16));
-    int longest_word = 0;
-    std::string_view rest = headers[c];
-    while (!rest.empty()) {
-      const std::size_t space = rest.find(' ');
-      longest_word = std::max(longest_word, text::display_width(rest.substr(0, space)));
-      rest.remove_prefix(space == std::string_view::npos ? rest.size() : space + 1);
-    }
-    by_word[c] = std::max(widths[c], std::min(longest_word, 12));
-  }
-  widths = total(whole, whole.size()) <= look.width ? whole : by_word;
-  std::size_t shown = widths.size();
-  const int ellipsis = 2 + text::display_width(look.glyphs.ellipsis);
-  while (shown > 1 && total(widths, shown) + (shown < widths.size() ? ellipsis : 0) > look.width) {
-    --shown;
-  }
-  // A row label may lose its end to "…", but not a number in it.
-  bool cuts_a_number = false;
-  for (Eigen::Index r = 0; r < rows; ++r) {
-    const std::string label = one_line(row_label(table, r));
-    cuts_a_number = cuts_a_number || (text::display_width(label) > label_width &&
-                                      std::any_of(label.begin(), label.end(),
-                                                  [](char c) { return c >= '0' && c <= '9'; }));
-  }
-  if (shown < widths.size() || cuts_a_number) return stacked_records(table, headers, cells, look);
-
-  // Headers on up to three lines, bottom-aligned over their numbers.
-  constexpr std::size_t kHeaderLines = 3;
-  std::vector<Lines> header_cells;
-  std::size_t header_height = 1;
-  for (std::size_t c = 0; c < shown; ++c) {
-    std::string fitted;
-    std::string_view rest = headers[c];
-    while (!rest.empty()) {
-      const std::size_t space = rest.find(' ');
-      fitted += (fitted.empty() ? "" : " ") + look.fit(rest.substr(0, space), widths[c]);
-      rest.remove_prefix(space == std::string_view::npos ? rest.size() : space + 1);
-    }
-    Lines cell = text::wrap(fitted, widths[c]);
-    if (cell.size() > kHeaderLines) {
-      cell.resize(kHeaderLines);
-      cell.back() = look.fit(cell.back() + " " + look.glyphs.ellipsis, widths[c]);
-    }
-    header_height = std::max(header_height, cell.size());
-    header_cells.push_back(std::move(cell));
-  }
-  for (std::size_t line = 0; line < header_height; ++line) {
-    std::string header = spaces(2 + label_width);
-    for (std::size_t c = 0; c < shown; ++c) {
-      const Lines& cell = header_cells[c];
-      const std::size_t blank = header_height - cell.size();
-      header += "  " + pad_left(line < blank ? "" : cell[line - blank], widths[c]);
-    }
-    lines.push_back(styled(look.dim, header));
-  }
-  for (Eigen::Index r = 0; r < rows; ++r) {
-    std::string line =
-        "  " + pad_right(look.fit(one_line(row_label(table, r)), label_width), label_width);
-    for (std::size_t c = 0; c < shown; ++c) {
-      line += "  " + pad_left(cells[static_cast<std::size_t>(r)][c], widths[c]);
-    }
-    lines.push_back(line);
-  }
-  return lines;
-}
-
-// --- series: horizontal bars ------------------------------------------------------------------
-
-// A bar of `cells` columns (fractional with eighth blocks when the glyphs have them).
-std::string bar(double cells, const Look& look) {
-  if (look.glyphs.eighths.empty()) {
-    return repeat(look.glyphs.full, static_cast<int>(std::lround(cells)));
-  }
-  const long eighths = std::lround(cells * 8.0);
-  std::string text = repeat(look.glyphs.full, static_cast<int>(eighths / 8));
-  if (eighths % 8 != 0) text += look.glyphs.eighths[static_cast<std::size_t>(eighths % 8 - 1)];
-  return text;
-}
-
-// Tick labels centred under their ticks, dropped where they would overlap a neighbour.
-std::string axis_labels(const std::vector<std::pair<int, std::string>>& ticks, int width) {
-  std::string line;
-  int used = 0;  // columns written so far
-  for (const auto& [position, label] : ticks) {
-    const int label_width = text::display_width(label);
-    const int start = std::clamp(position - label_width / 2, 0, std::max(width - label_width, 0));
-    if (start < used + (used > 0 ? 1 : 0) || start + label_width > width) continue;
-    line += spaces(start - used) + label;
-    used = start + label_width;
-  }
-  return line;
-}
-
-// One bar of a chart: an x (or a run of x with the same value, "1–20") and its value.
-struct BarRow {
-  std::string x;
-  double value = 0.0;
-};
-
-// Consecutive points that read the same (LayerNorm's variance: 1, 1, 1 …) share one bar; runs
-// shorter than three stay as they are.
-std::vector<BarRow> bar_rows(const Series& series, const std::vector<double>& y, const Look& look) {
-  std::vector<BarRow> rows;
-  const std::size_t count = points_of(series, y);
-  for (std::size_t i = 0; i < count;) {
-    std::size_t last = i;
-    while (last + 1 < count && text::format_short(y[last + 1]) == text::format_short(y[i]))
-      ++last;
-    if (last - i >= 2) {
-      rows.push_back(
-          {text::format_short(series.x[i]) + look.glyphs.range + text::format_short(series.x[last]),
-           y[i]});
-      i = last + 1;
-    } else {
-      rows.push_back({text::format_short(series.x[i]), y[i]});
-      ++i;
-    }
-  }
-  return rows;
-}
-
-// `drawn` (a bar of one-column glyphs) with `mark` in column `column`, over the bar or past it.
-std::string with_mark(const std::string& drawn, int column, const std::string& mark) {
-  std::vector<std::string> cells;
-  for (std::size_t at = 0; at < drawn.size();) {
-    const std::size_t start = at;
-    text::decode(drawn, at);
-    cells.push_back(drawn.substr(start, at - start));
-  }
-  if (static_cast<int>(cells.size()) <= column)
-    cells.resize(static_cast<std::size_t>(column) + 1, " ");
-  cells[static_cast<std::size_t>(column)] = mark;
-  std::string out;
-  for (const std::string& cell : cells)
-    out += cell;
-  return out;
-}
-
-Lines series_bars(const Series& series, const Look& look) {
-  Lines lines = styled_wrap(look.heading, one_line(series_title(series)), look.width);
-  if (const std::string subtitle = series_subtitle(series, look.glyphs.dot); !subtitle.empty()) {
-    append(lines, styled_wrap(look.dim, subtitle, look.width));
-  }
-  const std::vector<double> values = all_y(series);
-  if (values.empty()) {
-    lines.push_back(styled(look.dim, "  (no data)"));
-    return lines;
-  }
-  std::vector<std::vector<BarRow>> rows;
-  for (const auto& [label, y] : series.lines)
-    rows.push_back(bar_rows(series, y, look));
-  // A line that reads the same over the whole x range, beside lines that do not (the trained
-  // range's end beside the angles), is a reference level: a mark down the other lines' bars at
-  // its value, named under the axis, rather than one bar for every x.
-  std::vector<bool> level(series.lines.size(), false);
-  for (std::size_t l = 0; l < series.lines.size(); ++l)
-    level[l] = series.x.size() >= 3 && rows[l].size() == 1;
-  if (std::all_of(level.begin(), level.end(), [](bool b) { return b; }))
-    level.assign(level.size(), false);  // nothing to mark them on
-  int x_width = 1, value_width = 1;
-  for (std::size_t l = 0; l < series.lines.size(); ++l) {
-    if (level[l]) continue;
-    for (const BarRow& row : rows[l]) {
-      x_width = std::max(x_width, text::display_width(row.x));
-      value_width = std::max(value_width, text::display_width(text::format_short(row.value)));
-    }
-  }
-  constexpr int indent = 4;
-  const int bar_width = std::clamp(look.width - indent - x_width - 2 - 1 - value_width, 1, 60);
-  // Every decade on a log scale; round steps about eight columns apart on a linear one.
-  const Scale scale = make_scale(values, series.log_scale,
-                                 std::max(bar_width / (series.log_scale ? 5 : 8), 2), false);
-  const double zero = scale.log ? 0.0 : std::clamp(scale.fraction(0.0), 0.0, 1.0) * bar_width;
-  const int zero_column = static_cast<int>(std::lround(zero));
-  std::vector<int> level_columns;  // where each level's mark goes, in the bars' columns
-  for (std::size_t l = 0; l < series.lines.size(); ++l) {
-    if (!level[l] || !scale.drawable(rows[l][0].value)) continue;
-    const double end = std::clamp(scale.fraction(rows[l][0].value), 0.0, 1.0) * bar_width;
-    level_columns.push_back(std::clamp(static_cast<int>(std::lround(end)), 0, bar_width - 1));
-  }
-
-  for (std::size_t l = 0; l < series.lines.size(); ++l) {
-    if (level[l]) continue;
-    const std::string& label = series.lines[l].first;
-    const fmt::text_style& style = look.line_style(l);
-    if (!label.empty() || series.lines.size() > 1) {
-      lines.push_back("  " + styled(style, look.fit(one_line(label), look.width - 2)));
-    }
-    for (const BarRow& row : rows[l]) {
-      const double v = row.value;
-      std::string drawn;
-      if (scale.drawable(v)) {
-        const double end = std::clamp(scale.fraction(v), 0.0, 1.0) * bar_width;
-        if (v >= 0.0 || scale.log) {
-          drawn = spaces(zero_column) + bar(std::max(end - zero, 0.0), look);
-          // Every positive value leaves a mark, however short.
-          if (text::display_width(drawn) == zero_column && v > 0.0) {
-            drawn += look.glyphs.eighths.empty() ? look.glyphs.full : look.glyphs.eighths[0];
-          }
-        } else {
-          const int cells = static_cast<int>(std::lround(zero - end));
-          drawn = spaces(zero_column - cells) + repeat(look.glyphs.full, cells);
-        }
-      }
-      // A level's mark crosses the bar, or stands past its value; where the value would touch
-      // it, that row goes without.
-      const std::string value = text::format_short(v);
-      std::string after;  // past the value: spaces and marks
-      int column_after = text::display_width(drawn) + 1 + text::display_width(value);
-      for (const int column : level_columns) {
-        if (column < text::display_width(drawn)) {
-          drawn = with_mark(drawn, column, look.glyphs.level);
-        } else if (column > column_after) {
-          after += spaces(column - column_after) + look.glyphs.level;
-          column_after = column + 1;
-        }
-      }
-      lines.push_back(spaces(indent) + pad_left(row.x, x_width) + " " +
-                      styled(look.dim, look.glyphs.vertical) + styled(style, drawn) + " " + value +
-                      after);
-    }
-  }
-
-  // The value axis, shared by every line of the series.
-  std::string axis = look.glyphs.corner;
-  std::vector<std::pair<int, std::string>> ticks;
-  std::vector<int> tick_columns;
-  for (const double tick : scale.ticks) {
-    const int column = std::clamp(static_cast<int>(std::lround(scale.fraction(tick) * bar_width)),
-                                  0, bar_width - 1);
-    tick_columns.push_back(column);
-    const std::string label = scale.log
-                                  ? decade_label(static_cast<int>(std::lround(std::log10(tick))))
-                                  : text::format_short(tick);
-    ticks.emplace_back(x_width + 2 + column, label);
-  }
-  for (int c = 0; c < bar_width; ++c) {
-    const bool is_tick =
-        std::find(tick_columns.begin(), tick_columns.end(), c) != tick_columns.end();
-    axis += is_tick ? look.glyphs.tick : look.glyphs.horizontal;
-  }
-  lines.push_back(spaces(indent + x_width + 1) + styled(look.dim, axis));
-  lines.push_back(spaces(indent) + styled(look.dim, axis_labels(ticks, look.width - indent)));
-  for (std::size_t l = 0; l < series.lines.size(); ++l) {
-    if (!level[l]) continue;
-    const std::string x_label = series.x_label.empty() ? "x" : one_line(series.x_label);
-    append(lines, styled_wrap(look.line_style(l),
-                              fmt::format("{} {} = {}, the same from {} {} to {}",
-                                          look.glyphs.level, one_line(series.lines[l].first),
-                                          text::format_short(rows[l][0].value), x_label,
-                                          text::format_short(series.x.front()),
-                                          text::format_short(series.x.back())),
-                              look.width, "  "));
-  }
-  return lines;
-}
-
-// "no normalization  ▁▁▂▃▄▅▆█  2.01 → 1,052,871": the series' title, then one line per series
-// line, all on one scale and of one length, then the first and last x under the sparks, for the
-// compact form. Nothing is cut: when the labels, the sparks and the ranges do not fit on one line,
-// each label goes on a line of its own above its sparks.
-Lines series_sparklines(const Series& series, const Look& look) {
-  std::string title = one_line(series_title(series));
-  if (series.log_scale) title += " " + look.glyphs.dot + " log scale";
-  Lines lines = styled_wrap(look.heading, title, look.width);
-  const Scale scale = make_scale(all_y(series), series.log_scale, 2, false);
-  int label_width = 0, range_width = 0;
-  std::size_t count = 0;
-  const auto range_of = [&](const std::vector<double>& y, std::size_t points) {
-    return text::format_short(y.front()) + " " + look.glyphs.arrow + " " +
-           text::format_short(y[points - 1]);
-  };
-  for (const auto& [label, y] : series.lines) {
-    const std::size_t points = points_of(series, y);
-    if (points == 0) continue;
-    label_width = std::max(label_width, text::display_width(one_line(label)));
-    range_width = std::max(range_width, text::display_width(range_of(y, points)));
-    count = std::max(count, points);
-  }
-  if (count == 0) return lines;
-  const int wanted = static_cast<int>(std::min<std::size_t>(count, 8));
-  // Beside the labels when the sparks get as many columns as they have points (up to eight).
-  const bool beside = look.width - 2 - label_width - 2 - 2 - range_width >= wanted;
-  const int spark_column = beside ? 2 + label_width + 2 : 4;
-  // The range after the sparks, or under them when even a line of its own leaves no room.
-  const bool range_after = look.width - spark_column - 2 - range_width >= wanted;
-  const int room = look.width - spark_column - (range_after ? 2 + range_width : 0);
-  const int shown = std::clamp(room, 1, static_cast<int>(count));
-  const auto levels = static_cast<double>(look.glyphs.sparks.size() - 1);
-  for (std::size_t l = 0; l < series.lines.size(); ++l) {
-    const auto& [label, y] = series.lines[l];
-    const std::size_t points = points_of(series, y);
-    if (points == 0) continue;
-    std::string spark;
-    for (int i = 0; i < shown; ++i) {
-      // Evenly spaced samples when the line has more points than columns.
-      const auto index = static_cast<std::size_t>(
-          shown == 1 ? 0 : std::lround(i * static_cast<double>(points - 1) / (shown - 1)));
-      const double v = y[index];
-      spark += scale.drawable(v) ? look.glyphs.sparks[static_cast<std::size_t>(std::lround(
-                                       std::clamp(scale.fraction(v), 0.0, 1.0) * levels))]
-                                 : " ";
-    }
-    spark = styled(look.line_style(l), pad_right(spark, shown));
-    const std::string range = styled(look.dim, range_of(y, points));
-    if (beside) {
-      lines.push_back("  " + pad_right(one_line(label), label_width) + "  " + spark + "  " + range);
-      continue;
-    }
-    append(lines, block_lines(one_line(label), look.width, "  ", "    "));
-    if (range_after) {
-      lines.push_back(spaces(spark_column) + spark + "  " + range);
-    } else {
-      lines.push_back(spaces(spark_column) + spark);
-      lines.push_back(spaces(spark_column) + range);
-    }
-  }
-  // The x axis: the first x under the first spark, the last under the last, then what x is.
-  const std::string first = text::format_short(series.x.front());
-  const std::string last = text::format_short(series.x[count - 1]);
-  const int gap = std::max(shown - text::display_width(first) - text::display_width(last), 1);
-  std::string axis = first + spaces(gap) + last;
-  if (!series.x_label.empty()) axis += " " + one_line(series.x_label);
-  if (spark_column + text::display_width(axis) <= look.width) {
-    lines.push_back(spaces(spark_column) + styled(look.dim, axis));
-    return lines;
-  }
-  for (const std::string& line :
-       block_lines(axis, look.width, spaces(spark_column), spaces(spark_column))) {
-    lines.push_back(styled(look.dim, line));
-  }
-  return lines;
-}
-
-// --- values ---------------------------------------------------------------------------------
-
-Lines value_list(const std::vector<std::pair<std::string, Value>>& values, const Look& look) {
-  int name_width = 1, value_width = 1;
-  for (const auto& [name, value] : values) {
-    name_width = std::max(name_width, text::display_width(one_line(name)));
-    value_width = std::max(value_width, text::display_width(format_value(value)));
-  }
-  name_width = std::min(name_width, std::max(look.width - 6 - value_width, 4));
-  Lines lines;
-  for (const auto& [name, value] : values) {
-    lines.push_back("  " + pad_right(look.fit(one_line(name), name_width), name_width) + "  " +
-                    styled(look.value, pad_left(format_value(value), value_width)));
-  }
-  return lines;
-}
-
-// Values in two columns when they fit, to keep quiz feedback short.
-Lines value_columns(const std::vector<std::pair<std::string, Value>>& values, const Look& look) {
-  int name_width = 1, value_width = 1;
-  for (const auto& [name, value] : values) {
-    name_width = std::max(name_width, text::display_width(one_line(name)));
-    value_width = std::max(value_width, text::display_width(format_value(value)));
-  }
-  const int cell = name_width + 2 + value_width;
-  if (values.size() < 2 || 2 + cell + 4 + cell > look.width) return value_list(values, look);
-  Lines lines;
-  const std::size_t half = (values.size() + 1) / 2;
-  const auto entry = [&](const std::pair<std::string, Value>& item) {
-    return pad_right(one_line(item.first), name_width) + "  " +
-           styled(look.value, pad_left(format_value(item.second), value_width));
-  };
-  for (std::size_t i = 0; i < half; ++i) {
-    std::string line = "  " + entry(values[i]);
-    if (i + half < values.size()) line += "    " + entry(values[i + half]);
-    lines.push_back(line);
-  }
-  return lines;
-}
-
-// --- the two forms --------------------------------------------------------------------------
 
 std::string meta_line(const DemoInfo& info, const DemoResult& result, const Look& look) {
   std::string meta = one_line(info.name.empty() ? result.demo : info.name);
@@ -1126,9 +311,14 @@ Lines compact_text(const DemoResult& result, const DemoInfo& info, const Look& l
 
 }  // namespace
 
+}  // namespace proofdeck::render::terminal
+
+namespace proofdeck::render {
+
 std::string text_chart(const demo::Series& series) {
-  const Look look(Theme::plain(), TextOptions{TextForm::full, text::kDefaultWidth, true, false});
-  Lines bars = series_bars(series, look);
+  const terminal::Look look = terminal::make_look(
+      Theme::plain(), TextOptions{TextForm::full, text::kDefaultWidth, true, false});
+  terminal::Lines bars = terminal::series_bars(series, look);
   const std::size_t skip = 1 + (series_subtitle(series, look.glyphs.dot).empty() ? 0 : 1);
   std::string picture;
   for (std::size_t i = std::min(skip, bars.size()); i < bars.size(); ++i) {
@@ -1142,16 +332,17 @@ std::string text_chart(const demo::Series& series) {
 
 std::string render_text(const DemoResult& result, const DemoInfo& info, const Theme& theme,
                         const TextOptions& options) {
-  const Look look(theme, options);
+  const terminal::Look look = terminal::make_look(theme, options);
   // A large heatmap in as many blocks as fit the width, shades alone: three columns a block, and
   // about sixteen for the indent and the row labels ("t248–t255").
   const DemoResult drawn =
       readable_figures(result, std::clamp<Eigen::Index>((look.width - 16) / 3, 4, kHeatmapBlocks));
-  const Lines lines = options.form == TextForm::compact ? compact_text(drawn, info, look)
-                                                        : full_text(drawn, info, look);
+  const terminal::Lines lines = options.form == TextForm::compact
+                                    ? terminal::compact_text(drawn, info, look)
+                                    : terminal::full_text(drawn, info, look);
   std::string text;
   for (const std::string& line : lines) {
-    std::string fitted = clip(line, look.width);
+    std::string fitted = terminal::clip(line, look.width);
     // Padding at the end of a line is invisible in a terminal and noise in a file.
     while (!fitted.empty() && fitted.back() == ' ')
       fitted.pop_back();
