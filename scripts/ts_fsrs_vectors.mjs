@@ -1,8 +1,7 @@
 // Prints the ts-fsrs interval vectors that tests/test_fsrs.cpp replays for the Hard < Good < Easy
 // order of review intervals. Test data only: nothing in the build runs or needs it.
 //
-//   mkdir -p /tmp/ts-fsrs && cd /tmp/ts-fsrs && npm install ts-fsrs@5.4.2
-//   NODE_PATH=/tmp/ts-fsrs/node_modules node scripts/ts_fsrs_vectors.mjs   (from the repo root)
+//   scripts/ts_fsrs_vectors   (installs the ts-fsrs pinned in scripts/ts-fsrs/ first, then runs this)
 //
 // Each line is one review: the card's state before it; for a card in review the Hard, Good and
 // Easy intervals in days that ts-fsrs previews, and in brackets each one's interval on its own

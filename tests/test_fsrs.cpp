@@ -2,7 +2,7 @@
 // published test vectors (py-fsrs tests/test_basic.py, fsrs-rs src/inference.rs, ts-fsrs
 // __tests__/FSRS-6.test.ts) with the tolerances they use, each formula against a hand
 // computation, py-fsrs's learning-step rules, ts-fsrs's Hard < Good < Easy order of review
-// intervals (scripts/ts_fsrs_vectors.mjs), the fuzz, and UTC time stamps.
+// intervals (scripts/ts_fsrs_vectors), the fuzz, and UTC time stamps.
 #include <algorithm>
 #include <array>
 #include <catch2/catch.hpp>
@@ -168,7 +168,7 @@ Days3 unordered_days(const Scheduler& scheduler, const Card& card, TimePoint now
   return days;
 }
 
-// One step of a ts-fsrs history printed by scripts/ts_fsrs_vectors.mjs.
+// One step of a ts-fsrs history printed by scripts/ts_fsrs_vectors.
 struct OrderedStep {
   const char* state;  // before the review
   Days3 passing;      // Hard/Good/Easy days ts-fsrs previews for a card in review, else zeros
