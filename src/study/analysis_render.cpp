@@ -6,6 +6,7 @@
 #include "render/html_figure.hpp"
 #include "study/analysis.hpp"
 #include "text/escape.hpp"
+#include "text/number.hpp"
 #include "text/width.hpp"
 
 namespace proofdeck::study {
@@ -22,7 +23,7 @@ std::string decimal(double x, int decimals = 2) {
 
 std::string share(double x) {
   if (!std::isfinite(x)) return "–";
-  const std::string digits = fmt::format("{:.0f}%", std::fabs(100 * x));
+  const std::string digits = text::percent(std::fabs(x));
   return (x < 0 && digits != "0%" ? "−" : "") + digits;
 }
 
@@ -168,10 +169,10 @@ std::string render_group(const GroupAnalysis& group, const AnalysisThresholds& t
                             width);
   out += text::wrap_block(
       fmt::format("Facility: the share right. Discrimination: the point-biserial of the question "
-                  "against the rest of the form. Upper−lower: the facility of the top {0:.0f}% of "
-                  "learners minus the bottom {0:.0f}%'s. Efficiency: the discrimination over the "
+                  "against the rest of the form. Upper−lower: the facility of the top {0} of "
+                  "learners minus the bottom {0}'s. Efficiency: the discrimination over the "
                   "most it could be at this facility. Flags need {1} learners.",
-                  100 * thresholds.group_share, thresholds.min_attempts),
+                  text::percent(thresholds.group_share), thresholds.min_attempts),
       width, "  ", "  ");
   number = 0;
   for (const QuestionAnalysis* q : flagged)

@@ -280,8 +280,8 @@ std::string render_estimate(const ReadinessView& readiness, const Theme& theme, 
   const int unseen = readiness.unseen;
   const std::string pass = text::format_number(readiness.pass);
   const std::string estimate =
-      fmt::format("{} ({:.0f}–{:.0f})", text::percent(*readiness.overall),
-                  100.0 * readiness.interval->first, 100.0 * readiness.interval->second);
+      fmt::format("{} ({})", text::percent(*readiness.overall),
+                  text::percent_range(readiness.interval->first, readiness.interval->second));
   const std::string headline =
       !readiness.reaches_pass
           ? fmt::format("{} so far — {} of {} objectives not yet seen", estimate, unseen,
