@@ -209,6 +209,14 @@ TEST_CASE("a number needs the digits that keep it within what is allowed", "[tex
   CHECK(text::digits_within(1.0 / 3, 0) == 16);    // the shortest form that reads back
 }
 
+TEST_CASE("a count is singular for exactly one and grouped like every number", "[text][number]") {
+  CHECK(text::count(1, "question", "questions") == "1 question");
+  CHECK(text::count(0, "question", "questions") == "0 questions");
+  CHECK(text::count(std::size_t{3}, "question", "questions") == "3 questions");
+  CHECK(text::count(1024, "question", "questions") == "1,024 questions");
+  CHECK(text::count(2.5, "minute", "minutes") == "2.5 minutes");
+}
+
 TEST_CASE("a share is a whole percent, an exact half rounded to even", "[text][number]") {
   CHECK(text::percent(0.716) == "72%");
   CHECK(text::percent(0) == "0%");

@@ -4,6 +4,7 @@
 // never come from here.
 #pragma once
 
+#include <concepts>
 #include <string>
 #include <string_view>
 
@@ -43,6 +44,12 @@ int digits_within(double value, double allowed, int at_least = 4);
 // A count and what it counts, singular for exactly one: "1 question", "3 questions", "1,024
 // questions", "2.5 minutes".
 std::string count(double n, std::string_view one, std::string_view many);
+
+// The same for any integer, so that a size() needs no cast at the call: count(3u, ...).
+template <std::integral Integer>
+std::string count(Integer n, std::string_view one, std::string_view many) {
+  return count(static_cast<double>(n), one, many);
+}
 
 // A share (0 to 1) as a whole percent: 0.716 → "72%". An exact half rounds to even (0.125 →
 // "12%"); a negative share keeps its hyphen-minus, -0 included ("-0%").
