@@ -457,9 +457,7 @@ std::string render_due(const DueForecast& forecast, bool scheduled, const Theme&
     out +=
         fmt::format("  {}…{}  {} {}{}\n", month_day(days[first].date), month_day(days[last].date),
                     fmt::format(theme.good, "{}", bar(weeks[w], most_week, 24)), weeks[w],
-                    length == 7   ? std::string()
-                    : length == 1 ? std::string(" (1 day)")
-                                  : fmt::format(" ({} days)", length));
+                    length == 7 ? std::string() : " (" + text::count(length, "day", "days") + ")");
   }
   return out;
 }
