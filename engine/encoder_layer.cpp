@@ -19,13 +19,6 @@ std::string_view norm_placement_name(NormPlacement placement) {
   return "?";
 }
 
-std::optional<NormPlacement> parse_norm_placement(std::string_view name) {
-  if (name == "post") return NormPlacement::post;
-  if (name == "pre") return NormPlacement::pre;
-  if (name == "none") return NormPlacement::none;
-  return std::nullopt;
-}
-
 void check_config(const EncoderLayerConfig& config) {
   check_head_split(config.d_model, config.nhead);
   require(config.dim_feedforward > 0,

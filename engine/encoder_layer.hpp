@@ -22,7 +22,6 @@ enum class NormPlacement {
   none,  // no normalisation
 };
 std::string_view norm_placement_name(NormPlacement placement);
-std::optional<NormPlacement> parse_norm_placement(std::string_view name);
 
 struct EncoderLayerConfig {
   Index d_model = 512;                       // embedding width E

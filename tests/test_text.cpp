@@ -209,6 +209,29 @@ TEST_CASE("a number needs the digits that keep it within what is allowed", "[tex
   CHECK(text::digits_within(1.0 / 3, 0) == 16);    // the shortest form that reads back
 }
 
+TEST_CASE("a count is singular for exactly one and grouped like every number", "[text][number]") {
+  CHECK(text::count(1, "question", "questions") == "1 question");
+  CHECK(text::count(0, "question", "questions") == "0 questions");
+  CHECK(text::count(std::size_t{3}, "question", "questions") == "3 questions");
+  CHECK(text::count(1024, "question", "questions") == "1,024 questions");
+  CHECK(text::count(2.5, "minute", "minutes") == "2.5 minutes");
+}
+
+TEST_CASE("a share is a whole percent, an exact half rounded to even", "[text][number]") {
+  CHECK(text::percent(0.716) == "72%");
+  CHECK(text::percent(0) == "0%");
+  CHECK(text::percent(1) == "100%");
+  CHECK(text::percent(0.125) == "12%");
+  CHECK(text::percent(-0.004) == "-0%");
+  // A share of counts is computed from the counts, so 23 of 40 is exactly 57.5%.
+  CHECK(text::percent_of(23, 40) == "58%");
+  CHECK(text::percent(23.0 / 40) == "57%");
+  CHECK(text::percent_of(1, 8) == "12%");
+  CHECK(text::percent_of(7, 7) == "100%");
+  CHECK(text::percent_range(0.654, 0.8) == "65–80");
+  CHECK(text::percent_range(0, 1) == "0–100");
+}
+
 TEST_CASE("terminal text never carries a control character", "[text][escape]") {
   CHECK(text::terminal_safe("a\x1b[31mred") == "a\\x1b[31mred");
   CHECK(text::terminal_safe("tab\there") == "tab here");

@@ -553,8 +553,7 @@ class Parser {
     if (count < function.min_arguments || count > function.max_arguments) {
       const std::string wanted = function.max_arguments == kAny
                                      ? fmt::format("at least {} arguments", function.min_arguments)
-                                     : fmt::format("{} argument{}", function.min_arguments,
-                                                   function.min_arguments == 1 ? "" : "s");
+                                     : text::count(function.min_arguments, "argument", "arguments");
       fail(fmt::format("'{}' takes {} but got {}", function.name, wanted, count),
            parsed_.tokens[node.token]);
     }

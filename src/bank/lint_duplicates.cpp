@@ -10,6 +10,7 @@
 
 #include "bank/lint.hpp"
 #include "bank/lint_parts.hpp"
+#include "text/number.hpp"
 
 namespace proofdeck::bank {
 
@@ -67,8 +68,8 @@ std::vector<NearPair> near_pairs(const std::vector<Bank>& banks) {
     if (jaccard < kNearDuplicateJaccard) continue;
     reported.insert(pair);
     pairs.push_back(NearPair{second.bank, second.q, first.q,
-                             fmt::format("its prompt shares {:.0f}% of its word trigrams with {}'s",
-                                         100 * jaccard, first.q->id)});
+                             fmt::format("its prompt shares {} of its word trigrams with {}'s",
+                                         text::percent(jaccard), first.q->id)});
   }
   // Numeric questions with the same key proven by the same run ask the same thing.
   std::map<std::string, std::size_t> first_with;

@@ -11,6 +11,7 @@
 #include <fmt/ranges.h>
 
 #include "bank/lint_parts.hpp"
+#include "text/number.hpp"
 #include "text/width.hpp"
 
 namespace proofdeck::bank {
@@ -85,13 +86,13 @@ void length_cue(Linter& linter, const Bank& bank) {
   chance /= singles;
   const double share = static_cast<double>(longest) / singles;
   if (share <= chance + kLengthCueMargin) return;
-  linter.add(
-      bank, nullptr, "length-cue",
-      fmt::format("the key is the uniquely longest option in {} of {} single questions "
-                  "({:.0f}%), where chance is {:.0f}%: picking the longest option beats "
-                  "guessing; lengthen distractors or shorten keys until it is at most "
-                  "{:.0f}%",
-                  longest, singles, 100 * share, 100 * chance, 100 * (chance + kLengthCueMargin)));
+  linter.add(bank, nullptr, "length-cue",
+             fmt::format("the key is the uniquely longest option in {} of {} single questions "
+                         "({}), where chance is {}: picking the longest option beats "
+                         "guessing; lengthen distractors or shorten keys until it is at most "
+                         "{}",
+                         longest, singles, text::percent(share), text::percent(chance),
+                         text::percent(chance + kLengthCueMargin)));
 }
 
 void dismissive_option(Linter& linter, const Bank& bank, const Question& q) {
@@ -127,9 +128,10 @@ void tf_balance(Linter& linter, const Bank& bank) {
   const double share = static_cast<double>(true_keys) / static_cast<double>(total);
   if (share >= kTrueShareLow - 1e-12 && share <= kTrueShareHigh + 1e-12) return;
   linter.add(bank, nullptr, "tf-balance",
-             fmt::format("{} of {} true/false keys are true ({:.0f}%): always answering \"{}\" "
+             fmt::format("{} of {} true/false keys are true ({}): always answering \"{}\" "
                          "beats chance; rewrite statements until 40–60% are true",
-                         true_keys, total, 100 * share, share < kTrueShareLow ? "false" : "true"));
+                         true_keys, total, text::percent(share),
+                         share < kTrueShareLow ? "false" : "true"));
 }
 
 void tf_length_cue(Linter& linter, const Bank& bank) {
@@ -149,13 +151,14 @@ void tf_length_cue(Linter& linter, const Bank& bank) {
     const double mean_true = length[1] / static_cast<double>(count[1]);
     const double gap = std::fabs(mean_true - mean_false) / std::min(mean_true, mean_false);
     if (gap > kTfLengthGap) {
-      linter.add(bank, nullptr, "tf-length-cue",
-                 fmt::format("true statements average {:.0f} characters and false ones {:.0f} "
-                             "({:.0f}% apart): answering \"{}\" to the longer ones beats "
-                             "chance; make true and false statements alike in length and "
-                             "qualification (at most {:.0f}% apart)",
-                             mean_true, mean_false, 100 * gap,
-                             mean_true > mean_false ? "true" : "false", 100 * kTfLengthGap));
+      linter.add(
+          bank, nullptr, "tf-length-cue",
+          fmt::format("true statements average {:.0f} characters and false ones {:.0f} "
+                      "({} apart): answering \"{}\" to the longer ones beats "
+                      "chance; make true and false statements alike in length and "
+                      "qualification (at most {} apart)",
+                      mean_true, mean_false, text::percent(gap),
+                      mean_true > mean_false ? "true" : "false", text::percent(kTfLengthGap)));
       return;
     }
   }
@@ -208,12 +211,13 @@ void absolute_cue(Linter& linter, const Bank& bank) {
   const double overall = static_cast<double>(keys) / static_cast<double>(units);
   const double share = static_cast<double>(absolute_keys) / static_cast<double>(absolutes);
   if (share >= overall - kAbsoluteCueMargin) return;
-  linter.add(bank, nullptr, "absolute-cue",
-             fmt::format("{} of {} options and statements with an absolute (always, never, only, "
-                         "cannot, entirely, none, every, all) are keys ({:.0f}%), against {:.0f}% "
-                         "of all {}: a test-wise candidate rules absolutes out; put them in keys "
-                         "as often as in distractors, or qualify the distractors",
-                         absolute_keys, absolutes, 100 * share, 100 * overall, units));
+  linter.add(
+      bank, nullptr, "absolute-cue",
+      fmt::format("{} of {} options and statements with an absolute (always, never, only, "
+                  "cannot, entirely, none, every, all) are keys ({}), against {} "
+                  "of all {}: a test-wise candidate rules absolutes out; put them in keys "
+                  "as often as in distractors, or qualify the distractors",
+                  absolute_keys, absolutes, text::percent(share), text::percent(overall), units));
 }
 
 void untagged_distractor(Linter& linter, const Bank& bank, const Question& q) {

@@ -14,6 +14,7 @@
 #include "bank/bank_reader.hpp"
 #include "bank/question_reader.hpp"
 #include "core/json_input.hpp"
+#include "text/number.hpp"
 #include "text/suggest.hpp"
 
 namespace proofdeck::bank {
@@ -60,9 +61,9 @@ const Trap* Bank::find_trap(std::string_view trap_id) const {
 }
 
 BankErrors::BankErrors(std::vector<std::string> problems)
-    : InputError("bank.invalid",
-                 fmt::format("{} problem{} in the question banks:\n  {}", problems.size(),
-                             problems.size() == 1 ? "" : "s", fmt::join(problems, "\n  "))),
+    : InputError("bank.invalid", fmt::format("{} in the question banks:\n  {}",
+                                             text::count(problems.size(), "problem", "problems"),
+                                             fmt::join(problems, "\n  "))),
       problems_(std::move(problems)) {}
 
 namespace {

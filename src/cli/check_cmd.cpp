@@ -26,6 +26,7 @@
 #include "core/heap.hpp"
 #include "core/json_input.hpp"
 #include "text/escape.hpp"
+#include "text/number.hpp"
 #include "text/width.hpp"
 
 namespace proofdeck::cli {
@@ -214,9 +215,9 @@ std::string faults_text(const bank::FaultReport& faults, const Theme& theme, boo
   if (!unconfirmed.empty()) {
     text += wrap_labelled(
         "uncaught", strict ? theme.bad : theme.warning,
-        fmt::format("{} verified key{} no fault catches{}: {}", unconfirmed.size(),
-                    unconfirmed.size() == 1 ? "" : "s", strict ? "" : " (--strict fails them)",
-                    fmt::join(unconfirmed, ", ")),
+        fmt::format("{} no fault catches{}: {}",
+                    text::count(unconfirmed.size(), "verified key", "verified keys"),
+                    strict ? "" : " (--strict fails them)", fmt::join(unconfirmed, ", ")),
         width);
   }
   if (!faults.unmoved_engine_values.empty()) {
@@ -325,18 +326,18 @@ std::string text_report(const bank::CheckReport& report, const Theme& theme, boo
     for (const bank::LintWaiverUse& waiver : report.lint->waivers) {
       text += wrap_labelled(
           "waived", theme.dim,
-          fmt::format("{} {}: {} ({} finding{} waived)", waiver.rule, place(waiver.bank, waiver.id),
-                      text::terminal_safe(waiver.reason), waiver.waived,
-                      waiver.waived == 1 ? "" : "s"),
+          fmt::format("{} {}: {} ({} waived)", waiver.rule, place(waiver.bank, waiver.id),
+                      text::terminal_safe(waiver.reason),
+                      text::count(waiver.waived, "finding", "findings")),
           width);
     }
     const std::size_t findings = report.lint->findings.size();
     // "lint:" is one word, so the count right after it is always on the first line.
-    const std::string count_text = std::to_string(findings);
+    const std::string count_text = text::format_number(static_cast<double>(findings));
     std::string lint_line = text::wrap_block(
-        fmt::format("lint: {} finding{}{}, {} waiver{}", count_text, findings == 1 ? "" : "s",
+        fmt::format("lint: {}{}, {}", text::count(findings, "finding", "findings"),
                     findings > 0 && !strict ? " (warnings; --strict fails them)" : "",
-                    report.lint->waivers.size(), report.lint->waivers.size() == 1 ? "" : "s"),
+                    text::count(report.lint->waivers.size(), "waiver", "waivers")),
         width, "", "  ");
     lint_line.replace(6, count_text.size(),
                       fmt::format(findings > 0 ? theme.warning : theme.good, "{}", count_text));
@@ -622,37 +623,32 @@ void run_check(const CheckOptions& options, Context& context) {
   std::vector<std::string> reasons;
   if (failed > 0) reasons.push_back(fmt::format("{} failed", failed));
   if (const std::size_t survived = bank::survivors(report); survived > 0) {
-    reasons.push_back(fmt::format("{} mutation{} survived", survived, survived == 1 ? "" : "s"));
+    reasons.push_back(text::count(survived, "mutation", "mutations") + " survived");
   }
   if (options.strict && report.unproven_without_reason > 0) {
     reasons.push_back(fmt::format("{} unproven with no `unprovable` reason (--strict)",
                                   report.unproven_without_reason));
   }
   if (!report.sources.empty()) {
-    reasons.push_back(fmt::format("{} source problem{}", report.sources.size(),
-                                  report.sources.size() == 1 ? "" : "s"));
+    reasons.push_back(text::count(report.sources.size(), "source problem", "source problems"));
   }
   if (options.strict) {
     std::size_t uncovered = 0;
     for (const bank::LessonCoverage& coverage : report.lessons)
       uncovered += coverage.waiver ? 0 : coverage.uncovered();
     if (uncovered > 0) {
-      reasons.push_back(
-          fmt::format("{} lesson paragraph{} no objective asks (--strict "
-                      "--coverage)",
-                      uncovered, uncovered == 1 ? "" : "s"));
+      reasons.push_back(text::count(uncovered, "lesson paragraph", "lesson paragraphs") +
+                        " no objective asks (--strict --coverage)");
     }
   }
   if (options.strict && report.lint && !report.lint->findings.empty()) {
-    reasons.push_back(fmt::format("{} lint finding{} (--strict)", report.lint->findings.size(),
-                                  report.lint->findings.size() == 1 ? "" : "s"));
+    reasons.push_back(text::count(report.lint->findings.size(), "lint finding", "lint findings") +
+                      " (--strict)");
   }
   if (faults && options.strict) {
     if (const std::size_t uncaught = bank::unconfirmed_verified(*faults).size(); uncaught > 0) {
-      reasons.push_back(
-          fmt::format("{} verified key{} no engine fault catches (--strict "
-                      "--engine-faults)",
-                      uncaught, uncaught == 1 ? "" : "s"));
+      reasons.push_back(text::count(uncaught, "verified key", "verified keys") +
+                        " no engine fault catches (--strict --engine-faults)");
     }
   }
   if (verified_share < options.min_verified) {

@@ -21,6 +21,7 @@
 #include "print/export.hpp"
 #include "print/printable.hpp"
 #include "text/escape.hpp"
+#include "text/number.hpp"
 
 namespace proofdeck::cli {
 
@@ -110,9 +111,9 @@ void export_apkg(const std::vector<print::TopicGroup>& groups, const ExportOptio
                      format_time(TimePoint{std::chrono::seconds(print::kUndatedNoteTime)})));
   }
   write_output(options.output_path, apkg.bytes, context.io);
-  fmt::print(context.io.out, "{}: {} note{} (one card each) in {} deck{} for Anki\n",
-             text::terminal_safe(options.output_path), apkg.notes, apkg.notes == 1 ? "" : "s",
-             apkg.decks, apkg.decks == 1 ? "" : "s");
+  fmt::print(context.io.out, "{}: {} (one card each) in {} for Anki\n",
+             text::terminal_safe(options.output_path), text::count(apkg.notes, "note", "notes"),
+             text::count(apkg.decks, "deck", "decks"));
 }
 
 void run_export(const ExportOptions& options, Context& context) {

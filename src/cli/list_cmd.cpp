@@ -13,6 +13,7 @@
 #include "cli/study_run.hpp"
 #include "cli/validators.hpp"
 #include "text/escape.hpp"
+#include "text/number.hpp"
 #include "text/width.hpp"
 
 namespace proofdeck::cli {
@@ -160,8 +161,9 @@ std::string list_text(const nlohmann::ordered_json& items, const ListOptions& o,
     out += entry;
   }
   // "1 trap", "22 topics": `what` is the plural.
-  const std::string what = items.size() == 1 ? o.what.substr(0, o.what.size() - 1) : o.what;
-  out += fmt::format(theme.dim, "{} {}", items.size(), what) + "\n";
+  out += fmt::format(theme.dim, "{}",
+                     text::count(items.size(), o.what.substr(0, o.what.size() - 1), o.what)) +
+         "\n";
   return out;
 }
 

@@ -99,12 +99,12 @@ DemoResult run_attention_flops(const Params& params, std::uint64_t) {
           ? fmt::format("The head count does not change them: {} of {} dims and {} of {} both "
                         "do 2·T²·E for QKᵀ, since each head's share shrinks as their number "
                         "grows.",
-                        counted(head_counts.front(), "head", "heads"),
+                        text::count(head_counts.front(), "head", "heads"),
                         grouped(as_double(d_model / head_counts.front())), head_counts.back(),
                         grouped(as_double(d_model / head_counts.back())))
           : fmt::format("With {} of {} dims, QKᵀ costs 2·T²·E whatever the head count: each "
                         "head's share shrinks as their number grows (--set heads=1,8 compares).",
-                        counted(head_counts.front(), "head", "heads"),
+                        text::count(head_counts.front(), "head", "heads"),
                         grouped(as_double(d_model / head_counts.front()))),
       fmt::format("The T² terms overtake the projections at T = 2·E = {} tokens; here they are "
                   "{} of attention's FLOPs, {} the crossover.",

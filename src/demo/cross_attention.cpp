@@ -89,14 +89,13 @@ DemoResult run_cross_attention(const Params& params, std::uint64_t seed) {
       fmt::format("The decoder's {} attend over the encoder's output at {}: queries from the "
                   "decoder (W_q on its tokens), keys and values from the encoder (W_k, W_v on its "
                   "output), as nn.MultiheadAttention(decoder, memory, memory).",
-                  counted(decoder_tokens, "position", "positions"),
-                  counted(encoder_tokens, "position", "positions")),
+                  text::count(decoder_tokens, "position", "positions"),
+                  text::count(encoder_tokens, "position", "positions")),
       fmt::format("The layer answers {} — one per decoder position — and each is a mixture of "
-                  "{} input {}: every weight is positive (the smallest {}) and each row sums to "
+                  "{}: every weight is positive (the smallest {}) and each row sums to "
                   "{}.",
-                  counted(static_cast<std::int64_t>(out.rows()), "row", "rows"),
-                  static_cast<std::int64_t>(weights.cols()),
-                  weights.cols() == 1 ? "position" : "positions", shown(smallest),
+                  text::count(static_cast<std::int64_t>(out.rows()), "row", "rows"),
+                  text::count(weights.cols(), "input position", "input positions"), shown(smallest),
                   sum_error == 0.0 ? std::string("exactly 1") : "1 within " + shown(sum_error)),
       fmt::format("Changing the encoder's output {} every decoder position's output, and so does "
                   "changing the decoder's tokens{}: the decoder asks, the input answers. Queries "

@@ -84,13 +84,9 @@ inline ParamSpec choice_param(std::string name, std::string fallback,
 
 // --- sentences that stay true at every setting -------------------------------------------------
 // A demo's prose is written for the defaults, which compare several widths, depths or draws; a
-// run at one of them must not read "from 0.483 to 0.483" or "(1 draws)". These take numbers
-// already written for people, so two values that print the same count as one.
-
-// "8 draws", "1 draw", "4,096 tokens".
-inline std::string counted(std::int64_t count, const std::string& one, const std::string& many) {
-  return text::group_digits(std::to_string(count)) + " " + (count == 1 ? one : many);
-}
+// run at one of them must not read "from 0.483 to 0.483" or "(1 draws)" (text::count writes
+// "1 draw"). These take numbers already written for people, so two values that print the same
+// count as one.
 
 // "0.999 to 1.0", or "1.0" when both read the same.
 inline std::string span_to(const std::string& low, const std::string& high) {

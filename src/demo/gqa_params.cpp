@@ -189,8 +189,8 @@ MultiHeadSizes report_kv_heads(DemoResult& result, const GqaSettings& s) {
 // multi-head down).
 void add_kv_charts(DemoResult& result, const GqaSettings& s) {
   Series cache{"kv_cache_by_kv_heads",
-               fmt::format("KV cache for {} × {}", counted(s.tokens, "token", "tokens"),
-                           counted(s.layers, "layer", "layers")),
+               fmt::format("KV cache for {} × {}", text::count(s.tokens, "token", "tokens"),
+                           text::count(s.layers, "layer", "layers")),
                "key/value heads",
                "bytes",
                {},
@@ -236,14 +236,15 @@ std::vector<std::string> gqa_text(const DemoResult& result, const GqaSettings& s
                         "{} and {} per value is {} instead of {} — "
                         "{} times smaller, as K and V are stored once per key/value head.",
                         fewest, grouped(fewest_total), grouped(mha.params),
-                        counted(s.tokens, "token", "tokens"), counted(s.layers, "layer", "layers"),
-                        counted(s.bytes, "byte", "bytes"), bytes_text(fewest_cache),
+                        text::count(s.tokens, "token", "tokens"),
+                        text::count(s.layers, "layer", "layers"),
+                        text::count(s.bytes, "byte", "bytes"), bytes_text(fewest_cache),
                         bytes_text(mha.cache), text::format_short(mha.cache / fewest_cache))
           : fmt::format("With G = H = {} this is multi-head attention: {} weights, and a KV "
                         "cache of {} for {}; --set kv_heads={},{},1 compares grouped and "
                         "multi-query attention.",
                         heads, grouped(mha.params), bytes_text(mha.cache),
-                        counted(s.tokens, "token", "tokens"), heads,
+                        text::count(s.tokens, "token", "tokens"), heads,
                         std::max<std::int64_t>(1, heads / 4)),
       fmt::format("Splitting d_model into heads is a different knob: {}; it changes the "
                   "subspaces, not the count. Sharing K/V trades some quality for memory, which is "

@@ -81,7 +81,7 @@ std::string score_macs_text(const DemoResult& result, const std::vector<std::int
   for (const auto heads : head_counts) {
     const std::string h = fmt::format("h{}", heads);
     all_equal = all_equal && result.find("score_macs_" + h)->number == first;
-    parts.push_back(fmt::format("{} × {}", counted(heads, "head", "heads"),
+    parts.push_back(fmt::format("{} × {}", text::count(heads, "head", "heads"),
                                 number("score_macs_per_head_" + h)));
   }
   const std::string closed = text::group_digits(std::to_string(seq * seq * d_model));
@@ -150,8 +150,8 @@ DemoResult run_head_width(const Params& params, std::uint64_t seed) {
       2.0 * tokens * tokens * width + (projections ? 3.0 * tokens * width * width : 0.0);
   check_work("head-width", per_count * as_double(static_cast<std::int64_t>(head_counts.size())),
              fmt::format("{} with d_model={} and seq={}{}",
-                         counted(static_cast<std::int64_t>(head_counts.size()), "head count",
-                                 "head counts"),
+                         text::count(static_cast<std::int64_t>(head_counts.size()), "head count",
+                                     "head counts"),
                          d_model, seq, projections ? " and projections" : ""));
   engine::Rng rng(seed);
   const Mat x = projections ? random_matrix(seq, d_model, rng, 0.0, 1.0) : Mat();
@@ -182,7 +182,7 @@ DemoResult run_head_width(const Params& params, std::uint64_t seed) {
       result.set("qkv_macs_" + h, static_cast<double>(count.linear), Provenance::counted);
       macs(row, 2) = static_cast<double>(count.linear);
     }
-    row_labels.push_back(counted(heads, "head", "heads"));
+    row_labels.push_back(text::count(heads, "head", "heads"));
   }
   std::vector<std::string> columns{"QKᵀ per head", "QKᵀ all heads"};
   if (projections) columns.emplace_back("Q/K/V projections");
@@ -195,12 +195,12 @@ DemoResult run_head_width(const Params& params, std::uint64_t seed) {
           ? fmt::format("With d_model {} fixed, each of h heads gets d_model / h dimensions: {} "
                         "with {}.",
                         d_model, d_model / head_counts.front(),
-                        counted(head_counts.front(), "head", "heads"))
+                        text::count(head_counts.front(), "head", "heads"))
           : fmt::format("With d_model {} fixed, each of h heads gets d_model / h dimensions: {} "
                         "with {}, {} with {}.",
                         d_model, d_model / head_counts.front(),
-                        counted(head_counts.front(), "head", "heads"), d_model / head_counts.back(),
-                        head_counts.back()),
+                        text::count(head_counts.front(), "head", "heads"),
+                        d_model / head_counts.back(), head_counts.back()),
       fmt::format("A head compares tokens through q·k in its own head_dim-wide space, so its "
                   "{}×{} comparison matrix QKᵀ has rank at most head_dim: a head of width 4 can "
                   "express at most 4 independent directions of relevance, however many heads "

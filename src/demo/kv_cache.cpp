@@ -181,9 +181,9 @@ DemoResult run_kv_cache(const Params& params, std::uint64_t seed) {
                                 false});
   Series growth{
       "kv_cache_growth",
-      fmt::format("KV cache: {}, {} of {}, {} per value", counted(layers, "layer", "layers"),
-                  counted(kv_heads, "key/value head", "key/value heads"), head_dim,
-                  counted(bytes, "byte", "bytes")),
+      fmt::format("KV cache: {}, {} of {}, {} per value", text::count(layers, "layer", "layers"),
+                  text::count(kv_heads, "key/value head", "key/value heads"), head_dim,
+                  text::count(bytes, "byte", "bytes")),
       "tokens",
       "bytes",
       {},
@@ -200,8 +200,8 @@ DemoResult run_kv_cache(const Params& params, std::uint64_t seed) {
                   "token by token: each step projects the new token's q, k and v, appends k and "
                   "v to the cache and attends over every cached key. Its outputs equal the full "
                   "causal pass over all {} at once (largest difference {}).",
-                  heads, counted(kv_heads, "key/value head", "key/value heads"), live_dim,
-                  counted(live_tokens, "token", "tokens"), live_tokens,
+                  heads, text::count(kv_heads, "key/value head", "key/value heads"), live_dim,
+                  text::count(live_tokens, "token", "tokens"), live_tokens,
                   text::format_short(max_diff)),
       "Only K and V are cached: a token's query is used once, at its own step, while every later "
       "token reads the keys and values of all tokens before it. Nor are attention weights "
@@ -209,10 +209,10 @@ DemoResult run_kv_cache(const Params& params, std::uint64_t seed) {
       fmt::format("The cache grows by one row of K and one of V per token and per layer: 2 × {} "
                   "× {} × {} dims × {} = {} per token, {} for {} and {} for twice "
                   "as many — linear in the length, never a fixed size.",
-                  counted(layers, "layer", "layers"), counted(kv_heads, "K/V head", "K/V heads"),
-                  head_dim, counted(bytes, "byte", "bytes"), grouped(per_token),
-                  bytes_text(at_tokens), counted(tokens, "token", "tokens"),
-                  bytes_text(at_double))};
+                  text::count(layers, "layer", "layers"),
+                  text::count(kv_heads, "K/V head", "K/V heads"), head_dim,
+                  text::count(bytes, "byte", "bytes"), grouped(per_token), bytes_text(at_tokens),
+                  text::count(tokens, "token", "tokens"), bytes_text(at_double))};
   return result;
 }
 

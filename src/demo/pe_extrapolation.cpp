@@ -103,7 +103,7 @@ DemoResult run_pe_extrapolation(const Params& params, std::uint64_t seed) {
           "Sinusoidal encoding is a formula, sin and cos of position at {} (one per "
           "pair of dimensions): {}, with 0 trainable parameters against {} for the "
           "table ({} × {}).",
-          counted(static_cast<std::int64_t>(distinct), "fixed frequency", "fixed frequencies"),
+          text::count(static_cast<std::int64_t>(distinct), "fixed frequency", "fixed frequencies"),
           position == 0 ? std::string("defined at every position alike")
                         : fmt::format("defined at {} and at {} alike", position, 10 * position),
           text::group_digits(std::to_string(max_len * d_model)), max_len, d_model),

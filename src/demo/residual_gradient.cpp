@@ -181,8 +181,8 @@ std::vector<std::string> residual_gradient_text(const ResidualGradientSettings& 
                   "fixed random G sends the same gradient (norm {}) into the top of four stacks "
                   "that share every weight and differ only in wiring: with or without residual "
                   "connections, with no normalization or with Pre-LN.",
-                  counted(s.layers, "transformer block", "transformer blocks"), s.d_model,
-                  counted(s.heads, "head", "heads"), s.d_ff, s.seq_len,
+                  text::count(s.layers, "transformer block", "transformer blocks"), s.d_model,
+                  text::count(s.heads, "head", "heads"), s.d_ff, s.seq_len,
                   text::format_short(output_grad)),
       fmt::format("Without residual connections (and no normalization) the gradient has to pass "
                   "back through every weight matrix and nonlinearity: it shrinks by about ×{:.2f} "

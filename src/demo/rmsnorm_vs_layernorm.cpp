@@ -81,7 +81,7 @@ DemoResult run_rmsnorm_vs_layernorm(const Params& params, std::uint64_t seed) {
       rms_of_output;
   result.tables.push_back(Table{"means",
                                 fmt::format("mean and root mean square over {} × {} features",
-                                            counted(tokens, "token", "tokens"), features),
+                                            text::count(tokens, "token", "tokens"), features),
                                 {"input", "LayerNorm output", "RMSNorm output"},
                                 {"mean", "root mean square"},
                                 stats,

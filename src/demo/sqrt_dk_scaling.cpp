@@ -229,7 +229,7 @@ std::vector<std::string> saturation_text(const DemoResult& result, const SqrtDkS
                   "({}): a dot product q·k sums d_k unit-variance products, so its standard "
                   "deviation grows like √d_k — {} at d_k = {}. Dividing by √d_k brings it back to "
                   "about 1 at every width.",
-                  s.seq_len, s.seq_len, counted(s.trials, "draw", "draws"),
+                  s.seq_len, s.seq_len, text::count(s.trials, "draw", "draws"),
                   shown(result.find("score_std_unscaled_dk" + last)->number), last),
       one_width
           ? fmt::format("Unscaled, the softmax saturates as d_k grows: at d_k = {} the largest "

@@ -103,20 +103,20 @@ DemoResult run_tiled_attention(const Params& params, std::uint64_t seed) {
                   "difference): exact, not an approximation.",
                   tile, tokens, tokens, text::format_short(diff)),
       result.find("buffer_ratio")->number > 1.0
-          ? fmt::format(
-                "What changes is memory: it never holds more than {} scores at once "
-                "instead of {}, {} times fewer, in {}{}. FlashAttention's speed comes "
-                "from that smaller working set staying in fast on-chip memory, not from "
-                "computing less.",
-                grouped(result.find("tiled_score_buffer")->number),
-                grouped(as_double(tokens * tokens)),
-                text::format_short(result.find("buffer_ratio")->number),
-                counted(static_cast<std::int64_t>(result.find("tiles")->number), "block", "blocks"),
-                causal ? " (causal: blocks wholly in the future are skipped)" : "")
+          ? fmt::format("What changes is memory: it never holds more than {} scores at once "
+                        "instead of {}, {} times fewer, in {}{}. FlashAttention's speed comes "
+                        "from that smaller working set staying in fast on-chip memory, not from "
+                        "computing less.",
+                        grouped(result.find("tiled_score_buffer")->number),
+                        grouped(as_double(tokens * tokens)),
+                        text::format_short(result.find("buffer_ratio")->number),
+                        text::count(static_cast<std::int64_t>(result.find("tiles")->number),
+                                    "block", "blocks"),
+                        causal ? " (causal: blocks wholly in the future are skipped)" : "")
           : fmt::format("With a tile as large as the sequence ({} ≥ {}), one block holds all {} "
                         "scores, as the full softmax does: the memory saving needs a smaller "
                         "tile{}.",
-                        tile, tokens, counted(tokens * tokens, "score", "scores"),
+                        tile, tokens, text::count(tokens * tokens, "score", "scores"),
                         tokens > 1
                             ? fmt::format(" (--set tile={})", std::max<std::int64_t>(1, tokens / 8))
                             : std::string(" and a longer sequence"))};

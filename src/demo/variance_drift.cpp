@@ -175,7 +175,7 @@ DemoResult run_variance_drift(const Params& params, std::uint64_t seed) {
                   "The input ({} × {} features) starts at variance 1.0.",
                   s.layers == 1 ? std::string("The one sublayer")
                                 : fmt::format("Each of the {} sublayers", s.layers),
-                  map_text, counted(s.seq_len, "token", "tokens"), s.d_model),
+                  map_text, text::count(s.seq_len, "token", "tokens"), s.d_model),
       fmt::format("Without normalization the drift compounds: {}. The lesson's idealised "
                   "1.0 × {}^{} is {}; the measurement is {:.4f} times that, {}.",
                   milestone_text(plain_variance), text::format_short(s.gain), s.layers,

@@ -14,6 +14,7 @@
 #include "render/parts.hpp"
 #include "render/theme.hpp"
 #include "text/escape.hpp"
+#include "text/number.hpp"
 
 namespace proofdeck::print {
 
@@ -39,8 +40,8 @@ std::size_t question_count(const std::vector<TopicGroup>& groups) {
 std::string subtitle(const std::vector<TopicGroup>& groups, const HandoutOptions& options) {
   const std::size_t questions = question_count(groups);
   std::string text =
-      fmt::format("{} question{} · {} topic{} · seed {}", questions, questions == 1 ? "" : "s",
-                  groups.size(), groups.size() == 1 ? "" : "s", options.seed);
+      fmt::format("{} · {} · seed {}", text::count(questions, "question", "questions"),
+                  text::count(groups.size(), "topic", "topics"), options.seed);
   switch (options.answers) {
     case AnswerPlacement::inline_answers:
       return text + " · answers, traps and proofs with each question";
@@ -57,7 +58,7 @@ std::string subtitle(const std::vector<TopicGroup>& groups, const HandoutOptions
 std::string title_of(const std::vector<TopicGroup>& groups, const HandoutOptions& options) {
   if (!options.title.empty()) return options.title;
   const std::size_t n = question_count(groups);
-  return fmt::format("{} — {} question{}", kind_name(options), n, n == 1 ? "" : "s");
+  return fmt::format("{} — {}", kind_name(options), text::count(n, "question", "questions"));
 }
 
 // The traps a topic's questions test, each once, in the order the questions first name them.

@@ -18,6 +18,7 @@
 #include "render/terminal_look.hpp"
 #include "render/terminal_table.hpp"
 #include "text/escape.hpp"
+#include "text/number.hpp"
 #include "text/utf8.hpp"
 #include "text/width.hpp"
 
@@ -282,7 +283,7 @@ Lines left_out_lines(const DemoResult& result, const DemoInfo& info, const Look&
   const int wider = width_showing_more(result, info, look, layout.shown);
   std::string message;
   if (wider == 0) {
-    message = fmt::format("{} more {}:", left_out, left_out == 1 ? "figure" : "figures");
+    message = text::count(left_out, "more figure", "more figures") + ":";
   } else if (left_out == 1) {
     message = fmt::format("1 figure needs {} columns: widen the terminal or run", wider);
   } else {

@@ -16,6 +16,7 @@
 #include "core/errors.hpp"
 #include "core/json_input.hpp"
 #include "study/stats.hpp"
+#include "text/number.hpp"
 
 namespace proofdeck::study {
 
@@ -337,10 +338,6 @@ Lookup lookup_of(const std::vector<bank::Bank>& banks) {
   return out;
 }
 
-std::string percent(double share) {
-  return fmt::format("{:.0f}%", 100 * share);
-}
-
 // "0.31", "−0.07": two decimals with a minus sign, as the rest of the report prints them.
 std::string two_decimals(double x) {
   const std::string digits = fmt::format("{:.2f}", std::fabs(x));
@@ -397,9 +394,9 @@ void flag_scores(std::vector<Flag>& flags, const AnalysisOptions& options, doubl
          std::isfinite(chance) && facility < chance
              ? fmt::format("too hard: {} of {} answered it right ({}), fewer than a blind "
                            "guess would ({})",
-                           right, n, percent(facility), percent(chance))
+                           right, n, text::percent(facility), text::percent(chance))
              : fmt::format("too hard: only {} of {} answered it right ({})", right, n,
-                           percent(facility)),
+                           text::percent(facility)),
          "the key first, then whether the lesson teaches this and whether the stem says the "
          "conditions it holds under");
   }
@@ -536,7 +533,7 @@ QuestionAnalysis analyze_question(const std::string& id, const std::vector<Met>&
         flag(FlagKind::distractor_upper,
              fmt::format("distractor {} draws the upper group more than the lower ({} against "
                          "{})",
-                         option.id, percent(upper_rate), percent(lower_rate)),
+                         option.id, text::percent(upper_rate), text::percent(lower_rate)),
              fmt::format("whether {} is defensible, or the key wrong, for a reader who knows "
                          "more than the lesson says",
                          option.id));

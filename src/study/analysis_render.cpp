@@ -6,6 +6,7 @@
 #include "render/html_figure.hpp"
 #include "study/analysis.hpp"
 #include "text/escape.hpp"
+#include "text/number.hpp"
 #include "text/width.hpp"
 
 namespace proofdeck::study {
@@ -22,12 +23,8 @@ std::string decimal(double x, int decimals = 2) {
 
 std::string share(double x) {
   if (!std::isfinite(x)) return "–";
-  const std::string digits = fmt::format("{:.0f}%", std::fabs(100 * x));
+  const std::string digits = text::percent(std::fabs(x));
   return (x < 0 && digits != "0%" ? "−" : "") + digits;
-}
-
-std::string plural(std::size_t n, const char* one, const char* many) {
-  return fmt::format("{} {}", n, n == 1 ? one : many);
 }
 
 std::string safe(const std::string& text) {
@@ -62,8 +59,8 @@ std::string bin_label(const Bin& bin) {
 
 std::string form_title(const FormAnalysis& form, std::size_t number) {
   return fmt::format("Form {}: {} · seed {} · {} · {} ({} complete)", number, form.mode, form.seed,
-                     plural(form.questions, "question", "questions"),
-                     plural(form.reports, "report", "reports"), form.complete);
+                     text::count(form.questions, "question", "questions"),
+                     text::count(form.reports, "report", "reports"), form.complete);
 }
 
 std::string form_scores_line(const FormAnalysis& form) {
@@ -77,7 +74,7 @@ std::string question_numbers(const QuestionAnalysis& q) {
       "facility {} · discrimination {} · upper−lower {} · efficiency {} · {} · "
       "median {} s",
       decimal(q.facility), decimal(q.discrimination), decimal(q.upper_lower), share(q.efficiency),
-      plural(q.attempts, "learner", "learners"), decimal(q.median_time_s, 0));
+      text::count(q.attempts, "learner", "learners"), decimal(q.median_time_s, 0));
 }
 
 std::string render_form(const FormAnalysis& form, std::size_t number, const Theme& theme,
@@ -168,10 +165,10 @@ std::string render_group(const GroupAnalysis& group, const AnalysisThresholds& t
                             width);
   out += text::wrap_block(
       fmt::format("Facility: the share right. Discrimination: the point-biserial of the question "
-                  "against the rest of the form. Upper−lower: the facility of the top {0:.0f}% of "
-                  "learners minus the bottom {0:.0f}%'s. Efficiency: the discrimination over the "
+                  "against the rest of the form. Upper−lower: the facility of the top {0} of "
+                  "learners minus the bottom {0}'s. Efficiency: the discrimination over the "
                   "most it could be at this facility. Flags need {1} learners.",
-                  100 * thresholds.group_share, thresholds.min_attempts),
+                  text::percent(thresholds.group_share), thresholds.min_attempts),
       width, "  ", "  ");
   number = 0;
   for (const QuestionAnalysis* q : flagged)
@@ -251,7 +248,7 @@ std::string html_bar(double rate, const char* kind) {
 std::string render_analysis(const Analysis& analysis, const Theme& theme, int width) {
   std::string out = wrap_labelled(
       "proofdeck analyze", theme.emphasis,
-      fmt::format("· {} analysed{}", plural(analysis.reports, "report", "reports"),
+      fmt::format("· {} analysed{}", text::count(analysis.reports, "report", "reports"),
                   analysis.skipped.empty() ? std::string()
                                            : fmt::format(" · {} skipped", analysis.skipped.size())),
       width);
@@ -264,10 +261,11 @@ std::string render_analysis(const Analysis& analysis, const Theme& theme, int wi
       for (const auto& [bank, revised] : group.banks)
         revisions += fmt::format("{}{} {}", revisions.empty() ? "" : ", ", bank,
                                  revised.empty() ? "(no date)" : revised);
-      out += "\n" + wrap_styled(theme.emphasis,
-                                fmt::format("Group {}: {} · {}", ++number,
-                                            plural(group.reports, "report", "reports"), revisions),
-                                width);
+      out += "\n" +
+             wrap_styled(theme.emphasis,
+                         fmt::format("Group {}: {} · {}", ++number,
+                                     text::count(group.reports, "report", "reports"), revisions),
+                         width);
     }
     out += render_group(group, analysis.thresholds, theme, width);
   }
@@ -301,7 +299,7 @@ std::string analysis_html(const Analysis& analysis) {
   body += fmt::format(
       "<header><h1>Item analysis</h1><p class=\"meta\">{} analysed{}</p>"
       "</header>\n",
-      plural(analysis.reports, "report", "reports"),
+      text::count(analysis.reports, "report", "reports"),
       analysis.skipped.empty() ? std::string()
                                : fmt::format(" · {} skipped", analysis.skipped.size()));
   for (const std::string& warning : analysis.warnings)

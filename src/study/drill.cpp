@@ -16,6 +16,7 @@
 #include "core/errors.hpp"
 #include "study/session_parts.hpp"
 #include "text/escape.hpp"
+#include "text/number.hpp"
 #include "text/width.hpp"
 
 namespace proofdeck::study {
@@ -44,9 +45,9 @@ std::string drill_header(const Session& s, const DrillPlan& plan, std::size_t ah
   if (plan.held_back > 0) {
     const std::size_t n = plan.held_back;
     out += wrap_styled(s.theme.dim,
-                       fmt::format("{} new card{} wait{} for your next day: a card of {} "
+                       fmt::format("{} wait{} for your next day: a card of {} "
                                    "objective was reviewed today. To meet {} now:",
-                                   n, n == 1 ? "" : "s", n == 1 ? "s" : "",
+                                   text::count(n, "new card", "new cards"), n == 1 ? "s" : "",
                                    n == 1 ? "its" : "their", n == 1 ? "it" : "them"),
                        s.width, "  ", "    ") +
            style_lines(s.theme.dim, text::command_block(
@@ -127,10 +128,10 @@ std::string nothing_answered(const Session& s, const LearnerDays& days,
   if (waiting > 0) {
     return text::wrap_block(
                fmt::format("No answer read: the input ended before the first one, so {} "
-                           "waiting card{} stay{} as {} (drill reads answers from the keyboard "
+                           "stay{} as {} (drill reads answers from the keyboard "
                            "or a pipe):",
-                           waiting, waiting == 1 ? "" : "s", waiting == 1 ? "s" : "",
-                           waiting == 1 ? "it was" : "they were"),
+                           text::count(waiting, "waiting card", "waiting cards"),
+                           waiting == 1 ? "s" : "", waiting == 1 ? "it was" : "they were"),
                s.width, "  ", "    ") +
            text::command_block(fmt::format("printf 'a\\n' | {} drill", s.program), s.width, "    ");
   }
@@ -174,9 +175,10 @@ std::string drill_summary(const Session& s, const std::vector<Answered>& answers
     if (it != cards.end() && days.due(it->second, s.now())) ++due_left;
   }
   return out +
-         text::wrap_block(fmt::format("{} review{} saved · {} card{} due now", reviews,
-                                      reviews == 1 ? "" : "s", due_left, due_left == 1 ? "" : "s"),
-                          s.width, "  ", "    ") +
+         text::wrap_block(
+             fmt::format("{} saved · {} due now", text::count(reviews, "review", "reviews"),
+                         text::count(due_left, "card", "cards")),
+             s.width, "  ", "    ") +
          seed_line(s);
 }
 

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "bank/prerequisites.hpp"
+#include "text/number.hpp"
 
 namespace proofdeck::study {
 
@@ -55,11 +56,8 @@ std::string due_when(const LearnerDays& days, const Card& card, TimePoint now) {
   const auto seconds = (due - now).count();
   if (seconds <= 0) return "now";
   if (seconds < 60) return "in under a minute";
-  const auto in = [](long long n, const char* unit) {
-    return fmt::format("in {} {}{}", n, unit, n == 1 ? "" : "s");
-  };
-  if (seconds < 3600) return in((seconds + 30) / 60, "minute");
-  if (seconds < 86400) return in((seconds + 1800) / 3600, "hour");
+  if (seconds < 3600) return "in " + text::count((seconds + 30) / 60, "minute", "minutes");
+  if (seconds < 86400) return "in " + text::count((seconds + 1800) / 3600, "hour", "hours");
   const int ahead = days.days_between(now, due);
   if (ahead == 1) return fmt::format("tomorrow ({})", days.label(due));
   return fmt::format("in {} days ({})", ahead, days.label(due));

@@ -122,10 +122,11 @@ std::string render_results(Session& s, const std::vector<Answered>& answers, dou
   const double percent = n == 0 ? 0.0 : 100.0 * correct / static_cast<double>(n);
   const bool passed = percent + 1e-9 >= pass;
   // The verdict is styled after wrapping: "PASS"/"FAIL" is a word of its own.
-  std::string verdict =
-      text::wrap_block(fmt::format("Result: {} of {} = {:.0f}% → {} (pass mark {}%)", correct, n,
-                                   percent, passed ? "PASS" : "FAIL", text::format_number(pass)),
-                       s.width, "  ", "    ");
+  std::string verdict = text::wrap_block(
+      fmt::format("Result: {} of {} = {} → {} (pass mark {}%)", correct, n,
+                  n == 0 ? text::percent(0) : text::percent_of(correct, static_cast<double>(n)),
+                  passed ? "PASS" : "FAIL", text::format_number(pass)),
+      s.width, "  ", "    ");
   const std::size_t word = verdict.find(passed ? "PASS" : "FAIL");
   verdict.replace(word, 4,
                   passed ? fmt::format(s.theme.good, "PASS") : fmt::format(s.theme.bad, "FAIL"));

@@ -16,6 +16,7 @@
 #include "core/errors.hpp"
 #include "study/session_parts.hpp"
 #include "text/escape.hpp"
+#include "text/number.hpp"
 #include "text/width.hpp"
 
 namespace proofdeck::study {
@@ -131,8 +132,9 @@ Outcome run_quiz(Session& s, ProgressStore& store, const QuizOptions& options,
   const std::int64_t id =
       store.begin_session("quiz", s.now(), settings_json(options.filters, s.seed));
   s.out << wrap_labelled("proofdeck quiz", s.theme.emphasis,
-                         fmt::format("· {} question{}{} · ? for help, :q to stop", selected.size(),
-                                     selected.size() == 1 ? "" : "s", text::terminal_safe(focus)),
+                         fmt::format("· {}{} · ? for help, :q to stop",
+                                     text::count(selected.size(), "question", "questions"),
+                                     text::terminal_safe(focus)),
                          s.width)
         << seed_line(s);
   std::vector<Answered> answers;

@@ -239,7 +239,7 @@ std::string render_next(const StudyNext& next, const Theme& theme, int width,
                       unseen[i].unseen, unseen[i].objectives);
     }
     if (const std::size_t more = unseen.size() - std::min(kShown, unseen.size()); more > 0)
-      names += fmt::format(" and {} more topic{}", more, more == 1 ? "" : "s");
+      names += " and " + text::count(more, "more topic", "more topics");
     item("Not yet seen (objectives): " + names, "drill --topic " + text::shell_word(unseen[0].id));
   }
   const std::vector<StudyNext::HeldTrap>& traps = next.traps;
@@ -259,12 +259,12 @@ std::string render_too_early(const ReadinessView& readiness, const Theme& theme,
   const std::size_t objectives = readiness.objectives.size();
   // No number before answers on enough objectives: it would be a guess dressed as a measure.
   return "\n" +
-         wrap_labelled("Readiness:", theme.emphasis,
-                       fmt::format("answer questions on {} more objective{} for a first "
-                                   "estimate",
-                                   readiness.first_estimate_needs,
-                                   readiness.first_estimate_needs == 1 ? "" : "s"),
-                       width) +
+         wrap_labelled(
+             "Readiness:", theme.emphasis,
+             "answer questions on " +
+                 text::count(readiness.first_estimate_needs, "more objective", "more objectives") +
+                 " for a first estimate",
+             width) +
          text::wrap_block(
              fmt::format("{} of {} objectives answered so far; a quiz asks one "
                          "question per objective:",
@@ -280,8 +280,8 @@ std::string render_estimate(const ReadinessView& readiness, const Theme& theme, 
   const int unseen = readiness.unseen;
   const std::string pass = text::format_number(readiness.pass);
   const std::string estimate =
-      fmt::format("{} ({:.0f}–{:.0f})", text::percent(*readiness.overall),
-                  100.0 * readiness.interval->first, 100.0 * readiness.interval->second);
+      fmt::format("{} ({})", text::percent(*readiness.overall),
+                  text::percent_range(readiness.interval->first, readiness.interval->second));
   const std::string headline =
       !readiness.reaches_pass
           ? fmt::format("{} so far — {} of {} objectives not yet seen", estimate, unseen,

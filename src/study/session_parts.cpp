@@ -8,6 +8,7 @@
 
 #include "bank/instance.hpp"
 #include "text/escape.hpp"
+#include "text/number.hpp"
 #include "text/width.hpp"
 
 namespace proofdeck::study {
@@ -112,9 +113,9 @@ void warn_left_out(const Session& s, const std::vector<bank::LeftOut>& left_out)
       left_out.begin(), left_out.end(), [](const bank::LeftOut& l) { return l.replaced; }));
   const std::size_t n = left_out.size();
   *s.err << fmt::format(
-      "note: {} question{} would have given away another's answer or repeated another on this "
+      "note: {} would have given away another's answer or repeated another on this "
       "form{}\n",
-      n, n == 1 ? "" : "s",
+      text::count(n, "question", "questions"),
       replaced == n
           ? fmt::format("; the next eligible question took {} place", n == 1 ? "its" : "each one's")
       : replaced == 0

@@ -457,9 +457,7 @@ std::string render_due(const DueForecast& forecast, bool scheduled, const Theme&
     out +=
         fmt::format("  {}…{}  {} {}{}\n", month_day(days[first].date), month_day(days[last].date),
                     fmt::format(theme.good, "{}", bar(weeks[w], most_week, 24)), weeks[w],
-                    length == 7   ? std::string()
-                    : length == 1 ? std::string(" (1 day)")
-                                  : fmt::format(" ({} days)", length));
+                    length == 7 ? std::string() : " (" + text::count(length, "day", "days") + ")");
   }
   return out;
 }
@@ -502,7 +500,7 @@ std::string exam_row(const ExamRecord& exam, std::size_t number_of, int number_w
   if (exam.allowed_minutes) minutes += " of " + minutes_text(*exam.allowed_minutes);
   const std::string date = exam.date.empty() ? exam.at.substr(0, 10) : exam.date;
   const std::string right =
-      exam.total == 0 ? std::string("–") : fmt::format("{:.0f}%", 100.0 * exam.score / exam.total);
+      exam.total == 0 ? std::string("–") : text::percent_of(exam.score, exam.total);
   const std::string number = fmt::format("#{}", number_of);
   const std::string columns =
       fmt::format("  {}  {}  {}  {:>4}  {}  {} min\n", text::pad_left(number, number_width), date,
@@ -526,11 +524,11 @@ std::string render_predictions(const std::vector<ExamRecord>& exams, std::size_t
     if (!exam.predicted || exam.total == 0) continue;
     const ExamRecord::Prediction& p = *exam.predicted;
     const std::string range =
-        !p.low ? "" : fmt::format(" ({:.0f}–{:.0f})", 100.0 * *p.low, 100.0 * p.high.value_or(0));
+        !p.low ? "" : " (" + text::percent_range(*p.low, p.high.value_or(0)) + ")";
     predictions += text::wrap_block(
-        fmt::format("#{}  predicted {:.0f}%{}, {} chance of passing · scored {:.0f}%", e + 1,
-                    100.0 * p.readiness, range, text::chance_percent(p.pass_chance),
-                    100.0 * exam.score / exam.total),
+        fmt::format("#{}  predicted {}{}, {} chance of passing · scored {}", e + 1,
+                    text::percent(p.readiness), range, text::chance_percent(p.pass_chance),
+                    text::percent_of(exam.score, exam.total)),
         width, "  ", "    ");
   }
   if (predictions.empty()) return predictions;
@@ -558,7 +556,7 @@ std::string render_topic_trend(const Stats& stats, const Theme& theme, int width
     for (const ExamRecord& exam : stats.exams) {
       const auto it = exam.topics.find(id);
       if (it == exam.topics.end() || it->second.total == 0) continue;
-      percents.push_back(fmt::format("{:.0f}%", 100.0 * it->second.correct / it->second.total));
+      percents.push_back(text::percent_of(it->second.correct, it->second.total));
     }
     if (percents.empty()) continue;
     if (percents.size() > kTrendExams)

@@ -126,6 +126,14 @@ std::string percent(double share) {
   return fmt::format("{:.0f}%", 100.0 * share);
 }
 
+std::string percent_of(double part, double whole) {
+  return fmt::format("{:.0f}%", 100.0 * part / whole);
+}
+
+std::string percent_range(double low, double high) {
+  return fmt::format("{:.0f}–{:.0f}", 100.0 * low, 100.0 * high);
+}
+
 std::string chance_percent(double chance) {
   if (chance > 0.0 && chance < 0.005) return "under 1%";
   if (chance < 1.0 && chance > 0.995) return "over 99%";

@@ -4,6 +4,7 @@
 // never come from here.
 #pragma once
 
+#include <concepts>
 #include <string>
 #include <string_view>
 
@@ -44,8 +45,24 @@ int digits_within(double value, double allowed, int at_least = 4);
 // questions", "2.5 minutes".
 std::string count(double n, std::string_view one, std::string_view many);
 
-// A share (0 to 1) as a whole percent: 0.716 → "72%".
+// The same for any integer, so that a size() needs no cast at the call: count(3u, ...).
+template <std::integral Integer>
+std::string count(Integer n, std::string_view one, std::string_view many) {
+  return count(static_cast<double>(n), one, many);
+}
+
+// A share (0 to 1) as a whole percent: 0.716 → "72%". An exact half rounds to even (0.125 →
+// "12%"); a negative share keeps its hyphen-minus, -0 included ("-0%").
 std::string percent(double share);
+
+// `part` of `whole` as a whole percent, computed as 100·part/whole so that a half is exactly a
+// half and rounds as percent's do: 23 of 40 → "58%", 1 of 8 → "12%" (0.575, the share, is not
+// exact in a double and would print "57%").
+std::string percent_of(double part, double whole);
+
+// An interval of shares in whole percents, written after the percent it surrounds, without a
+// percent sign of its own: (0.654, 0.8) → "65–80", as in "72% (65–80)".
+std::string percent_range(double low, double high);
 
 // A chance as a whole percent that never rounds to a certainty it is not: "under 1%", "over 99%".
 std::string chance_percent(double chance);
