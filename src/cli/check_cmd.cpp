@@ -396,10 +396,12 @@ std::string json_report(const bank::CheckReport& report, bool mutate,
     nlohmann::ordered_json per_fault = nlohmann::ordered_json::array();
     for (const bank::FaultTally& tally : faults->faults) {
       const engine::FaultInfo& info = engine::fault_info(tally.fault);
+      const std::string breaks = info.trap.empty() ? std::string(info.claim)
+                                                   : fmt::format("{}: {}", info.trap, info.claim);
       per_fault.push_back({{"fault", info.name},
                            {"op", engine::op_name(info.op)},
                            {"change", info.change},
-                           {"breaks", info.breaks},
+                           {"breaks", breaks},
                            {"runs", tally.runs},
                            {"broken", tally.broken},
                            {"keys_caught", tally.caught},
