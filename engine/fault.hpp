@@ -103,11 +103,16 @@ struct FaultInfo {
   std::string_view name;    // the contract name: "unscaled-scores"
   Op op = Op::attention;    // the mechanism it changes
   std::string_view change;  // what the broken engine does, one line
-  std::string_view breaks;  // the lesson's claim or trap it breaks, one line
+  std::string_view trap;    // the id of the banks' trap (misconception) it models; empty if none
+  std::string_view claim;   // the lesson's claim it breaks, one line
   bool reshapes = false;    // changes which tensors a module holds or their shapes
+  // Moves no demo's measured default outputs by 10%: only a proof that reads the right value, or
+  // runs at the right edge, notices it (tests/test_demo_faults.cpp measures every fault).
+  bool subtle = false;
 };
 
-// Every fault, in catalog order (Fault::none excluded).
+// Every fault, in catalog order (Fault::none excluded): the one list of them, which
+// `proofdeck check --list-faults` prints.
 std::span<const FaultInfo> fault_catalog();
 const FaultInfo& fault_info(Fault fault);
 std::optional<Fault> find_fault(std::string_view name);

@@ -11,6 +11,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <random>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -22,6 +23,7 @@
 #include "engine/fault.hpp"
 #include "render/theme.hpp"
 #include "study/input.hpp"
+#include "text/width.hpp"
 #include "version.hpp"
 
 namespace test_cli {
@@ -192,15 +194,14 @@ TEST_CASE("a misspelt global option is answered with the option meant, anywhere 
 
 TEST_CASE("an option with no close match lists the command's options and the global ones",
           "[cli][usage]") {
-  CHECK(
-      usage_error({"check", "--xyzzy"}) ==
-      std::string(
-          "error: unknown option --xyzzy for check; its options: --format, --output, "
-          "--min-verified, --strict, --lint, --source, --coverage, --mutate, --engine-faults; the "
-          "global "
-          "options: "
-          "--color, --seed, --bank, --no-builtin, --data-dir, --width, --now\n") +
-          kRunWithHelp);
+  CHECK(usage_error({"check", "--xyzzy"}) ==
+        std::string(
+            "error: unknown option --xyzzy for check; its options: --format, --output, "
+            "--min-verified, --strict, --lint, --source, --coverage, --mutate, --engine-faults, "
+            "--list-faults; the global "
+            "options: "
+            "--color, --seed, --bank, --no-builtin, --data-dir, --width, --now\n") +
+            kRunWithHelp);
   CHECK_THAT(usage_error({"--xyzzy"}),
              StartsWith("error: unknown option --xyzzy; the options: --color, --seed, --bank, "
                         "--no-builtin, --data-dir, --width, --now\n"));
@@ -799,6 +800,111 @@ TEST_CASE("check --engine-faults --format json gives each question and option it
     CHECK(option.at("faults_caught").is_array());
     if (option.at("keyed") == true) CHECK(option.at("faults_caught").size() == 2);
   }
+}
+
+TEST_CASE("check --list-faults --format json lists the enum's faults in order with their fields",
+          "[cli][check][fault]") {
+  using proofdeck::engine::Fault;
+  Cli cli;
+  REQUIRE(cli.run({"check", "--list-faults", "--format", "json"}) == 0);
+  CHECK(cli.err.str().empty());
+  const json list = json::parse(cli.out.str());
+  REQUIRE(list.size() == 1);
+  const json& faults = list.at("faults");
+  const auto catalog = proofdeck::engine::fault_catalog();
+  REQUIRE(faults.size() == catalog.size());
+  CHECK(faults.size() == 44);
+  for (std::size_t i = 0; i < catalog.size(); ++i) {
+    const auto& info = catalog[i];
+    const json& fault = faults.at(i);
+    CAPTURE(info.name);
+    // every enumerator after `none`, in the enum's order, and no other
+    CHECK(static_cast<std::size_t>(info.fault) == i + 1);
+    CHECK(fault.at("name") == info.name);
+    CHECK(fault.at("op") == proofdeck::engine::op_name(info.op));
+    CHECK(fault.at("change") == info.change);
+    CHECK(fault.at("trap") == (info.trap.empty() ? json(nullptr) : json(info.trap)));
+    CHECK(fault.at("claim") == info.claim);
+    CHECK(fault.at("subtle") == info.subtle);
+    CHECK(fault.at("reshapes") == info.reshapes);
+    CHECK(fault.size() == 7);
+  }
+  const auto past_last = static_cast<Fault>(catalog.size() + 1);
+  CHECK(proofdeck::engine::fault_info(past_last).fault == Fault::none);
+  CHECK(faults.at(0).at("name") == "unscaled-scores");
+  CHECK(faults.at(7).at("subtle") == true);  // gqa-all-kv-head-0
+}
+
+TEST_CASE("check --list-faults gives each fault its change, op, trap and subtle flag as text",
+          "[cli][check][fault]") {
+  for (const int width : {50, 100, 160}) {
+    Cli cli;
+    REQUIRE(cli.run({"check", "--list-faults", "--width", std::to_string(width)}) == 0);
+    const std::string out = cli.out.str();
+    CAPTURE(width);
+    CHECK(out.find("\x1b[") == std::string::npos);  // a pipe gets no colour
+    std::istringstream lines(out);
+    for (std::string line; std::getline(lines, line);) {
+      CAPTURE(line);
+      CHECK(proofdeck::text::display_width(line) <= width);
+    }
+    for (const auto& info : proofdeck::engine::fault_catalog()) {
+      CAPTURE(info.name);
+      std::string details = "op " + std::string(proofdeck::engine::op_name(info.op));
+      if (!info.trap.empty()) details += " · trap " + std::string(info.trap);
+      if (info.subtle) details += " · subtle";
+      // each name starts a line; at 50 columns the details wrap in their narrower column
+      CHECK_THAT("\n" + out, Contains("\n" + std::string(info.name)));
+      if (width >= 100) CHECK_THAT(out, Contains(" " + details + "\n"));
+    }
+    CHECK_THAT(out, StartsWith("unscaled-scores"));
+    CHECK_THAT(out, Contains("44 faults, 14 of them subtle"));
+  }
+  Cli wide;
+  REQUIRE(wide.run({"check", "--list-faults", "--width", "160"}) == 0);
+  CHECK_THAT(wide.out.str(), StartsWith("unscaled-scores               scores are not divided by "
+                                        "√d_k\n                              op attention · trap "
+                                        "sdpa-scale-irrelevant\n"));
+  Cli colored;
+  REQUIRE(colored.run({"check", "--list-faults", "--color", "always"}) == 0);
+  CHECK_THAT(colored.out.str(), Contains("\x1b["));
+}
+
+TEST_CASE("every trap the engine faults model is a trap of a built-in bank",
+          "[cli][check][fault]") {
+  Cli traps;
+  REQUIRE(traps.run({"list", "traps", "--format", "json"}) == 0);
+  std::set<std::string> ids;
+  for (const json& trap : json::parse(traps.out.str()))
+    ids.insert(trap.at("id").get<std::string>());
+  for (const auto& info : proofdeck::engine::fault_catalog()) {
+    CAPTURE(info.name, info.trap);
+    if (!info.trap.empty()) CHECK(ids.count(std::string(info.trap)) == 1);
+  }
+}
+
+TEST_CASE("check --list-faults checks nothing, so an option that would check is a usage error",
+          "[cli][check][fault]") {
+  Cli modes;
+  CHECK(modes.run({"check", "--list-faults", "--engine-faults", "--strict"}) == 2);
+  CHECK(modes.out.str().empty());
+  CHECK(modes.err.str() ==
+        "error: --list-faults lists the engine faults and checks nothing, so it takes no "
+        "--strict or --engine-faults: run the check without --list-faults\n");
+  Cli junit;
+  CHECK(junit.run({"check", "--list-faults", "--format", "junit"}) == 2);
+  CHECK(junit.err.str() ==
+        "error: --list-faults prints text or json, not junit: give --format text or json\n");
+  // a bank it would not read is no reason to fail: the list is the engine's, not the banks'
+  Cli banks;
+  CHECK(banks.run({"check", "--list-faults", "--no-builtin", "--format", "json"}) == 0);
+  TempDir dir;
+  const fs::path file = dir.path() / "faults.txt";
+  Cli output;
+  REQUIRE(output.run({"check", "--list-faults", "--color", "always", "--output", file.string()}) ==
+          0);
+  CHECK(output.out.str().empty());
+  CHECK_THAT(read_file(file), StartsWith("unscaled-scores") && !Contains("\x1b["));
 }
 
 TEST_CASE("check --engine-faults catches a template only when it catches every combination",

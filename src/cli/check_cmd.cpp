@@ -21,6 +21,7 @@
 #include "bank/loader.hpp"
 #include "bank/proof.hpp"
 #include "bank/sources.hpp"
+#include "cli/fault_list.hpp"
 #include "cli/validators.hpp"
 #include "core/errors.hpp"
 #include "core/heap.hpp"
@@ -42,7 +43,8 @@ struct CheckOptions {
   bool lint = false;    // --lint: item-writing rules (bank/lint.hpp)
   bool engine_faults = false;        // --engine-faults: every proof under every engine fault
   std::vector<std::string> sources;  // --source FILE: the lessons quotes and sections come from
-  bool coverage = false;  // --coverage: the lessons' paragraphs and the objectives that ask them
+  bool coverage = false;     // --coverage: the lessons' paragraphs and the objectives that ask them
+  bool list_faults = false;  // --list-faults: print the engine faults and check nothing
 };
 
 // "¶3 (line 9)": a paragraph as the reports name it.
@@ -397,10 +399,12 @@ std::string json_report(const bank::CheckReport& report, bool mutate,
     nlohmann::ordered_json per_fault = nlohmann::ordered_json::array();
     for (const bank::FaultTally& tally : faults->faults) {
       const engine::FaultInfo& info = engine::fault_info(tally.fault);
+      const std::string breaks = info.trap.empty() ? std::string(info.claim)
+                                                   : fmt::format("{}: {}", info.trap, info.claim);
       per_fault.push_back({{"fault", info.name},
                            {"op", engine::op_name(info.op)},
                            {"change", info.change},
-                           {"breaks", info.breaks},
+                           {"breaks", breaks},
                            {"runs", tally.runs},
                            {"broken", tally.broken},
                            {"keys_caught", tally.caught},
@@ -663,6 +667,34 @@ void run_check(const CheckOptions& options, Context& context) {
   }
 }
 
+// --list-faults: the catalog, and nothing checked. An option that would check something is a
+// usage error rather than silently ignored, so a CI line that asks for a check never passes
+// without running one.
+void run_list_faults(const CheckOptions& options, const CLI::App& check, Context& context) {
+  std::vector<std::string> given;
+  for (const char* name : {"--strict", "--lint", "--mutate", "--engine-faults", "--source",
+                           "--coverage", "--min-verified"}) {
+    if (check.count(name) > 0) given.emplace_back(name);
+  }
+  if (!given.empty()) {
+    throw InputError("check.list-faults",
+                     fmt::format("--list-faults lists the engine faults and checks nothing, so it "
+                                 "takes no {}: run the check without --list-faults",
+                                 fmt::join(given, " or ")));
+  }
+  if (options.format == "junit") {
+    throw InputError("check.list-faults",
+                     "--list-faults prints text or json, not junit: give --format text or json");
+  }
+  if (options.format == "json") {
+    write_output(options.output_path, fault_list_json().dump(2) + "\n", context.io);
+    return;
+  }
+  const Theme& theme = options.output_path.empty() ? context.theme : Theme::plain();
+  write_output(options.output_path, fault_list_text(theme, text_width(context), context.program),
+               context.io);
+}
+
 }  // namespace
 
 void setup_check(CLI::App& app, const std::function<Context()>& context) {
@@ -699,6 +731,10 @@ void setup_check(CLI::App& app, const std::function<Context()>& context) {
                   "Run every proof under every engine fault (a named break of one mechanism: no "
                   "1/√d_k scaling, a causal mask off by one, …) and report which keys notice; "
                   "with --strict, fail when a verified key is caught by none");
+  check->add_flag("--list-faults", options->list_faults,
+                  "List the engine faults --engine-faults runs (name, the op it breaks, what it "
+                  "changes, the trap it models, whether it is subtle) and check nothing; with "
+                  "--format json, as {\"faults\": [...]}");
   check->footer(
       "Each question gets one status: verified (a wrong key would fail a computation the engine "
       "measured or counted), computed (a wrong key would fail, but only arithmetic on the "
@@ -708,8 +744,12 @@ void setup_check(CLI::App& app, const std::function<Context()>& context) {
       "may waive a rule with \"lint_allow\": [{\"rule\", \"reason\"}], listed in every report. "
       "Exit 1 when any question fails (or a --strict, --source or --min-verified rule is "
       "broken), 2 when a bank is invalid. Banks: the built-in ones, plus --bank FILE|DIR.");
-  check->callback([options, context] {
+  check->callback([options, context, check] {
     Context ctx = context();
+    if (options->list_faults) {
+      run_list_faults(*options, *check, ctx);
+      return;
+    }
     run_check(*options, ctx);
   });
 }
