@@ -20,48 +20,14 @@ import os
 import re
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from room_check import code_only  # noqa: E402  (comments, strings and characters blanked)
+
 WORD = re.compile(r"[A-Za-z_]\w*")
 KEYWORDS = {"const", "constexpr", "static", "inline", "template", "typename", "unsigned",
             "signed", "long", "short", "int", "double", "float", "bool", "char", "void", "auto",
             "std", "operator", "return", "noexcept", "override", "final", "thread_local",
             "extern", "volatile", "mutable"}
-
-
-def strip(source):
-    """The source with comments, strings and characters blanked (newlines kept)."""
-    out = []
-    i, n = 0, len(source)
-    while i < n:
-        c = source[i]
-        if source.startswith("//", i):
-            j = source.find("\n", i)
-            j = n if j < 0 else j
-            i = j
-        elif source.startswith("/*", i):
-            j = source.find("*/", i + 2)
-            j = n if j < 0 else j + 2
-            out.append("\n" * source.count("\n", i, j))
-            i = j
-        elif c == 'R' and source.startswith('R"', i):
-            m = re.match(r'R"([^(]*)\(', source[i:])
-            if not m:
-                out.append(c)
-                i += 1
-                continue
-            end = source.find(")" + m.group(1) + '"', i)
-            end = n if end < 0 else end + len(m.group(1)) + 2
-            out.append('""' + "\n" * source.count("\n", i, end))
-            i = end
-        elif c in "\"'":
-            j = i + 1
-            while j < n and source[j] != c:
-                j += 2 if source[j] == "\\" else 1
-            out.append(c + c)
-            i = j + 1
-        else:
-            out.append(c)
-            i += 1
-    return "".join(out)
 
 
 def statements(body):
@@ -121,7 +87,7 @@ def names_in(head, ending):
 def internal_names(path):
     """name → first line, for what the file's anonymous namespaces define."""
     with open(path, encoding="utf-8") as f:
-        source = strip(f.read())
+        source = code_only(f.read())
     found = {}
     for m in re.finditer(r"\bnamespace\s*\{", source):
         depth, i = 1, m.end()
