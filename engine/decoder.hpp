@@ -88,6 +88,37 @@ struct GqaConfig {
   Index resolved_head_dim() const {
     return head_dim > 0 ? head_dim : hidden_size / num_attention_heads;
   }
+
+  // Width E with H query heads reading G key/value heads, everything else Llama's default above
+  // (causal, RoPE at θ = 10,000, head_dim E / H); each with_… or without_… call changes one:
+  //   GqaConfig::of(512, 8, 2).with_head_dim(32).without_rope()
+  static GqaConfig of(Index width, Index heads, Index kv_heads) {
+    GqaConfig config;
+    config.hidden_size = width;
+    config.num_attention_heads = heads;
+    config.num_key_value_heads = kv_heads;
+    return config;
+  }
+  GqaConfig& with_head_dim(Index dim) {
+    head_dim = dim;
+    return *this;
+  }
+  GqaConfig& with_rope_theta(double theta) {
+    rope_theta = theta;
+    return *this;
+  }
+  GqaConfig& with_alibi() {
+    alibi = true;
+    return *this;
+  }
+  GqaConfig& without_rope() {
+    rope = false;
+    return *this;
+  }
+  GqaConfig& without_causal_mask() {
+    causal = false;
+    return *this;
+  }
 };
 
 // Throws EngineError naming the field unless E > 0, H > 0, G > 0, H % G == 0, D > 0 (and E % H

@@ -16,11 +16,7 @@ using namespace proofdeck::testing;
 namespace {
 
 GqaConfig gqa_config(Index embed, Index heads, Index kv_heads) {
-  GqaConfig config;
-  config.hidden_size = embed;
-  config.num_attention_heads = heads;
-  config.num_key_value_heads = kv_heads;
-  return config;
+  return GqaConfig::of(embed, heads, kv_heads);
 }
 
 GqaParams<double> random_gqa(const GqaConfig& config, Rng& rng) {
@@ -112,6 +108,31 @@ TEST_CASE("swiglu has three weight matrices and no biases, under Llama's names",
 }
 
 // --- configuration ------------------------------------------------------------------------------
+
+TEST_CASE("a gqa config built from its defaults changes one setting a call", "[engine][decoder]") {
+  const GqaConfig plain = GqaConfig::of(512, 8, 2);
+  CHECK(plain.hidden_size == 512);
+  CHECK(plain.num_attention_heads == 8);
+  CHECK(plain.num_key_value_heads == 2);
+  CHECK(plain.resolved_head_dim() == 64);
+  CHECK(plain.causal);
+  CHECK(plain.rope);
+  CHECK(plain.rope_theta == 10000.0);
+  CHECK(plain.rope_scaling == 1.0);
+  CHECK_FALSE(plain.alibi);
+  const GqaConfig changed = GqaConfig::of(512, 8, 2)
+                                .with_head_dim(32)
+                                .with_rope_theta(500000.0)
+                                .without_rope()
+                                .without_causal_mask()
+                                .with_alibi();
+  CHECK(changed.resolved_head_dim() == 32);
+  CHECK(changed.rope_theta == 500000.0);
+  CHECK_FALSE(changed.rope);
+  CHECK_FALSE(changed.causal);
+  CHECK(changed.alibi);
+  CHECK(changed.num_key_value_heads == 2);
+}
 
 TEST_CASE("a gqa config is checked field by field", "[engine][decoder]") {
   GqaConfig config = gqa_config(8, 4, 3);

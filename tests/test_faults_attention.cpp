@@ -120,10 +120,7 @@ Matrix<double> run_mha(const AttentionOptions& options, MhaCache<double>* kept =
 }
 
 GqaConfig gqa_config(Index heads, Index kv_heads, bool rope, bool alibi) {
-  GqaConfig config;
-  config.hidden_size = 8;
-  config.num_attention_heads = heads;
-  config.num_key_value_heads = kv_heads;
+  GqaConfig config = GqaConfig::of(8, heads, kv_heads);
   config.rope = rope;
   config.alibi = alibi;
   config.rope_scaling = rope ? 2.0 : 1.0;

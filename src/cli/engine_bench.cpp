@@ -107,11 +107,8 @@ std::pair<double, double> time_mha(const BenchOptions& options) {
 // Llama's attention as it is configured by default: causal, RoPE on q and k, no biases.
 template <typename T>
 std::pair<double, double> time_gqa(const BenchOptions& options) {
-  engine::GqaConfig config;
-  config.hidden_size = options.d_model;
-  config.num_attention_heads = options.heads;
-  config.num_key_value_heads = options.kv_heads;
-  engine::GqaParams<T> params(config);
+  engine::GqaParams<T> params(
+      engine::GqaConfig::of(options.d_model, options.heads, options.kv_heads));
   engine::Rng rng(options.seed);
   for (engine::Matrix<T>* weight : {&params.q_proj, &params.k_proj, &params.v_proj, &params.o_proj})
     engine::fill_xavier_uniform(*weight, rng);

@@ -37,14 +37,10 @@ DemoResult run_alibi_distance(const Params& params, std::uint64_t seed) {
   const std::int64_t tokens = params.integer("tokens");
   const std::int64_t far = params.integer("far");
   constexpr std::int64_t head_dim = 8;
-  engine::GqaConfig config;
-  config.hidden_size = heads * head_dim;
-  config.num_attention_heads = heads;
-  config.num_key_value_heads = heads;
-  config.head_dim = head_dim;
-  config.causal = true;
-  config.rope = false;
-  config.alibi = true;
+  const engine::GqaConfig config = engine::GqaConfig::of(heads * head_dim, heads, heads)
+                                       .with_head_dim(head_dim)
+                                       .without_rope()
+                                       .with_alibi();
   engine::GqaParams<double> with_alibi(config);
   engine::Rng rng(seed);
   // W_q = 0: every content score q·k is 0, so the weights are ALiBi's bias alone.

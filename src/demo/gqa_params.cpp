@@ -71,13 +71,9 @@ AttentionWeights attention_weights(const GqaSettings& s, std::int64_t kv, bool c
   double q_proj = h * d * e, kv_proj = 2.0 * g * d * e, o_proj = e * h * d;
   double total = q_proj + kv_proj + o_proj;
   if (count_modules) {
-    engine::GqaConfig config;
-    config.hidden_size = s.d_model;
-    config.num_attention_heads = s.heads;
-    config.num_key_value_heads = kv;
-    config.head_dim = s.head_dim;
-    config.rope = false;  // RoPE holds no parameters; an odd head_dim is fine to count
-    const engine::GqaParams<double> module(config);
+    // RoPE holds no parameters; an odd head_dim is fine to count.
+    const engine::GqaParams<double> module(
+        engine::GqaConfig::of(s.d_model, s.heads, kv).with_head_dim(s.head_dim).without_rope());
     const auto counted = static_cast<double>(engine::count_params(module).total());
     const auto size_of = [](const Mat& weight) { return static_cast<double>(weight.size()); };
     closed_form_matches = closed_form_matches && counted == total &&
@@ -96,13 +92,8 @@ AttentionWeights attention_weights(const GqaSettings& s, std::int64_t kv, bool c
 // and G alone, so it is read from a forward pass through the narrowest module with these heads
 // (one dimension per head).
 double queries_per_kv_head(std::int64_t heads, std::int64_t kv) {
-  engine::GqaConfig narrow;
-  narrow.hidden_size = heads;
-  narrow.num_attention_heads = heads;
-  narrow.num_key_value_heads = kv;
-  narrow.head_dim = 1;
-  narrow.rope = false;
-  const engine::GqaParams<double> probe(narrow);
+  const engine::GqaParams<double> probe(
+      engine::GqaConfig::of(heads, heads, kv).with_head_dim(1).without_rope());
   Mat probe_out;
   engine::GqaCache<double> probe_cache;
   engine::gqa_forward(probe_out, probe_cache, Mat(Mat::Zero(1, heads)), probe);
@@ -132,12 +123,9 @@ MultiHeadSizes report_kv_heads(DemoResult& result, const GqaSettings& s) {
   // A head's width, read off a module (o_proj takes H·D inputs) while modules are counted.
   double head_width = d;
   if (count_modules) {
-    engine::GqaConfig config;
-    config.hidden_size = s.d_model;
-    config.num_attention_heads = s.heads;
-    config.num_key_value_heads = s.kv_list.front();
-    config.rope = false;
-    head_width = static_cast<double>(engine::GqaParams<double>(config).o_proj.cols()) / h;
+    const engine::GqaParams<double> module(
+        engine::GqaConfig::of(s.d_model, s.heads, s.kv_list.front()).without_rope());
+    head_width = static_cast<double>(module.o_proj.cols()) / h;
   }
   result.set("head_dim", head_width, totals);
   Mat table(static_cast<Index>(s.kv_list.size()), 6);

@@ -42,13 +42,8 @@ struct LiveDecode {
 LiveDecode decode_live(std::uint64_t seed, std::int64_t heads, std::int64_t kv_heads,
                        std::int64_t live_dim, std::int64_t live_tokens) {
   LiveDecode live;
-  engine::GqaConfig config;
-  config.hidden_size = heads * live_dim;
-  config.num_attention_heads = heads;
-  config.num_key_value_heads = kv_heads;
-  config.head_dim = live_dim;
-  config.causal = true;
-  config.rope = true;
+  const engine::GqaConfig config =
+      engine::GqaConfig::of(heads * live_dim, heads, kv_heads).with_head_dim(live_dim);
   engine::GqaParams<double> layer(config);
   engine::Rng rng(seed);
   engine::fill_xavier_uniform(layer.q_proj, rng);

@@ -89,11 +89,7 @@ DemoResult run_rope_relative(const Params& params, std::uint64_t seed) {
   };
   // Inside an attention module RoPE turns Q and K only: the values of tokens at the query
   // positions are what they are with RoPE switched off.
-  engine::GqaConfig config;
-  config.hidden_size = dim;
-  config.num_attention_heads = 1;
-  config.num_key_value_heads = 1;
-  config.rope_theta = base;
+  const engine::GqaConfig config = engine::GqaConfig::of(dim, 1, 1).with_rope_theta(base);
   engine::GqaParams<double> with_rope(config);
   engine::fill_xavier_uniform(with_rope.q_proj, rng);
   engine::fill_xavier_uniform(with_rope.k_proj, rng);
