@@ -16,6 +16,7 @@
 #include "bank/sources.hpp"
 #include "bank_test_support.hpp"
 #include "golden.hpp"
+#include "html_test_support.hpp"
 
 namespace print_test {
 
@@ -77,54 +78,6 @@ inline nlohmann::json hostile_bank() {
   return bank;
 }
 
-// A small XML well-formedness check of an HTML document (the <style> element's CSS skipped):
-// every tag closed in order or self-closed, attributes quoted, every '&' an entity. Returns what
-// is wrong, or nothing.
-inline std::string tag_problems(const std::string& html) {
-  std::vector<std::string> open;
-  for (std::size_t at = 0; at < html.size(); ++at) {
-    if (html[at] == '&') {
-      const std::size_t semicolon = html.find(';', at);
-      const std::string entity =
-          semicolon == std::string::npos ? "" : html.substr(at, semicolon - at + 1);
-      if (entity != "&amp;" && entity != "&lt;" && entity != "&gt;" && entity != "&quot;" &&
-          entity != "&#39;") {
-        return "bare '&' at offset " + std::to_string(at);
-      }
-      continue;
-    }
-    if (html[at] != '<') continue;
-    const std::size_t end = html.find('>', at);
-    if (end == std::string::npos) return "unterminated tag at offset " + std::to_string(at);
-    const std::string tag = html.substr(at + 1, end - at - 1);
-    at = end;
-    if (tag.rfind("!DOCTYPE", 0) == 0) continue;
-    if (tag.empty() || tag[0] == '!') return "unexpected markup <" + tag + ">";
-    if (tag == "style") {
-      const std::size_t close = html.find("</style>", at);
-      if (close == std::string::npos) return "<style> never closed";
-      at = close + std::string("</style>").size() - 1;
-      continue;
-    }
-    if (tag[0] == '/') {
-      const std::string name = tag.substr(1);
-      if (open.empty() || open.back() != name)
-        return "</" + name + "> closes <" + (open.empty() ? "nothing" : open.back()) + ">";
-      open.pop_back();
-      continue;
-    }
-    const std::string name = tag.substr(0, tag.find_first_of(" /\n"));
-    for (std::size_t eq = tag.find('='); eq != std::string::npos; eq = tag.find('=', eq + 1)) {
-      const std::size_t quote = tag.find_first_of("\"'", eq);
-      const std::size_t close =
-          quote == std::string::npos ? quote : tag.find(tag[quote], quote + 1);
-      if (quote != eq + 1 || close == std::string::npos)
-        return "unquoted attribute in <" + tag + ">";
-      eq = close;
-    }
-    if (tag.back() != '/') open.push_back(name);
-  }
-  return open.empty() ? "" : "<" + open.back() + "> never closed";
-}
+using html_test::tag_problems;
 
 }  // namespace print_test
