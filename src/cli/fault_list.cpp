@@ -52,14 +52,19 @@ std::string fault_list_text(const Theme& theme, int width, std::string_view prog
       entry.replace(0, info.name.size(), fmt::format(theme.emphasis, "{}", info.name));
     out += entry;
   }
+  // The commands on lines of their own, so each copies whole at any width.
   out += "\n" +
          wrap_styled(theme.dim,
                      fmt::format("{} faults, {} of them subtle (they move no demo's measured "
                                  "default outputs by 10%: only a proof that reads the right value "
-                                 "notices them). `{} check --engine-faults` runs every proof under "
-                                 "every fault; `{} list traps` says what each trap is.",
-                                 catalog.size(), subtle, program, program),
-                     width);
+                                 "notices them). Every proof under every fault:",
+                                 catalog.size(), subtle),
+                     width) +
+         style_lines(theme.dim, text::command_block(std::string(program) + " check --engine-faults",
+                                                    width, "    ")) +
+         wrap_styled(theme.dim, "What each trap is:", width) +
+         style_lines(theme.dim,
+                     text::command_block(std::string(program) + " list traps", width, "    "));
   return out;
 }
 
