@@ -4,6 +4,7 @@
 
 #include "engine/attention.hpp"
 #include "engine/fault.hpp"
+#include "gradcheck_support.hpp"
 #include "test_support.hpp"
 
 namespace test_attention {
@@ -128,6 +129,22 @@ TEST_CASE("dropping the 1/√d_k scale sharpens the softmax", "[engine][attentio
         scaled.probs[0].rowwise().maxCoeff().mean());
 }
 
+TEST_CASE("scaled dot-product attention gradients match central differences",
+          "[engine][attention][gradcheck]") {
+  for (const bool causal : {false, true}) {
+    for (const bool unscaled : {false, true}) {
+      CAPTURE(causal, unscaled);
+      Rng rng(8);
+      Matrix<double> query = random_matrix(5, 4, rng), key = random_matrix(5, 4, rng);
+      Matrix<double> value = random_matrix(5, 3, rng);
+      AttentionOptions options;
+      options.causal = causal;
+      options.scaled = !unscaled;
+      check_attention_gradients(query, key, value, random_matrix(5, 3, rng), options);
+    }
+  }
+}
+
 TEST_CASE("multi-head attention gradients match central differences",
           "[engine][attention][gradcheck]") {
   struct Case {
@@ -159,25 +176,7 @@ TEST_CASE("multi-head attention gradients match central differences",
     MhaParams<double> params = random_mha(8, c.heads, c.bias, rng);
     Matrix<double> x = random_matrix(5, 8, rng);
     const Matrix<double> dout = random_matrix(5, 8, rng);
-    Matrix<double> y, dx;
-    MhaCache<double> cache;
-    const auto loss = [&] {
-      mha_forward(y, cache, x, params, c.options);
-      return weighted_sum(y, dout);
-    };
-    loss();
-    MhaParams<double> grads;
-    mha_backward(dx, grads, dout, x, params, cache, c.options);
-    CHECK_CLOSE(dx, numeric_gradient(x, loss), kGradTolerance);
-    CHECK_CLOSE(grads.in_proj.weight, numeric_gradient(params.in_proj.weight, loss),
-                kGradTolerance);
-    CHECK_CLOSE(grads.out_proj.weight, numeric_gradient(params.out_proj.weight, loss),
-                kGradTolerance);
-    if (c.bias) {
-      CHECK_CLOSE(grads.in_proj.bias, numeric_gradient(params.in_proj.bias, loss), kGradTolerance);
-      CHECK_CLOSE(grads.out_proj.bias, numeric_gradient(params.out_proj.bias, loss),
-                  kGradTolerance);
-    }
+    check_mha_gradients(params, x, dout, c.options);
   }
 }
 

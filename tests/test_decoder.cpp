@@ -6,6 +6,7 @@
 
 #include "engine/decoder.hpp"
 #include "engine/param_count.hpp"
+#include "gradcheck_support.hpp"
 #include "test_support.hpp"
 
 namespace test_decoder {
@@ -333,17 +334,7 @@ TEST_CASE("gqa gradients match central differences", "[engine][decoder][gradchec
     GqaParams<double> params = random_gqa(config, rng);
     Matrix<double> x = random_matrix(5, 8, rng);
     const Matrix<double> dout = random_matrix(5, 8, rng);
-    Matrix<double> y, dx;
-    GqaCache<double> cache;
-    const auto loss = [&] {
-      gqa_forward(y, cache, x, params, c.positions);
-      return weighted_sum(y, dout);
-    };
-    loss();
-    GqaParams<double> grads;
-    gqa_backward(dx, grads, dout, x, params, cache);
-    CHECK_CLOSE(dx, numeric_gradient(x, loss), kGradTolerance);
-    check_param_gradients(params, grads, loss);
+    check_gqa_gradients(params, x, dout, c.positions);
   }
 }
 

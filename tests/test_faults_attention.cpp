@@ -16,6 +16,7 @@
 #include "engine/decoder.hpp"
 #include "engine/fault.hpp"
 #include "engine/param_count.hpp"
+#include "gradcheck_support.hpp"
 #include "test_support.hpp"
 
 namespace test_faults_attention {
@@ -661,57 +662,24 @@ TEST_CASE("decoding under a RoPE, ALiBi or head-mapping fault still matches its 
 
 namespace {
 
-void check_attention_gradients(bool causal) {
+// The shared checks (gradcheck_support.hpp) on this file's seeded inputs.
+void check_seeded_attention_gradients(bool causal) {
   Qkv qkv = seeded_qkv(5, 4);
-  const Matrix<double> dout = seeded_tokens(5, 3);
   AttentionOptions options;
   options.causal = causal;
-  Matrix<double> out(5, 3), probs;
-  const auto loss = [&] {
-    attention_forward<double>(out, probs, qkv.query, qkv.key, qkv.value, options);
-    return weighted_sum(out, dout);
-  };
-  loss();
-  Matrix<double> dq(5, 4), dk(5, 4), dv(5, 3);
-  attention_backward<double>(dq, dk, dv, dout, qkv.query, qkv.key, qkv.value, probs, options);
-  CHECK_CLOSE(dq, numeric_gradient(qkv.query, loss), kGradTolerance);
-  CHECK_CLOSE(dk, numeric_gradient(qkv.key, loss), kGradTolerance);
-  CHECK_CLOSE(dv, numeric_gradient(qkv.value, loss), kGradTolerance);
+  check_attention_gradients(qkv.query, qkv.key, qkv.value, seeded_tokens(5, 3), options);
 }
 
-void check_mha_gradients(const AttentionOptions& options) {
+void check_seeded_mha_gradients(const AttentionOptions& options) {
   MhaParams<double> params = seeded_mha(8, 4, true);
   Matrix<double> x = seeded_tokens(6, 8);
-  const Matrix<double> dout = seeded_tokens(6, 8) * 0.5;
-  Matrix<double> y, dx;
-  MhaCache<double> cache;
-  const auto loss = [&] {
-    mha_forward(y, cache, x, params, options);
-    return weighted_sum(y, dout);
-  };
-  loss();
-  MhaParams<double> grads;
-  mha_backward(dx, grads, dout, x, params, cache, options);
-  CHECK_CLOSE(dx, numeric_gradient(x, loss), kGradTolerance);
-  check_param_gradients(params, grads, loss);
+  check_mha_gradients(params, x, seeded_tokens(6, 8) * 0.5, options);
 }
 
-void check_gqa_gradients(const GqaConfig& config) {
+void check_seeded_gqa_gradients(const GqaConfig& config) {
   GqaParams<double> params = seeded_gqa(config);
   Matrix<double> x = seeded_tokens(5, 8);
-  const Matrix<double> dout = seeded_tokens(5, 8) * 0.5;
-  const Positions positions{3, 1, 4, 1, 5};
-  Matrix<double> y, dx;
-  GqaCache<double> cache;
-  const auto loss = [&] {
-    gqa_forward(y, cache, x, params, positions);
-    return weighted_sum(y, dout);
-  };
-  loss();
-  GqaParams<double> grads;
-  gqa_backward(dx, grads, dout, x, params, cache);
-  CHECK_CLOSE(dx, numeric_gradient(x, loss), kGradTolerance);
-  check_param_gradients(params, grads, loss);
+  check_gqa_gradients(params, x, seeded_tokens(5, 8) * 0.5, {3, 1, 4, 1, 5});
 }
 
 const Fault kScoreFaults[] = {Fault::unscaled_scores, Fault::causal_mask_ignored,
@@ -728,7 +696,7 @@ TEST_CASE("attention gradients match central differences under the score faults"
     for (const bool causal : {false, true}) {
       CAPTURE(fault_info(fault).name, causal);
       FaultScope scope(fault);
-      check_attention_gradients(causal);
+      check_seeded_attention_gradients(causal);
     }
   }
 }
@@ -745,7 +713,7 @@ TEST_CASE("multi-head attention gradients match central differences under every 
       FaultScope scope(fault);
       AttentionOptions options = rope ? rope_options(true) : AttentionOptions{};
       options.causal = true;
-      check_mha_gradients(options);
+      check_seeded_mha_gradients(options);
     }
   }
 }
@@ -766,7 +734,7 @@ TEST_CASE(
       FaultScope scope(fault);
       GqaConfig config = gqa_config(4, 2, true, true);
       config.causal = causal;
-      check_gqa_gradients(config);
+      check_seeded_gqa_gradients(config);
     }
   }
 }

@@ -1,0 +1,65 @@
+// One gradient check per attention op, shared by the op's own tests and the engine-fault tests:
+// the op's backward against central differences of the loss Σ y ⊙ dout (test_support.hpp), for
+// the input and, where the op has them, every parameter by name.
+#pragma once
+
+#include "engine/attention.hpp"
+#include "engine/decoder.hpp"
+#include "test_support.hpp"
+
+namespace proofdeck::testing {
+
+// Scaled dot-product attention: dq, dk and dv.
+inline void check_attention_gradients(engine::Matrix<double>& query, engine::Matrix<double>& key,
+                                      engine::Matrix<double>& value,
+                                      const engine::Matrix<double>& dout,
+                                      const engine::AttentionOptions& options) {
+  engine::Matrix<double> out(query.rows(), value.cols()), probs;
+  const auto loss = [&] {
+    engine::attention_forward<double>(out, probs, query, key, value, options);
+    return weighted_sum(out, dout);
+  };
+  loss();
+  engine::Matrix<double> dq(query.rows(), query.cols()), dk(key.rows(), key.cols()),
+      dv(value.rows(), value.cols());
+  engine::attention_backward<double>(dq, dk, dv, dout, query, key, value, probs, options);
+  CHECK_CLOSE(dq, numeric_gradient(query, loss), kGradTolerance);
+  CHECK_CLOSE(dk, numeric_gradient(key, loss), kGradTolerance);
+  CHECK_CLOSE(dv, numeric_gradient(value, loss), kGradTolerance);
+}
+
+// Multi-head attention (PyTorch's nn.MultiheadAttention): dx and every parameter.
+inline void check_mha_gradients(engine::MhaParams<double>& params, engine::Matrix<double>& x,
+                                const engine::Matrix<double>& dout,
+                                const engine::AttentionOptions& options) {
+  engine::Matrix<double> y, dx;
+  engine::MhaCache<double> cache;
+  const auto loss = [&] {
+    engine::mha_forward(y, cache, x, params, options);
+    return weighted_sum(y, dout);
+  };
+  loss();
+  engine::MhaParams<double> grads;
+  engine::mha_backward(dx, grads, dout, x, params, cache, options);
+  CHECK_CLOSE(dx, numeric_gradient(x, loss), kGradTolerance);
+  check_param_gradients(params, grads, loss);
+}
+
+// Grouped-query attention (Llama's): dx and every parameter, at `positions` (0, 1, … when empty).
+inline void check_gqa_gradients(engine::GqaParams<double>& params, engine::Matrix<double>& x,
+                                const engine::Matrix<double>& dout,
+                                const engine::Positions& positions = {}) {
+  engine::Matrix<double> y, dx;
+  engine::GqaCache<double> cache;
+  const auto loss = [&] {
+    engine::gqa_forward(y, cache, x, params, positions);
+    return weighted_sum(y, dout);
+  };
+  loss();
+  engine::GqaParams<double> grads;
+  engine::gqa_backward(dx, grads, dout, x, params, cache);
+  CHECK_CLOSE(dx, numeric_gradient(x, loss), kGradTolerance);
+  check_param_gradients(params, grads, loss);
+}
+
+}  // namespace proofdeck::testing
