@@ -1,10 +1,11 @@
-// One gradient check per attention op, shared by the op's own tests and the engine-fault tests:
+// One gradient check per op, shared by the op's own tests and the engine-fault tests:
 // the op's backward against central differences of the loss Σ y ⊙ dout (test_support.hpp), for
 // the input and, where the op has them, every parameter by name.
 #pragma once
 
 #include "engine/attention.hpp"
 #include "engine/decoder.hpp"
+#include "engine/encoder_layer.hpp"
 #include "test_support.hpp"
 
 namespace proofdeck::testing {
@@ -58,6 +59,26 @@ inline void check_gqa_gradients(engine::GqaParams<double>& params, engine::Matri
   loss();
   engine::GqaParams<double> grads;
   engine::gqa_backward(dx, grads, dout, x, params, cache);
+  CHECK_CLOSE(dx, numeric_gradient(x, loss), kGradTolerance);
+  check_param_gradients(params, grads, loss);
+}
+
+// A transformer encoder layer (PyTorch's nn.TransformerEncoderLayer): a finite output, dx and
+// every parameter.
+inline void check_encoder_layer_gradients(engine::EncoderLayerParams<double>& params,
+                                          engine::Matrix<double>& x,
+                                          const engine::Matrix<double>& dout,
+                                          const engine::EncoderLayerConfig& config) {
+  engine::Matrix<double> y, dx;
+  engine::EncoderLayerCache<double> cache;
+  const auto loss = [&] {
+    engine::encoder_layer_forward(y, cache, x, params, config);
+    return weighted_sum(y, dout);
+  };
+  loss();
+  engine::EncoderLayerParams<double> grads;
+  engine::encoder_layer_backward(dx, grads, dout, x, params, cache, config);
+  CHECK(y.allFinite());
   CHECK_CLOSE(dx, numeric_gradient(x, loss), kGradTolerance);
   check_param_gradients(params, grads, loss);
 }

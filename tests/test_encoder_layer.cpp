@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "engine/encoder_layer.hpp"
+#include "gradcheck_support.hpp"
 #include "test_support.hpp"
 
 namespace test_encoder_layer {
@@ -95,19 +96,8 @@ TEST_CASE("encoder layer gradients match central differences", "[engine][encoder
     randomize(params, rng);
     Matrix<double> x = random_matrix(4, 8, rng);
     const Matrix<double> dout = random_matrix(4, 8, rng);
-    Matrix<double> y, dx;
-    EncoderLayerCache<double> cache;
-    const auto loss = [&] {
-      encoder_layer_forward(y, cache, x, params, config);
-      return weighted_sum(y, dout);
-    };
-    loss();
-    EncoderLayerParams<double> grads;
-    encoder_layer_backward(dx, grads, dout, x, params, cache, config);
-    CHECK_CLOSE(dx, numeric_gradient(x, loss), kGradTolerance);
-
-    // Every parameter, matched by name between params and grads.
-    check_param_gradients(params, grads, loss);
+    // dx and every parameter, matched by name between params and grads.
+    check_encoder_layer_gradients(params, x, dout, config);
   }
 }
 

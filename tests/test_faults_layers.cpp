@@ -12,6 +12,7 @@
 #include "engine/param_count.hpp"
 #include "engine/positional.hpp"
 #include "engine/stack.hpp"
+#include "gradcheck_support.hpp"
 #include "test_support.hpp"
 
 namespace test_faults_layers {
@@ -557,18 +558,7 @@ TEST_CASE("encoder layer gradients match central differences under each layer-fa
       randomize(params, rng);
       Matrix<double> x = random_matrix(4, 8, rng);
       const Matrix<double> dout = random_matrix(4, 8, rng);
-      Matrix<double> y, dx;
-      EncoderLayerCache<double> cache;
-      const auto loss = [&] {
-        encoder_layer_forward(y, cache, x, params, config);
-        return weighted_sum(y, dout);
-      };
-      loss();
-      EncoderLayerParams<double> grads;
-      encoder_layer_backward(dx, grads, dout, x, params, cache, config);
-      CHECK(y.allFinite());
-      CHECK_CLOSE(dx, numeric_gradient(x, loss), kGradTolerance);
-      check_param_gradients(params, grads, loss);
+      check_encoder_layer_gradients(params, x, dout, config);
     }
   }
 }
