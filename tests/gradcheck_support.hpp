@@ -6,6 +6,7 @@
 #include "engine/attention.hpp"
 #include "engine/decoder.hpp"
 #include "engine/encoder_layer.hpp"
+#include "engine/norm.hpp"
 #include "test_support.hpp"
 
 namespace proofdeck::testing {
@@ -61,6 +62,23 @@ inline void check_gqa_gradients(engine::GqaParams<double>& params, engine::Matri
   engine::gqa_backward(dx, grads, dout, x, params, cache);
   CHECK_CLOSE(dx, numeric_gradient(x, loss), kGradTolerance);
   check_param_gradients(params, grads, loss);
+}
+
+// LayerNorm over each row (eps 1e-5): dx, and the weight's and bias's gradients.
+inline void check_layernorm_gradients(engine::NormParams<double>& params, engine::Matrix<double>& x,
+                                      const engine::Matrix<double>& dout) {
+  engine::Matrix<double> y, dx;
+  engine::Vector<double> mean, rstd;
+  engine::NormParams<double> grads;
+  const auto loss = [&] {
+    engine::layernorm_forward(y, mean, rstd, x, params, 1e-5);
+    return weighted_sum(y, dout);
+  };
+  loss();
+  engine::layernorm_backward(dx, grads, dout, x, params, mean, rstd);
+  CHECK_CLOSE(dx, numeric_gradient(x, loss), kGradTolerance);
+  CHECK_CLOSE(grads.weight, numeric_gradient(params.weight, loss), kGradTolerance);
+  CHECK_CLOSE(grads.bias, numeric_gradient(params.bias, loss), kGradTolerance);
 }
 
 // A transformer encoder layer (PyTorch's nn.TransformerEncoderLayer): a finite output, dx and

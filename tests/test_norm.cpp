@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include "engine/norm.hpp"
+#include "gradcheck_support.hpp"
 #include "test_support.hpp"
 
 namespace test_norm {
@@ -87,15 +88,7 @@ TEST_CASE("norm gradients match central differences", "[engine][norm][gradcheck]
 
   SECTION("layer norm") {
     NormParams<double> params = random_affine(6, rng);
-    const auto loss = [&] {
-      layernorm_forward(y, mean, rstd, x, params, 1e-5);
-      return weighted_sum(y, dout);
-    };
-    loss();
-    layernorm_backward(dx, grads, dout, x, params, mean, rstd);
-    CHECK_CLOSE(dx, numeric_gradient(x, loss), kGradTolerance);
-    CHECK_CLOSE(grads.weight, numeric_gradient(params.weight, loss), kGradTolerance);
-    CHECK_CLOSE(grads.bias, numeric_gradient(params.bias, loss), kGradTolerance);
+    check_layernorm_gradients(params, x, dout);
   }
   SECTION("layer norm without affine parameters") {
     const NormParams<double> params(6, false);
