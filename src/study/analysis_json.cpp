@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "study/analysis.hpp"
+#include "study/json_null.hpp"
 
 namespace proofdeck::study {
 
@@ -12,10 +13,6 @@ namespace {
 
 ordered_json number_or_null(double value) {
   return std::isfinite(value) ? ordered_json(value) : ordered_json(nullptr);
-}
-
-ordered_json text_or_null(const std::optional<std::string>& text) {
-  return text ? ordered_json(*text) : ordered_json(nullptr);
 }
 
 }  // namespace
@@ -53,7 +50,7 @@ void to_json(ordered_json& out, const OptionAnalysis& option) {
   out["id"] = option.id;
   out["text"] = option.text;
   out["key"] = option.key;
-  out["trap"] = text_or_null(option.trap);
+  out["trap"] = or_null(option.trap);
   out["chosen"] = option.chosen;
   out["rate"] = number_or_null(option.rate);
   out["upper"] = number_or_null(option.upper);
@@ -61,7 +58,7 @@ void to_json(ordered_json& out, const OptionAnalysis& option) {
 }
 
 void to_json(ordered_json& out, const WrongAnswer& wrong) {
-  out = {{"answer", wrong.answer}, {"count", wrong.count}, {"trap", text_or_null(wrong.trap)}};
+  out = {{"answer", wrong.answer}, {"count", wrong.count}, {"trap", or_null(wrong.trap)}};
 }
 
 void to_json(ordered_json& out, const QuestionFlag& flag) {
@@ -71,11 +68,11 @@ void to_json(ordered_json& out, const QuestionFlag& flag) {
 void to_json(ordered_json& out, const QuestionAnalysis& question) {
   out = ordered_json::object();
   out["id"] = question.id;
-  out["bank"] = text_or_null(question.bank);
-  out["topic"] = text_or_null(question.topic);
-  out["type"] = text_or_null(question.type);
-  out["objective"] = text_or_null(question.objective);
-  out["prompt"] = text_or_null(question.prompt);
+  out["bank"] = or_null(question.bank);
+  out["topic"] = or_null(question.topic);
+  out["type"] = or_null(question.type);
+  out["objective"] = or_null(question.objective);
+  out["prompt"] = or_null(question.prompt);
   out["attempts"] = question.attempts;
   out["answered"] = question.answered;
   out["facility"] = number_or_null(question.facility);
@@ -95,7 +92,7 @@ void to_json(ordered_json& out, const QuestionAnalysis& question) {
 
 void to_json(ordered_json& out, const ObjectiveAnalysis& objective) {
   out = {{"id", objective.id},
-         {"statement", text_or_null(objective.statement)},
+         {"statement", or_null(objective.statement)},
          {"attempts", objective.attempts},
          {"right", objective.right},
          {"facility", number_or_null(objective.facility)}};
@@ -103,7 +100,7 @@ void to_json(ordered_json& out, const ObjectiveAnalysis& objective) {
 
 void to_json(ordered_json& out, const TrapAnalysis& trap) {
   out = {{"id", trap.id},
-         {"name", text_or_null(trap.name)},
+         {"name", or_null(trap.name)},
          {"fell", trap.fell},
          {"exposed", trap.exposed},
          {"rate", number_or_null(trap.rate)}};

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "study/json_null.hpp"
 #include "study/readiness.hpp"
 #include "text/escape.hpp"
 #include "text/number.hpp"
@@ -136,11 +137,6 @@ ReadinessView readiness_view(const std::vector<bank::Bank>& banks,
 // --- JSON ---------------------------------------------------------------------------------------
 
 namespace {
-
-template <typename T>
-ordered_json or_null(const std::optional<T>& value) {
-  return value ? ordered_json(*value) : ordered_json(nullptr);
-}
 
 const char* verdict_name(ReadinessVerdict verdict) {
   switch (verdict) {

@@ -15,6 +15,7 @@
 #include "bank/instance.hpp"
 #include "bank/prerequisites.hpp"
 #include "study/drill_plan.hpp"
+#include "study/json_null.hpp"
 #include "study/learner_day.hpp"
 #include "study/readiness.hpp"
 #include "study/readiness_view.hpp"
@@ -298,11 +299,6 @@ Stats compute_stats(ProgressStore& store, const std::vector<bank::Bank>& banks, 
 
 namespace {
 
-template <typename T>
-ordered_json value_or_null(const std::optional<T>& value) {
-  return value ? ordered_json(*value) : ordered_json(nullptr);
-}
-
 ordered_json exam_to_json(const ExamRecord& exam) {
   ordered_json topics = ordered_json::object();
   for (const auto& [id, score] : exam.topics)
@@ -310,17 +306,17 @@ ordered_json exam_to_json(const ExamRecord& exam) {
   ordered_json predicted = nullptr;
   if (const auto& p = exam.predicted)
     predicted = {{"readiness", p->readiness},
-                 {"low", value_or_null(p->low)},
-                 {"high", value_or_null(p->high)},
+                 {"low", or_null(p->low)},
+                 {"high", or_null(p->high)},
                  {"pass_chance", p->pass_chance}};
   ordered_json json = {{"at", exam.at},
                        {"score", exam.score},
                        {"total", exam.total},
-                       {"passed", value_or_null(exam.passed)},
+                       {"passed", or_null(exam.passed)},
                        {"minutes", exam.minutes},
                        {"topics", std::move(topics)},
-                       {"pass", value_or_null(exam.pass)},
-                       {"allowed_minutes", value_or_null(exam.allowed_minutes)},
+                       {"pass", or_null(exam.pass)},
+                       {"allowed_minutes", or_null(exam.allowed_minutes)},
                        {"predicted", std::move(predicted)}};
   if (!exam.date.empty()) json["date"] = exam.date;
   return json;
@@ -333,7 +329,7 @@ void to_json(ordered_json& json, const Stats& stats) {
   json["reviews"] = {{"today", stats.reviews.today},
                      {"total", stats.reviews.total},
                      {"by_mode", stats.reviews.by_mode}};
-  json["retention"] = {{"true_retention", value_or_null(stats.retention.true_retention)},
+  json["retention"] = {{"true_retention", or_null(stats.retention.true_retention)},
                        {"reviews", stats.retention.reviews}};
   json["cards"] = {{"learning", stats.cards.learning},
                    {"new", stats.cards.fresh},
@@ -354,9 +350,9 @@ void to_json(ordered_json& json, const Stats& stats) {
                               {"seen", t.seen},
                               {"answers", t.answers},
                               {"correct", t.correct},
-                              {"accuracy", value_or_null(t.accuracy)},
+                              {"accuracy", or_null(t.accuracy)},
                               {"drilled", t.drilled},
-                              {"recall", value_or_null(t.recall)}});
+                              {"recall", or_null(t.recall)}});
   json["exams"] = ordered_json::array();
   for (const ExamRecord& exam : stats.exams)
     json["exams"].push_back(exam_to_json(exam));
@@ -367,7 +363,7 @@ void to_json(ordered_json& json, const Stats& stats) {
                              {"name", t.name},
                              {"exposed", t.exposed},
                              {"fell", t.fell},
-                             {"miss_rate", value_or_null(t.miss_rate)}});
+                             {"miss_rate", or_null(t.miss_rate)}});
   json["leeches"] = ordered_json::array();
   for (const Leech& leech : stats.leeches)
     json["leeches"].push_back({{"id", leech.id}, {"lapses", leech.lapses}});
