@@ -90,9 +90,6 @@ MEASURED_SECONDS = {
     "layout": 2.5,             # Chromium laying out a handout at 768 pixels
     "demo layout": 0.7,        # the same for one demo's page
 }
-# An instrumented (sanitizer) build runs proofdeck several times slower; Chromium is the same.
-if os.environ.get("PROOFDECK_SANITIZED") == "1":
-    MEASURED_SECONDS["proofdeck"] *= 10
 
 
 class Slow(Exception):

@@ -327,7 +327,7 @@ TEST_CASE("print: every built-in question prints, a section per topic", "[print]
 }
 
 TEST_CASE("print: every figure of the every-question worksheet stays small enough to print",
-          "[print][large]") {
+          "[print][large][sweep]") {
   // A 256×256 heatmap drawn cell for cell was 8 MB of SVG, and the worksheet 17.6 MB, more than a
   // browser prints in five minutes. Seeds 0 and 7 draw different template combinations (7 draws
   // the causal mask over 256 tokens).
@@ -508,7 +508,10 @@ TEST_CASE("print: the key's list of trapped wrong answers says what each option 
   // The key names the trap; its correction is the study sheet's.
   CHECK_THAT(md, Contains("- ✗ **b)** Reduce the number of parameters in the attention block  \n"
                           "  *Trap: Multi-head attention cuts parameters*\n"));
-  // Over every built-in question: no lettered line in a key is the letter alone.
+}
+
+TEST_CASE("print: no trapped wrong answer in a built-in key is its letter alone",
+          "[print][sweep]") {
   for (const std::string format : {"html", "md"}) {
     Cli cli;
     REQUIRE(cli.run({"print", "--format", format, "--answers", "appendix"}) == 0);
