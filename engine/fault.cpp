@@ -1,4 +1,4 @@
-// The fault catalog and the thread's active fault (see fault.hpp).
+// The fault catalog (see fault.hpp); the active fault lives in the run context (run_context.cpp).
 #include "engine/fault.hpp"
 
 #include <algorithm>
@@ -7,9 +7,6 @@
 namespace proofdeck::engine {
 
 namespace {
-
-thread_local Fault active = Fault::none;
-thread_local OpSet reached_ops;
 
 constexpr std::array<std::string_view, kOpCount> kOpNames{
     "attention",       "heads",       "kv-heads",          "kv-cache",  "tiled-attention",
@@ -269,26 +266,6 @@ std::optional<Fault> find_fault(std::string_view name) {
     if (info.name == name) return info.fault;
   }
   return std::nullopt;
-}
-
-Fault enter(Op op) noexcept {
-  reached_ops.set(static_cast<std::size_t>(op));
-  return active;
-}
-
-FaultScope::FaultScope(Fault fault) noexcept
-    : previous_fault_(active), previous_reached_(reached_ops) {
-  active = fault;
-  reached_ops.reset();
-}
-
-FaultScope::~FaultScope() {
-  active = previous_fault_;
-  reached_ops |= previous_reached_;
-}
-
-OpSet FaultScope::reached() const noexcept {
-  return reached_ops;
 }
 
 }  // namespace proofdeck::engine

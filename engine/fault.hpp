@@ -5,10 +5,11 @@
 //
 // A fault lives in the engine code that computes on tensors or builds a module's structure, never
 // in demos, banks, closed-form counts, visitors, the RNG or initialisation. The active fault
-// belongs to the thread (the demo runner sets it per run with a FaultScope), so two runs on two
-// threads may carry two faults. Every op asks once per call, on entry, which fault is active —
-// one branch per call, never per element — and the answer also records that the op was reached,
-// which is how a demo's declared dependencies are checked (docs/ARCHITECTURE.md § Engine faults).
+// belongs to the thread's run context (run_context.hpp; the demo runner sets it per run with a
+// FaultScope), so two runs on two threads may carry two faults. Every op asks once per call, on
+// entry, which fault is active — one branch per call, never per element — and the answer also
+// records that the op was reached, which is how a demo's declared dependencies are checked
+// (docs/ARCHITECTURE.md § Engine faults).
 #pragma once
 
 #include <bitset>

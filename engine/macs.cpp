@@ -1,29 +1,25 @@
-// The thread's open multiply-add tally (see macs.hpp).
+// The multiply-add tally open in the thread's run context (see macs.hpp).
 #include "engine/macs.hpp"
 
 #include "engine/fault.hpp"
+#include "engine/run_context.hpp"
 
 namespace proofdeck::engine {
 
-namespace {
-
-thread_local MacTally* open_tally = nullptr;
-
-}  // namespace
-
-MacTally::MacTally() noexcept : previous_(open_tally) {
-  open_tally = this;
+MacTally::MacTally() noexcept : previous_(run_context().tally) {
+  run_context().tally = this;
 }
 
 MacTally::~MacTally() {
-  open_tally = previous_;
+  run_context().tally = previous_;
   if (previous_ != nullptr) previous_->count_ += count_;
 }
 
 void count_macs(MacSite site, Index rows, Index inner, Index cols) noexcept {
-  if (open_tally == nullptr) return;  // nothing counts: the op is not reached
+  MacTally* const tally = run_context().tally;
+  if (tally == nullptr) return;  // nothing counts: the op is not reached
   const bool one_head = enter(Op::mac_count) == Fault::mac_count_one_head;
-  MacCount& count = open_tally->count_;
+  MacCount& count = tally->count_;
   const std::int64_t macs = static_cast<std::int64_t>(rows) * inner * cols;
   switch (site) {
     case MacSite::linear:

@@ -33,7 +33,8 @@ enum class MacSite : std::uint8_t { linear, scores, weighted_values };
 // sum it sees — one head's share read as the layer's cost.
 void count_macs(MacSite site, Index rows, Index inner, Index cols) noexcept;
 
-// Counts this thread's products for as long as it lives. Tallies nest: when one ends, the tally
+// Counts this thread's products for as long as it lives (the tally of its run context,
+// run_context.hpp). Tallies nest: when one ends, the tally
 // open before it gains what it counted.
 class MacTally {
  public:

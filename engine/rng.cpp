@@ -2,26 +2,23 @@
 #include "engine/rng.hpp"
 
 #include <algorithm>
-#include <array>
-#include <atomic>
 #include <cmath>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <numbers>
+#include <tuple>
+
+#include "engine/run_context.hpp"
 
 namespace proofdeck::engine {
 
-namespace {
-thread_local DrawLog* active_log = nullptr;
-}  // namespace
-
-DrawLog::DrawLog() noexcept : previous_(active_log) {
-  active_log = this;
+DrawLog::DrawLog() noexcept : previous_(run_context().draws) {
+  run_context().draws = this;
 }
 
 DrawLog::~DrawLog() {
-  active_log = previous_;
+  run_context().draws = previous_;
 }
 
 void DrawLog::record(std::uint64_t value) noexcept {
@@ -32,7 +29,17 @@ void DrawLog::record(std::uint64_t value) noexcept {
 
 namespace {
 
-constexpr std::uint64_t kGolden = 0x9E3779B97F4A7C15ULL;  // SplitMix64's increment
+constexpr std::uint64_t kGolden = 0x9E3779B97F4A7C15ULL;  // SplitMix64's increment, γ
+
+// γ⁻¹ modulo 2⁶⁴ (γ is odd), by Newton's iteration: each step doubles the bits that are right.
+constexpr std::uint64_t inverse_of(std::uint64_t odd) {
+  std::uint64_t inverse = odd;  // right in the low 3 bits
+  for (int i = 0; i < 5; ++i)
+    inverse *= 2 - odd * inverse;
+  return inverse;
+}
+constexpr std::uint64_t kGoldenInverse = inverse_of(kGolden);
+static_assert(kGolden * kGoldenInverse == 1);
 
 // SplitMix64's output for a state already advanced.
 std::uint64_t mix(std::uint64_t z) {
@@ -56,109 +63,90 @@ std::pair<double, double> normal_pair(std::uint64_t first, std::uint64_t second)
   return {radius * std::cos(angle), radius * std::sin(angle)};
 }
 
-// A seed's sequence of normals, in blocks computed on first use by whichever thread needs one.
-// Block b holds normals b·kBlock …, the pairs that start 2·b·kBlock draws into the seed's stream.
+// A block holds the normals of kBlock / 2 consecutive pairs: those drawn from the states at
+// positions P, P + 2, … P + kBlock − 2 of the stream (position k is the state k·γ).
 constexpr std::uint64_t kBlock = std::uint64_t{1} << 15;  // even: a block holds whole pairs
-constexpr std::uint64_t kBlocks = 512;
-class NormalSequence {
- public:
-  explicit NormalSequence(std::uint64_t seed) : seed_(seed) {}
-  ~NormalSequence() {
-    for (std::atomic<const double*>& block : blocks_)
-      delete[] block.load();
-  }
-  NormalSequence(const NormalSequence&) = delete;
-  NormalSequence& operator=(const NormalSequence&) = delete;
-
-  const double* block(std::uint64_t b) {
-    if (const double* ready = blocks_[b].load(std::memory_order_acquire)) return ready;
-    auto values = std::make_unique<double[]>(kBlock);
-    std::uint64_t state = seed_ + kGolden * (b * kBlock);
-    for (std::uint64_t i = 0; i < kBlock; i += 2) {
-      const std::uint64_t first = mix(state += kGolden);
-      const std::uint64_t second = mix(state += kGolden);
-      std::tie(values[i], values[i + 1]) = normal_pair(first, second);
-    }
-    // Two threads may compute the same block; the first to publish it wins, with equal values.
-    const double* expected = nullptr;
-    if (blocks_[b].compare_exchange_strong(expected, values.get(), std::memory_order_acq_rel))
-      return values.release();
-    return expected;
-  }
-
- private:
-  std::uint64_t seed_;
-  std::array<std::atomic<const double*>, kBlocks> blocks_{};
-};
-
-struct SharedSequences {
-  std::mutex mutex;
-  std::map<std::uint64_t, std::unique_ptr<NormalSequence>> by_seed;
-
-  NormalSequence& of(std::uint64_t seed) {
-    const std::lock_guard<std::mutex> lock(mutex);
-    std::unique_ptr<NormalSequence>& sequence = by_seed[seed];
-    if (!sequence) sequence = std::make_unique<NormalSequence>(seed);
-    return *sequence;
-  }
-};
-
-std::atomic<SharedSequences*> shared_sequences{nullptr};
+constexpr std::size_t kMaxBlocks = 512;
 
 }  // namespace
 
-SharedNormals::SharedNormals() {
-  SharedSequences* none = nullptr;
-  auto sequences = std::make_unique<SharedSequences>();
-  owner_ = shared_sequences.compare_exchange_strong(none, sequences.get());
-  if (owner_) static_cast<void>(sequences.release());
+struct NormalCache::Blocks {
+  std::mutex mutex;
+  std::map<std::uint64_t, std::unique_ptr<double[]>> by_start;  // keyed by P
+};
+
+NormalCache::NormalCache() : blocks_(std::make_unique<Blocks>()) {}
+
+NormalCache::~NormalCache() = default;
+
+std::span<const double> NormalCache::normals_from(std::uint64_t state, std::uint64_t wanted) {
+  // A pair drawn from position p belongs to the block of p's parity that holds it.
+  const std::uint64_t position = state * kGoldenInverse;
+  const std::uint64_t parity = position & 1;
+  const std::uint64_t at = (position - parity) & (kBlock - 1);  // even
+  const std::uint64_t start = position - at;
+  const std::uint64_t take = std::min(wanted, kBlock - at);
+  {
+    const std::lock_guard<std::mutex> lock(blocks_->mutex);
+    if (const auto it = blocks_->by_start.find(start); it != blocks_->by_start.end())
+      return {it->second.get() + at, take};
+    if (blocks_->by_start.size() >= kMaxBlocks) return {};
+  }
+  // Computed outside the lock; two threads may compute one block, and the first to keep it wins
+  // (their values are equal).
+  auto values = std::make_unique<double[]>(kBlock);
+  std::uint64_t drawn = start * kGolden;
+  for (std::uint64_t i = 0; i < kBlock; i += 2) {
+    const std::uint64_t first = mix(drawn += kGolden);
+    const std::uint64_t second = mix(drawn += kGolden);
+    std::tie(values[i], values[i + 1]) = normal_pair(first, second);
+  }
+  const std::lock_guard<std::mutex> lock(blocks_->mutex);
+  const auto [it, added] = blocks_->by_start.try_emplace(start, std::move(values));
+  return {it->second.get() + at, take};
 }
 
-SharedNormals::~SharedNormals() {
-  if (owner_) delete shared_sequences.exchange(nullptr);
+NormalsScope::NormalsScope(NormalCache* cache) noexcept : previous_(run_context().normals) {
+  run_context().normals = cache;
+}
+
+NormalsScope::~NormalsScope() {
+  run_context().normals = previous_;
 }
 
 template <typename Scalar>
 void Rng::fill_normals(Scalar* out, Index count, double mean, double stddev) {
-  SharedSequences* sequences = shared_sequences.load(std::memory_order_acquire);
-  const auto wanted = static_cast<std::uint64_t>(std::max<Index>(count, 0));
-  // A DrawLog counts every draw as it happens, so a logged thread draws them itself.
-  if (shared_ && sequences != nullptr && active_log == nullptr &&
-      shared_read_ + wanted <= kBlock * kBlocks) {
-    NormalSequence& sequence = sequences->of(seed_);
-    for (std::uint64_t i = 0; i < wanted;) {
-      const std::uint64_t at = shared_read_ + i;
-      const double* block = sequence.block(at / kBlock);
-      const std::uint64_t take = std::min(wanted - i, kBlock - at % kBlock);
-      for (std::uint64_t j = 0; j < take; ++j)
-        out[i + j] = static_cast<Scalar>(mean + stddev * block[at % kBlock + j]);
-      i += take;
+  const RunContext& context = run_context();
+  Index i = 0;
+  // A DrawLog counts every draw as it happens, so a logged thread draws them itself; a pending
+  // normal comes first, so one is drawn too.
+  if (context.normals != nullptr && context.draws == nullptr && !has_spare_ && count > 0) {
+    // The count asked and, when it is odd, the pair's second normal a draw would keep pending.
+    const Index total = count + count % 2;
+    while (i < total) {
+      const std::span<const double> run =
+          context.normals->normals_from(state_, static_cast<std::uint64_t>(total - i));
+      if (run.empty()) break;  // the cache is full: drawn below
+      for (const double z : run) {
+        if (i < count) {
+          out[i] = static_cast<Scalar>(mean + stddev * z);
+        } else {
+          spare_ = z;
+          has_spare_ = true;
+        }
+        ++i;
+      }
+      state_ += kGolden * run.size();  // each normal read is one draw taken
     }
-    shared_read_ += wanted;
-    return;
   }
-  for (Index i = 0; i < count; ++i)
+  for (; i < count; ++i)
     out[i] = static_cast<Scalar>(normal(mean, stddev));
 }
 
-void Rng::leave_shared_sequence() {
-  shared_ = false;
-  // n normals read: ⌊n/2⌋ whole pairs, and with n odd the first of one more, its second pending.
-  state_ = seed_ + kGolden * (2 * (shared_read_ / 2));
-  if (shared_read_ % 2 == 1) {
-    // Recomputed, not drawn again: no DrawLog sees it (the first time, none did either).
-    const std::uint64_t first = mix(state_ += kGolden);
-    const std::uint64_t second = mix(state_ += kGolden);
-    spare_ = normal_pair(first, second).second;
-    has_spare_ = true;
-  }
-}
-
 std::uint64_t Rng::next_u64() {
-  leave_shared();
   state_ += kGolden;
   const std::uint64_t z = mix(state_);
-  if (active_log != nullptr) active_log->record(z);
+  if (DrawLog* const log = run_context().draws; log != nullptr) log->record(z);
   return z;
 }
 
@@ -176,7 +164,6 @@ std::size_t Rng::below(std::size_t n) {
 }
 
 double Rng::normal() {
-  leave_shared();
   if (has_spare_) {
     has_spare_ = false;
     return spare_;

@@ -5,6 +5,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -13,9 +15,10 @@
 namespace proofdeck::engine {
 
 // SplitMix64 (Steele, Lea, Flood 2014): one 64-bit state, passes BigCrush, trivially seedable.
+// A plain value: what it draws next depends on its state and pending normal alone.
 class Rng {
  public:
-  explicit Rng(std::uint64_t seed) : state_(seed), seed_(seed) {}
+  explicit Rng(std::uint64_t seed) : state_(seed) {}
 
   std::uint64_t next_u64();
   // Uniform in [0, 1) with 53 random bits.
@@ -27,48 +30,56 @@ class Rng {
   // Standard normal by the Box–Muller transform; the second draw of each pair is kept.
   double normal();
   double normal(double mean, double stddev) { return mean + stddev * normal(); }
-  // out[0 … count) = normal(mean, stddev), drawn in order: the same values as that many calls.
-  // While a SharedNormals lives and this generator has drawn nothing else since it was seeded,
-  // they are copied from the seed's sequence of normals, computed once for every generator of
-  // that seed (fill_normal goes through here).
+  // out[0 … count) = normal(mean, stddev), drawn in order: the same values as that many calls,
+  // and the state left as they would leave it. With a NormalCache in the thread's run context
+  // and no normal pending, they are copied from the cache (fill_normal goes through here).
   template <typename Scalar>
   void fill_normals(Scalar* out, Index count, double mean, double stddev);
 
  private:
-  // Before any draw but fill_normals: puts the state where the normals read so far would have
-  // left it.
-  void leave_shared() {
-    if (shared_) leave_shared_sequence();
-  }
-  void leave_shared_sequence();
-
   std::uint64_t state_;
-  std::uint64_t seed_;
-  std::uint64_t shared_read_ = 0;  // normals read from the seed's shared sequence
-  bool shared_ = true;             // nothing but shared normals drawn yet
   bool has_spare_ = false;
   double spare_ = 0.0;
 };
 
-// While one lives, generators share the normals their seeds draw (Rng::fill_normals): `check`
-// runs hundreds of demos, each from a fresh Rng of the same seed filling its weights with
-// normals, so all of them read prefixes of one sequence, computed once (Box–Muller's logarithm,
-// sine and cosine were 40% of the runs' time) instead of once a run. Every value is bit-identical
-// to drawing it; the sequences (up to 16.8 million normals a seed) are freed when it ends. Open it
-// on one thread, around work that may use several; nested ones share the outer's sequences.
-class SharedNormals {
+// Normals computed once for every generator that reads them: `check` runs hundreds of demos,
+// each from a fresh Rng of one seed filling its weights with normals, so all of them read stretches
+// of the same stream (Box–Muller's logarithm, sine and cosine were 40% of the runs' time).
+// SplitMix64's state after k draws is k·γ past the state at 0, so every state sits somewhere on
+// one stream: the cache holds it in blocks, computed on first use by whichever thread needs one
+// (up to 512 blocks of 32,768 normals, 128 MB; past that, generators draw their own). Every value
+// is bit-identical to drawing it. The demo runner owns one (bank/proof.hpp) and lends it to each
+// run with a NormalsScope; safe to read from several threads at once.
+class NormalCache {
  public:
-  SharedNormals();
-  ~SharedNormals();
-  SharedNormals(const SharedNormals&) = delete;
-  SharedNormals& operator=(const SharedNormals&) = delete;
+  NormalCache();
+  ~NormalCache();
+  NormalCache(const NormalCache&) = delete;
+  NormalCache& operator=(const NormalCache&) = delete;
+  // The normals of the Box–Muller pairs a generator in `state` draws next, in order: `wanted`
+  // of them (even) or fewer, up to the end of a block; none once the cache is full.
+  std::span<const double> normals_from(std::uint64_t state, std::uint64_t wanted);
 
  private:
-  bool owner_;
+  struct Blocks;
+  std::unique_ptr<Blocks> blocks_;
+};
+
+// Lends `cache` to this thread's generators for as long as it lives (run_context.hpp).
+class NormalsScope {
+ public:
+  explicit NormalsScope(NormalCache* cache) noexcept;
+  ~NormalsScope();
+  NormalsScope(const NormalsScope&) = delete;
+  NormalsScope& operator=(const NormalsScope&) = delete;
+
+ private:
+  NormalCache* previous_;
 };
 
 // Every value any Rng draws on this thread while a DrawLog lives is tallied in it: how many and a
 // hash of their sequence. Tests use it to show an engine fault leaves every random draw as it was.
+// A thread with a log open draws every normal itself, so that each is counted.
 class DrawLog {
  public:
   DrawLog() noexcept;

@@ -25,6 +25,7 @@
 #include "study/learner_day.hpp"
 #include "study/modes.hpp"
 #include "study/progress.hpp"
+#include "study/readiness.hpp"
 #include "study/stats.hpp"
 
 namespace readiness_sim {
@@ -108,6 +109,9 @@ struct World {
   std::vector<std::vector<std::size_t>> siblings;
   bank::Enemies enemies;
   std::vector<std::vector<std::size_t>> truth_forms;  // items of each form exam draws
+  // The forms stats' readiness averages over, drawn once for every learner of the world.
+  std::unique_ptr<study::ReadinessForms> readiness_forms =
+      std::make_unique<study::ReadinessForms>();
 };
 
 // A blind guess's chance as the simulated learner has it: the 4PL floor by type.
@@ -573,6 +577,7 @@ class Study {
     study::StatsOptions options;
     options.pass = kPassMark;
     options.default_exam_length = kExamQuestions;
+    options.kept_forms = world_.readiness_forms.get();
     const study::Stats stats = study::compute_stats(store_, *world_.banks, now_, options);
     const study::ReadinessView& readiness = stats.readiness;
     const Truth truth = truth_of(world_, learner_, now_);

@@ -1,6 +1,7 @@
-// The fault catalog and the thread-local active fault: names are unique contract names, every
+// The fault catalog and the run context's active fault: names are unique contract names, every
 // fault names the op it changes and the trap it breaks, a scope sets and restores the fault and
-// records the ops reached, and two threads carry two faults at once.
+// records the ops reached, two threads carry two faults at once, and a thread's run context
+// starts empty and is restored field by field as its scopes end.
 #include <catch2/catch.hpp>
 
 #include <set>
@@ -8,6 +9,9 @@
 #include <thread>
 
 #include "engine/fault.hpp"
+#include "engine/macs.hpp"
+#include "engine/rng.hpp"
+#include "engine/run_context.hpp"
 
 namespace test_fault_scope {
 
@@ -89,6 +93,39 @@ TEST_CASE("two threads carry two faults at the same time", "[fault]") {
   CHECK(seen_a == Fault::rope_base_1000);
   CHECK(seen_b == Fault::alibi_halved_slopes);
   CHECK(enter(Op::rope) == Fault::none);
+}
+
+TEST_CASE("a run context: a new thread's is empty, and each scope restores what it set",
+          "[fault][context]") {
+  NormalCache cache;
+  RunContext seen_inside, seen_after;
+  std::thread worker([&] {
+    seen_after = run_context();  // empty: nothing of the opening thread's scopes
+    {
+      const FaultScope fault(Fault::unscaled_scores);
+      const MacTally tally;
+      const DrawLog log;
+      const NormalsScope normals(&cache);
+      enter(Op::linear);
+      seen_inside = run_context();
+    }
+    const RunContext& after = run_context();
+    CHECK(after.fault == Fault::none);
+    CHECK(after.tally == nullptr);
+    CHECK(after.draws == nullptr);
+    CHECK(after.normals == nullptr);
+  });
+  const FaultScope opener(Fault::residual_dropped);  // the opening thread's, not the worker's
+  worker.join();
+  CHECK(seen_after.fault == Fault::none);
+  CHECK(seen_after.reached.none());
+  CHECK(seen_after.tally == nullptr);
+  CHECK(seen_inside.fault == Fault::unscaled_scores);
+  CHECK(seen_inside.reached.test(static_cast<std::size_t>(Op::linear)));
+  CHECK(seen_inside.tally != nullptr);
+  CHECK(seen_inside.draws != nullptr);
+  CHECK(seen_inside.normals == &cache);
+  CHECK(run_context().fault == Fault::residual_dropped);
 }
 
 }  // namespace test_fault_scope

@@ -6,7 +6,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <numeric>
-#include <optional>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -18,8 +17,9 @@ namespace test_rng {
 
 using proofdeck::engine::DrawLog;
 using proofdeck::engine::Matrix;
+using proofdeck::engine::NormalCache;
+using proofdeck::engine::NormalsScope;
 using proofdeck::engine::Rng;
-using proofdeck::engine::SharedNormals;
 using proofdeck::engine::Vector;
 
 // What a generator of `seed` gives drawing one normal at a time: `count` of mean + stddev·z as
@@ -151,23 +151,24 @@ TEST_CASE("the shuffle swaps each place from the back with one below() draw, as 
 }
 
 TEST_CASE(
-    "shared normals are bit-identical to drawing them, and leave the state where drawing would",
+    "cached normals are bit-identical to drawing them, and leave the state where drawing would",
     "[engine][rng]") {
   // Even and odd counts (a pair's second normal pending) and ones past a block of 32,768.
   for (const std::int64_t count : {0, 1, 2, 7, 32767, 32768, 32769, 100001}) {
     CAPTURE(count);
     const Drawn expected = one_at_a_time(3, count, 0.5, 2.0);
-    const SharedNormals shared;
+    NormalCache cache;
+    const NormalsScope scope(&cache);
     Rng rng(3);
     CHECK(filled(rng, count, 0.5, 2.0) == expected);
   }
 }
 
-TEST_CASE(
-    "shared normals: consecutive fills, float weights, and a generator drawing uniforms first",
-    "[engine][rng]") {
-  const SharedNormals shared;
-  SECTION("two fills read on along the sequence, as two runs of draws would") {
+TEST_CASE("cached normals: consecutive fills, float weights, and a generator that drew first",
+          "[engine][rng]") {
+  NormalCache cache;
+  const NormalsScope scope(&cache);
+  SECTION("two fills read on along the stream, as two runs of draws would") {
     Rng rng(11), reference(11);
     Matrix<float> a(3, 5), b(40000, 1);
     proofdeck::engine::fill_normal(a, 0.0, 0.02, rng);
@@ -178,26 +179,44 @@ TEST_CASE(
       REQUIRE(b.data()[i] == static_cast<float>(reference.normal(1.0, 3.0)));
     CHECK(rng.next_u64() == reference.next_u64());
   }
-  SECTION("a generator that drew anything else first draws for itself, the same values") {
+  SECTION("a generator that drew one uniform first reads the stream's other pairing") {
+    // Its pairs start at odd positions of the stream: the cache keeps them apart.
     Rng rng(11), reference(11);
     CHECK(rng.uniform() == reference.uniform());
+    Vector<double> v(70001);
+    proofdeck::engine::fill_normal(v, 0.0, 1.0, rng);
+    for (Eigen::Index i = 0; i < v.size(); ++i)
+      REQUIRE(v[i] == reference.normal());
+    CHECK(rng.next_u64() == reference.next_u64());
+  }
+  SECTION("a generator with a normal pending gives it first, then the same values") {
+    Rng rng(11), reference(11);
+    CHECK(rng.normal() == reference.normal());
     Vector<double> v(9);
     proofdeck::engine::fill_normal(v, 0.0, 1.0, rng);
     for (Eigen::Index i = 0; i < v.size(); ++i)
       REQUIRE(v[i] == reference.normal());
     CHECK(rng.next_u64() == reference.next_u64());
   }
+  SECTION("generators of two seeds share the cache, each reading its own stretch") {
+    for (const std::uint64_t seed : {11u, 12u, 11u}) {
+      CAPTURE(seed);
+      Rng rng(seed);
+      CHECK(filled(rng, 5001, 0.0, 1.0) == one_at_a_time(seed, 5001, 0.0, 1.0));
+    }
+  }
 }
 
-TEST_CASE("shared normals: generators on several threads, and one outliving the sharing",
+TEST_CASE("cached normals: generators on several threads, and one outliving the scope",
           "[engine][rng]") {
   const Drawn expected = one_at_a_time(5, 70001, 0.0, 1.0);
-  SECTION("four threads filling from one seed at once each get the drawn values") {
-    const SharedNormals shared;
+  SECTION("four threads reading one cache at once each get the drawn values") {
+    NormalCache cache;
     std::vector<Drawn> got(4);
     std::vector<std::thread> threads;
     for (std::size_t t = 0; t < got.size(); ++t) {
-      threads.emplace_back([&got, t] {
+      threads.emplace_back([&got, &cache, t] {
+        const NormalsScope scope(&cache);  // a scope is the thread's own
         Rng rng(5);
         got[t] = filled(rng, 70001, 0.0, 1.0);
       });
@@ -207,11 +226,12 @@ TEST_CASE("shared normals: generators on several threads, and one outliving the 
     for (const Drawn& drawn : got)
       CHECK(drawn == expected);
   }
-  SECTION("a generator that read shared normals draws on correctly once the sharing has ended") {
+  SECTION("a generator that read cached normals draws on correctly once the scope has ended") {
     Rng rng(5);
     Vector<double> first(70001);
     {
-      const SharedNormals shared;
+      NormalCache cache;
+      const NormalsScope scope(&cache);
       proofdeck::engine::fill_normal(first, 0.0, 1.0, rng);
     }
     CHECK(std::vector<double>(first.data(), first.data() + first.size()) == expected.values);
@@ -221,10 +241,10 @@ TEST_CASE("shared normals: generators on several threads, and one outliving the 
   }
 }
 
-TEST_CASE("a DrawLog counts every normal of a fill, shared or not", "[engine][rng]") {
-  const auto logged = [](bool share) {
-    std::optional<SharedNormals> shared;
-    if (share) shared.emplace();
+TEST_CASE("a DrawLog counts every normal of a fill, cached or not", "[engine][rng]") {
+  const auto logged = [](bool cached) {
+    NormalCache cache;
+    const NormalsScope scope(cached ? &cache : nullptr);
     DrawLog log;
     Rng rng(9);
     Vector<double> v(1001);

@@ -16,7 +16,6 @@
 
 #include "bank/template.hpp"
 #include "demo/demo.hpp"
-#include "engine/rng.hpp"
 
 namespace proofdeck::bank {
 
@@ -145,7 +144,7 @@ void check_declared_ops(const FaultPlan& plan) {
 
 // Every (fault, run) the questions need, run on `threads` threads.
 FaultyRuns run_under_faults(const FaultPlan& plan, std::uint64_t seed, unsigned threads,
-                            FaultReport& report) {
+                            demo::RunCaches& caches, FaultReport& report) {
   const std::span<const engine::FaultInfo> faults = engine::fault_catalog();
   FaultyRuns faulty(faults.size());
   struct Job {
@@ -169,8 +168,9 @@ FaultyRuns run_under_faults(const FaultPlan& plan, std::uint64_t seed, unsigned 
       FaultyRun& run = *jobs[i].run;
       const auto start = std::chrono::steady_clock::now();
       try {
-        run.result = std::make_unique<demo::DemoResult>(demo::run_demo(
-            *run.info, demo::resolve_params(*run.info, run.assignments), seed, jobs[i].fault));
+        run.result = std::make_unique<demo::DemoResult>(
+            demo::run_demo(*run.info, demo::resolve_params(*run.info, run.assignments), seed,
+                           jobs[i].fault, &caches));
       } catch (const std::exception& e) {
         run.error = e.what();
       }
@@ -364,10 +364,9 @@ FaultReport check_engine_faults(const std::vector<Bank>& banks, DemoRunner& clea
   FaultReport report;
   const FaultPlan plan = plan_fault_runs(banks, clean, report);
   check_declared_ops(plan);
-  // Every faulty run draws its weights from a fresh generator of one seed: each normal computed
-  // once (a fault leaves every draw as it was).
-  const engine::SharedNormals shared_normals;
-  const FaultyRuns faulty = run_under_faults(plan, seed, threads, report);
+  // Every faulty run draws its weights from a fresh generator of the clean runs' seed, so it reads
+  // the normals they computed (a fault leaves every draw as it was).
+  const FaultyRuns faulty = run_under_faults(plan, seed, threads, clean.caches(), report);
   check_labels(faulty, report);
   judge_questions(plan.judged, faulty, report);
   mark_fragile(banks, plan.judged, seed, threads, report);

@@ -359,6 +359,9 @@ Bank load_bank(std::string_view text, const std::string& file, const LoadLimits&
   clean_controls(reader, root, "");
   Bank bank;
   bank.file = file;
+  bank.content_hash = 0xcbf29ce484222325ULL;  // FNV-1a's offset basis and prime
+  for (const char c : text)
+    bank.content_hash = (bank.content_hash ^ static_cast<unsigned char>(c)) * 0x100000001b3ULL;
   if (reader.object(root, "",
                     {"$schema", "format", "bank", "topics", "traps", "objectives", "out_of_scope",
                      "questions"},

@@ -218,6 +218,9 @@ struct Question {
 struct Bank {
   std::string file;      // as given, for messages
   bool builtin = false;  // embedded in the binary (proven by CI), not from --bank
+  // FNV-1a over the JSON text it was loaded from (0 for a bank built in code): two banks of the
+  // same id and another content tell apart by it.
+  std::uint64_t content_hash = 0;
   std::string id;
   std::string title;
   std::string lesson;

@@ -15,7 +15,6 @@
 #include "bank/formula.hpp"
 #include "bank/numeric_answer.hpp"
 #include "core/errors.hpp"
-#include "engine/rng.hpp"
 #include "text/suggest.hpp"
 
 namespace proofdeck::bank {
@@ -149,7 +148,8 @@ const demo::DemoResult& DemoRunner::run(const Proof& proof, const Bindings& bind
   if (const auto it = cache_.find(cache_key); it != cache_.end()) return *it->second;
   demo::DemoResult result;
   try {
-    result = demo::run_demo(*info, demo::resolve_params(*info, assignments), seed_, fault_);
+    result = demo::run_demo(*info, demo::resolve_params(*info, assignments), seed_, fault_,
+                            caches_.get());
   } catch (const InputError& e) {
     throw InputError("check.demo", fmt::format("{}: {}", where, e.message()));
   }
@@ -188,15 +188,13 @@ void DemoRunner::prefetch(const std::vector<Bank>& banks, unsigned threads) {
       }
     }
   }
-  // The runs draw their weights from fresh generators of one seed: each normal computed once.
-  const engine::SharedNormals shared_normals;
   std::atomic<std::size_t> next{0};
   const auto work = [&]() {
     for (std::size_t i = next++; i < jobs.size(); i = next++) {
       try {
         jobs[i].result = std::make_unique<demo::DemoResult>(
             demo::run_demo(*jobs[i].info, demo::resolve_params(*jobs[i].info, jobs[i].assignments),
-                           seed_, fault_));
+                           seed_, fault_, caches_.get()));
       } catch (const std::exception&) {
         // Left for run() to raise with the question's location.
       }

@@ -37,11 +37,13 @@ struct QuestionVerdict {
 };
 
 // Runs demos for proofs, computing each distinct (demo, arguments) once — with the engine as it
-// is, or under one engine fault (engine/fault.hpp) for `check --engine-faults`.
+// is, or under one engine fault (engine/fault.hpp) for `check --engine-faults`. The one owner of
+// what runs share in a process (demo::RunCaches): each runner holds its caches and lends them to
+// every run it makes; the fault pass lends a clean runner's to its faulty runs (caches()).
 class DemoRunner {
  public:
   explicit DemoRunner(std::uint64_t seed, engine::Fault fault = engine::Fault::none)
-      : seed_(seed), fault_(fault) {}
+      : seed_(seed), fault_(fault), caches_(std::make_unique<demo::RunCaches>()) {}
   // Throws InputError for an unknown demo or parameter, naming the question's pointer.
   const demo::DemoResult& run(const Proof& proof, const Bindings& bindings,
                               const std::string& where);
@@ -52,11 +54,13 @@ class DemoRunner {
   // are lookups. Runs that fail are left out; run() reports them where they are needed.
   void prefetch(const std::vector<Bank>& banks, unsigned threads);
   engine::Fault fault() const { return fault_; }
+  demo::RunCaches& caches() { return *caches_; }
 
  private:
   std::uint64_t seed_;
   engine::Fault fault_;
   std::map<std::string, std::unique_ptr<demo::DemoResult>> cache_;
+  std::unique_ptr<demo::RunCaches> caches_;
 };
 
 // The seed proofs run with unless `check --seed N` says otherwise. print, export and study run

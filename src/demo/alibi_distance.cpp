@@ -32,7 +32,7 @@ Table weights_table(std::string name, std::string title, const Mat& weights) {
   return Table{std::move(name), std::move(title), labels, labels, Eigen::MatrixXd(weights), true};
 }
 
-DemoResult run_alibi_distance(const Params& params, std::uint64_t seed) {
+DemoResult run_alibi_distance(const Params& params, std::uint64_t seed, RunCaches&) {
   const std::int64_t heads = params.integer("heads");
   const std::int64_t tokens = params.integer("tokens");
   const std::int64_t far = params.integer("far");

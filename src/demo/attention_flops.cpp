@@ -20,7 +20,7 @@ using Mat = engine::Matrix<double>;
 
 namespace {
 
-DemoResult run_attention_flops(const Params& params, std::uint64_t) {
+DemoResult run_attention_flops(const Params& params, std::uint64_t, RunCaches&) {
   const std::string demo = "attention-flops";
   const std::int64_t tokens = params.integer("tokens");
   const std::int64_t d_model = params.integer("d_model");

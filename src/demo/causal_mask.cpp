@@ -22,7 +22,7 @@ using Mat = engine::Matrix<double>;
 
 namespace {
 
-DemoResult run_causal_mask(const Params& params, std::uint64_t seed) {
+DemoResult run_causal_mask(const Params& params, std::uint64_t seed, RunCaches&) {
   const std::int64_t seq = params.integer("seq");
   const std::int64_t d_model = params.integer("d_model");
   const std::int64_t heads = params.integer("heads");

@@ -29,7 +29,7 @@ bool every_row_moves(const Mat& before, const Mat& after) {
   return ((after - before).rowwise().norm().array() > 1e-9 * (1.0 + scale)).all();
 }
 
-DemoResult run_cross_attention(const Params& params, std::uint64_t seed) {
+DemoResult run_cross_attention(const Params& params, std::uint64_t seed, RunCaches&) {
   const std::string demo = "cross-attention";
   const std::int64_t decoder_tokens = params.integer("decoder_tokens");
   const std::int64_t encoder_tokens = params.integer("encoder_tokens");

@@ -72,7 +72,8 @@ std::string sequence_text(const engine::Continuation& c) {
   return text;
 }
 
-DemoResult run_decoding_strategies(const Params& params, std::uint64_t /*seed: no draw*/) {
+DemoResult run_decoding_strategies(const Params& params, std::uint64_t /*seed: no draw*/,
+                                   RunCaches&) {
   const double low = params.number("low_temperature");
   const double high = params.number("high_temperature");
   const std::int64_t top_k = params.integer("top_k");

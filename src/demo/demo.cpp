@@ -4,12 +4,15 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <optional>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include "core/errors.hpp"
 #include "engine/blocking.hpp"
+#include "engine/rng.hpp"
+#include "engine/run_context.hpp"
 
 namespace proofdeck::demo {
 
@@ -206,11 +209,17 @@ Params resolve_params(const DemoInfo& info, const std::vector<std::string>& assi
 }
 
 DemoResult run_demo(const DemoInfo& info, const Params& params, std::uint64_t seed,
-                    engine::Fault fault) {
+                    engine::Fault fault, RunCaches* caches) {
   engine::fix_product_blocking();  // the same values on every machine
+  // A run lent no caches keeps its own for its length, and draws its normals itself (or reads the
+  // cache a caller's scope lends: a cache computes whole blocks, which one run rarely repays).
+  std::optional<RunCaches> own;
+  RunCaches& shared = caches != nullptr ? *caches : own.emplace();
+  const engine::NormalsScope normals(caches != nullptr ? &caches->normals
+                                                       : engine::run_context().normals);
   const engine::FaultScope scope(fault);
-  DemoResult result = info.run(params, seed);
-  result.reached = scope.reached();
+  DemoResult result = info.run(params, seed, shared);
+  result.reached |= scope.reached();
   result.demo = info.name;
   result.params = params.json();
   result.params["seed"] = seed;

@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "demo/run_caches.hpp"
 #include "engine/fault.hpp"
 
 namespace proofdeck::demo {
@@ -76,7 +77,7 @@ struct DemoResult {
   std::vector<Table> tables;
   std::vector<Series> series;
   std::vector<std::string> text;  // short paragraphs: what the numbers show
-  engine::OpSet reached;          // the engine ops the run entered (run_demo fills it)
+  engine::OpSet reached;          // the engine ops the run entered (run_demo adds them)
 
   // Every value says where it comes from: there is no form without the provenance.
   void set(const std::string& name, double number, Provenance provenance) {
@@ -122,7 +123,8 @@ struct DemoInfo {
   std::string claim;    // the lesson's claim the demo makes measurable, one sentence
   std::string section;  // where in the lesson: "L1 — Intuition"
   std::vector<ParamSpec> params;
-  std::function<DemoResult(const Params&, std::uint64_t seed)> run;
+  // What runs share comes as `caches` (run_caches.hpp): a demo keeps nothing between runs itself.
+  std::function<DemoResult(const Params&, std::uint64_t seed, RunCaches& caches)> run;
   // The engine ops the demo may reach, at any setting: `check --engine-faults` runs it under the
   // faults of these ops only. A test holds every run's reached ops to it.
   std::vector<engine::Op> ops;
@@ -137,10 +139,10 @@ const std::vector<DemoInfo>& catalog();
 const DemoInfo* find_demo(const std::string& name);
 
 // Runs a demo with parameters already resolved, on the engine as it is or under `fault` (set for
-// this thread for the run's length: engine/fault.hpp); the result's params include the seed, and
-// `reached` records the engine ops the run entered.
+// this thread for the run's length: engine/fault.hpp), reading what `caches` holds; the result's
+// params include the seed, and `reached` records the engine ops the run entered.
 DemoResult run_demo(const DemoInfo& info, const Params& params, std::uint64_t seed,
-                    engine::Fault fault = engine::Fault::none);
+                    engine::Fault fault = engine::Fault::none, RunCaches* caches = nullptr);
 
 // The DemoResult as JSON: {"demo", "params", "values", "provenance", "tables", "series", "text"},
 // "provenance" naming each value's kind under the same names, in the same order, as "values".

@@ -246,7 +246,7 @@ std::vector<std::string> gqa_text(const DemoResult& result, const GqaSettings& s
                                     d_model, grouped(mha.one_head), heads, head_dim))};
 }
 
-DemoResult run_gqa_params(const Params& params, std::uint64_t) {
+DemoResult run_gqa_params(const Params& params, std::uint64_t, RunCaches&) {
   const GqaSettings s = gqa_settings(params);
   DemoResult result;
   const MultiHeadSizes mha = report_kv_heads(result, s);

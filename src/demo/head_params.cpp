@@ -20,7 +20,7 @@ using Mat = engine::Matrix<double>;
 
 namespace {
 
-DemoResult run_head_params(const Params& params, std::uint64_t) {
+DemoResult run_head_params(const Params& params, std::uint64_t, RunCaches&) {
   const std::int64_t d_model = params.integer("d_model");
   const std::vector<std::int64_t> head_counts = params.integers("heads");
   for (const auto heads : head_counts)

@@ -4,7 +4,7 @@
 
 #include <Eigen/QR>
 #include <cstdint>
-#include <mutex>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -108,34 +108,18 @@ std::string score_macs_text(const DemoResult& result, const std::vector<std::int
 
 // The rank of one head's scores by column-pivoted QR, the demo's costliest step. check runs
 // head-width at a dozen settings where d_model / heads gives the first head the same width, and
-// that head's Q and K, drawn first from the same seed, are then the same numbers: a rank is kept
-// beside the matrix it came from, in this process only, and an equal matrix (compared entry by
-// entry) reuses it. Up to 64 MiB of matrices are kept; past that each rank is computed afresh.
-double rank_of_scores(const Mat& scores) {
-  static std::mutex mutex;
-  static std::vector<std::pair<Mat, double>> known;
-  static std::size_t kept_bytes = 0;
-  constexpr std::size_t kMaxKeptBytes = std::size_t{64} << 20;
-  {
-    const std::lock_guard<std::mutex> lock(mutex);
-    for (const auto& [matrix, rank] : known) {
-      if (matrix.rows() == scores.rows() && matrix.cols() == scores.cols() && matrix == scores)
-        return rank;
-    }
-  }
+// that head's Q and K, drawn first from the same seed, are then the same numbers: an equal matrix
+// reuses the rank its runner kept (run_caches.hpp).
+double rank_of_scores(const Mat& scores, MatrixRanks& ranks) {
+  if (const std::optional<double> known = ranks.find(scores)) return *known;
   Eigen::ColPivHouseholderQR<Mat> qr(scores);
   qr.setThreshold(1e-10);
   const auto rank = static_cast<double>(qr.rank());
-  const std::size_t bytes = static_cast<std::size_t>(scores.size()) * sizeof(double);
-  const std::lock_guard<std::mutex> lock(mutex);
-  if (kept_bytes + bytes <= kMaxKeptBytes) {
-    known.emplace_back(scores, rank);
-    kept_bytes += bytes;
-  }
+  ranks.keep(scores, rank);
   return rank;
 }
 
-DemoResult run_head_width(const Params& params, std::uint64_t seed) {
+DemoResult run_head_width(const Params& params, std::uint64_t seed, RunCaches& caches) {
   const std::int64_t d_model = params.integer("d_model");
   const std::vector<std::int64_t> head_counts = params.integers("heads");
   const std::int64_t seq = params.integer("seq");
@@ -163,7 +147,7 @@ DemoResult run_head_width(const Params& params, std::uint64_t seed) {
   for (const auto heads : head_counts) {
     const HeadProducts run = run_head_products(d_model, heads, x, seq, projections, rng);
     const engine::MacCount& count = run.count;
-    const double rank = rank_of_scores(run.first_scores);
+    const double rank = rank_of_scores(run.first_scores, caches.ranks);
     const auto head_dim = static_cast<double>(run.head_dim);
     const std::string h = fmt::format("h{}", heads);
     result.set("head_dim_" + h, head_dim, Provenance::counted);

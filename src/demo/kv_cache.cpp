@@ -4,8 +4,7 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <map>
-#include <mutex>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -17,6 +16,7 @@
 #include "engine/decoder.hpp"
 #include "engine/fault.hpp"
 #include "engine/rng.hpp"
+#include "engine/run_context.hpp"
 #include "text/number.hpp"
 
 namespace proofdeck::demo {
@@ -25,19 +25,6 @@ using engine::Index;
 using Mat = engine::Matrix<double>;
 
 namespace {
-
-// What one layer decoding live measured: everything the demo reports but the byte counts of the
-// configuration asked for.
-struct LiveDecode {
-  double max_diff = 0.0;
-  std::vector<double> step_diff;  // each step's largest difference from the full pass
-  bool one_row_per_token = true;
-  Index cache_rows = 0;
-  double cache_entries = 0.0;  // numbers the cache holds, keys and values
-  double cached_tensors = 0.0, cached_queries = 0.0;
-  bool compared_entries = false;
-  engine::OpSet reached;  // the engine ops the run entered
-};
 
 LiveDecode decode_live(std::uint64_t seed, std::int64_t heads, std::int64_t kv_heads,
                        std::int64_t live_dim, std::int64_t live_tokens) {
@@ -80,37 +67,25 @@ LiveDecode decode_live(std::uint64_t seed, std::int64_t heads, std::int64_t kv_h
 
 // The live decode depends on nothing but its arguments and the engine fault in force, and check
 // runs kv-cache at some fifty settings that share three of them (the live run is capped at 64
-// tokens and 256 dimensions whatever the configuration asked): each is decoded once a process
-// and kept. A kept one enters the engine ops its run reached, so the demo's record of reached
-// ops is the same either way.
-const LiveDecode& live_decode(std::uint64_t seed, std::int64_t heads, std::int64_t kv_heads,
-                              std::int64_t live_dim, std::int64_t live_tokens) {
-  using Key = std::tuple<std::uint64_t, engine::Fault, std::int64_t, std::int64_t, std::int64_t,
-                         std::int64_t>;
-  static std::mutex mutex;
-  static std::map<Key, LiveDecode> decoded;
-  const engine::Fault fault = engine::enter(engine::Op::kv_cache);  // every live run reaches it
-  const Key key{seed, fault, heads, kv_heads, live_dim, live_tokens};
-  {
-    const std::lock_guard<std::mutex> lock(mutex);
-    if (const auto it = decoded.find(key); it != decoded.end()) {
-      for (std::size_t op = 0; op < engine::kOpCount; ++op) {
-        if (it->second.reached.test(op)) engine::enter(static_cast<engine::Op>(op));
-      }
-      return it->second;
-    }
-  }
+// tokens and 256 dimensions whatever the configuration asked): each is decoded once by the runner
+// whose caches the run is lent (run_caches.hpp). A decode read from there adds the engine ops it
+// reached to the result's, as the run that decoded it recorded them.
+LiveDecode live_decode(std::uint64_t seed, std::int64_t heads, std::int64_t kv_heads,
+                       std::int64_t live_dim, std::int64_t live_tokens, LiveDecodes& decodes) {
+  const LiveDecodes::Key key{seed,       engine::run_context().fault, heads, kv_heads, live_dim,
+                             live_tokens};
+  if (std::optional<LiveDecode> known = decodes.find(key)) return *std::move(known);
   LiveDecode live;
   {
-    const engine::FaultScope scope(fault);
+    const engine::FaultScope scope(engine::run_context().fault);
     live = decode_live(seed, heads, kv_heads, live_dim, live_tokens);
     live.reached = scope.reached();
   }
-  const std::lock_guard<std::mutex> lock(mutex);
-  return decoded.try_emplace(key, std::move(live)).first->second;
+  decodes.keep(key, live);
+  return live;
 }
 
-DemoResult run_kv_cache(const Params& params, std::uint64_t seed) {
+DemoResult run_kv_cache(const Params& params, std::uint64_t seed, RunCaches& caches) {
   const std::string demo = "kv-cache";
   const std::int64_t heads = params.integer("heads");
   const std::int64_t kv_heads = params.integer("kv_heads");
@@ -127,7 +102,7 @@ DemoResult run_kv_cache(const Params& params, std::uint64_t seed) {
   // Up to 32 dimensions a head, and a model at most 256 wide (at least 2 dimensions a head).
   const std::int64_t live_dim = std::max<std::int64_t>(
       2, std::min<std::int64_t>(head_dim, std::min<std::int64_t>(32, 256 / heads)) / 2 * 2);
-  const LiveDecode& live = live_decode(seed, heads, kv_heads, live_dim, live_tokens);
+  const LiveDecode live = live_decode(seed, heads, kv_heads, live_dim, live_tokens, caches.decodes);
   const double max_diff = live.max_diff;
   const std::vector<double>& step_diff = live.step_diff;
   const Provenance queries_kind =
@@ -145,6 +120,7 @@ DemoResult run_kv_cache(const Params& params, std::uint64_t seed) {
   // The tokens asked for, unless the live run was capped at 64.
   const Provenance live_kind = live_tokens == tokens ? Provenance::param : Provenance::derived;
   DemoResult result;
+  result.reached = live.reached;  // a decode kept from another run entered these ops there
   result.set("live_tokens", as_double(live_tokens), live_kind);
   result.set("max_diff_decode_vs_full", max_diff, Provenance::measured);
   result.set("decode_matches_full", max_diff <= 1e-10, Provenance::measured);

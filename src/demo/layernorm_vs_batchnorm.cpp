@@ -80,7 +80,7 @@ PaddedDiffs padded_diffs(const Mat& sentence, Index document, engine::Rng& rng) 
   return diffs;
 }
 
-DemoResult run_layernorm_vs_batchnorm(const Params& params, std::uint64_t seed) {
+DemoResult run_layernorm_vs_batchnorm(const Params& params, std::uint64_t seed, RunCaches&) {
   const std::int64_t batch = params.integer("batch");
   const std::int64_t features = params.integer("features");
   const std::int64_t document = params.integer("document");

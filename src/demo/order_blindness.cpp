@@ -79,7 +79,7 @@ Mat weights_by_word(const Mat& weights, const std::vector<std::string>& words,
   return sums;
 }
 
-DemoResult run_order_blindness(const Params& params, std::uint64_t seed) {
+DemoResult run_order_blindness(const Params& params, std::uint64_t seed, RunCaches&) {
   const std::string demo = "order-blindness";
   const std::vector<std::string> a = split_words(params.text("a"));
   const std::vector<std::string> b = split_words(params.text("b"));

@@ -24,7 +24,7 @@ using Mat = engine::Matrix<double>;
 
 namespace {
 
-DemoResult run_pe_extrapolation(const Params& params, std::uint64_t seed) {
+DemoResult run_pe_extrapolation(const Params& params, std::uint64_t seed, RunCaches&) {
   const std::int64_t max_len = params.integer("max_len");
   const std::int64_t d_model = params.integer("d_model");
   const std::int64_t position = params.integer("position");

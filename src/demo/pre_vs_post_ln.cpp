@@ -417,7 +417,7 @@ std::vector<std::string> path_and_warm_up_text(const PreVsPostSettings& s, doubl
   return paragraphs;
 }
 
-DemoResult run_pre_vs_post_ln(const Params& params, std::uint64_t seed) {
+DemoResult run_pre_vs_post_ln(const Params& params, std::uint64_t seed, RunCaches&) {
   const std::string demo = "pre-vs-post-ln";
   const PreVsPostSettings s{distinct_sorted(demo, "depths", params.integers("depths")),
                             params.integer("d_model"),

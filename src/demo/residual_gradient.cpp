@@ -229,7 +229,7 @@ std::vector<std::string> residual_gradient_text(const ResidualGradientSettings& 
                         "blocks. Each fix covers one angle; transformers use both.")};
 }
 
-DemoResult run_residual_gradient(const Params& params, std::uint64_t seed) {
+DemoResult run_residual_gradient(const Params& params, std::uint64_t seed, RunCaches&) {
   const std::string demo = "residual-gradient";
   const ResidualGradientSettings s{params.integer("layers"), params.integer("d_model"),
                                    params.integer("heads"), params.integer("d_ff"),

@@ -24,7 +24,7 @@ using Vec = engine::Vector<double>;
 
 namespace {
 
-DemoResult run_rmsnorm_vs_layernorm(const Params& params, std::uint64_t seed) {
+DemoResult run_rmsnorm_vs_layernorm(const Params& params, std::uint64_t seed, RunCaches&) {
   const std::int64_t features = params.integer("features");
   const std::int64_t tokens = params.integer("tokens");
   const double shift = params.number("shift");

@@ -22,7 +22,7 @@ using Mat = engine::Matrix<double>;
 
 namespace {
 
-DemoResult run_rope_relative(const Params& params, std::uint64_t seed) {
+DemoResult run_rope_relative(const Params& params, std::uint64_t seed, RunCaches&) {
   const std::int64_t offset = params.integer("offset");
   const std::vector<std::int64_t> starts = params.integers("positions");
   const std::int64_t dim = params.integer("d_model");

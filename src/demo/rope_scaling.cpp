@@ -24,7 +24,7 @@ using Mat = engine::Matrix<double>;
 
 namespace {
 
-DemoResult run_rope_scaling(const Params& params, std::uint64_t seed) {
+DemoResult run_rope_scaling(const Params& params, std::uint64_t seed, RunCaches&) {
   const std::string demo = "rope-scaling";
   const std::int64_t trained = params.integer("trained");
   const double factor = params.number("factor");

@@ -274,7 +274,7 @@ std::vector<std::string> saturation_text(const DemoResult& result, const SqrtDkS
                         s.seq_len)};
 }
 
-DemoResult run_sqrt_dk_scaling(const Params& params, std::uint64_t seed) {
+DemoResult run_sqrt_dk_scaling(const Params& params, std::uint64_t seed, RunCaches&) {
   const std::string demo = "sqrt-dk-scaling";
   const SqrtDkSettings s{distinct_sorted(demo, "d_k", params.integers("d_k")),
                          params.integer("seq_len"), params.integer("trials")};

@@ -22,7 +22,7 @@ using Mat = engine::Matrix<double>;
 
 namespace {
 
-DemoResult run_swiglu_params(const Params& params, std::uint64_t) {
+DemoResult run_swiglu_params(const Params& params, std::uint64_t, RunCaches&) {
   const std::int64_t d_model = params.integer("d_model");
   const std::int64_t asked = params.integer("intermediate");
   const std::int64_t multiple_of = params.integer("multiple_of");

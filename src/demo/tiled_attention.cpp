@@ -23,7 +23,7 @@ using Mat = engine::Matrix<double>;
 
 namespace {
 
-DemoResult run_tiled_attention(const Params& params, std::uint64_t seed) {
+DemoResult run_tiled_attention(const Params& params, std::uint64_t seed, RunCaches&) {
   const std::string demo = "tiled-attention";
   const std::int64_t tokens = params.integer("tokens");
   const std::int64_t d_k = params.integer("d_k");

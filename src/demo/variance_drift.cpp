@@ -49,7 +49,7 @@ Mat orthogonal_weight(Index size, double gain, engine::Rng& rng) {
   return std::sqrt(gain) * q;
 }
 
-DemoResult run_variance_drift(const Params& params, std::uint64_t seed) {
+DemoResult run_variance_drift(const Params& params, std::uint64_t seed, RunCaches&) {
   const std::string demo = "variance-drift";
   const VarianceDriftSettings s{params.integer("layers"), params.integer("d_model"),
                                 params.integer("seq_len"), params.number("gain"),

@@ -28,7 +28,7 @@ double largest_relative_gap(const Mat& weight, const Vec& lengths) {
   return ((weight.rowwise().norm() - lengths).array().abs() / lengths.array()).maxCoeff();
 }
 
-DemoResult run_what_layernorm_normalizes(const Params& params, std::uint64_t seed) {
+DemoResult run_what_layernorm_normalizes(const Params& params, std::uint64_t seed, RunCaches&) {
   const std::int64_t tokens = params.integer("tokens");
   const std::int64_t features = params.integer("features");
   engine::Rng rng(seed);

@@ -293,19 +293,21 @@ std::vector<double> chances_now(const std::vector<Item>& items, const Levels& le
   return p;
 }
 
-using Forms = std::vector<std::vector<std::size_t>>;
+using Forms = ReadinessForms::Forms;
 
-// Forms exam draws from a pool, as indexes into it; drawn once per pool and length in a process.
+// Forms exam draws from a pool, as indexes into it; reused from `options.kept_forms` when it
+// holds the forms of the same banks' content, pool and length.
 std::shared_ptr<const Forms> forms_for(const std::vector<bank::Bank>& banks,
                                        const std::vector<Item>& items,
                                        const ReadinessOptions& options) {
-  static std::mutex mutex;
-  static std::map<std::string, std::shared_ptr<const Forms>> cache;
   std::string key = std::to_string(options.questions) + "/" + std::to_string(options.forms);
+  for (const bank::Bank& b : banks)
+    key += "|" + b.id + "#" + std::to_string(b.content_hash);
   for (const Item& item : items)
     key += "|" + item.question->bank + ":" + item.question->id;
-  const std::lock_guard lock(mutex);
-  if (const auto it = cache.find(key); it != cache.end()) return it->second;
+  if (options.kept_forms != nullptr) {
+    if (std::shared_ptr<const Forms> kept = options.kept_forms->find(key)) return kept;
+  }
   std::map<const bank::Question*, std::size_t> index;
   for (std::size_t i = 0; i < items.size(); ++i)
     index[items[i].question] = i;
@@ -322,10 +324,25 @@ std::shared_ptr<const Forms> forms_for(const std::vector<bank::Bank>& banks,
         form.push_back(it->second);
     forms->push_back(std::move(form));
   }
-  if (cache.size() > 64) cache.clear();
-  cache.emplace(key, forms);
+  if (options.kept_forms != nullptr) options.kept_forms->keep(key, forms);
   return forms;
 }
+
+}  // namespace
+
+std::shared_ptr<const ReadinessForms::Forms> ReadinessForms::find(const std::string& key) const {
+  const std::lock_guard lock(mutex_);
+  const auto it = kept_.find(key);
+  return it == kept_.end() ? nullptr : it->second;
+}
+
+void ReadinessForms::keep(const std::string& key, std::shared_ptr<const Forms> forms) {
+  const std::lock_guard lock(mutex_);
+  if (kept_.size() > 64) kept_.clear();  // a simulator's pools are few; this bounds a long run
+  kept_.emplace(key, std::move(forms));
+}
+
+namespace {
 
 // The mean chance over forms, and the chance of `needed` right or more averaged over them.
 std::pair<double, double> over_forms(const Forms& forms, const std::vector<double>& p, int needed) {

@@ -24,6 +24,8 @@
 #pragma once
 
 #include <map>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -35,11 +37,28 @@
 
 namespace proofdeck::study {
 
+// The exam forms readiness averages over, kept for the next estimate over the same pool: keyed by
+// the banks' content (bank::Bank::content_hash), the questions the filters select, the form
+// length and the number of forms. Whoever estimates again and again over one set of banks owns
+// one and passes it in ReadinessOptions (the readiness simulator does); safe to share between
+// threads. Without one, each estimate draws its forms afresh.
+class ReadinessForms {
+ public:
+  using Forms = std::vector<std::vector<std::size_t>>;  // indexes into the pool, form by form
+  std::shared_ptr<const Forms> find(const std::string& key) const;
+  void keep(const std::string& key, std::shared_ptr<const Forms> forms);
+
+ private:
+  mutable std::mutex mutex_;
+  std::map<std::string, std::shared_ptr<const Forms>> kept_;
+};
+
 struct ReadinessOptions {
-  double pass = 75.0;     // percent right an exam passes at
-  int questions = 20;     // questions on the exam form
-  bank::Filters filters;  // the exam's filters (the pool it draws from)
-  int forms = 64;         // forms averaged over
+  double pass = 75.0;                    // percent right an exam passes at
+  int questions = 20;                    // questions on the exam form
+  bank::Filters filters;                 // the exam's filters (the pool it draws from)
+  int forms = 64;                        // forms averaged over
+  ReadinessForms* kept_forms = nullptr;  // forms drawn before, to reuse (see ReadinessForms)
 };
 
 struct ObjectiveReadiness {

@@ -76,6 +76,7 @@ ReadinessView readiness_view(const std::vector<bank::Bank>& banks,
   ReadinessOptions estimate_options;
   estimate_options.pass = options.pass;
   estimate_options.questions = options.questions;
+  estimate_options.kept_forms = options.kept_forms;
   const Readiness r = estimate_readiness(banks, reviews, now, estimate_options);
 
   ReadinessView view;

@@ -19,6 +19,8 @@
 
 namespace proofdeck::study {
 
+class ReadinessForms;  // readiness.hpp
+
 // Objectives answered before readiness gives a first number (all of them, in a smaller pool).
 inline constexpr int kFirstEstimateObjectives = 10;
 // The most of the objectives that may be unseen while readiness gives a verdict.
@@ -27,9 +29,10 @@ inline constexpr double kMostUnseenForVerdict = 0.2;
 inline constexpr std::size_t kNextTraps = 3;
 
 struct ReadinessViewOptions {
-  double pass = 75.0;        // the pass mark readiness is compared with, percent
-  int questions = 20;        // on the exam whose pass chance is given
-  bool like_latest = false;  // that exam is as long as the latest one taken
+  double pass = 75.0;                    // the pass mark readiness is compared with, percent
+  int questions = 20;                    // on the exam whose pass chance is given
+  bool like_latest = false;              // that exam is as long as the latest one taken
+  ReadinessForms* kept_forms = nullptr;  // forms to reuse (readiness.hpp)
 };
 
 // A loaded topic's readiness: measured once some of it was answered, else borrowed from the

@@ -290,6 +290,7 @@ Stats compute_stats(ProgressStore& store, const std::vector<bank::Bank>& banks, 
   const bool latest = !stats.exams.empty() && stats.exams.back().total > 0;
   view.questions = latest ? stats.exams.back().total : options.default_exam_length;
   view.like_latest = latest;
+  view.kept_forms = options.kept_forms;
   stats.readiness = readiness_view(banks, questions.topics, reviews, now, view);
   stats.traps = trap_records(banks, questions, reviews);
   return stats;

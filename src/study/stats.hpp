@@ -24,6 +24,7 @@ struct StatsOptions {
   double pass = 75.0;            // --pass PCT: the pass mark readiness is compared with
   int default_exam_length = 20;  // questions in the exam whose pass chance is given, when none
                                  // was taken yet (else the latest exam's length)
+  ReadinessForms* kept_forms = nullptr;  // readiness forms to reuse (readiness.hpp)
 };
 
 // Reviews of every mode: today (the learner's day, learner_day.hpp) and in total.
