@@ -418,10 +418,29 @@ TEST_CASE("worked() substitutes the variables and shows the result", "[formula]"
   CHECK(worked("3*d_model*d_model", kLesson) == "3 × 512 × 512 = 786,432");
   CHECK(worked("3 * d_model * (d_model / heads) * heads + d_model^2", kLesson) ==
         "3 × 512 × (512 ÷ 8) × 8 + 512^2 = 1,048,576");
-  CHECK(worked("max( d_model // heads,4 )", kLesson) == "max(512 // 8, 4) = 64");
+  CHECK(worked("max( d_model // heads,4 )", kLesson) ==
+        "max(512 ÷ 8, 4) = 64 (the division rounded down)");
   CHECK(worked("2^20") == "2^20 = 1,048,576");
   CHECK(worked("1_048_576 - 1e-5*2") == "1,048,576 - 0.00001 × 2 = 1,048,575.99998");
   CHECK(worked("2/3") == "2 ÷ 3 ≈ 0.6666666667");
+}
+
+TEST_CASE("worked() writes arithmetic as people do, saying where a division rounds down",
+          "[formula]") {
+  CHECK(worked("tokens // heads", {{"tokens", 4096}, {"heads", 16}}) ==
+        "4,096 ÷ 16 = 256 (rounded down)");
+  CHECK(worked("3 * d_model * (d_model // heads)", {{"d_model", 256}, {"heads", 16}}) ==
+        "3 × 256 × (256 ÷ 16) = 12,288 (the division rounded down)");
+  CHECK(worked("7 // 2 * 2") == "7 ÷ 2 × 2 = 6 (the division rounded down)");
+  CHECK(worked("(8 * 512 // 3 + 255) // 256") ==
+        "(8 × 512 ÷ 3 + 255) ÷ 256 = 6 (each division rounded down)");
+  CHECK(worked("x != 2 and x <= 3 and x >= 1 and x % 2 == 1", {{"x", 3}}) ==
+        "3 ≠ 2 and 3 ≤ 3 and 3 ≥ 1 and 3 mod 2 = 1 → true");
+  for (const std::string_view text : {"a // b", "a % b == 0", "a != b", "a <= b", "a >= b"}) {
+    const std::string shown = worked(text, {{"a", 9}, {"b", 4}});
+    for (const std::string_view code : {"//", "%", "==", "!=", "<=", ">="})
+      CHECK(shown.find(code) == std::string::npos);
+  }
 }
 
 TEST_CASE("worked() parenthesizes negative values", "[formula]") {
@@ -443,9 +462,10 @@ TEST_CASE("worked() shows a lone number or variable once", "[formula]") {
 
 TEST_CASE("worked() ends a constraint in true or false", "[formula]") {
   const std::string constraint = "d_model % heads == 0 and d_model // heads >= 4";
-  CHECK(worked(constraint, kLesson) == "512 % 8 == 0 and 512 // 8 >= 4 → true");
+  CHECK(worked(constraint, kLesson) ==
+        "512 mod 8 = 0 and 512 ÷ 8 ≥ 4 → true (the division rounded down)");
   CHECK(worked(constraint, {{"d_model", 512}, {"heads", 12}}) ==
-        "512 % 12 == 0 and 512 // 12 >= 4 → false");
+        "512 mod 12 = 0 and 512 ÷ 12 ≥ 4 → false (the division rounded down)");
   CHECK(worked("not x", {{"x", 0}}) == "not 0 → true");
 }
 
@@ -453,7 +473,7 @@ TEST_CASE("worked() names a variable that and or or skipped without a value", "[
   CHECK(worked("0 and x") == "0 and x → false");
   CHECK(worked("1 or max(x, 2)") == "1 or max(x, 2) → true");
   CHECK(worked("heads > 0 and d_model % heads == 0", {{"heads", 0}}) ==
-        "0 > 0 and d_model % 0 == 0 → false");
+        "0 > 0 and d_model mod 0 = 0 → false");
 }
 
 TEST_CASE("worked() fails as evaluate() does", "[formula]") {

@@ -15,6 +15,7 @@
 #include <utility>
 
 #include "core/errors.hpp"
+#include "text/escape.hpp"
 #include "text/number.hpp"
 #include "text/utf8.hpp"
 
@@ -129,40 +130,6 @@ Utf8Char decode_utf8(std::string_view text, std::size_t index) {
   return c.valid ? Utf8Char{static_cast<char32_t>(c.code), end - index} : Utf8Char{};
 }
 
-// Control characters and the invisible ones that reorder or hide text (bidi overrides,
-// zero-width spaces): a message must not print them.
-bool is_invisible(char32_t code_point) {
-  return code_point < 0x20 || (code_point >= 0x7F && code_point < 0xA0) ||
-         (code_point >= 0x200B && code_point <= 0x200F) ||
-         (code_point >= 0x202A && code_point <= 0x202E) ||
-         (code_point >= 0x2060 && code_point <= 0x206F) || code_point == 0xFEFF;
-}
-
-// The text as a message can quote it: whitespace and control characters become spaces, other
-// invisible characters and bytes that are not UTF-8 become '?', one column each, so columns
-// still point at the right place.
-std::string quotable(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (std::size_t i = 0; i < text.size();) {
-    const Utf8Char c = decode_utf8(text, i);
-    if (c.length == 0) {
-      out += '?';
-      ++i;
-      continue;
-    }
-    if (c.code_point < 0x20 || c.code_point == 0x7F) {
-      out += ' ';
-    } else if (is_invisible(c.code_point)) {
-      out += '?';
-    } else {
-      out.append(text.substr(i, c.length));
-    }
-    i += c.length;
-  }
-  return out;
-}
-
 }  // namespace
 
 struct detail::ParsedFormula {
@@ -180,7 +147,7 @@ struct detail::ParsedFormula {
   // "<where>: <what> at column N in `<text>`<suffix>"
   std::string message(std::string_view what, std::size_t column, std::string_view suffix) const {
     return fmt::format("{}{}{} at column {} in `{}`{}", where, where.empty() ? "" : ": ", what,
-                       column, quotable(text), suffix);
+                       column, text::one_column_quote(text), suffix);
   }
 };
 
@@ -360,7 +327,7 @@ class Lexer {
       fail(fmt::format("invalid UTF-8 byte 0x{:02X}", static_cast<unsigned char>(rest.front())));
     }
     const auto code = static_cast<std::uint32_t>(c.code_point);
-    if (is_invisible(c.code_point)) fail(fmt::format("unexpected character U+{:04X}", code));
+    if (text::is_invisible(c.code_point)) fail(fmt::format("unexpected character U+{:04X}", code));
     fail(fmt::format("unexpected character '{}' (U+{:04X})", rest.substr(0, c.length), code));
   }
 
@@ -738,7 +705,8 @@ class Evaluator {
   const Variables& variables_;
 };
 
-// The spelling of an operator in worked(): binary operators spaced, ^ and unary minus tight.
+// The spelling of an operator in worked(), as people write arithmetic (no programming language's
+// operators): binary operators spaced, ^ and unary minus tight.
 std::string_view worked_spelling(const Token& token) {
   switch (token.kind) {
     case Tok::plus:
@@ -749,24 +717,24 @@ std::string_view worked_spelling(const Token& token) {
       return " × ";
     case Tok::divide:
       return " ÷ ";
-    case Tok::floor_divide:
-      return " // ";
+    case Tok::floor_divide:  // rounded_down_note() says it rounds
+      return " ÷ ";
     case Tok::remainder:
-      return " % ";
+      return " mod ";
     case Tok::power:
       return "^";
     case Tok::equal:
-      return " == ";
+      return " = ";
     case Tok::not_equal:
-      return " != ";
+      return " ≠ ";
     case Tok::less:
       return " < ";
     case Tok::less_equal:
-      return " <= ";
+      return " ≤ ";
     case Tok::greater:
       return " > ";
     case Tok::greater_equal:
-      return " >= ";
+      return " ≥ ";
     case Tok::kw_and:
       return " and ";
     case Tok::kw_or:
@@ -782,6 +750,48 @@ std::string_view worked_spelling(const Token& token) {
     default:
       return "";
   }
+}
+
+// What worked() adds after the result when the formula divides rounding down, which it spells ÷
+// like any division: " (rounded down)" when that division is the last step (4,096 ÷ 16 = 256
+// (rounded down)), else which divisions round. Empty for a formula without one.
+std::string rounded_down_note(const Parsed& parsed) {
+  std::size_t floors = 0, divisions = 0;
+  bool last_step = true;  // the one rounding division is taken last: nothing outside it adds
+  int depth = 0;
+  for (const Token& token : parsed.tokens) {
+    switch (token.kind) {
+      case Tok::open:
+        ++depth;
+        break;
+      case Tok::close:
+        --depth;
+        break;
+      case Tok::floor_divide:
+        ++floors;
+        last_step = last_step && depth == 0;
+        break;
+      case Tok::divide:
+        ++divisions;
+        break;
+      case Tok::end:
+        break;
+      case Tok::times:  // after the rounding division, it multiplies the rounded quotient
+        last_step = last_step && (floors == 0 || depth > 0);
+        break;
+      case Tok::number:
+      case Tok::name:
+        last_step = last_step && (depth > 0 || find_function(parsed.source(token)) == nullptr);
+        break;
+      default:
+        if (depth == 0) last_step = false;
+        break;
+    }
+  }
+  if (floors == 0) return "";
+  if (divisions > 0) return " (a division of whole numbers rounded down)";
+  if (floors > 1) return " (each division rounded down)";
+  return last_step ? " (rounded down)" : " (the division rounded down)";
 }
 
 bool is_truth_valued(const Parsed& parsed) {
@@ -862,7 +872,8 @@ std::string Formula::worked(const Variables& variables) const {
       out += worked_spelling(token);
     }
   }
-  if (is_truth_valued(parsed)) return out + (result != 0 ? " → true" : " → false");
+  const std::string note = rounded_down_note(parsed);
+  if (is_truth_valued(parsed)) return out + (result != 0 ? " → true" : " → false") + note;
   const std::string shown = format_number(result);
   if (out == shown) return out;
   std::string plain;
@@ -870,7 +881,7 @@ std::string Formula::worked(const Variables& variables) const {
                [](char c) { return c != ','; });
   double read_back = 0;
   std::from_chars(plain.data(), plain.data() + plain.size(), read_back);
-  return out + (read_back == result ? " = " : " ≈ ") + shown;
+  return out + (read_back == result ? " = " : " ≈ ") + shown + note;
 }
 
 std::string format_measured(double value) {

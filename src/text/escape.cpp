@@ -179,4 +179,35 @@ std::string slug(std::string_view text, std::string_view fallback) {
   return id.empty() ? std::string(fallback) : id;
 }
 
+bool is_invisible(char32_t code_point) {
+  return code_point < 0x20 || (code_point >= 0x7F && code_point < 0xA0) ||
+         (code_point >= 0x200B && code_point <= 0x200F) ||
+         (code_point >= 0x202A && code_point <= 0x202E) ||
+         (code_point >= 0x2060 && code_point <= 0x206F) || code_point == 0xFEFF;
+}
+
+std::string one_column_quote(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size();) {
+    std::size_t end = i;
+    const CodePoint c = decode(text, end);
+    if (!c.valid) {
+      out += '?';
+      ++i;
+      continue;
+    }
+    const auto code_point = static_cast<char32_t>(c.code);
+    if (code_point < 0x20 || code_point == 0x7F) {
+      out += ' ';
+    } else if (is_invisible(code_point)) {
+      out += '?';
+    } else {
+      out.append(text.substr(i, end - i));
+    }
+    i = end;
+  }
+  return out;
+}
+
 }  // namespace proofdeck::text

@@ -15,6 +15,15 @@ enum class Newlines { keep, as_spaces };
 // width depends on the column it lands in). Newlines kept, or made spaces for one-line output.
 std::string terminal_safe(std::string_view text, Newlines newlines = Newlines::keep);
 
+// Control characters and the invisible ones that reorder or hide text (bidi overrides,
+// zero-width spaces): a message must not print them.
+bool is_invisible(char32_t code_point);
+
+// The text as a message quotes it with a column pointing into it: whitespace and control
+// characters become spaces, other invisible characters and bytes that are not UTF-8 become '?',
+// one column each, so the column still points at the right place.
+std::string one_column_quote(std::string_view text);
+
 // For XML and HTML element content and attribute values: valid UTF-8 only (anything else becomes
 // U+FFFD), control characters other than tab and newline shown as \x1b, and & < > " ' as
 // entities. A JUnit report and an SVG document are well-formed with it.
