@@ -147,7 +147,8 @@ TEST_CASE("drill says a card in its steps is due now only once it is due", "[stu
   CHECK(due_when(days, learning, at("2026-12-09T08:59:00Z")) == "in 1 minute");
   CHECK(due_when(days, learning, at("2026-12-09T08:35:00Z")) == "in 25 minutes");
   CHECK(due_when(days, learning, at("2026-12-09T06:00:00Z")) == "in 3 hours");
-  CHECK(due_when(days, learning, at("2026-12-08T08:00:00Z")) == "tomorrow (2026-12-09)");
+  CHECK(due_when(days, learning, at("2026-12-08T08:00:00Z")) == "tomorrow at 09:00");
+  CHECK(due_when(days, learning, at("2026-12-06T08:00:00Z")) == "in 3 days (2026-12-09 at 09:00)");
   Card review = learning;
   review.state = CardState::review;
   CHECK(due_when(days, review, at("2026-12-09T05:00:00Z")) == "today");

@@ -598,6 +598,45 @@ TEST_CASE("traps are listed worst first: highest miss rate, then most falls, the
                  Contains("\n    proofdeck quiz --trap most-missed\n"));
 }
 
+TEST_CASE("stats' trap table cuts a trap's name only when the width leaves no room for it",
+          "[stats]") {
+  const std::string long_name = "ALiBi's power-of-two slope rule stretched to any head count";
+  json bank = {{"format", 1},
+               {"bank", {{"id", "t"}, {"title", "Traps"}, {"lesson", "000_ca7851e78539aec3"}}},
+               {"topics", {{{"id", "t"}, {"name", "T"}}}},
+               {"traps",
+                {{{"id", "alibi-any-count"},
+                  {"name", long_name},
+                  {"misconception", "m"},
+                  {"correction", "c"},
+                  {"source", {{"section", "s"}}}}}},
+               {"questions",
+                {{{"id", "q-alibi"},
+                  {"type", "single"},
+                  {"topic", "t"},
+                  {"prompt", "Which slope rule holds?"},
+                  {"options",
+                   {{{"id", "a"}, {"text", "right"}, {"correct", true}},
+                    {{"id", "b"}, {"text", "wrong"}, {"trap", "alibi-any-count"}}}},
+                  {"explanation", "Because."},
+                  {"source", {{"section", "s"}}}}}}};
+  cli_test::TempDir dir;
+  const std::vector<bank::Bank> banks{bank::load_bank(bank.dump(), "traps.json")};
+  ProgressStore store = ProgressStore::open(dir.path());
+  const std::int64_t quiz = store.begin_session("quiz", at("2026-02-20T09:00:00Z"), "{}");
+  answer(store, quiz, "q-alibi", "t", "2026-02-20T09:00:00Z", "quiz", false, "alibi-any-count");
+  const Stats stats = compute_stats(store, banks, at(kNow));
+  CHECK_THAT(render_stats(stats, Theme::plain(), 160),
+             Contains("  alibi-any-count  " + long_name + "  1 of 1 (100%)\n"));
+  // At 80 columns the 59-column name leaves no room for the counts: it is cut, and says so.
+  const std::string narrow = render_stats(stats, Theme::plain(), 80);
+  const std::size_t row = narrow.find("\n  alibi-any-count  ");
+  REQUIRE(row != std::string::npos);
+  const std::string line = narrow.substr(row + 1, narrow.find('\n', row + 1) - row - 1);
+  CHECK_THAT(line, Contains("ALiBi's power-of-two") && Contains("…  1 of 1 (100%)") &&
+                       !Contains(long_name));
+}
+
 TEST_CASE("stats' weekly forecast: four weeks of 7 days, then the 2 days left, labelled so",
           "[stats][cli]") {
   // Today is 03-01: the 30 days are 03-01 … 03-30. Cards due 03-01, 03-08 (twice), 03-30.
@@ -616,7 +655,10 @@ TEST_CASE("stats' weekly forecast: four weeks of 7 days, then the 2 days left, l
   cli_test::Cli cli;
   REQUIRE(h.run(cli, {"stats", "--width", "60"}) == 0);
   const std::string out = cli.out.str();
-  CHECK_THAT(out, Contains("Due next 7 days: 1 · next 30 days: 4\n  03-01  "));
+  // Days in the learner's words: today, tomorrow, then weekday and date, and when a day begins.
+  CHECK_THAT(out, Contains("Due next 7 days: 1 · next 30 days: 4 (days start at 04:00)\n"
+                           "  today      █"));
+  CHECK_THAT(out, Contains("\n  tomorrow    0\n  Tue 03-03   0\n"));
   CHECK_THAT(out, Contains("\n  by week:\n  03-01…03-07  █"));
   CHECK_THAT(out, Contains(" 1\n  03-08…03-14  █"));
   CHECK_THAT(out, Contains(" 2\n  03-15…03-21   0\n  03-22…03-28   0\n  03-29…03-30  █"));
@@ -648,7 +690,8 @@ TEST_CASE("stats with no card due in the 30 days prints no rows of zeros", "[sta
   cli_test::Cli cli;
   REQUIRE(h.run(cli, {"stats", "--width", "80"}) == 0);
   const std::string out = cli.out.str();
-  CHECK_THAT(out, Contains("\nDue next 7 days: 0 · next 30 days: 0\n\nMastery by topic"));
+  CHECK_THAT(out, Contains("\nDue next 7 days: 0 · next 30 days: 0 (days start at 04:00)\n\n"
+                           "Mastery by topic"));
 }
 
 TEST_CASE("stats text says not drilled where no card of a topic was drilled", "[stats][cli]") {

@@ -58,9 +58,11 @@ std::string due_when(const LearnerDays& days, const Card& card, TimePoint now) {
   if (seconds < 60) return "in under a minute";
   if (seconds < 3600) return "in " + text::count((seconds + 30) / 60, "minute", "minutes");
   if (seconds < 86400) return "in " + text::count((seconds + 1800) / 3600, "hour", "hours");
+  // A day or more ahead, by the minute: the learner's day and the clock time.
   const int ahead = days.days_between(now, due);
-  if (ahead == 1) return fmt::format("tomorrow ({})", days.label(due));
-  return fmt::format("in {} days ({})", ahead, days.label(due));
+  if (ahead <= 0) return "later today at " + days.clock(due);
+  if (ahead == 1) return "tomorrow at " + days.clock(due);
+  return fmt::format("in {} days ({} at {})", ahead, days.label(due), days.clock(due));
 }
 
 DrillPlan plan_drill(const std::vector<bank::Bank>& banks,

@@ -66,6 +66,18 @@ std::string LearnerDays::label(TimePoint time) const {
   return format_date(day_of(time));
 }
 
+std::string LearnerDays::clock(TimePoint time) const {
+  const std::time_t seconds = time.time_since_epoch().count();
+  std::tm local{};
+  if (localtime_r(&seconds, &local) == nullptr) {  // beyond the zone code's years: UTC
+    const auto minutes =
+        std::chrono::floor<std::chrono::minutes>(time - std::chrono::floor<std::chrono::days>(time))
+            .count();
+    return fmt::format("{:02}:{:02}", minutes / 60, minutes % 60);
+  }
+  return fmt::format("{:02}:{:02}", local.tm_hour, local.tm_min);
+}
+
 bool LearnerDays::due(const Card& card, TimePoint now) const {
   if (card.state == CardState::fresh || !card.due) return false;
   if (card.state == CardState::review) return day_of(*card.due) <= day_of(now);

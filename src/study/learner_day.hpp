@@ -47,6 +47,8 @@ class LearnerDays {
   int days_between(TimePoint from, TimePoint to) const;
   // "2026-12-09": the learner's date holding `time`.
   std::string label(TimePoint time) const;
+  // "09:00": `time` on the local clock, to the minute.
+  std::string clock(TimePoint time) const;
 
   // Whether a card is due at `now`: a card in review from the start of its due date's learner
   // day, a card in its steps from its due time; a new card never (it is dealt by the --new quota).

@@ -325,13 +325,17 @@ std::string render_readiness(const ReadinessView& readiness, const Theme& theme,
   std::string out = readiness.overall ? render_estimate(readiness, theme, width)
                                       : render_too_early(readiness, theme, width, program);
   // Topics: a percentage where some of it was answered, never beside an unseen one.
+  std::vector<std::string> names;
+  for (const TopicReadinessView& topic : readiness.topics)
+    names.push_back(text::terminal_safe(topic.name));
+  const int name_width = text::widest(names);
   for (const TopicReadinessView& topic : readiness.topics) {
     const std::string shown = !topic.readiness
                                   ? std::string("not yet seen")
                                   : text::percent(*topic.readiness) + " · " +
                                         fmt::format("{}/{} seen", topic.seen, topic.questions);
-    out += text::name_and_numbers(text::terminal_safe(topic.name), text::pad_left(shown, 16), 46,
-                                  width);
+    out += text::name_and_numbers(text::terminal_safe(topic.name), text::pad_left(shown, 16),
+                                  name_width, width);
   }
   if (const auto& exam = readiness.exam; exam.pass_chance) {
     out += text::wrap_block(

@@ -3,6 +3,7 @@
 #include "study/stats.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <deque>
 #include <map>
@@ -142,6 +143,7 @@ void count_cards(Stats& stats, const Loaded& questions, const std::map<std::stri
     if (card.lapses >= kLeechLapses) stats.leeches.push_back({id, card.lapses});
   }
   const LearnerDate today = learner.day_of(now);
+  stats.forecast.day_starts_at = learner.starts_at();
   for (std::size_t d = 0; d < days.size(); ++d) {
     stats.forecast.days.push_back({today + std::chrono::days(d), days[d]});
     if (d < 7) stats.forecast.next_7 += days[d];
@@ -390,6 +392,15 @@ std::string month_day(LearnerDate date) {
   return format_date(date).substr(5);
 }
 
+// The forecast's day `d` (0: today) in the learner's words, 9 columns: "today", "tomorrow",
+// then "Wed 12-09".
+std::string forecast_day(LearnerDate date, std::size_t d) {
+  if (d < 2) return text::pad_right(d == 0 ? "today" : "tomorrow", 9);
+  static constexpr std::array<std::string_view, 7> kWeekdays = {"Sun", "Mon", "Tue", "Wed",
+                                                                "Thu", "Fri", "Sat"};
+  return fmt::format("{} {}", kWeekdays[std::chrono::weekday(date).c_encoding()], month_day(date));
+}
+
 // The first "PASS" or "FAIL" in already wrapped text, styled (a word of its own, so styling it
 // after the line breaks cannot move them).
 std::string style_verdict(std::string lines, const Theme& theme) {
@@ -416,13 +427,14 @@ std::string render_due(const DueForecast& forecast, bool scheduled, const Theme&
   }
   std::string out =
       "\n" +
-      wrap_labelled(
-          "Due", theme.emphasis,
-          fmt::format("next 7 days: {} · next 30 days: {}{}", forecast.next_7, forecast.next_30,
-                      forecast.overdue > 0
-                          ? fmt::format(" ({} overdue, counted today)", forecast.overdue)
-                          : std::string()),
-          width);
+      wrap_labelled("Due", theme.emphasis,
+                    fmt::format("next 7 days: {} · next 30 days: {}{} (days start at {:02}:00)",
+                                forecast.next_7, forecast.next_30,
+                                forecast.overdue > 0
+                                    ? fmt::format(" ({} overdue, counted today)", forecast.overdue)
+                                    : std::string(),
+                                forecast.day_starts_at),
+                    width);
   const std::vector<DueForecast::Day>& days = forecast.days;
   if (forecast.next_30 == 0) return out;  // the headline said it: no rows of zeros
   int most = 1;
@@ -439,8 +451,8 @@ std::string render_due(const DueForecast& forecast, bool scheduled, const Theme&
     return b;
   };
   for (std::size_t d = 0; d < 7; ++d) {
-    out += fmt::format("  {}  {} {}\n", month_day(days[d].date),
-                       fmt::format(theme.good, "{}", bar(days[d].due, most, 9)), days[d].due);
+    out += fmt::format("  {}  {} {}\n", forecast_day(days[d].date, d),
+                       fmt::format(theme.good, "{}", bar(days[d].due, most, 13)), days[d].due);
   }
   const std::size_t day_count = days.size();
   std::vector<int> weeks((day_count + 6) / 7, 0);
@@ -462,6 +474,10 @@ std::string render_due(const DueForecast& forecast, bool scheduled, const Theme&
 std::string render_mastery(const std::vector<TopicMastery>& topics, const Theme& theme, int width) {
   std::string out = "\n" + wrap_labelled("Mastery by topic", theme.emphasis,
                                          "(seen · right · recall now)", width);
+  std::vector<std::string> names;
+  for (const TopicMastery& topic : topics)
+    names.push_back(text::terminal_safe(topic.name));
+  const int name_width = text::widest(names);
   for (const TopicMastery& topic : topics) {
     // Padded to "not drilled", so every row's numbers are as wide and the names line up.
     const std::string recall = text::pad_left(
@@ -470,7 +486,7 @@ std::string render_mastery(const std::vector<TopicMastery>& topics, const Theme&
         text::name_and_numbers(text::terminal_safe(topic.name),
                                fmt::format("{:>3}/{:<3} · {:>4} · {}", topic.seen, topic.questions,
                                            percent_or_dash(topic.accuracy), recall),
-                               46, width);
+                               name_width, width);
   }
   return out;
 }
@@ -547,6 +563,10 @@ std::string render_topic_trend(const Stats& stats, const Theme& theme, int width
     }
   }
   ids.insert(ids.end(), other.begin(), other.end());
+  std::vector<std::string> names;
+  for (const std::string& id : ids)
+    names.push_back(text::terminal_safe(topic_name(stats, id)));
+  const int name_width = text::widest(names);
   std::string trend;
   for (const std::string& id : ids) {
     std::vector<std::string> percents;
@@ -561,7 +581,8 @@ std::string render_topic_trend(const Stats& stats, const Theme& theme, int width
     std::string numbers;
     for (const std::string& p : percents)
       numbers += (numbers.empty() ? "" : " → ") + p;
-    trend += text::name_and_numbers(text::terminal_safe(topic_name(stats, id)), numbers, 46, width);
+    trend += text::name_and_numbers(text::terminal_safe(topic_name(stats, id)), numbers, name_width,
+                                    width);
   }
   if (trend.empty()) return trend;
   return wrap_labelled(
@@ -612,7 +633,7 @@ std::string render_traps(const std::vector<TrapRecord>& traps, const Theme& them
   // Three columns: the id whole (it is what --trap takes), the name cut to fit, the counts.
   std::vector<const TrapRecord*> fell;
   std::vector<std::string> numbers;
-  int id_width = 0, numbers_width = 0;
+  int id_width = 0, numbers_width = 0, name_width = 0;
   for (const TrapRecord& trap : traps) {
     if (trap.fell == 0) continue;
     fell.push_back(&trap);
@@ -620,13 +641,16 @@ std::string render_traps(const std::vector<TrapRecord>& traps, const Theme& them
         fmt::format("{} of {} ({})", trap.fell, trap.exposed, percent_or_dash(trap.miss_rate)));
     id_width = std::max(id_width, text::display_width(text::terminal_safe(trap.id)));
     numbers_width = std::max(numbers_width, text::display_width(numbers.back()));
+    name_width = std::max(name_width, text::display_width(text::terminal_safe(trap.name)));
   }
   if (fell.empty()) return out + "  none yet\n";
-  const int name_room = std::min(44, width - 2 - id_width - 2 - 2 - numbers_width);
+  // The names whole when the width has room for the longest (cut only when it has not).
+  const int room = width - 2 - id_width - 2 - 2 - numbers_width;
+  const int name_room = std::min(name_width, room);
   for (std::size_t i = 0; i < fell.size(); ++i) {
     const std::string id = text::terminal_safe(fell[i]->id);
     const std::string name = text::terminal_safe(fell[i]->name);
-    if (name_room >= 16) {
+    if (room >= 16) {
       out += "  " + text::pad_right(id, id_width) + "  " + text::fit(name, name_room) + "  " +
              text::pad_left(numbers[i], numbers_width) + "\n";
     } else {

@@ -56,6 +56,7 @@ struct DueForecast {
     LearnerDate date;
     int due = 0;
   };
+  int day_starts_at = kDefaultDayStartsAt;  // the hour each learner day begins (local)
   int overdue = 0;
   int next_7 = 0;
   int next_30 = 0;

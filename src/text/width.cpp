@@ -212,10 +212,18 @@ std::string command_block(std::string_view command, int width, std::string_view 
   return block;
 }
 
+int widest(const std::vector<std::string>& texts) {
+  int most = 0;
+  for (const std::string& text : texts)
+    most = std::max(most, display_width(text));
+  return most;
+}
+
 std::string name_and_numbers(std::string_view name, std::string_view numbers, int widest,
                              int width) {
-  const int room = std::min(widest, width - 3 - display_width(numbers));
-  if (room >= 16) return "  " + fit(name, room) + " " + std::string(numbers) + "\n";
+  const int room = width - 3 - display_width(numbers);
+  if (room >= 16)
+    return "  " + fit(name, std::min(widest, room)) + " " + std::string(numbers) + "\n";
   const int indent = std::clamp(width - display_width(numbers), 0, 6);
   return wrap_block(name, width, "  ", "    ") +
          std::string(static_cast<std::size_t>(indent), ' ') + std::string(numbers) + "\n";

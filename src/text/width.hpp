@@ -24,6 +24,8 @@ constexpr int kProseWidth = 100;
 // characters and emoji, none for combining marks and zero-width characters. Newlines count as
 // nothing; the text is taken as one line.
 int display_width(std::string_view text);
+// The widest of `texts` in columns (0 for none): a column that holds all of them whole.
+int widest(const std::vector<std::string>& texts);
 
 // Bytes of the longest leading part of `text` that fits in `columns` columns.
 std::size_t prefix_bytes(std::string_view text, int columns);
@@ -57,9 +59,9 @@ std::vector<std::string> command_lines(std::string_view command, int width,
 // command_lines as a block, each line ended by "\n".
 std::string command_block(std::string_view command, int width, std::string_view indent);
 
-// A name and its numbers on one line, indented two: the name cut to what the numbers leave (at
-// most `widest` columns); below 16 columns for the name, the name wraps and the numbers go on a
-// line of their own.
+// A name and its numbers on one line, indented two: the name padded to `widest` columns (the
+// widest name of the table, so the numbers line up) and cut only to what the numbers leave;
+// when they leave less than 16 columns, the name wraps and the numbers go on a line of their own.
 std::string name_and_numbers(std::string_view name, std::string_view numbers, int widest,
                              int width);
 
