@@ -20,8 +20,10 @@ int main(int argc, char** argv) {
                         isatty(STDOUT_FILENO) == 1,
                         [](const char* name) { return std::getenv(name); },
                         STDIN_FILENO};
-  winsize size{};
-  if (io.out_is_terminal && ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0)
-    io.terminal_columns = size.ws_col;
+  io.measure_columns = [] {
+    winsize size{};
+    return ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0 ? static_cast<int>(size.ws_col) : 0;
+  };
+  if (io.out_is_terminal) io.terminal_columns = io.measure_columns();
   return proofdeck::cli::run(std::vector<std::string>(argv, argv + argc), io);
 }

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <map>
 #include <random>
@@ -37,12 +38,14 @@ struct Cli {
   std::ostringstream err;
   Environment env;
   bool out_is_terminal = false;
-  int terminal_columns = 0;  // the terminal's width, when out_is_terminal
+  int terminal_columns = 0;                        // the terminal's width, when out_is_terminal
+  std::function<int()> measure_columns = nullptr;  // its width now (a resize), when set
 
   int run(std::vector<std::string> args) {
     args.insert(args.begin(), "proofdeck");
     proofdeck::cli::Io io{in, out, err, out_is_terminal, getenv_from(env)};
     io.terminal_columns = terminal_columns;
+    io.measure_columns = measure_columns;
     // The process's own stdin is emptied meanwhile: reading it instead of io.in must fail a test,
     // never wait for a keyboard.
     std::istringstream no_input;

@@ -134,4 +134,24 @@ TEST_CASE("proofs run with seed 0 unless check is given another", "[bank][instan
   CHECK(checked.run(proof, {}, "/questions/0/proof").params.at("seed") == 5);
 }
 
+TEST_CASE("a source line names the section once, never repeating a quote that begins with it",
+          "[bank][instance]") {
+  Source source{.section = "The single most consequential misreading",
+                .quote = "The single most consequential misreading of this design is that",
+                .reference = {}};
+  CHECK(source_line(source, "\"", "\"") ==
+        "\"The single most consequential misreading of this design is that\"");
+  source.section = "L2 — Mechanism";
+  source.quote = "adds that vector elementwise";
+  CHECK(source_line(source, "“", "”") == "L2 — Mechanism — “adds that vector elementwise”");
+  // Words, not characters: a section that is only the start of the quote's first word stays.
+  source.section = "Attention";
+  source.quote = "Attentional drift is";
+  CHECK(source_line(source, "\"", "\"") == "Attention — \"Attentional drift is\"");
+  source.quote.clear();
+  CHECK(source_line(source, "\"", "\"") == "Attention");
+  source.reference = "Shazeer 2019";
+  CHECK(source_line(source, "\"", "\"") == "Shazeer 2019");
+}
+
 }  // namespace test_instance

@@ -142,6 +142,18 @@ TEST_CASE("a single question takes one letter, any case, with or without a paren
   CHECK(upper.kind == Reply::Kind::answer);
 }
 
+TEST_CASE("a wrong single answer says the letter chosen and the letter that was right", "[study]") {
+  const bank::Bank b = study_bank();
+  const Instance instance = shown(question(b, "mha-purpose"));
+  const std::string right =
+      letter_of(instance, "Let the model attend to multiple representation subspaces in parallel");
+  const std::string wrong = right == "a" ? "b" : "a";
+  const Grade graded = grade(instance, parse_reply(instance, wrong));
+  CHECK_FALSE(graded.correct);
+  CHECK(selection_verdict(graded, bank::QuestionType::single) ==
+        "You chose " + wrong + "; the answer is " + right + ".");
+}
+
 TEST_CASE("a partly right select-all answer says which choices were wrong and which were missed",
           "[study]") {
   const bank::Bank b = study_bank();
@@ -152,13 +164,13 @@ TEST_CASE("a partly right select-all answer says which choices were wrong and wh
   CHECK_FALSE(partly.correct);
   CHECK(partly.wrong_chosen == std::vector<std::string>{rope});
   CHECK(partly.missed == std::vector<std::string>{learned});
-  CHECK(selection_verdict(partly) ==
+  CHECK(selection_verdict(partly, bank::QuestionType::multi) ==
         "You chose " + rope + ", which is not right, and missed " + learned + ".");
   const Grade short_of = grade(multi, parse_reply(multi, sinusoidal));
-  CHECK(selection_verdict(short_of) == "You missed " + learned + ".");
+  CHECK(selection_verdict(short_of, bank::QuestionType::multi) == "You missed " + learned + ".");
   const Grade right = grade(multi, parse_reply(multi, sinusoidal + " " + learned));
   CHECK(right.correct);
-  CHECK(selection_verdict(right).empty());
+  CHECK(selection_verdict(right, bank::QuestionType::multi).empty());
   CHECK(parse_reply(multi, sinusoidal + "," + sinusoidal).hint ==
         "each letter once: one or more (a,c)");
 }
@@ -354,7 +366,7 @@ TEST_CASE("a new data folder gets a fresh database at the current schema", "[stu
   SQLite::Database db((folder / "progress.db").string());
   SQLite::Statement version(db, "SELECT value FROM meta WHERE key = 'schema_version'");
   REQUIRE(version.executeStep());
-  CHECK(version.getColumn(0).getString() == "2");
+  CHECK(version.getColumn(0).getString() == "3");
   SQLite::Statement journal(db, "PRAGMA journal_mode");
   REQUIRE(journal.executeStep());
   CHECK(journal.getColumn(0).getString() == "wal");

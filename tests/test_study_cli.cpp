@@ -9,6 +9,8 @@
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <set>
+#include <sstream>
+#include <string>
 
 #include "bank/instance.hpp"
 #include "bank/sources.hpp"
@@ -16,6 +18,7 @@
 #include "cli_test_support.hpp"
 #include "golden.hpp"
 #include "study/progress.hpp"
+#include "text/width.hpp"
 
 namespace test_study_cli {
 
@@ -244,20 +247,55 @@ TEST_CASE("quiz --missed asks the questions whose latest answer was wrong, in an
   const std::string right = study.letter_of({"quiz", "--question", "mha-purpose"}, kPurpose);
   const std::string wrong = right == "a" ? "b" : "a";
   Cli nothing;
-  REQUIRE(study.run(nothing, {"quiz", "--missed"}) == 0);
+  REQUIRE(study.run(nothing, {"quiz", "--missed", "--width", "200"}) == 0);
   CHECK_THAT(nothing.out.str(), Contains("Nothing to review: no question's latest answer is "
-                                         "wrong."));
+                                         "wrong, and none was"));
   Cli first;  // wrong in a quiz, and a true/false right in an exam
   REQUIRE(study.run(first, {"quiz", "--question", "mha-purpose", "--no-demo"}, wrong + "\n") == 0);
   Cli exam;
   REQUIRE(study.run(exam, {"exam", "--question", "order-without-pe", "--count", "1"}, "f\n") == 0);
   Cli missed;
   REQUIRE(study.run(missed, {"quiz", "--missed", "--no-demo"}, right + "\n") == 0);
-  CHECK_THAT(missed.out.str(), Contains("· 1 question you got wrong last time ·") &&
+  CHECK_THAT(missed.out.str(), Contains("· 1 question you got wrong or skipped last time ·") &&
                                    Contains(kPurpose) && Contains("Score: 1 of 1 right"));
   Cli fixed;  // answered right since: nothing left
   REQUIRE(study.run(fixed, {"quiz", "--missed"}) == 0);
   CHECK_THAT(fixed.out.str(), Contains("Nothing to review"));
+}
+
+TEST_CASE("a skipped question shows its answer after the quiz and is asked again by --missed",
+          "[cli][study]") {
+  Study study;
+  const std::string right = study.letter_of({"quiz", "--question", "mha-purpose"}, kPurpose);
+  const std::string wrong = right == "a" ? "b" : "a";
+  Cli skipping;
+  REQUIRE(study.run(skipping, {"quiz", "--question", "mha-purpose", "--no-demo", "--width", "200"},
+                    ":s\n") == 0);
+  CHECK_THAT(skipping.out.str(), Contains("Skipped: its answer follows the quiz.") &&
+                                     Contains("No question answered (1 skipped)") &&
+                                     Contains("Skipped, with the answers:") &&
+                                     Contains("→ " + right + ") Let the model attend to"));
+  Cli missed;  // skipped, so --missed asks it; answered wrong, it stays missed
+  REQUIRE(study.run(missed, {"quiz", "--missed", "--no-demo"}, wrong + "\n") == 0);
+  CHECK_THAT(missed.out.str(),
+             Contains("· 1 question you got wrong or skipped last time ·") && Contains(kPurpose));
+  Cli again;  // then right: no longer
+  REQUIRE(study.run(again, {"quiz", "--missed", "--no-demo"}, right + "\n") == 0);
+  CHECK_THAT(again.out.str(), Contains("Score: 1 of 1 right"));
+  Cli none;
+  REQUIRE(study.run(none, {"quiz", "--missed"}) == 0);
+  CHECK_THAT(none.out.str(), Contains("Nothing to review"));
+  // One answered, one skipped: the score says how many of the questions were answered. The
+  // draw puts the single-answer or the true/false question first: answer whichever it is.
+  const std::vector<std::string> two = {
+      "quiz",   "--question", "mha-purpose", "--question", "order-without-pe", "--no-demo",
+      "--seed", "1"};
+  Cli probe;
+  REQUIRE(study.run(probe, two, "") == 0);
+  const bool single_first = probe.out.str().find("[1/2] Multi-head") != std::string::npos;
+  Cli some;
+  REQUIRE(study.run(some, two, single_first ? right + "\n:s\n" : "t\n:s\n") == 0);
+  CHECK_THAT(some.out.str(), Contains(" right (") && Contains(" · 1 of 2 answered, 1 skipped · "));
 }
 
 TEST_CASE("quiz --weakest N asks the questions of the traps fallen into most", "[cli][study]") {
@@ -805,6 +843,30 @@ TEST_CASE("exam: the results end with the score and the verdict again", "[cli][s
                               "  seed 0 — --seed 0 repeats this\n"));
   CHECK_THAT(out.substr(0, out.find("Questions to review")),
              Contains("Result: 0 of 3 = 0% → FAIL (pass mark 60%)"));
+}
+
+TEST_CASE("exam: the results list the topics as a table, right of asked, the numbers lined up",
+          "[cli][study][exam]") {
+  Study study;
+  Cli cli;
+  REQUIRE(study.run(cli, {"exam", "--count", "6", "--seed", "4", "--width", "100"}, "") == 0);
+  const std::string out = cli.out.str();
+  const std::size_t table = out.find("\n  By topic (right/asked)\n");
+  REQUIRE(table != std::string::npos);
+  // One row per topic: "    Name<padding>  0/N", every count ending in the same column.
+  std::istringstream rows(out.substr(table + 1));
+  std::string line;
+  std::getline(rows, line);
+  std::set<std::size_t> ends;
+  int count = 0;
+  while (std::getline(rows, line) && line.starts_with("    ")) {
+    CHECK(std::regex_search(line, std::regex(R"(^    \S.*\S  +0/\d+$)")));
+    ends.insert(static_cast<std::size_t>(proofdeck::text::display_width(line)));
+    ++count;
+  }
+  CHECK(count >= 2);
+  CHECK(ends.size() == 1);
+  CHECK_THAT(out, !Contains("By topic:"));
 }
 
 // --- exam --review ------------------------------------------------------------------------------

@@ -334,6 +334,46 @@ TEST_CASE("quiz, exam and drill screens fit every width", "[width][study]") {
   }
 }
 
+TEST_CASE("at 40 columns a quiz's closing commands wrap between shell words", "[width][study]") {
+  TempDir home;
+  const std::string quiz = run_at(40,
+                                  {"quiz", "--type", "single", "--count", "3", "--seed", "3",
+                                   "--data-dir", home.path().string()},
+                                  "a\nb\n:s\n");
+  CHECK(too_wide(quiz, 40) == std::vector<std::string>{});
+  CHECK_THAT(quiz,
+             Catch::Matchers::Contains("    proofdeck quiz --type single \\\n      --missed\n"));
+}
+
+TEST_CASE("a session takes the terminal's width again before each question (a resize)",
+          "[width][study]") {
+  TempDir home;
+  Cli cli;
+  cli.in.str("b\nb\n");
+  cli.out_is_terminal = true;
+  cli.terminal_columns = 160;
+  // The terminal is 160 columns wide for the first question, then resized to 50.
+  int measured = 0;
+  cli.measure_columns = [&measured] { return ++measured <= 2 ? 160 : 50; };
+  REQUIRE(cli.run({"quiz", "--count", "2", "--seed", "3", "--no-demo", "--color", "never",
+                   "--data-dir", home.path().string()}) == 0);
+  const std::string out = cli.out.str();
+  const std::size_t second = out.find("\n[2/2]");
+  REQUIRE(second != std::string::npos);
+  CHECK_FALSE(too_wide(out.substr(0, second), 50).empty());  // the first, at 160
+  CHECK(too_wide(out.substr(second), 50) == std::vector<std::string>{});
+  CHECK(measured >= 3);
+  // With --width the terminal is not asked again.
+  Cli fixed;
+  fixed.in.str("b\nb\n");
+  fixed.out_is_terminal = true;
+  int asked = 0;
+  fixed.measure_columns = [&asked] { return ++asked, 50; };
+  REQUIRE(fixed.run({"quiz", "--count", "2", "--seed", "3", "--no-demo", "--color", "never",
+                     "--width", "160", "--data-dir", home.path().string()}) == 0);
+  CHECK(asked == 0);
+}
+
 TEST_CASE("a suggested command begins with PROOFDECK_COMMAND and wraps between its words",
           "[width][study]") {
   TempDir home;

@@ -2,6 +2,7 @@
 #include "bank/instance.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdint>
 #include <exception>
@@ -160,6 +161,36 @@ std::vector<std::string> question_traps(const Question& q) {
     add(d.trap);
   add(q.trap);
   return traps;
+}
+
+namespace {
+
+// The words of `text`, lower-cased, each letter or digit kept and every other run of characters
+// one space: what "begins with the same words" compares.
+std::string comparable(std::string_view text) {
+  std::string words;
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (std::isalnum(byte) != 0 || byte >= 0x80) {
+      words += static_cast<char>(std::tolower(byte));
+    } else if (!words.empty() && words.back() != ' ') {
+      words += ' ';
+    }
+  }
+  if (!words.empty() && words.back() == ' ') words.pop_back();
+  return words;
+}
+
+}  // namespace
+
+std::string source_line(const Source& source, std::string_view open, std::string_view close) {
+  const std::string& where = source.reference.empty() ? source.section : source.reference;
+  if (source.quote.empty()) return where;
+  const std::string quoted = fmt::format("{}{}{}", open, source.quote, close);
+  const std::string section = comparable(where), quote = comparable(source.quote);
+  const bool repeated = !section.empty() && quote.starts_with(section) &&
+                        (quote.size() == section.size() || quote[section.size()] == ' ');
+  return where.empty() || repeated ? quoted : where + " — " + quoted;
 }
 
 }  // namespace proofdeck::bank

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "bank/model.hpp"
@@ -52,5 +53,10 @@ NumberExample number_example(const Instance& instance);
 // Every trap a question can catch a learner in (its options', distractors' and own), each once,
 // in the order the question names them.
 std::vector<std::string> question_traps(const Question& q);
+
+// Where a question comes from, for people: its section (or reference), then its quote between
+// `open` and `close` — the section left out when the quote begins with its words, so that a line
+// never reads the same words twice ("Source: \"The single most consequential misreading …\"").
+std::string source_line(const Source& source, std::string_view open, std::string_view close);
 
 }  // namespace proofdeck::bank

@@ -19,8 +19,11 @@ namespace proofdeck::cli {
 int text_width(const Context& context) {
   constexpr int kNarrowest = 20;
   if (context.global.width >= kNarrowest) return context.global.width;
-  if (context.io.out_is_terminal && context.io.terminal_columns >= kNarrowest)
-    return context.io.terminal_columns;
+  if (context.io.out_is_terminal) {
+    const int columns =
+        context.io.measure_columns ? context.io.measure_columns() : context.io.terminal_columns;
+    if (columns >= kNarrowest) return columns;
+  }
   if (const char* columns = context.io.getenv ? context.io.getenv("COLUMNS") : nullptr) {
     char* end = nullptr;
     const long value = std::strtol(columns, &end, 10);

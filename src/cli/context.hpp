@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <iosfwd>
 #include <optional>
 #include <string>
@@ -33,6 +34,9 @@ struct Io {
   GetEnv getenv;
   int in_fd = -1;  // the descriptor behind `in` when it is the process's stdin (signals, deadlines)
   int terminal_columns = 0;  // the terminal's width when standard output is one (0: unknown)
+  // The terminal's width now, a resize since the start included (0: unknown); unset, it is
+  // terminal_columns. A session reads it again before each question.
+  std::function<int()> measure_columns = nullptr;
 };
 
 // The name the Debian package installs proofdeck under.

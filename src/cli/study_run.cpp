@@ -81,7 +81,10 @@ std::unique_ptr<StudyRun> start_study(Context& context) {
       .err = &context.io.err,
       .clock = {},  // the steady clock
       .program = context.program,
+      .measure_width = nullptr,
   });
+  if (context.global.width == 0 && context.io.out_is_terminal)
+    run->session->measure_width = [&context] { return text_width(context); };
   Io* io = &context.io;
   run->write = [io](const std::string& path, const std::string& text) {
     write_output(path, text, *io);

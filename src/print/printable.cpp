@@ -180,8 +180,7 @@ Facts facts_of(const Printed& printed, const bank::Bank& bank) {
       break;
     }
   }
-  facts.source = q.source.reference.empty() ? q.source.section : q.source.reference;
-  if (!q.source.quote.empty()) facts.source += " — “" + q.source.quote + "”";
+  facts.source = bank::source_line(q.source, "“", "”");
   return facts;
 }
 

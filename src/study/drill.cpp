@@ -257,6 +257,7 @@ Outcome run_drill(Session& s, ProgressStore& store, const DrillOptions& options,
     const std::string header =
         fmt::format("[drill {}] {} · {}", reviews + 1, state_name(card.state),
                     s.topic(q->topic) != nullptr ? s.topic(q->topic)->name : q->topic);
+    s.fit_to_terminal();
     s.out << render_question(s, a.instance, header);
     const auto asked = std::chrono::steady_clock::now();
     const AskResult result = ask(s, a.instance, a.reply, false);
@@ -320,6 +321,7 @@ Outcome run_drill(Session& s, ProgressStore& store, const DrillOptions& options,
     s.out << nothing_answered(s, days, cards, selected, queue.size() + ahead);
     return outcome;
   }
+  s.fit_to_terminal();
   s.out << drill_summary(s, answers, outcome, days, cards, selected, reviews);
   if (!options.report_path.empty()) {
     write(options.report_path, session_report(s, "drill", answers).dump(2) + "\n");

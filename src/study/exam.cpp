@@ -232,6 +232,7 @@ struct ExamNavigator {
     std::string header = header_for(s, *a.question, exam.current + 1, size(), false);
     if (exam.flagged[exam.current]) header += " · flagged";
     header += " · " + time_left();
+    s.fit_to_terminal();
     s.out << render_question(s, a.instance, header);
     if (a.answered)
       note(fmt::format("Your answer: {} (type another to change it, next to keep it)",
@@ -435,6 +436,7 @@ Outcome run_exam(Session& s, ProgressStore& store, const ExamOptions& options,
   const double minutes_taken = std::chrono::duration<double, std::ratio<60>>(elapsed).count();
   store.end_session(id, s.now(), correct, static_cast<int>(n), passed, outcome.interrupted,
                     exam_result_json(exam, minutes_taken, elapsed, timed_out, options));
+  s.fit_to_terminal();
   s.out << render_results(s, exam.answers, options.pass,
                           outcome.interrupted ? "Exam interrupted" : "Exam submitted", elapsed,
                           options.show_demo);

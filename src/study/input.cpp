@@ -55,6 +55,10 @@ extern "C" void on_continue(int) {
   g_continued = 1;
 }
 
+// SIGWINCH's handler does nothing: it is there so that the wait for a key returns at a resize
+// (ppoll is never restarted), and the line is drawn again at the new width at once.
+extern "C" void on_resize(int) {}
+
 // Prints the reminders whose time has come (and drops them); true when one was printed.
 bool show_due(std::vector<Reminder>* reminders, std::ostream& out) {
   if (reminders == nullptr) return false;
@@ -135,8 +139,9 @@ class TerminalScope {
   bool saved_;
 };
 
-// Notices SIGCONT for its lifetime (restoring the previous handler after); no SA_RESTART, so a
-// wait for a key returns when the process is continued.
+// Notices SIGCONT and SIGWINCH for its lifetime (restoring the previous handlers after). SIGCONT
+// without SA_RESTART, so a wait for a key returns when the process is continued; SIGWINCH with
+// it, so that only the wait (never restarted) returns at a resize, not a read or a write.
 class ContinueScope {
  public:
   ContinueScope() {
@@ -144,17 +149,23 @@ class ContinueScope {
     struct sigaction action {};
     action.sa_handler = on_continue;
     sigemptyset(&action.sa_mask);
-    installed_ = ::sigaction(SIGCONT, &action, &previous_) == 0;
+    continue_installed_ = ::sigaction(SIGCONT, &action, &previous_continue_) == 0;
+    action.sa_handler = on_resize;
+    action.sa_flags = SA_RESTART;
+    resize_installed_ = ::sigaction(SIGWINCH, &action, &previous_resize_) == 0;
   }
   ~ContinueScope() {
-    if (installed_) ::sigaction(SIGCONT, &previous_, nullptr);
+    if (continue_installed_) ::sigaction(SIGCONT, &previous_continue_, nullptr);
+    if (resize_installed_) ::sigaction(SIGWINCH, &previous_resize_, nullptr);
   }
   ContinueScope(const ContinueScope&) = delete;
   ContinueScope& operator=(const ContinueScope&) = delete;
 
  private:
-  struct sigaction previous_ {};
-  bool installed_ = false;
+  struct sigaction previous_continue_ {};
+  struct sigaction previous_resize_ {};
+  bool continue_installed_ = false;
+  bool resize_installed_ = false;
 };
 
 // A UTF-8 character locale for the editor, whatever the process's own: proofdeck writes UTF-8
@@ -401,9 +412,9 @@ class TerminalEditor {
   }
 
   // Waits until the terminal has input (1), the time is up (0) or a signal arrives (-1, EINTR);
-  // -1 with another errno when the terminal cannot be waited on. SIGINT, SIGTERM and SIGCONT
-  // are blocked between looking at the flags and waiting, and ppoll unblocks them atomically,
-  // so a signal in between is not slept through.
+  // -1 with another errno when the terminal cannot be waited on. SIGINT, SIGTERM, SIGCONT and
+  // SIGWINCH are blocked between looking at the flags and waiting, and ppoll unblocks them
+  // atomically, so a signal in between is not slept through.
   int wait_for_input(int timeout_ms) {
     sigset_t stops;
     sigset_t previous;
@@ -411,6 +422,7 @@ class TerminalEditor {
     sigaddset(&stops, SIGINT);
     sigaddset(&stops, SIGTERM);
     sigaddset(&stops, SIGCONT);
+    sigaddset(&stops, SIGWINCH);
     pthread_sigmask(SIG_BLOCK, &stops, &previous);
     int ready = 0;
     if (!InterruptGuard::interrupted() && g_continued == 0) {

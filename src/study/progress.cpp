@@ -60,6 +60,13 @@ const std::vector<std::vector<std::string>>& migrations() {
           // What a session ended with beyond its score (an exam: per-topic results, minutes).
           "ALTER TABLE sessions ADD COLUMN result TEXT",
       },
+      {
+          // A question skipped (not an answer: no review row), so that quiz --missed asks it
+          // again until an answer follows.
+          "CREATE TABLE skips(id INTEGER PRIMARY KEY, card TEXT NOT NULL, at TEXT NOT NULL, "
+          "mode TEXT NOT NULL, session INTEGER)",
+          "CREATE INDEX skips_by_card ON skips(card)",
+      },
   };
   return steps;
 }
@@ -369,6 +376,34 @@ void ProgressStore::record(const AnswerRecord& answer, const std::optional<Card>
   }
 }
 
+void ProgressStore::record_skip(const std::string& card, TimePoint at, const std::string& mode,
+                                std::int64_t session) {
+  try {
+    SQLite::Statement insert(*db_, "INSERT INTO skips(card, at, mode, session) VALUES(?, ?, ?, ?)");
+    insert.bind(1, card);
+    insert.bind(2, format_time(at));
+    insert.bind(3, mode);
+    insert.bind(4, session);
+    insert.exec();
+  } catch (const SQLite::Exception& e) {
+    throw StateError("progress.write",
+                     fmt::format("{}: could not save the skip ({})", path_.string(), e.what()));
+  }
+}
+
+std::vector<SkipRow> ProgressStore::skips() {
+  std::vector<SkipRow> rows;
+  if (schema_ < 3) return rows;  // an older schema read as it is had no skips
+  SQLite::Statement query(*db_, "SELECT card, at, mode, session FROM skips ORDER BY id");
+  while (query.executeStep()) {
+    rows.push_back({query.getColumn(0).getString(),
+                    time_or_null(query.getColumn(1)).value_or(TimePoint{}),
+                    query.getColumn(2).getString(),
+                    query.getColumn(3).isNull() ? 0 : query.getColumn(3).getInt64()});
+  }
+  return rows;
+}
+
 void ProgressStore::end_session(std::int64_t session, TimePoint ended, int correct, int total,
                                 std::optional<bool> passed, bool interrupted,
                                 const std::string& result_json) {
@@ -396,8 +431,8 @@ void ProgressStore::end_session(std::int64_t session, TimePoint ended, int corre
 std::vector<ReviewRow> ProgressStore::reviews() {
   std::vector<ReviewRow> rows;
   SQLite::Statement query(*db_,
-                          "SELECT card, topic, at, mode, correct, trap, rating, elapsed_days FROM "
-                          "reviews ORDER BY id");
+                          "SELECT card, topic, at, mode, correct, trap, rating, elapsed_days, "
+                          "session FROM reviews ORDER BY id");
   while (query.executeStep()) {
     ReviewRow row;
     row.card = query.getColumn(0).getString();
@@ -408,6 +443,7 @@ std::vector<ReviewRow> ProgressStore::reviews() {
     row.trap = text_or_empty(query.getColumn(5));
     if (!query.getColumn(6).isNull()) row.rating = query.getColumn(6).getInt();
     if (!query.getColumn(7).isNull()) row.elapsed_days = query.getColumn(7).getInt();
+    if (!query.getColumn(8).isNull()) row.session = query.getColumn(8).getInt64();
     rows.push_back(std::move(row));
   }
   return rows;

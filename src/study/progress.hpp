@@ -65,11 +65,20 @@ struct ReviewRow {
   std::string trap;
   std::optional<int> rating;
   std::optional<int> elapsed_days;
+  std::int64_t session = 0;  // 0: none recorded
+};
+
+// A question skipped (quiz or drill `:s`): no answer, so no review row.
+struct SkipRow {
+  std::string card;
+  TimePoint at;
+  std::string mode;
+  std::int64_t session = 0;
 };
 
 class ProgressStore {
  public:
-  static constexpr int kSchemaVersion = 2;
+  static constexpr int kSchemaVersion = 3;
 
   // Opens dir/progress.db, creating the folder and a fresh database when neither exists, and
   // migrating an older schema. StateError when the folder cannot be created, `dir` is a file, or
@@ -101,11 +110,15 @@ class ProgressStore {
                              const std::string& settings_json);
   // The answer and (drill) the card's new schedule, in one transaction.
   void record(const AnswerRecord& answer, const std::optional<Card>& schedule);
+  // A skipped question, in a transaction of its own (quiz --missed asks it again).
+  void record_skip(const std::string& card, TimePoint at, const std::string& mode,
+                   std::int64_t session);
   void end_session(std::int64_t session, TimePoint ended, int correct, int total,
                    std::optional<bool> passed, bool interrupted,
                    const std::string& result_json = "");
 
   std::vector<ReviewRow> reviews();
+  std::vector<SkipRow> skips();  // oldest first
   std::vector<SessionRecord> sessions();
 
   // The hour the learner's day starts (learner_day.hpp): meta's "day_starts_at", set by

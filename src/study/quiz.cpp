@@ -6,6 +6,8 @@
 #include <map>
 #include <ostream>
 #include <set>
+#include <string>
+#include <tuple>
 
 #include <fmt/color.h>
 #include <fmt/format.h>
@@ -23,14 +25,27 @@ namespace proofdeck::study {
 
 namespace {
 
-// --missed: the questions whose latest answer (any mode) was wrong.
+// --missed: the questions whose latest answer (any mode) was wrong, or that were skipped since
+// their latest answer. Later means a later session, then a later time.
 std::set<std::string> missed_questions(ProgressStore& store) {
-  std::map<std::string, bool> latest;
+  struct Latest {
+    std::int64_t session = 0;
+    TimePoint at;
+    bool missed = false;
+  };
+  std::map<std::string, Latest> latest;
+  const auto note = [&](const std::string& card, std::int64_t session, TimePoint at, bool missed) {
+    auto [it, added] = latest.try_emplace(card, Latest{session, at, missed});
+    if (!added && std::tie(session, at) >= std::tie(it->second.session, it->second.at))
+      it->second = {session, at, missed};
+  };
   for (const ReviewRow& r : store.reviews())
-    latest[r.card] = r.correct;
+    note(r.card, r.session, r.at, !r.correct);
+  for (const SkipRow& skip : store.skips())
+    note(skip.card, skip.session, skip.at, true);
   std::set<std::string> missed;
-  for (const auto& [card, correct] : latest) {
-    if (!correct) missed.insert(card);
+  for (const auto& [card, last] : latest) {
+    if (last.missed) missed.insert(card);
   }
   return missed;
 }
@@ -60,14 +75,15 @@ Outcome run_quiz(Session& s, ProgressStore& store, const QuizOptions& options,
     if (selected.empty()) {
       s.out << text::wrap_block(
           missed.empty()
-              ? "Nothing to review: no question's latest answer is wrong. Take a quiz or an exam "
-                "first, or use --weakest N for the traps you fall into most."
+              ? "Nothing to review: no question's latest answer is wrong, and none was skipped "
+                "since. Take a quiz or an exam first, or use --weakest N for the traps you fall "
+                "into most."
               : "Nothing to review among the questions these filters select: your latest answer "
                 "to each of them is right.",
           s.width, "  ", "    ");
       return {};
     }
-    focus = " you got wrong last time";
+    focus = " you got wrong or skipped last time";
   }
   if (options.weakest) {
     const auto traps = weakest_traps(store, *options.weakest);
@@ -143,6 +159,7 @@ Outcome run_quiz(Session& s, ProgressStore& store, const QuizOptions& options,
     Answered a;
     a.question = selected[i];
     a.instance = form[i];
+    s.fit_to_terminal();
     s.out << render_question(s, a.instance, header_for(s, *a.question, i + 1, selected.size()));
     const auto asked = std::chrono::steady_clock::now();
     const AskResult result = ask(s, a.instance, a.reply, false);
@@ -154,7 +171,8 @@ Outcome run_quiz(Session& s, ProgressStore& store, const QuizOptions& options,
       s.out << render_feedback(s, a, options.show_demo);
       answers.push_back(std::move(a));
     } else if (result == AskResult::skipped) {
-      s.out << "  Skipped.\n";
+      store.record_skip(a.question->id, s.now(), "quiz", id);
+      s.out << "  Skipped: its answer follows the quiz.\n";
       answers.push_back(std::move(a));
     } else {
       outcome.interrupted = result == AskResult::interrupted;
@@ -164,6 +182,7 @@ Outcome run_quiz(Session& s, ProgressStore& store, const QuizOptions& options,
   int total = 0;
   const int correct = score(answers, total);
   store.end_session(id, s.now(), correct, total, std::nullopt, outcome.interrupted);
+  s.fit_to_terminal();
   s.out << render_summary(s, answers, outcome.interrupted ? "Quiz interrupted" : "Quiz finished");
   // What to do next: more of the same, or again the ones just missed. Each command on a line of
   // its own, so it is never cut and copies whole.

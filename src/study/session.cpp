@@ -24,6 +24,10 @@ TimePoint Session::now() const {
                                                                   started);
 }
 
+void Session::fit_to_terminal() {
+  if (measure_width) width = measure_width();
+}
+
 std::chrono::steady_clock::time_point Session::steady_now() const {
   return clock ? clock() : std::chrono::steady_clock::now();
 }
@@ -209,7 +213,10 @@ std::string letters_in_words(const std::vector<std::string>& letters) {
 
 }  // namespace
 
-std::string selection_verdict(const Grade& grade) {
+std::string selection_verdict(const Grade& grade, bank::QuestionType type) {
+  if (type == bank::QuestionType::single && grade.wrong_chosen.size() == 1 &&
+      grade.missed.size() == 1)
+    return fmt::format("You chose {}; the answer is {}.", grade.wrong_chosen[0], grade.missed[0]);
   const std::size_t wrong = grade.wrong_chosen.size();
   const std::string chosen =
       wrong == 0 ? ""
@@ -242,7 +249,7 @@ std::string render_feedback(Session& session, const Answered& a, bool show_demo)
     const std::string plain = text::wrap_block(
         "✗ Wrong. The answer: " + text::terminal_safe(a.grade.expected), session.width, "", "  ");
     text += fmt::format(theme.bad, "✗ Wrong.") + plain.substr(std::strlen("✗ Wrong."));
-    if (const std::string verdict = selection_verdict(a.grade); !verdict.empty())
+    if (const std::string verdict = selection_verdict(a.grade, q.type); !verdict.empty())
       text += text::wrap_block(verdict, session.width, "  ", "  ");
   }
   if (!a.grade.correct && !a.grade.trap.empty()) {
@@ -255,8 +262,7 @@ std::string render_feedback(Session& session, const Answered& a, bool show_demo)
   text += text::wrap_block(
       "Why: " + text::terminal_safe(bank::explanation_text(a.instance, session.runner)),
       session.width, "  ");
-  std::string source = q.source.reference.empty() ? q.source.section : q.source.reference;
-  if (!q.source.quote.empty()) source += " — \"" + q.source.quote + "\"";
+  const std::string source = bank::source_line(q.source, "\"", "\"");
   text +=
       fmt::format(theme.dim, "{}",
                   text::wrap_block("Source: " + text::terminal_safe(source), session.width, "  "));
@@ -350,6 +356,27 @@ struct Tally {
 
 }  // namespace
 
+namespace {
+
+// A quiz's skipped questions with their answers, after the session: "[3] Where does … → c) It
+// is added …". Empty when none was skipped.
+std::string render_skipped(const Session& session, const std::vector<Answered>& answers) {
+  std::string text;
+  for (std::size_t i = 0; i < answers.size(); ++i) {
+    const Answered& a = answers[i];
+    if (a.answered) continue;
+    if (text.empty())
+      text = fmt::format(session.theme.warning, "  Skipped, with the answers:") + "\n";
+    text += text::wrap_block(fmt::format("[{}] {}", i + 1, text::terminal_safe(a.instance.prompt)),
+                             session.width, "    ", "      ");
+    text += text::wrap_block("→ " + text::terminal_safe(grade(a.instance, Reply{}).expected),
+                             session.width, "      ", "        ");
+  }
+  return text;
+}
+
+}  // namespace
+
 std::string render_score(const Session& session, const std::vector<Answered>& answers,
                          bool unanswered_wrong, std::chrono::milliseconds elapsed) {
   int correct = 0, answered = 0, skipped = 0;
@@ -363,13 +390,15 @@ std::string render_score(const Session& session, const std::vector<Answered>& an
   }
   const int out_of = unanswered_wrong ? answered + skipped : answered;
   const int percent = out_of == 0 ? 0 : (100 * correct + out_of / 2) / out_of;
+  // An exam counts what was left unanswered as wrong; a quiz scores the answers given and says
+  // how many of the questions those were.
+  const std::string left = skipped == 0       ? std::string()
+                           : unanswered_wrong ? fmt::format(", {} unanswered", skipped)
+                                              : fmt::format(" · {} of {} answered, {} skipped",
+                                                            answered, answered + skipped, skipped);
   return "  " + wrap_labelled("Score:", session.theme.emphasis,
                               fmt::format("{} of {} right ({}%){} · {}", correct, out_of, percent,
-                                          skipped > 0 ? fmt::format(", {} {}", skipped,
-                                                                    unanswered_wrong ? "unanswered"
-                                                                                     : "skipped")
-                                                      : std::string(),
-                                          format_duration(elapsed)),
+                                          left, format_duration(elapsed)),
                               session.width - 2, "    ");
 }
 
@@ -402,12 +431,32 @@ std::string render_summary(const Session& session, const std::vector<Answered>& 
   std::string text = "\n" + fmt::format(theme.emphasis, "{}", title) + "\n";
   const int out_of = unanswered_wrong ? answered + skipped : answered;
   if (out_of == 0) {
-    return text + fmt::format("  No question answered{} · {}\n",
-                              skipped > 0 ? fmt::format(" ({} skipped)", skipped) : "",
-                              format_duration(elapsed));
+    text += fmt::format("  No question answered{} · {}\n",
+                        skipped > 0 ? fmt::format(" ({} skipped)", skipped) : "",
+                        format_duration(elapsed));
+    return text + (unanswered_wrong ? "" : render_skipped(session, answers));
   }
   text += render_score(session, answers, unanswered_wrong, elapsed);
-  if (!topics.empty()) {
+  if (!topics.empty() && unanswered_wrong) {
+    // An exam's topics as a table: the name, then right/asked, the numbers lined up.
+    std::vector<std::string> names, numbers;
+    for (const auto& [id, tally] : topics) {
+      const bank::Topic* topic = session.topic(id);
+      names.push_back(topic != nullptr ? text::terminal_safe(topic->name) : id);
+      numbers.push_back(fmt::format("{}/{}", tally.correct, tally.total));
+    }
+    const int numbers_width = text::widest(numbers);
+    const int room = session.width - 4 - 2 - numbers_width;
+    text += "  " + fmt::format(theme.emphasis, "By topic") + " (right/asked)\n";
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      if (room >= 16) {
+        text += "    " + text::fit(names[i], std::min(room, text::widest(names))) + "  " +
+                text::pad_left(numbers[i], numbers_width) + "\n";
+      } else {
+        text += text::wrap_block(names[i] + " " + numbers[i], session.width, "    ", "      ");
+      }
+    }
+  } else if (!topics.empty()) {
     std::string line;
     for (const auto& [id, tally] : topics) {
       const bank::Topic* topic = session.topic(id);
@@ -430,7 +479,7 @@ std::string render_summary(const Session& session, const std::vector<Answered>& 
           session.width, "    ", "      ");
     }
   }
-  return text;
+  return text + (unanswered_wrong ? "" : render_skipped(session, answers));
 }
 
 nlohmann::ordered_json session_report(const Session& session, const std::string& mode,

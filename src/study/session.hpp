@@ -47,9 +47,14 @@ struct Session {
   // How the learner runs proofdeck: every command a session suggests begins with it
   // (PROOFDECK_COMMAND, which ./scripts/run sets; else the installed name).
   std::string program = "proofdeck";
+  // The terminal's width now, when the width is the terminal's (not --width, not a pipe): read
+  // again before each question, so a resized terminal is used from the next one on.
+  std::function<int()> measure_width = nullptr;
 
   // The session's clock: the start plus the time that has really passed since.
   TimePoint now() const;
+  // Takes the terminal's width again (measure_width), before a question or a summary.
+  void fit_to_terminal();
   const bank::Trap* trap(const std::string& id) const;
   const bank::Topic* topic(const std::string& id) const;
   std::chrono::steady_clock::time_point steady_now() const;
@@ -75,9 +80,10 @@ std::string render_question(const Session& session, const Instance& instance,
 // The help a `?` prints, for this question's type.
 std::string render_help(const Instance& instance, bool exam);
 
-// A partly right select-all answer in words: "b is not right; you missed a and d." Empty for
-// other questions and for a selection without either mistake.
-std::string selection_verdict(const Grade& grade);
+// A wrong selection in words. A single-answer question: "You chose a; the answer is d." A
+// select-all one: "You chose b, which is not right, and missed a and d." Empty for a selection
+// without either mistake and for other question types.
+std::string selection_verdict(const Grade& grade, bank::QuestionType type);
 
 // After an answer: right or wrong, the right answer, the trap the wrong answer embodies (name and
 // correction), the explanation with its source, the worked formula of a template, and — unless
