@@ -72,6 +72,26 @@ std::string sequence_text(const engine::Continuation& c) {
   return text;
 }
 
+// Greedy decoding against a beam of `beams` over the bigram table, two steps from <s>: their
+// values, then the likeliest continuation each found (greedy's first).
+std::pair<engine::Continuation, engine::Continuation> greedy_against_beam(DemoResult& result,
+                                                                          std::int64_t beams) {
+  Mat table(4, 4);
+  for (Index r = 0; r < 4; ++r)
+    for (Index c = 0; c < 4; ++c)
+      table(r, c) = std::log(kNext[static_cast<std::size_t>(r)][static_cast<std::size_t>(c)]);
+  const auto greedy = engine::beam_search(table, 0, 2, 1).front();
+  const auto beam = engine::beam_search(table, 0, 2, beams).front();
+  result.set("greedy_prob", std::exp(greedy.log_prob), Provenance::measured);
+  result.set("beam_prob", std::exp(beam.log_prob), Provenance::measured);
+  result.set("beam_beats_greedy", beam.log_prob > greedy.log_prob + 1e-12, Provenance::measured);
+  result.set("greedy_first_token_prob", kNext[0][static_cast<std::size_t>(greedy.tokens.front())],
+             Provenance::measured);
+  result.set("beam_first_token_prob", kNext[0][static_cast<std::size_t>(beam.tokens.front())],
+             Provenance::measured);
+  return {greedy, beam};
+}
+
 DemoResult run_decoding_strategies(const Params& params, std::uint64_t /*seed: no draw*/,
                                    RunCaches&) {
   const double low = params.number("low_temperature");
@@ -137,20 +157,7 @@ DemoResult run_decoding_strategies(const Params& params, std::uint64_t /*seed: n
   result.set("top_p_kept_high", static_cast<double>(kept_count(sampling(p_high_config))),
              Provenance::measured);
 
-  // Greedy against a beam over the bigram table, two steps from <s>.
-  Mat table(4, 4);
-  for (Index r = 0; r < 4; ++r)
-    for (Index c = 0; c < 4; ++c)
-      table(r, c) = std::log(kNext[static_cast<std::size_t>(r)][static_cast<std::size_t>(c)]);
-  const auto greedy = engine::beam_search(table, 0, 2, 1).front();
-  const auto beam = engine::beam_search(table, 0, 2, beams).front();
-  result.set("greedy_prob", std::exp(greedy.log_prob), Provenance::measured);
-  result.set("beam_prob", std::exp(beam.log_prob), Provenance::measured);
-  result.set("beam_beats_greedy", beam.log_prob > greedy.log_prob + 1e-12, Provenance::measured);
-  result.set("greedy_first_token_prob", kNext[0][static_cast<std::size_t>(greedy.tokens.front())],
-             Provenance::measured);
-  result.set("beam_first_token_prob", kNext[0][static_cast<std::size_t>(beam.tokens.front())],
-             Provenance::measured);
+  const auto [greedy, beam] = greedy_against_beam(result, beams);
 
   // One row a word, so the tables stay narrow: the temperatures, then the two filters at T = 1.
   std::vector<std::string> words(kWords.begin(), kWords.end());

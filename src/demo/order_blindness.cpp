@@ -56,6 +56,25 @@ struct SentenceRun {
   Mat output;   // (T, E)
 };
 
+// Permutation equivariance: the largest difference between a word's output row in sentence a and
+// the same word's row in b (for a repeated word, the nearest of its occurrences).
+double word_output_diff(const Mat& output_a, const std::vector<std::string>& a, const Mat& output_b,
+                        const std::vector<std::string>& b) {
+  double largest = 0.0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    double nearest = INFINITY;
+    for (std::size_t j = 0; j < b.size(); ++j) {
+      if (b[j] != a[i]) continue;
+      nearest = std::min(nearest,
+                         (output_a.row(static_cast<Index>(i)) - output_b.row(static_cast<Index>(j)))
+                             .cwiseAbs()
+                             .maxCoeff());
+    }
+    largest = std::max(largest, nearest);
+  }
+  return largest;
+}
+
 // Weight each occurrence of a query word puts on each key word, averaged over the query word's
 // occurrences and summed over the key word's: comparable between reorderings of the same words.
 Mat weights_by_word(const Mat& weights, const std::vector<std::string>& words,
@@ -163,21 +182,8 @@ DemoResult run_order_blindness(const Params& params, std::uint64_t seed, RunCach
       max_diff = std::max(max_diff, (by_word_a - by_word_b).cwiseAbs().maxCoeff());
     }
     result.set("max_diff_" + mode, max_diff, Provenance::measured);
-    // Permutation equivariance: each word's output row against the same word's row in b (for a
-    // repeated word, the nearest of its occurrences).
-    double output_diff = 0.0;
-    for (std::size_t i = 0; i < a.size(); ++i) {
-      double nearest = INFINITY;
-      for (std::size_t j = 0; j < b.size(); ++j) {
-        if (b[j] != a[i]) continue;
-        nearest = std::min(nearest, (run_a.output.row(static_cast<Index>(i)) -
-                                     run_b.output.row(static_cast<Index>(j)))
-                                        .cwiseAbs()
-                                        .maxCoeff());
-      }
-      output_diff = std::max(output_diff, nearest);
-    }
-    result.set("output_moved_diff_" + mode, output_diff, Provenance::measured);
+    result.set("output_moved_diff_" + mode, word_output_diff(run_a.output, a, run_b.output, b),
+               Provenance::measured);
     // The focus word's weights on every other word, in both sentences.
     const Mat by_word_a = weights_by_word(run_a.weights, a, vocabulary);
     const Mat by_word_b = weights_by_word(run_b.weights, b, vocabulary);
