@@ -51,6 +51,14 @@ std::string name_part(const std::string& word) {
   return part;
 }
 
+// A positional mode in a value's label: "no positional encoding", "RoPE".
+std::string mode_words(const std::string& mode) {
+  if (mode == "none") return "no positional encoding";
+  if (mode == "sinusoidal") return "sinusoidal encoding";
+  if (mode == "learned") return "learned position table";
+  return "RoPE";
+}
+
 struct SentenceRun {
   Mat weights;  // (T, T) head 0's attention weights
   Mat output;   // (T, E)
@@ -181,9 +189,13 @@ DemoResult run_order_blindness(const Params& params, std::uint64_t seed, RunCach
       const Mat by_word_b = weights_by_word(probs_b[h], b, vocabulary);
       max_diff = std::max(max_diff, (by_word_a - by_word_b).cwiseAbs().maxCoeff());
     }
-    result.set("max_diff_" + mode, max_diff, Provenance::measured);
-    result.set("output_moved_diff_" + mode, word_output_diff(run_a.output, a, run_b.output, b),
+    const std::string words = mode_words(mode);
+    result.set("max_diff_" + mode,
+               "Largest attention-weight difference between the orders, " + words, max_diff,
                Provenance::measured);
+    result.set("output_moved_diff_" + mode,
+               "Largest word-output difference between the orders, " + words,
+               word_output_diff(run_a.output, a, run_b.output, b), Provenance::measured);
     // The focus word's weights on every other word, in both sentences.
     const Mat by_word_a = weights_by_word(run_a.weights, a, vocabulary);
     const Mat by_word_b = weights_by_word(run_b.weights, b, vocabulary);
@@ -192,10 +204,14 @@ DemoResult run_order_blindness(const Params& params, std::uint64_t seed, RunCach
     for (std::size_t k = 0; k < vocabulary.size(); ++k) {
       if (vocabulary[k] == focus) continue;
       const auto column = static_cast<Index>(k);
+      const auto weight_label = [&](const char* sentence) {
+        return fmt::format("Weight \"{}\" puts on \"{}\"{}, {} sentence, {}", focus, vocabulary[k],
+                           heads > 1 ? " in head 0" : "", sentence, words);
+      };
       result.set(fmt::format("{}_on_{}_a_{}", name_part(focus), name_part(vocabulary[k]), mode),
-                 by_word_a(focus_index, column), Provenance::measured);
+                 weight_label("first"), by_word_a(focus_index, column), Provenance::measured);
       result.set(fmt::format("{}_on_{}_b_{}", name_part(focus), name_part(vocabulary[k]), mode),
-                 by_word_b(focus_index, column), Provenance::measured);
+                 weight_label("second"), by_word_b(focus_index, column), Provenance::measured);
     }
     const std::string label = mode == "none" ? "no positional encoding" : mode;
     result.tables.push_back(heatmap("weights_" + mode + "_a",
@@ -205,8 +221,9 @@ DemoResult run_order_blindness(const Params& params, std::uint64_t seed, RunCach
                                     fmt::format("{}: \"{}\"", label, params.text("b")), b, b,
                                     run_b.weights));
   }
-  result.set("identical_without_position", result.find("max_diff_none")->number <= 1e-12,
-             Provenance::measured);
+  result.set("identical_without_position",
+             "Both orders attend identically without positional encoding",
+             result.find("max_diff_none")->number <= 1e-12, Provenance::measured);
   result.text = {
       fmt::format("Both sentences use the same words, so without positional encoding every word "
                   "has the same embedding, the same Q, K and V in both, and \"{}\" weighs the "

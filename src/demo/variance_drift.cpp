@@ -118,14 +118,18 @@ DemoResult run_variance_drift(const Params& params, std::uint64_t seed, RunCache
     return per_layer[static_cast<std::size_t>(layer)];
   };
   for (const std::int64_t layer : milestones)
-    result.set(fmt::format("variance_no_norm_{}", layer), at(plain_variance, layer),
-               Provenance::measured);
+    result.set(fmt::format("variance_no_norm_{}", layer),
+               fmt::format("Activation variance after layer {}, no normalization", layer),
+               at(plain_variance, layer), Provenance::measured);
   for (const std::int64_t layer : milestones)
-    result.set(fmt::format("variance_ideal_{}", layer), std::pow(s.gain, as_double(layer)),
-               Provenance::derived);
+    result.set(
+        fmt::format("variance_ideal_{}", layer),
+        fmt::format("Idealised variance after layer {}, the gain to the power {}", layer, layer),
+        std::pow(s.gain, as_double(layer)), Provenance::derived);
   for (const std::int64_t layer : milestones)
-    result.set(fmt::format("variance_layernorm_{}", layer), at(normalized_variance, layer),
-               Provenance::measured);
+    result.set(fmt::format("variance_layernorm_{}", layer),
+               fmt::format("Activation variance after layer {}, LayerNorm after each layer", layer),
+               at(normalized_variance, layer), Provenance::measured);
   // After each layer (the input, entry 0, is left out) and what each LayerNorm received.
   const auto [ln_low, ln_high] =
       std::minmax_element(normalized_variance.begin() + 1, normalized_variance.end());
@@ -134,13 +138,26 @@ DemoResult run_variance_drift(const Params& params, std::uint64_t seed, RunCache
   const double ln_min = *ln_low, ln_max = *ln_high, drift_min = *drift_low, drift_max = *drift_high;
   const double last = plain_variance.back();
   const double ideal_last = std::pow(s.gain, as_double(s.layers));
-  result.set("variance_layernorm_min", ln_min, Provenance::measured);
-  result.set("variance_layernorm_max", ln_max, Provenance::measured);
-  result.set("layernorm_input_variance_min", drift_min, Provenance::measured);
-  result.set("layernorm_input_variance_max", drift_max, Provenance::measured);
-  result.set("variance_input", plain_variance.front(), Provenance::measured);
-  result.set("no_norm_over_ideal_last", last / ideal_last, Provenance::measured);
-  result.set("log10_variance_no_norm_last", std::log10(last), Provenance::measured);
+  result.set("variance_layernorm_min",
+             "Smallest activation variance over the layers, LayerNorm after each layer", ln_min,
+             Provenance::measured);
+  result.set("variance_layernorm_max",
+             "Largest activation variance over the layers, LayerNorm after each layer", ln_max,
+             Provenance::measured);
+  result.set("layernorm_input_variance_min",
+             "Smallest variance a LayerNorm receives over the layers", drift_min,
+             Provenance::measured);
+  result.set("layernorm_input_variance_max",
+             "Largest variance a LayerNorm receives over the layers", drift_max,
+             Provenance::measured);
+  result.set("variance_input", "Activation variance of the input, before any layer",
+             plain_variance.front(), Provenance::measured);
+  result.set("no_norm_over_ideal_last",
+             "Variance after the last layer over the idealised one, no normalization",
+             last / ideal_last, Provenance::measured);
+  result.set("log10_variance_no_norm_last",
+             "Base-10 logarithm of the variance after the last layer, no normalization",
+             std::log10(last), Provenance::measured);
 
   result.series.push_back(Series{
       "variance_per_layer",
