@@ -111,13 +111,21 @@ DemoResult sample_result() {
       98304, 786432, 262144, 1048576;
   result.tables.push_back(counts);
   result.series = {variance_series()};
-  result.set("max_diff_none", 0.0, Provenance::measured);
-  result.set("max_diff_sinusoidal", 0.08341, Provenance::measured);
-  result.set("max_diff_float_noise", 1e-12, Provenance::measured);
-  result.set("total_h8", 1048576.0, Provenance::counted);
-  result.set("variance_no_norm_5", 32.14, Provenance::measured);
-  result.set("learned_refuses_600", true, Provenance::measured);
-  result.set("sinusoidal_defined_600", false, Provenance::measured);
+  result.set("max_diff_none",
+             "Largest attention-weight difference between the orders, no positional encoding", 0.0,
+             Provenance::measured);
+  result.set("max_diff_sinusoidal",
+             "Largest attention-weight difference between the orders, sinusoidal encoding", 0.08341,
+             Provenance::measured);
+  result.set("max_diff_float_noise", "A difference at rounding level", 1e-12, Provenance::measured);
+  result.set("total_h8", "Attention parameters without biases, 8 heads", 1048576.0,
+             Provenance::counted);
+  result.set("variance_no_norm_5", "Activation variance after layer 5, no normalization", 32.14,
+             Provenance::measured);
+  result.set("learned_refuses_600", "Learned position table refuses position 600", true,
+             Provenance::measured);
+  result.set("sinusoidal_defined_600", "Sinusoidal encoding defined at positions 600 and 6000",
+             false, Provenance::measured);
   result.text = {
       "Without a positional encoding the two grids hold the same numbers, rows and columns "
       "permuted with the words: attention alone cannot tell the sentences apart.",
@@ -149,7 +157,7 @@ DemoResult stress_result() {
   signed_series.x = {1, 2, 3, 4};
   signed_series.lines = {{"line", {-3.5, 0.0, 2.25, 10.0}}};
   result.series.push_back(signed_series);
-  result.set(std::string(70, 'n'), 123456789.0, Provenance::derived);
+  result.set(std::string(70, 'n'), std::string(90, 'l'), 123456789.0, Provenance::derived);
   result.text.push_back(std::string(150, 'w') + " short words after a very long one");
   return result;
 }
@@ -202,7 +210,7 @@ std::size_t count(const std::string& text, const std::string& piece) {
 // How a value reads in the full text form's value list.
 std::string value_text(double number) {
   DemoResult result;
-  result.set("probe", number, Provenance::derived);
+  result.set("probe", "A number at the edge of the width", number, Provenance::derived);
   for (const std::string& line : lines_of(text_of(result, 80))) {
     if (line.find("probe") != std::string::npos) return line.substr(line.find_last_of(' ') + 1);
   }
@@ -275,7 +283,8 @@ DemoResult one_width_result() {
   DemoResult result;
   result.demo = "sqrt-dk-scaling";
   result.series = {weights};
-  result.set("max_weight_unscaled_dk16", 0.483, Provenance::measured);
+  result.set("max_weight_unscaled_dk16", "Mean largest attention weight at head width 16, unscaled",
+             0.483, Provenance::measured);
   return result;
 }
 
@@ -408,7 +417,7 @@ TEST_CASE("labels from a result reach the terminal sanitized", "[render]") {
   DemoResult result = pair_only();
   result.tables[0].row_labels[0] = "\x1b[31mred";
   result.tables[0].title = "evil\x07 title";
-  result.set("\x1b]0;pwned\x07", 1.0, Provenance::derived);
+  result.set("\x1b]0;pwned\x07", "\x1b]0;pwned\x07", 1.0, Provenance::derived);
   result.text = {"a \x1b[2J paragraph"};
   for (const Theme& theme : {Theme::plain(), Theme::colored()}) {
     const std::string text = text_of(result, 120, theme);
@@ -474,10 +483,15 @@ TEST_CASE("compact feedback shows the first figure before the values", "[render]
   result.tables = {attention("causal", "causal attention", tokens, weights),
                    attention("bidirectional", "bidirectional attention", tokens,
                              Eigen::MatrixXd::Constant(6, 6, 1.0 / 6))};
-  result.set("future_weight_max", 0.0, Provenance::measured);
-  result.set("earlier_output_change_causal", 0.0, Provenance::measured);
-  result.set("earlier_output_change_bidirectional", 0.786, Provenance::measured);
-  result.set("changed_position", 5.0, Provenance::derived);
+  result.set("future_weight_max", "Largest attention weight on a future position, causal mask", 0.0,
+             Provenance::measured);
+  result.set("earlier_output_change_causal",
+             "Largest change in earlier outputs when token 5 changes, causal mask", 0.0,
+             Provenance::measured);
+  result.set("earlier_output_change_bidirectional",
+             "Largest change in earlier outputs when token 5 changes, no mask", 0.786,
+             Provenance::measured);
+  result.set("changed_position", "Position of the changed token", 5.0, Provenance::derived);
   const std::string text = text_of(result, 80, Theme::plain(), TextForm::compact);
   INFO(text);
   CHECK(lines_of(text).size() <= 12);
@@ -499,8 +513,8 @@ TEST_CASE("numbers read the way people write them", "[render]") {
   CHECK(value_text(1052871.3) == "1,052,871.3");  // never a non-integer as an integer
   CHECK(value_text(2.5e15) == "2.5×10¹⁵");
   DemoResult booleans;
-  booleans.set("refused", true, Provenance::measured);
-  booleans.set("defined", false, Provenance::measured);
+  booleans.set("refused", "Refused", true, Provenance::measured);
+  booleans.set("defined", "Defined", false, Provenance::measured);
   const std::string text = text_of(booleans, 80);
   CHECK_THAT(text, Contains("refused  yes"));
   CHECK_THAT(text, Contains("defined   no"));
@@ -685,7 +699,7 @@ TEST_CASE("html escapes every string from the result", "[render]") {
   DemoResult result = pair_only();
   result.tables[0].row_labels[0] = "<b>&";
   result.tables[0].title = "\"quoted\" 'title'";
-  result.set("<i>", true, Provenance::derived);
+  result.set("<i>", "<i>", true, Provenance::derived);
   result.text = {"<script>alert(1)</script>"};
   DemoInfo info = sample_info();
   info.title = "A <title> & more";

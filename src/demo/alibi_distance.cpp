@@ -63,8 +63,9 @@ DemoResult run_alibi_distance(const Params& params, std::uint64_t seed, RunCache
     slopes.push_back(std::log(probs(last, last)) - std::log(probs(last, last - 1)));
   DemoResult result;
   for (std::int64_t h = 0; h < heads; ++h)
-    result.set(fmt::format("slope_h{}", h), slopes[static_cast<std::size_t>(h)],
-               Provenance::measured);
+    result.set(fmt::format("slope_h{}", h),
+               fmt::format("ALiBi slope read off the weights, head {}", h),
+               slopes[static_cast<std::size_t>(h)], Provenance::measured);
   bool falls = true;
   for (const Mat& probs : cache.probs) {
     for (Index j = 1; j <= last; ++j)
@@ -75,19 +76,28 @@ DemoResult run_alibi_distance(const Params& params, std::uint64_t seed, RunCache
   if (last_head > 0) ends.push_back(last_head);
   for (const std::int64_t h : ends) {
     const Mat& probs = cache.probs[static_cast<std::size_t>(h)];
-    result.set(fmt::format("weight_nearest_h{}", h), probs(last, last), Provenance::measured);
-    result.set(fmt::format("weight_farthest_h{}", h), probs(last, 0), Provenance::measured);
+    result.set(fmt::format("weight_nearest_h{}", h),
+               fmt::format("Last token's weight on itself, head {}", h), probs(last, last),
+               Provenance::measured);
+    result.set(fmt::format("weight_farthest_h{}", h),
+               fmt::format("Last token's weight on the first token, head {}", h), probs(last, 0),
+               Provenance::measured);
   }
-  result.set("falls_with_distance", falls, Provenance::measured);
-  result.set("bias_at_far_h0", -slopes.front() * as_double(far), Provenance::measured);
-  result.set("position_params",
+  result.set("falls_with_distance", "Attention weight falls with distance in every head", falls,
+             Provenance::measured);
+  result.set("bias_at_far_h0",
+             fmt::format("ALiBi bias at a distance of {}, head 0", grouped(as_double(far))),
+             -slopes.front() * as_double(far), Provenance::measured);
+  result.set("position_params", "Trainable parameters ALiBi adds",
              static_cast<double>(engine::count_params(with_alibi).total() -
                                  engine::count_params(without).total()),
              Provenance::counted);
   const double vector_change = std::max({(cache.q - cache_plain.q).cwiseAbs().maxCoeff(),
                                          (cache.k - cache_plain.k).cwiseAbs().maxCoeff(),
                                          (cache.v - cache_plain.v).cwiseAbs().maxCoeff()});
-  result.set("embedding_change", vector_change, Provenance::measured);
+  result.set("embedding_change",
+             "Largest change in the queries, keys and values when ALiBi is switched on",
+             vector_change, Provenance::measured);
 
   Series by_distance{
       "weight_by_distance",

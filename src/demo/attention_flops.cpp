@@ -50,18 +50,29 @@ DemoResult run_attention_flops(const Params& params, std::uint64_t, RunCaches&) 
   for (const std::int64_t heads : head_counts) {
     const double flops = score_flops(heads);
     heads_change = heads_change || flops != scores;
-    result.set(fmt::format("flops_scores_h{}", heads), flops, Provenance::derived);
+    result.set(fmt::format("flops_scores_h{}", heads),
+               fmt::format("FLOPs of one layer's score products QKᵀ, {}",
+                           text::count(heads, "head", "heads")),
+               flops, Provenance::derived);
   }
   const double attention = projections + scores + weighted;
-  result.set("flops_projections", projections, Provenance::derived);
-  result.set("flops_scores", scores, Provenance::derived);
-  result.set("flops_av", weighted, Provenance::derived);
-  result.set("flops_ffn", ffn, Provenance::derived);
-  result.set("flops_attention", attention, Provenance::derived);
-  result.set("flops_layer", attention + ffn, Provenance::derived);
-  result.set("heads_change_flops", heads_change, Provenance::derived);
-  result.set("crossover_tokens", 2.0 * e, Provenance::derived);
-  result.set("quadratic_share", (scores + weighted) / attention, Provenance::derived);
+  result.set("flops_projections", "FLOPs of one layer's query, key, value and output projections",
+             projections, Provenance::derived);
+  result.set("flops_scores", "FLOPs of one layer's score products QKᵀ", scores,
+             Provenance::derived);
+  result.set("flops_av", "FLOPs of one layer's weighted sum of the values AV", weighted,
+             Provenance::derived);
+  result.set("flops_ffn", "FLOPs of one layer's feed-forward", ffn, Provenance::derived);
+  result.set("flops_attention", "FLOPs of one layer's attention, projections included", attention,
+             Provenance::derived);
+  result.set("flops_layer", "FLOPs of one layer's forward pass, attention and feed-forward",
+             attention + ffn, Provenance::derived);
+  result.set("heads_change_flops", "Head count changes the score FLOPs", heads_change,
+             Provenance::derived);
+  result.set("crossover_tokens", "Tokens at which QKᵀ and AV overtake the projections", 2.0 * e,
+             Provenance::derived);
+  result.set("quadratic_share", "Share of attention FLOPs in QKᵀ and AV",
+             (scores + weighted) / attention, Provenance::derived);
 
   Mat table(4, 2);
   table << projections, projections / (attention + ffn), scores, scores / (attention + ffn),

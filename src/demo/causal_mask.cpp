@@ -78,15 +78,23 @@ DemoResult run_causal_mask(const Params& params, std::uint64_t seed, RunCaches&)
   const Provenance changed_kind =
       params.integer("changed") < 0 ? Provenance::derived : Provenance::param;
   DemoResult result;
-  result.set("future_weight_max", future, Provenance::measured);
-  result.set("earlier_output_change_causal", earlier_change(causal_out, causal_changed), earlier);
-  result.set("earlier_output_change_bidirectional", earlier_change(full_out, full_changed),
-             earlier);
-  result.set("changed_position", static_cast<double>(changed), changed_kind);
-  result.set("unchanged_positions_causal", unchanged_rows(causal_out, causal_changed),
-             Provenance::measured);
-  result.set("unchanged_positions_bidirectional", unchanged_rows(full_out, full_changed),
-             Provenance::measured);
+  const std::string when_changed = fmt::format("when token {} changes", changed);
+  result.set("future_weight_max", "Largest attention weight on a future position, causal mask",
+             future, Provenance::measured);
+  result.set("earlier_output_change_causal",
+             "Largest change in earlier outputs " + when_changed + ", causal mask",
+             earlier_change(causal_out, causal_changed), earlier);
+  result.set("earlier_output_change_bidirectional",
+             "Largest change in earlier outputs " + when_changed + ", no mask",
+             earlier_change(full_out, full_changed), earlier);
+  result.set("changed_position", "Position of the changed token", static_cast<double>(changed),
+             changed_kind);
+  result.set("unchanged_positions_causal",
+             "Outputs left exactly unchanged " + when_changed + ", causal mask",
+             unchanged_rows(causal_out, causal_changed), Provenance::measured);
+  result.set("unchanged_positions_bidirectional",
+             "Outputs left exactly unchanged " + when_changed + ", no mask",
+             unchanged_rows(full_out, full_changed), Provenance::measured);
   std::vector<std::string> labels;
   for (std::int64_t t = 0; t < seq; ++t)
     labels.push_back(fmt::format("t{}", t));

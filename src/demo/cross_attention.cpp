@@ -67,14 +67,24 @@ DemoResult run_cross_attention(const Params& params, std::uint64_t seed, RunCach
     smallest = std::min(smallest, head.minCoeff());
   }
   DemoResult result;
-  result.set("decoder_tokens", as_double(decoder_tokens), Provenance::param);
-  result.set("encoder_tokens", as_double(encoder_tokens), Provenance::param);
-  result.set("output_rows", static_cast<double>(out.rows()), Provenance::counted);
-  result.set("keys_per_query", static_cast<double>(weights.cols()), Provenance::counted);
-  result.set("smallest_weight", smallest, Provenance::measured);
-  result.set("weight_sum_error_max", sum_error, Provenance::measured);
-  result.set("output_moves_with_encoder", moves_with_encoder, Provenance::measured);
-  result.set("output_moves_with_decoder", moves_with_decoder, Provenance::measured);
+  result.set("decoder_tokens", "Decoder positions, where the queries come from",
+             as_double(decoder_tokens), Provenance::param);
+  result.set("encoder_tokens", "Input positions in the encoder's output", as_double(encoder_tokens),
+             Provenance::param);
+  result.set("output_rows", "Rows in the cross-attention output", static_cast<double>(out.rows()),
+             Provenance::counted);
+  result.set("keys_per_query", "Keys each decoder position attends over",
+             static_cast<double>(weights.cols()), Provenance::counted);
+  result.set("smallest_weight", "Smallest cross-attention weight in any head", smallest,
+             Provenance::measured);
+  result.set("weight_sum_error_max", "Largest distance of a weight row's sum from 1", sum_error,
+             Provenance::measured);
+  result.set("output_moves_with_encoder",
+             "Every output row changes when the encoder's output changes", moves_with_encoder,
+             Provenance::measured);
+  result.set("output_moves_with_decoder",
+             "Every output row changes when the decoder's tokens change", moves_with_decoder,
+             Provenance::measured);
 
   std::vector<std::string> rows, columns;
   for (Index t = 0; t < weights.rows(); ++t)

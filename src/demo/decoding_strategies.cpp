@@ -72,6 +72,31 @@ std::string sequence_text(const engine::Continuation& c) {
   return text;
 }
 
+// Greedy decoding against a beam of `beams` over the bigram table, two steps from <s>: their
+// values, then the likeliest continuation each found (greedy's first).
+std::pair<engine::Continuation, engine::Continuation> greedy_against_beam(DemoResult& result,
+                                                                          std::int64_t beams) {
+  Mat table(4, 4);
+  for (Index r = 0; r < 4; ++r)
+    for (Index c = 0; c < 4; ++c)
+      table(r, c) = std::log(kNext[static_cast<std::size_t>(r)][static_cast<std::size_t>(c)]);
+  const auto greedy = engine::beam_search(table, 0, 2, 1).front();
+  const auto beam = engine::beam_search(table, 0, 2, beams).front();
+  const std::string with_beams = text::count(beams, "beam", "beams");
+  result.set("greedy_prob", "Probability of the sequence greedy decoding picks",
+             std::exp(greedy.log_prob), Provenance::measured);
+  result.set("beam_prob", "Probability of the best sequence beam search finds, " + with_beams,
+             std::exp(beam.log_prob), Provenance::measured);
+  result.set("beam_beats_greedy", "Beam search finds a likelier sequence than greedy decoding",
+             beam.log_prob > greedy.log_prob + 1e-12, Provenance::measured);
+  result.set("greedy_first_token_prob", "Probability of greedy decoding's first token",
+             kNext[0][static_cast<std::size_t>(greedy.tokens.front())], Provenance::measured);
+  result.set("beam_first_token_prob",
+             "Probability of the first token of the best beam sequence, " + with_beams,
+             kNext[0][static_cast<std::size_t>(beam.tokens.front())], Provenance::measured);
+  return {greedy, beam};
+}
+
 DemoResult run_decoding_strategies(const Params& params, std::uint64_t /*seed: no draw*/,
                                    RunCaches&) {
   const double low = params.number("low_temperature");
@@ -84,6 +109,11 @@ DemoResult run_decoding_strategies(const Params& params, std::uint64_t /*seed: n
   // Temperature: the same logits at T = low, 1 and high.
   const std::vector<std::pair<std::string, double>> temperatures = {
       {"low", low}, {"t1", 1.0}, {"high", high}};
+  // Each temperature in a label, the low and high ones named so that a low of 1 reads apart.
+  const auto at_temperature = [](const std::string& which, double t) {
+    const std::string kind = which == "low" ? "the low " : which == "high" ? "the high " : "";
+    return fmt::format("at {}temperature {}", kind, text::format_short(t));
+  };
   std::vector<Mat> by_temperature;
   bool same_argmax = true;
   Index argmax_t1 = 0;
@@ -99,11 +129,15 @@ DemoResult run_decoding_strategies(const Params& params, std::uint64_t /*seed: n
       by_temperature.front().row(0).maxCoeff(&first);
       same_argmax = same_argmax && first == argmax;
     }
-    result.set("top_prob_" + label, probs.maxCoeff(), Provenance::measured);
-    result.set("entropy_" + label, entropy(probs), Provenance::measured);
+    result.set("top_prob_" + label,
+               "Probability of the likeliest next word " + at_temperature(label, t),
+               probs.maxCoeff(), Provenance::measured);
+    result.set("entropy_" + label, "Next-word entropy in nats " + at_temperature(label, t),
+               entropy(probs), Provenance::measured);
     by_temperature.push_back(std::move(probs));
   }
-  result.set("same_top_token_every_temperature", same_argmax, Provenance::measured);
+  result.set("same_top_token_every_temperature", "Same likeliest word at every temperature",
+             same_argmax, Provenance::measured);
 
   // Top-k and top-p at T = 1.
   engine::SamplingConfig k_config;
@@ -124,33 +158,29 @@ DemoResult run_decoding_strategies(const Params& params, std::uint64_t /*seed: n
   double k_mass = 0.0;
   for (Index v = 0; v < plain.cols(); ++v)
     k_mass += k_probs(0, v) > 0.0 ? plain(0, v) : 0.0;
-  result.set("top_k_kept", static_cast<double>(kept_count(k_probs)), Provenance::measured);
-  result.set("top_k_mass", k_mass, Provenance::measured);
-  result.set("top_p_kept", static_cast<double>(kept_count(p_probs)), Provenance::measured);
-  result.set("top_p_mass", p_mass, Provenance::measured);
-  result.set("top_p_mass_without_least_kept", p_mass_but_least, Provenance::measured);
-  result.set("top_p_top_prob", p_probs.maxCoeff(), Provenance::measured);
+  const std::string with_k = fmt::format("top-k with k = {}", top_k);
+  const std::string with_p = fmt::format("top-p with p = {}", text::format_short(top_p));
+  result.set("top_k_kept", "Words kept by " + with_k, static_cast<double>(kept_count(k_probs)),
+             Provenance::measured);
+  result.set("top_k_mass", "Probability mass of the words kept by " + with_k, k_mass,
+             Provenance::measured);
+  result.set("top_p_kept", "Words kept by " + with_p + " at temperature 1",
+             static_cast<double>(kept_count(p_probs)), Provenance::measured);
+  result.set("top_p_mass", "Probability mass of the words kept by " + with_p, p_mass,
+             Provenance::measured);
+  result.set("top_p_mass_without_least_kept",
+             "Probability mass kept by " + with_p + " without its least likely word",
+             p_mass_but_least, Provenance::measured);
+  result.set("top_p_top_prob", "Probability of the likeliest next word after " + with_p,
+             p_probs.maxCoeff(), Provenance::measured);
   // The same top-p on the flatter distribution of the high temperature needs more words.
   engine::SamplingConfig p_high_config;
   p_high_config.temperature = high;
   p_high_config.top_p = top_p;
-  result.set("top_p_kept_high", static_cast<double>(kept_count(sampling(p_high_config))),
-             Provenance::measured);
+  result.set("top_p_kept_high", "Words kept by " + with_p + " " + at_temperature("high", high),
+             static_cast<double>(kept_count(sampling(p_high_config))), Provenance::measured);
 
-  // Greedy against a beam over the bigram table, two steps from <s>.
-  Mat table(4, 4);
-  for (Index r = 0; r < 4; ++r)
-    for (Index c = 0; c < 4; ++c)
-      table(r, c) = std::log(kNext[static_cast<std::size_t>(r)][static_cast<std::size_t>(c)]);
-  const auto greedy = engine::beam_search(table, 0, 2, 1).front();
-  const auto beam = engine::beam_search(table, 0, 2, beams).front();
-  result.set("greedy_prob", std::exp(greedy.log_prob), Provenance::measured);
-  result.set("beam_prob", std::exp(beam.log_prob), Provenance::measured);
-  result.set("beam_beats_greedy", beam.log_prob > greedy.log_prob + 1e-12, Provenance::measured);
-  result.set("greedy_first_token_prob", kNext[0][static_cast<std::size_t>(greedy.tokens.front())],
-             Provenance::measured);
-  result.set("beam_first_token_prob", kNext[0][static_cast<std::size_t>(beam.tokens.front())],
-             Provenance::measured);
+  const auto [greedy, beam] = greedy_against_beam(result, beams);
 
   // One row a word, so the tables stay narrow: the temperatures, then the two filters at T = 1.
   std::vector<std::string> words(kWords.begin(), kWords.end());

@@ -1,8 +1,8 @@
 // The demo model: a demo is a named, deterministic experiment on the engine that makes one claim
 // of the lesson measurable. It returns a DemoResult — named scalar values (what predicates and
-// users' scripts read), each with its provenance (measured, counted, derived or param), tables
-// (e.g. attention weights with token labels), series (e.g. variance per layer) and short
-// explanatory text — which the renderers draw as text, md, html or json.
+// users' scripts read), each with a label in words and its provenance (measured, counted, derived
+// or param), tables (e.g. attention weights with token labels), series (e.g. variance per layer)
+// and short explanatory text — which the renderers draw as text, md, html or json.
 #pragma once
 
 #include <Eigen/Core>
@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "demo/run_caches.hpp"
@@ -44,9 +45,17 @@ struct Value {
   double number = 0.0;
   bool boolean = false;
   Provenance provenance = Provenance::derived;  // claims no more than arithmetic on parameters
+  // What the value is, in words a learner reads without the demo beside it: "Tokens in the
+  // document the sentence is padded beside". Sentence case, no final period, at most 80 columns.
+  // The JSON form leaves it out: scripts read the names.
+  std::string label;
 
-  static Value of(double x, Provenance p) { return Value{Kind::number, x, false, p}; }
-  static Value of(bool b, Provenance p) { return Value{Kind::boolean, 0.0, b, p}; }
+  static Value of(double x, Provenance p, std::string label) {
+    return Value{Kind::number, x, false, p, std::move(label)};
+  }
+  static Value of(bool b, Provenance p, std::string label) {
+    return Value{Kind::boolean, 0.0, b, p, std::move(label)};
+  }
 };
 
 // A labelled matrix, e.g. attention weights (rows: queries, columns: keys).
@@ -79,13 +88,15 @@ struct DemoResult {
   std::vector<std::string> text;  // short paragraphs: what the numbers show
   engine::OpSet reached;          // the engine ops the run entered (run_demo adds them)
 
-  // Every value says where it comes from: there is no form without the provenance.
-  void set(const std::string& name, double number, Provenance provenance) {
-    values.emplace_back(name, Value::of(number, provenance));
+  // Every value says what it is, in words beside its name, and where it comes from: there is no
+  // form without the label or the provenance.
+  void set(const std::string& name, std::string label, double number, Provenance provenance) {
+    values.emplace_back(name, Value::of(number, provenance, std::move(label)));
   }
-  void set(const std::string& name, bool boolean, Provenance provenance) {
-    values.emplace_back(name, Value::of(boolean, provenance));
+  void set(const std::string& name, std::string label, bool boolean, Provenance provenance) {
+    values.emplace_back(name, Value::of(boolean, provenance, std::move(label)));
   }
+  // The value of that name (its number or boolean, provenance and label), or nullptr.
   const Value* find(const std::string& name) const;
 };
 

@@ -127,7 +127,8 @@ MultiHeadSizes report_kv_heads(DemoResult& result, const GqaSettings& s) {
         engine::GqaConfig::of(s.d_model, s.heads, s.kv_list.front()).without_rope());
     head_width = static_cast<double>(module.o_proj.cols()) / h;
   }
-  result.set("head_dim", head_width, totals);
+  result.set("head_dim", "Head dimension, " + text::count(s.heads, "query head", "query heads"),
+             head_width, totals);
   Mat table(static_cast<Index>(s.kv_list.size()), 6);
   std::vector<std::string> rows;
   for (std::size_t i = 0; i < s.kv_list.size(); ++i) {
@@ -139,17 +140,28 @@ MultiHeadSizes report_kv_heads(DemoResult& result, const GqaSettings& s) {
     const double cache_bytes =
         2.0 * as_double(s.layers) * g * d * as_double(s.tokens) * as_double(s.bytes);
     const std::string suffix = fmt::format("_g{}", kv);
-    result.set("q_proj" + suffix, q_proj, totals);
-    result.set("kv_proj" + suffix, kv_proj, totals);
-    result.set("o_proj" + suffix, o_proj, totals);
-    result.set("attention_params" + suffix, total, totals);
-    result.set("params_ratio" + suffix, total / mha.params, totals);
-    result.set("params_saved" + suffix, mha.params - total, totals);
-    result.set("queries_per_kv_head" + suffix, readers_of_first, Provenance::counted);
+    const std::string with_kv = ", " + text::count(kv, "key/value head", "key/value heads");
+    result.set("q_proj" + suffix, "Query projection weights" + with_kv, q_proj, totals);
+    result.set("kv_proj" + suffix, "Key and value projection weights" + with_kv, kv_proj, totals);
+    result.set("o_proj" + suffix, "Output projection weights" + with_kv, o_proj, totals);
+    result.set("attention_params" + suffix, "Attention parameters of one layer" + with_kv, total,
+               totals);
+    result.set("params_ratio" + suffix, "Attention parameters over multi-head's" + with_kv,
+               total / mha.params, totals);
+    result.set("params_saved" + suffix, "Attention parameters saved against multi-head" + with_kv,
+               mha.params - total, totals);
+    result.set("queries_per_kv_head" + suffix,
+               "Query heads reading the first key/value head" + with_kv, readers_of_first,
+               Provenance::counted);
     result.set("kv_cache_bytes_per_token" + suffix,
+               "KV cache bytes per token, all layers" + with_kv,
                2.0 * as_double(s.layers) * g * d * as_double(s.bytes), Provenance::derived);
-    result.set("kv_cache_bytes" + suffix, cache_bytes, Provenance::derived);
-    result.set("kv_cache_ratio" + suffix, cache_bytes / mha.cache, Provenance::derived);
+    result.set("kv_cache_bytes" + suffix,
+               fmt::format("KV cache bytes for {}, all layers{}",
+                           text::count(s.tokens, "token", "tokens"), with_kv),
+               cache_bytes, Provenance::derived);
+    result.set("kv_cache_ratio" + suffix, "KV cache over multi-head's" + with_kv,
+               cache_bytes / mha.cache, Provenance::derived);
     const auto row = static_cast<Index>(i);
     table.row(row) << readers_of_first, q_proj + o_proj, kv_proj, total, total / mha.params,
         cache_bytes;
@@ -157,11 +169,16 @@ MultiHeadSizes report_kv_heads(DemoResult& result, const GqaSettings& s) {
   }
   // Splitting the heads is the other knob: one head of the full width holds the same 4·E².
   mha.one_head = 4.0 * e * e;
-  result.set("mha_params", mha.params, Provenance::derived);
-  result.set("one_head_params", mha.one_head, Provenance::derived);
-  result.set("split_saves_params", mha.params < mha.one_head, Provenance::derived);
-  result.set("counted_from_modules", count_modules, Provenance::derived);
-  result.set("closed_form_matches", closed_form_matches, totals);
+  result.set("mha_params", "Attention parameters of one layer, multi-head", mha.params,
+             Provenance::derived);
+  result.set("one_head_params", "Attention parameters of one full-width head", mha.one_head,
+             Provenance::derived);
+  result.set("split_saves_params", "Splitting into heads saves parameters",
+             mha.params < mha.one_head, Provenance::derived);
+  result.set("counted_from_modules", "Counts taken from real modules", count_modules,
+             Provenance::derived);
+  result.set("closed_form_matches", "Closed form agrees with the counted modules",
+             closed_form_matches, totals);
   result.tables.push_back(Table{
       "by_kv_heads",
       fmt::format("one layer at d_model {}, {} query heads of {}", s.d_model, s.heads, s.head_dim),

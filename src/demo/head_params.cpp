@@ -50,13 +50,19 @@ DemoResult run_head_params(const Params& params, std::uint64_t, RunCaches&) {
             : closed_with_bias;
     closed_form_matches = closed_form_matches && counted == closed && with_bias == closed_with_bias;
     const std::string h = fmt::format("h{}", heads);
-    result.set("head_dim_" + h, static_cast<double>(counted.head_dim), counts);
-    result.set("per_head_projection_" + h, static_cast<double>(counted.per_head_projection),
-               counts);
-    result.set("per_head_qkv_" + h, static_cast<double>(counted.per_head_qkv), counts);
-    result.set("qkv_total_" + h, static_cast<double>(counted.qkv_weights), counts);
-    result.set("total_" + h, static_cast<double>(counted.total()), counts);
-    result.set("total_with_bias_" + h, static_cast<double>(with_bias.total()), counts);
+    const std::string with_heads = text::count(heads, "head", "heads");
+    result.set("head_dim_" + h, "Head dimension, " + with_heads,
+               static_cast<double>(counted.head_dim), counts);
+    result.set("per_head_projection_" + h, "Weights in one head's query projection, " + with_heads,
+               static_cast<double>(counted.per_head_projection), counts);
+    result.set("per_head_qkv_" + h, "Query, key and value weights of one head, " + with_heads,
+               static_cast<double>(counted.per_head_qkv), counts);
+    result.set("qkv_total_" + h, "Query, key and value weights of all heads, " + with_heads,
+               static_cast<double>(counted.qkv_weights), counts);
+    result.set("total_" + h, "Attention parameters without biases, " + with_heads,
+               static_cast<double>(counted.total()), counts);
+    result.set("total_with_bias_" + h, "Attention parameters with biases, " + with_heads,
+               static_cast<double>(with_bias.total()), counts);
     const auto row = static_cast<Index>(i);
     rows.row(row) << static_cast<double>(counted.head_dim),
         static_cast<double>(counted.per_head_projection), static_cast<double>(counted.per_head_qkv),
@@ -64,13 +70,18 @@ DemoResult run_head_params(const Params& params, std::uint64_t, RunCaches&) {
         static_cast<double>(counted.total()), static_cast<double>(with_bias.total());
     row_labels.push_back(fmt::format("{} head{}", heads, heads == 1 ? "" : "s"));
   }
-  result.set("out_proj", static_cast<double>(d_model * d_model), Provenance::derived);
-  result.set("closed_form_matches", closed_form_matches, counts);
-  result.set("counted_from_modules", count_modules, Provenance::derived);
+  result.set("out_proj", "Weights in the output projection", static_cast<double>(d_model * d_model),
+             Provenance::derived);
+  result.set("closed_form_matches", "Closed form agrees with the counted modules",
+             closed_form_matches, counts);
+  result.set("counted_from_modules", "Counts taken from real modules", count_modules,
+             Provenance::derived);
   const std::int64_t first = head_counts.front();
   const std::int64_t last = head_counts.back();
   // One head count is a total over itself: 1 by arithmetic, whatever the modules hold.
   result.set(fmt::format("ratio_h{}_h{}", last, first),
+             fmt::format("Attention parameters, {} over {}", text::count(last, "head", "heads"),
+                         text::count(first, "head", "heads")),
              result.find(fmt::format("total_h{}", last))->number /
                  result.find(fmt::format("total_h{}", first))->number,
              first == last ? Provenance::derived : counts);

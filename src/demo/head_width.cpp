@@ -150,20 +150,27 @@ DemoResult run_head_width(const Params& params, std::uint64_t seed, RunCaches& c
     const double rank = rank_of_scores(run.first_scores, caches.ranks);
     const auto head_dim = static_cast<double>(run.head_dim);
     const std::string h = fmt::format("h{}", heads);
-    result.set("head_dim_" + h, head_dim, Provenance::counted);
-    result.set("rank_" + h, rank, Provenance::measured);
+    const std::string with_heads = text::count(heads, "head", "heads");
+    result.set("head_dim_" + h, "Head dimension, " + with_heads, head_dim, Provenance::counted);
+    result.set("rank_" + h, "Rank of the first head's score matrix, " + with_heads, rank,
+               Provenance::measured);
     series.x.push_back(static_cast<double>(heads));
     series.lines[0].second.push_back(head_dim);
     series.lines[1].second.push_back(rank);
 
     const auto per_head = static_cast<double>(count.scores) / static_cast<double>(heads);
-    result.set("score_macs_" + h, static_cast<double>(count.scores), Provenance::counted);
-    result.set("score_macs_per_head_" + h, per_head, Provenance::counted);
+    result.set("score_macs_" + h, "Multiply-adds in all heads' score products, " + with_heads,
+               static_cast<double>(count.scores), Provenance::counted);
+    result.set("score_macs_per_head_" + h,
+               "Multiply-adds in one head's score products, " + with_heads, per_head,
+               Provenance::counted);
     const auto row = static_cast<engine::Index>(row_labels.size());
     macs(row, 0) = per_head;
     macs(row, 1) = static_cast<double>(count.scores);
     if (projections) {
-      result.set("qkv_macs_" + h, static_cast<double>(count.linear), Provenance::counted);
+      result.set("qkv_macs_" + h,
+                 "Multiply-adds in the query, key and value projections, " + with_heads,
+                 static_cast<double>(count.linear), Provenance::counted);
       macs(row, 2) = static_cast<double>(count.linear);
     }
     row_labels.push_back(text::count(heads, "head", "heads"));

@@ -121,18 +121,32 @@ DemoResult run_kv_cache(const Params& params, std::uint64_t seed, RunCaches& cac
   const Provenance live_kind = live_tokens == tokens ? Provenance::param : Provenance::derived;
   DemoResult result;
   result.reached = live.reached;  // a decode kept from another run entered these ops there
-  result.set("live_tokens", as_double(live_tokens), live_kind);
-  result.set("max_diff_decode_vs_full", max_diff, Provenance::measured);
-  result.set("decode_matches_full", max_diff <= 1e-10, Provenance::measured);
-  result.set("cache_rows", as_double(live.cache_rows), Provenance::counted);
-  result.set("cached_tensors", live.cached_tensors, Provenance::counted);
-  result.set("cached_queries", live.cached_queries, queries_kind);
-  result.set("kv_cache_bytes_per_token", per_token, Provenance::derived);
-  result.set("kv_cache_bytes", at_tokens, Provenance::derived);
-  result.set("kv_cache_bytes_double", at_double, Provenance::derived);
-  result.set("cache_grows_linearly", live.one_row_per_token && at_double == 2.0 * at_tokens,
+  result.set("live_tokens", "Tokens decoded one by one in the live run", as_double(live_tokens),
+             live_kind);
+  result.set("max_diff_decode_vs_full",
+             "Largest output difference between cached decoding and the full causal pass", max_diff,
+             Provenance::measured);
+  result.set("decode_matches_full", "Cached decoding matches the full causal pass",
+             max_diff <= 1e-10, Provenance::measured);
+  result.set("cache_rows", "Rows in the cache after the last token", as_double(live.cache_rows),
              Provenance::counted);
-  result.set("formula_matches_live_cache", formula_matches, Provenance::counted);
+  result.set("cached_tensors", "Tensors the cache holds", live.cached_tensors, Provenance::counted);
+  result.set("cached_queries", "Cached tensors equal to the queries", live.cached_queries,
+             queries_kind);
+  result.set("kv_cache_bytes_per_token", "KV cache bytes per token, all layers", per_token,
+             Provenance::derived);
+  result.set(
+      "kv_cache_bytes",
+      fmt::format("KV cache bytes for {}, all layers", text::count(tokens, "token", "tokens")),
+      at_tokens, Provenance::derived);
+  result.set(
+      "kv_cache_bytes_double",
+      fmt::format("KV cache bytes for {}, all layers", text::count(2 * tokens, "token", "tokens")),
+      at_double, Provenance::derived);
+  result.set("cache_grows_linearly", "Cache grows by one row per token, linear in the length",
+             live.one_row_per_token && at_double == 2.0 * at_tokens, Provenance::counted);
+  result.set("formula_matches_live_cache", "Byte formula matches the live cache's size",
+             formula_matches, Provenance::counted);
 
   // A few decode steps, evenly spread: the cache gains a row of K and of V per token.
   const Index shown = std::min<Index>(live_tokens, 8);

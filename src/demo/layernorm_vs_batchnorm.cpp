@@ -114,24 +114,37 @@ DemoResult run_layernorm_vs_batchnorm(const Params& params, std::uint64_t seed, 
 
   const auto [token_mean, token_variance] = row_stats(ln_first);
   DemoResult result;
-  result.set("layernorm_batch_diff", (ln_first.row(0) - ln_second.row(0)).cwiseAbs().maxCoeff(),
+  result.set("layernorm_batch_diff", "LayerNorm output change for one token between two batches",
+             (ln_first.row(0) - ln_second.row(0)).cwiseAbs().maxCoeff(), Provenance::measured);
+  result.set("batchnorm_batch_diff", "BatchNorm output change for one token between two batches",
+             (bn_first.row(0) - bn_second.row(0)).cwiseAbs().maxCoeff(), Provenance::measured);
+  result.set("document_tokens", "Tokens in the document the sentence is padded beside",
+             static_cast<double>(document), Provenance::param);
+  // In the padded batches, what moves is the sentence's first token (padded_diffs).
+  result.set("layernorm_padded_diff", "Masked LayerNorm output change when the document doubles",
+             padded.layernorm, Provenance::measured);
+  result.set("batchnorm_padded_diff",
+             "BatchNorm output change when the document doubles, padding counted", padded.batchnorm,
              Provenance::measured);
-  result.set("batchnorm_batch_diff", (bn_first.row(0) - bn_second.row(0)).cwiseAbs().maxCoeff(),
-             Provenance::measured);
-  result.set("document_tokens", static_cast<double>(document), Provenance::param);
-  result.set("layernorm_padded_diff", padded.layernorm, Provenance::measured);
-  result.set("batchnorm_padded_diff", padded.batchnorm, Provenance::measured);
-  result.set("batchnorm_masked_padded_diff", padded.masked_batchnorm, Provenance::measured);
-  result.set("batchnorm_padding_effect", padded.padding_effect, Provenance::measured);
-  result.set("batchnorm_batch1_refused", !refusal.empty(), Provenance::measured);
+  result.set("batchnorm_masked_padded_diff",
+             "BatchNorm output change when the document doubles, padding masked",
+             padded.masked_batchnorm, Provenance::measured);
+  result.set("batchnorm_padding_effect",
+             "BatchNorm output change from counting the padding, not masking it",
+             padded.padding_effect, Provenance::measured);
+  result.set("batchnorm_batch1_refused", "BatchNorm in training mode refuses a batch of one token",
+             !refusal.empty(), Provenance::measured);
   // LayerNorm "works" on a lone token when it gives it the output it gets among companions.
   result.set(
-      "layernorm_batch1_works",
+      "layernorm_batch1_works", "LayerNorm gives a lone token the same output as in a batch",
       one_token.allFinite() && (one_token - ln_first.topRows(1)).cwiseAbs().maxCoeff() <= 1e-12,
       Provenance::measured);
-  result.set("layernorm_token_mean_max", token_mean.cwiseAbs().maxCoeff(), Provenance::measured);
-  result.set("layernorm_token_var_min", token_variance.minCoeff(), Provenance::measured);
-  result.set("layernorm_token_var_max", token_variance.maxCoeff(), Provenance::measured);
+  result.set("layernorm_token_mean_max", "Largest absolute token mean after LayerNorm",
+             token_mean.cwiseAbs().maxCoeff(), Provenance::measured);
+  result.set("layernorm_token_var_min", "Smallest token variance after LayerNorm",
+             token_variance.minCoeff(), Provenance::measured);
+  result.set("layernorm_token_var_max", "Largest token variance after LayerNorm",
+             token_variance.maxCoeff(), Provenance::measured);
 
   const Index shown = std::min<Index>(features, 6);
   Mat rows(4, shown);

@@ -51,10 +51,37 @@ std::string name_part(const std::string& word) {
   return part;
 }
 
+// A positional mode in a value's label: "no positional encoding", "RoPE".
+std::string mode_words(const std::string& mode) {
+  if (mode == "none") return "no positional encoding";
+  if (mode == "sinusoidal") return "sinusoidal encoding";
+  if (mode == "learned") return "learned position table";
+  return "RoPE";
+}
+
 struct SentenceRun {
   Mat weights;  // (T, T) head 0's attention weights
   Mat output;   // (T, E)
 };
+
+// Permutation equivariance: the largest difference between a word's output row in sentence a and
+// the same word's row in b (for a repeated word, the nearest of its occurrences).
+double word_output_diff(const Mat& output_a, const std::vector<std::string>& a, const Mat& output_b,
+                        const std::vector<std::string>& b) {
+  double largest = 0.0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    double nearest = INFINITY;
+    for (std::size_t j = 0; j < b.size(); ++j) {
+      if (b[j] != a[i]) continue;
+      nearest = std::min(nearest,
+                         (output_a.row(static_cast<Index>(i)) - output_b.row(static_cast<Index>(j)))
+                             .cwiseAbs()
+                             .maxCoeff());
+    }
+    largest = std::max(largest, nearest);
+  }
+  return largest;
+}
 
 // Weight each occurrence of a query word puts on each key word, averaged over the query word's
 // occurrences and summed over the key word's: comparable between reorderings of the same words.
@@ -162,22 +189,13 @@ DemoResult run_order_blindness(const Params& params, std::uint64_t seed, RunCach
       const Mat by_word_b = weights_by_word(probs_b[h], b, vocabulary);
       max_diff = std::max(max_diff, (by_word_a - by_word_b).cwiseAbs().maxCoeff());
     }
-    result.set("max_diff_" + mode, max_diff, Provenance::measured);
-    // Permutation equivariance: each word's output row against the same word's row in b (for a
-    // repeated word, the nearest of its occurrences).
-    double output_diff = 0.0;
-    for (std::size_t i = 0; i < a.size(); ++i) {
-      double nearest = INFINITY;
-      for (std::size_t j = 0; j < b.size(); ++j) {
-        if (b[j] != a[i]) continue;
-        nearest = std::min(nearest, (run_a.output.row(static_cast<Index>(i)) -
-                                     run_b.output.row(static_cast<Index>(j)))
-                                        .cwiseAbs()
-                                        .maxCoeff());
-      }
-      output_diff = std::max(output_diff, nearest);
-    }
-    result.set("output_moved_diff_" + mode, output_diff, Provenance::measured);
+    const std::string words = mode_words(mode);
+    result.set("max_diff_" + mode,
+               "Largest attention-weight difference between the orders, " + words, max_diff,
+               Provenance::measured);
+    result.set("output_moved_diff_" + mode,
+               "Largest word-output difference between the orders, " + words,
+               word_output_diff(run_a.output, a, run_b.output, b), Provenance::measured);
     // The focus word's weights on every other word, in both sentences.
     const Mat by_word_a = weights_by_word(run_a.weights, a, vocabulary);
     const Mat by_word_b = weights_by_word(run_b.weights, b, vocabulary);
@@ -186,10 +204,14 @@ DemoResult run_order_blindness(const Params& params, std::uint64_t seed, RunCach
     for (std::size_t k = 0; k < vocabulary.size(); ++k) {
       if (vocabulary[k] == focus) continue;
       const auto column = static_cast<Index>(k);
+      const auto weight_label = [&](const char* sentence) {
+        return fmt::format("Weight \"{}\" puts on \"{}\"{}, {} sentence, {}", focus, vocabulary[k],
+                           heads > 1 ? " in head 0" : "", sentence, words);
+      };
       result.set(fmt::format("{}_on_{}_a_{}", name_part(focus), name_part(vocabulary[k]), mode),
-                 by_word_a(focus_index, column), Provenance::measured);
+                 weight_label("first"), by_word_a(focus_index, column), Provenance::measured);
       result.set(fmt::format("{}_on_{}_b_{}", name_part(focus), name_part(vocabulary[k]), mode),
-                 by_word_b(focus_index, column), Provenance::measured);
+                 weight_label("second"), by_word_b(focus_index, column), Provenance::measured);
     }
     const std::string label = mode == "none" ? "no positional encoding" : mode;
     result.tables.push_back(heatmap("weights_" + mode + "_a",
@@ -199,8 +221,9 @@ DemoResult run_order_blindness(const Params& params, std::uint64_t seed, RunCach
                                     fmt::format("{}: \"{}\"", label, params.text("b")), b, b,
                                     run_b.weights));
   }
-  result.set("identical_without_position", result.find("max_diff_none")->number <= 1e-12,
-             Provenance::measured);
+  result.set("identical_without_position",
+             "Both orders attend identically without positional encoding",
+             result.find("max_diff_none")->number <= 1e-12, Provenance::measured);
   result.text = {
       fmt::format("Both sentences use the same words, so without positional encoding every word "
                   "has the same embedding, the same Q, K and V in both, and \"{}\" weighs the "

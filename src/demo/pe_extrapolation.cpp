@@ -53,12 +53,18 @@ DemoResult run_pe_extrapolation(const Params& params, std::uint64_t seed, RunCac
     }
   };
   DemoResult result;
-  result.set(fmt::format("learned_answers_{}", max_len - 1), refusal_of(max_len - 1).empty(),
-             Provenance::measured);
+  result.set(fmt::format("learned_answers_{}", max_len - 1),
+             fmt::format("Learned position table answers position {}", max_len - 1),
+             refusal_of(max_len - 1).empty(), Provenance::measured);
   const std::string refusal = refusal_of(position);
-  result.set(fmt::format("learned_refuses_{}", position), !refusal.empty(), Provenance::measured);
+  result.set(fmt::format("learned_refuses_{}", position),
+             fmt::format("Learned position table refuses position {}", position), !refusal.empty(),
+             Provenance::measured);
   const Mat far = engine::sinusoidal_encoding<double>({position, 10 * position}, d_model);
   result.set(fmt::format("sinusoidal_defined_{}", position),
+             position == 0 ? std::string("Sinusoidal encoding defined at position 0")
+                           : fmt::format("Sinusoidal encoding defined at positions {} and {}",
+                                         position, 10 * position),
              far.allFinite() && far.cwiseAbs().maxCoeff() <= 1.0, Provenance::measured);
   // Pair i of position 1's vector is (sin θᵢ, cos θᵢ): the angle it turns per position, read off
   // the table. Frequencies within a part in 10⁹ of each other count as one.
@@ -70,13 +76,14 @@ DemoResult run_pe_extrapolation(const Params& params, std::uint64_t seed, RunCac
   double distinct = frequencies.empty() ? 0.0 : 1.0;
   for (std::size_t i = 1; i < frequencies.size(); ++i)
     distinct += frequencies[i] - frequencies[i - 1] > 1e-9 * frequencies[i] ? 1.0 : 0.0;
-  result.set("sinusoidal_frequencies", distinct, Provenance::measured);
+  result.set("sinusoidal_frequencies", "Distinct frequencies in the sinusoidal encoding", distinct,
+             Provenance::measured);
   // Counted from the schemes' trainable tensors, as for any module.
   const auto sinusoidal_scheme =
       engine::make_positional_params<double>(engine::PositionalKind::sinusoidal, max_len, d_model);
-  result.set("learned_params", static_cast<double>(engine::count_params(learned).total()),
-             Provenance::counted);
-  result.set("sinusoidal_params",
+  result.set("learned_params", "Trainable parameters, learned position table",
+             static_cast<double>(engine::count_params(learned).total()), Provenance::counted);
+  result.set("sinusoidal_params", "Trainable parameters, sinusoidal encoding",
              static_cast<double>(engine::count_params(sinusoidal_scheme).total()),
              Provenance::counted);
 

@@ -215,17 +215,32 @@ Profiles report_profiles(DemoResult& result, const PreVsPostSettings& s, const D
     p.pre_last.push_back(pre.back());
     p.post_ratio.push_back(post.back() / post.front());
     p.pre_ratio.push_back(pre.back() / pre.front());
-    result.set(fmt::format("post_last_over_first_L{}", depth), p.post_ratio.back(),
+    const auto label = [&](const char* what, const char* placement) {
+      return fmt::format("{}, {}, {}-layer stack", what, placement, depth);
+    };
+    result.set(fmt::format("post_last_over_first_L{}", depth),
+               label("FFN output-weight gradient, last layer over first", "Post-LN"),
+               p.post_ratio.back(), Provenance::measured);
+    result.set(fmt::format("pre_last_over_first_L{}", depth),
+               label("FFN output-weight gradient, last layer over first", "Pre-LN"),
+               p.pre_ratio.back(), Provenance::measured);
+    result.set(fmt::format("post_last_L{}", depth),
+               label("FFN output-weight gradient norm, last layer", "Post-LN"), post.back(),
                Provenance::measured);
-    result.set(fmt::format("pre_last_over_first_L{}", depth), p.pre_ratio.back(),
+    result.set(fmt::format("pre_last_L{}", depth),
+               label("FFN output-weight gradient norm, last layer", "Pre-LN"), pre.back(),
                Provenance::measured);
-    result.set(fmt::format("post_last_L{}", depth), post.back(), Provenance::measured);
-    result.set(fmt::format("pre_last_L{}", depth), pre.back(), Provenance::measured);
-    result.set(fmt::format("post_first_L{}", depth), post.front(), Provenance::measured);
-    result.set(fmt::format("pre_first_L{}", depth), pre.front(), Provenance::measured);
-    result.set(fmt::format("post_over_pre_last_L{}", depth), post.back() / pre.back(),
+    result.set(fmt::format("post_first_L{}", depth),
+               label("FFN output-weight gradient norm, first layer", "Post-LN"), post.front(),
                Provenance::measured);
+    result.set(fmt::format("pre_first_L{}", depth),
+               label("FFN output-weight gradient norm, first layer", "Pre-LN"), pre.front(),
+               Provenance::measured);
+    result.set(fmt::format("post_over_pre_last_L{}", depth),
+               label("FFN output-weight gradient, last layer", "Post-LN over Pre-LN"),
+               post.back() / pre.back(), Provenance::measured);
     result.set(fmt::format("pre_stream_variance_L{}", depth),
+               label("Residual-stream variance before the final LayerNorm", "Pre-LN"),
                runs.stream_variance[i] / as_double(s.trials), Provenance::measured);
     p.post_spread = std::max(p.post_spread, max_over_min(post));
     result.series.push_back(Series{fmt::format("grad_profile_L{}", depth),
@@ -245,11 +260,17 @@ Profiles report_profiles(DemoResult& result, const PreVsPostSettings& s, const D
     p.pre_falls = p.pre_falls && p.pre_ratio[i] < 1.0;
     if (i > 0) p.pre_last_decreasing = p.pre_last_decreasing && p.pre_last[i] < p.pre_last[i - 1];
   }
-  result.set("post_ratio_above_pre", p.post_ratio_above_pre, Provenance::measured);
-  result.set("pre_last_decreasing", p.pre_last_decreasing, Provenance::measured);
-  result.set("post_last_max_over_min", max_over_min(p.post_last), Provenance::measured);
-  result.set("pre_last_shallow_over_deep", p.pre_last.front() / p.pre_last.back(),
-             Provenance::measured);
+  result.set("post_ratio_above_pre",
+             "Last-over-first gradient ratio higher for Post-LN at every depth",
+             p.post_ratio_above_pre, Provenance::measured);
+  result.set("pre_last_decreasing", "Last-layer gradient shrinks at each greater depth, Pre-LN",
+             p.pre_last_decreasing, Provenance::measured);
+  result.set("post_last_max_over_min",
+             "Last-layer gradient, largest over smallest across depths, Post-LN",
+             max_over_min(p.post_last), Provenance::measured);
+  result.set("pre_last_shallow_over_deep",
+             "Last-layer gradient, shallowest over deepest stack, Pre-LN",
+             p.pre_last.front() / p.pre_last.back(), Provenance::measured);
   return p;
 }
 
@@ -277,13 +298,25 @@ WarmUpEffect report_warm_up(DemoResult& result, const PreVsPostSettings& s, Dept
     w.last[p] = last;
     w.path[p] = residual_path_change(runs.shallow[p], runs.last_input, runs.last_grad_output);
   }
-  result.set("warm_loss_ratio_post", w.loss_ratio[0], Provenance::measured);
-  result.set("warm_loss_ratio_pre", w.loss_ratio[1], Provenance::measured);
-  result.set("warm_post_last_over_first", w.ratio[0], Provenance::measured);
-  result.set("warm_pre_last_over_first", w.ratio[1], Provenance::measured);
-  result.set("warm_post_over_pre_last", w.last[0] / w.last[1], Provenance::measured);
-  result.set("warm_post_path_change", w.path[0], Provenance::measured);
-  result.set("warm_pre_path_change", w.path[1], Provenance::measured);
+  result.set("warm_loss_ratio_post", "Loss after the warm-up over loss before it, Post-LN",
+             w.loss_ratio[0], Provenance::measured);
+  result.set("warm_loss_ratio_pre", "Loss after the warm-up over loss before it, Pre-LN",
+             w.loss_ratio[1], Provenance::measured);
+  result.set("warm_post_last_over_first",
+             "FFN output-weight gradient after warm-up, last layer over first, Post-LN", w.ratio[0],
+             Provenance::measured);
+  result.set("warm_pre_last_over_first",
+             "FFN output-weight gradient after warm-up, last layer over first, Pre-LN", w.ratio[1],
+             Provenance::measured);
+  result.set("warm_post_over_pre_last",
+             "FFN output-weight gradient after warm-up, last layer, Post-LN over Pre-LN",
+             w.last[0] / w.last[1], Provenance::measured);
+  result.set("warm_post_path_change",
+             "Relative gradient change along the residual path after warm-up, Post-LN", w.path[0],
+             Provenance::measured);
+  result.set("warm_pre_path_change",
+             "Relative gradient change along the residual path after warm-up, Pre-LN", w.path[1],
+             Provenance::measured);
   return w;
 }
 
@@ -453,8 +486,12 @@ DemoResult run_pre_vs_post_ln(const Params& params, std::uint64_t seed, RunCache
       residual_path_change(runs.shallow[0], runs.last_input, runs.last_grad_output);
   const double pre_path =
       residual_path_change(runs.shallow[1], runs.last_input, runs.last_grad_output);
-  result.set("post_path_change", post_path, Provenance::measured);
-  result.set("pre_path_change", pre_path, Provenance::measured);
+  const auto path_label = [&](const char* placement) {
+    return fmt::format("Relative gradient change along the residual path alone, {}, {}-layer stack",
+                       placement, s.depths.front());
+  };
+  result.set("post_path_change", path_label("Post-LN"), post_path, Provenance::measured);
+  result.set("pre_path_change", path_label("Pre-LN"), pre_path, Provenance::measured);
   std::optional<WarmUpEffect> warm;
   if (s.warmup_steps > 0) warm = report_warm_up(result, s, runs, rng);
 

@@ -98,17 +98,30 @@ double report_gradients(DemoResult& result, const ResidualGradientSettings& s,
   const GradientTrace& pre_plain = runs.traces[3];
   const double output_grad = runs.output_grad;
   const double layer_count = as_double(s.layers);
-  result.set("output_grad", output_grad, Provenance::measured);
-  result.set("first_layer_grad_residual", residual.input_grad.front(), Provenance::measured);
-  result.set("first_layer_grad_no_residual", plain.input_grad.front(), Provenance::measured);
-  result.set("last_layer_grad_residual", residual.input_grad.back(), Provenance::measured);
-  result.set("last_layer_grad_no_residual", plain.input_grad.back(), Provenance::measured);
-  result.set("no_residual_over_residual", plain.input_grad.front() / residual.input_grad.front(),
+  // Each wiring in words, ending the labels of its values.
+  const std::string residual_words = ", with residuals, no normalization";
+  const std::string plain_words = ", without residuals, no normalization";
+  const std::string pre_residual_words = ", with residuals, Pre-LN";
+  const std::string pre_plain_words = ", without residuals, Pre-LN";
+  result.set("output_grad", "Gradient norm entering the top of the stack", output_grad,
              Provenance::measured);
-  result.set("first_over_output_residual", residual.input_grad.front() / output_grad,
-             Provenance::measured);
-  result.set("first_over_output_no_residual", plain.input_grad.front() / output_grad,
-             Provenance::measured);
+  result.set("first_layer_grad_residual", "Gradient norm reaching block 1" + residual_words,
+             residual.input_grad.front(), Provenance::measured);
+  result.set("first_layer_grad_no_residual", "Gradient norm reaching block 1" + plain_words,
+             plain.input_grad.front(), Provenance::measured);
+  result.set("last_layer_grad_residual", "Gradient norm reaching the last block" + residual_words,
+             residual.input_grad.back(), Provenance::measured);
+  result.set("last_layer_grad_no_residual", "Gradient norm reaching the last block" + plain_words,
+             plain.input_grad.back(), Provenance::measured);
+  result.set("no_residual_over_residual",
+             "Block 1's gradient norm without residuals over with them, no normalization",
+             plain.input_grad.front() / residual.input_grad.front(), Provenance::measured);
+  result.set("first_over_output_residual",
+             "Block 1's gradient norm over the top's" + residual_words,
+             residual.input_grad.front() / output_grad, Provenance::measured);
+  result.set("first_over_output_no_residual",
+             "Block 1's gradient norm over the top's" + plain_words,
+             plain.input_grad.front() / output_grad, Provenance::measured);
   // The geometric mean of one block's factor; 0 once the gradient has underflowed to 0.
   const double shrink_per_layer =
       s.layers == 1 ? 1.0
@@ -117,21 +130,30 @@ double report_gradients(DemoResult& result, const ResidualGradientSettings& s,
           : 0.0;
   // One block has no factor between blocks to measure: its 1 is set, not computed.
   const Provenance shrink_kind = s.layers == 1 ? Provenance::derived : Provenance::measured;
-  result.set("no_residual_shrink_per_layer", shrink_per_layer, shrink_kind);
-  result.set("final_variance_residual", residual.variance.back(), Provenance::measured);
-  result.set("final_variance_no_residual", plain.variance.back(), Provenance::measured);
-  result.set("first_layer_grad_residual_pre_ln", pre_residual.input_grad.front(),
+  result.set("no_residual_shrink_per_layer", "Per-block gradient factor going down" + plain_words,
+             shrink_per_layer, shrink_kind);
+  result.set("final_variance_residual", "Activation variance after the last block" + residual_words,
+             residual.variance.back(), Provenance::measured);
+  result.set("final_variance_no_residual", "Activation variance after the last block" + plain_words,
+             plain.variance.back(), Provenance::measured);
+  result.set("first_layer_grad_residual_pre_ln",
+             "Gradient norm reaching block 1" + pre_residual_words, pre_residual.input_grad.front(),
              Provenance::measured);
-  result.set("first_layer_grad_no_residual_pre_ln", pre_plain.input_grad.front(),
+  result.set("first_layer_grad_no_residual_pre_ln",
+             "Gradient norm reaching block 1" + pre_plain_words, pre_plain.input_grad.front(),
              Provenance::measured);
-  result.set("first_over_output_residual_pre_ln", pre_residual.input_grad.front() / output_grad,
-             Provenance::measured);
-  result.set("first_over_output_no_residual_pre_ln", pre_plain.input_grad.front() / output_grad,
-             Provenance::measured);
-  result.set("grad_spread_residual_pre_ln", max_over_min(pre_residual.input_grad),
-             Provenance::measured);
-  result.set("grad_spread_no_residual_pre_ln", max_over_min(pre_plain.input_grad),
-             Provenance::measured);
+  result.set("first_over_output_residual_pre_ln",
+             "Block 1's gradient norm over the top's" + pre_residual_words,
+             pre_residual.input_grad.front() / output_grad, Provenance::measured);
+  result.set("first_over_output_no_residual_pre_ln",
+             "Block 1's gradient norm over the top's" + pre_plain_words,
+             pre_plain.input_grad.front() / output_grad, Provenance::measured);
+  result.set("grad_spread_residual_pre_ln",
+             "Largest over smallest block gradient norm" + pre_residual_words,
+             max_over_min(pre_residual.input_grad), Provenance::measured);
+  result.set("grad_spread_no_residual_pre_ln",
+             "Largest over smallest block gradient norm" + pre_plain_words,
+             max_over_min(pre_plain.input_grad), Provenance::measured);
   return shrink_per_layer;
 }
 

@@ -51,16 +51,25 @@ DemoResult run_rmsnorm_vs_layernorm(const Params& params, std::uint64_t seed, Ru
   const auto rms_params = static_cast<double>(rms_norm.weight.size() + rms_norm.bias.size());
 
   DemoResult result;
-  result.set("input_mean", input.mean(), Provenance::measured);
-  result.set("ln_output_mean", ln_means.cwiseAbs().maxCoeff(), Provenance::measured);
-  result.set("rms_output_mean", rms_means.mean(), Provenance::measured);
-  result.set("rms_centres", rms_means.cwiseAbs().maxCoeff() < 1e-6, Provenance::measured);
-  result.set("max_diff_shifted", max_diff_shifted, Provenance::measured);
-  result.set("max_diff_zero_mean", max_diff_centred, Provenance::measured);
-  result.set("equal_when_zero_mean", max_diff_centred <= 1e-12, Provenance::measured);
-  result.set("rms_params", rms_params, Provenance::counted);
-  result.set("ln_params", ln_params, Provenance::counted);
-  result.set("rms_output_rms", rms_of_output, Provenance::measured);
+  result.set("input_mean", "Mean of the shifted input", input.mean(), Provenance::measured);
+  result.set("ln_output_mean", "Largest absolute token mean after LayerNorm",
+             ln_means.cwiseAbs().maxCoeff(), Provenance::measured);
+  result.set("rms_output_mean", "Mean of the RMSNorm output over all tokens", rms_means.mean(),
+             Provenance::measured);
+  result.set("rms_centres", "RMSNorm output has mean 0 in every token",
+             rms_means.cwiseAbs().maxCoeff() < 1e-6, Provenance::measured);
+  result.set("max_diff_shifted",
+             "Largest output difference between RMSNorm and LayerNorm, shifted input",
+             max_diff_shifted, Provenance::measured);
+  result.set("max_diff_zero_mean",
+             "Largest output difference between RMSNorm and LayerNorm, zero-mean input",
+             max_diff_centred, Provenance::measured);
+  result.set("equal_when_zero_mean", "RMSNorm equals LayerNorm on zero-mean input",
+             max_diff_centred <= 1e-12, Provenance::measured);
+  result.set("rms_params", "Trainable parameters, RMSNorm", rms_params, Provenance::counted);
+  result.set("ln_params", "Trainable parameters, LayerNorm", ln_params, Provenance::counted);
+  result.set("rms_output_rms", "Root mean square of the RMSNorm output", rms_of_output,
+             Provenance::measured);
 
   const Index shown = std::min<Index>(features, 6);
   Mat first(4, shown);

@@ -106,14 +106,22 @@ DemoResult run_rope_relative(const Params& params, std::uint64_t seed, RunCaches
   const double value_change = (cache_rope.v - cache_plain.v).cwiseAbs().maxCoeff();
 
   DemoResult result;
-  result.set("rope_value_change", value_change, Provenance::measured);
-  result.set("max_offset_diff_rope_interleaved", spread(0), Provenance::measured);
-  result.set("max_offset_diff_rope_half", spread(1), Provenance::measured);
-  result.set("max_offset_diff_sinusoidal", spread(2), Provenance::measured);
-  result.set("max_offset_diff_rope_before_projection", spread(3), Provenance::measured);
-  result.set("max_offset_diff_sinusoidal_after_projection", spread(4), Provenance::measured);
-  result.set("rope_depends_only_on_offset", spread(0) <= 1e-12 && spread(1) <= 1e-12,
+  result.set("rope_value_change", "Largest change in the values when RoPE is switched on",
+             value_change, Provenance::measured);
+  const std::string spread_words = "Score spread over pairs at the same offset, ";
+  result.set("max_offset_diff_rope_interleaved", spread_words + "interleaved RoPE", spread(0),
              Provenance::measured);
+  result.set("max_offset_diff_rope_half", spread_words + "rotate-half RoPE", spread(1),
+             Provenance::measured);
+  result.set("max_offset_diff_sinusoidal", spread_words + "sinusoids added to the embeddings",
+             spread(2), Provenance::measured);
+  result.set("max_offset_diff_rope_before_projection", spread_words + "RoPE before the projections",
+             spread(3), Provenance::measured);
+  result.set("max_offset_diff_sinusoidal_after_projection",
+             spread_words + "sinusoids after the projections", spread(4), Provenance::measured);
+  result.set("rope_depends_only_on_offset",
+             "RoPE scores depend only on the offset, in both pair layouts",
+             spread(0) <= 1e-12 && spread(1) <= 1e-12, Provenance::measured);
   result.tables.push_back(
       Table{"scores",
             fmt::format("q·k for query/key positions {} apart", offset),

@@ -72,16 +72,29 @@ DemoResult run_rope_scaling(const Params& params, std::uint64_t seed, RunCaches&
   const double landed = (angle + turns * kTurn) / slow_theta;
 
   DemoResult result;
-  result.set("extended_length", as_double(extended), Provenance::derived);
-  result.set("last_position", as_double(last), Provenance::derived);
-  result.set("scaled_position", landed, Provenance::measured);
-  result.set("max_angle_trained", max_trained, Provenance::derived);
-  result.set("max_angle_extended", as_double(last), Provenance::derived);
-  result.set("max_angle_interpolated", landed, Provenance::measured);
-  result.set("interpolated_within_trained", landed < as_double(trained), Provenance::measured);
-  result.set("extended_beyond_trained", last > trained - 1, Provenance::derived);
-  result.set("offset_spread_scaled", spread, Provenance::measured);
-  result.set("depends_only_on_offset", spread <= 1e-12, Provenance::measured);
+  result.set("extended_length", "Tokens in the extended context", as_double(extended),
+             Provenance::derived);
+  result.set("last_position", "Last position of the extended context", as_double(last),
+             Provenance::derived);
+  result.set("scaled_position", "Where the last position lands after interpolation", landed,
+             Provenance::measured);
+  const std::string angle_words = "Fastest pair's largest angle in radians, ";
+  result.set("max_angle_trained", angle_words + "trained context", max_trained,
+             Provenance::derived);
+  result.set("max_angle_extended", angle_words + "extended context, no scaling", as_double(last),
+             Provenance::derived);
+  result.set("max_angle_interpolated", angle_words + "extended context, interpolated", landed,
+             Provenance::measured);
+  result.set("interpolated_within_trained",
+             "Interpolated last position stays inside the trained range",
+             landed < as_double(trained), Provenance::measured);
+  result.set("extended_beyond_trained", "Unscaled last position lies beyond the trained range",
+             last > trained - 1, Provenance::derived);
+  result.set("offset_spread_scaled",
+             "Score spread over pairs at the same offset, interpolated RoPE", spread,
+             Provenance::measured);
+  result.set("depends_only_on_offset", "Interpolated RoPE scores depend only on the offset",
+             spread <= 1e-12, Provenance::measured);
 
   Series angles{"angle_by_position",
                 "the fastest pair's rotation angle by position",

@@ -142,19 +142,33 @@ Saturation measure_widths(DemoResult& result, const SqrtDkSettings& s, engine::R
     sat.entropy_unscaled.push_back(unscaled.entropy / rows);
     sat.jacobian_scaled.push_back(scaled.jacobian / rows);
     sat.jacobian_unscaled.push_back(unscaled.jacobian / rows);
-    result.set(fmt::format("score_std_unscaled_dk{}", d_k), score_std, Provenance::measured);
-    result.set(fmt::format("score_std_scaled_dk{}", d_k), scaled_std, Provenance::measured);
-    result.set(fmt::format("max_weight_scaled_dk{}", d_k), sat.max_scaled.back(),
+    const auto scaled_label = [&](const char* what) {
+      return fmt::format("{} at head width {}, scaled by 1/√dₖ", what, d_k);
+    };
+    const auto unscaled_label = [&](const char* what) {
+      return fmt::format("{} at head width {}, unscaled", what, d_k);
+    };
+    result.set(fmt::format("score_std_unscaled_dk{}", d_k),
+               unscaled_label("Score standard deviation"), score_std, Provenance::measured);
+    result.set(fmt::format("score_std_scaled_dk{}", d_k), scaled_label("Score standard deviation"),
+               scaled_std, Provenance::measured);
+    result.set(fmt::format("max_weight_scaled_dk{}", d_k),
+               scaled_label("Mean largest attention weight"), sat.max_scaled.back(),
                Provenance::measured);
-    result.set(fmt::format("max_weight_unscaled_dk{}", d_k), sat.max_unscaled.back(),
+    result.set(fmt::format("max_weight_unscaled_dk{}", d_k),
+               unscaled_label("Mean largest attention weight"), sat.max_unscaled.back(),
                Provenance::measured);
-    result.set(fmt::format("entropy_scaled_dk{}", d_k), sat.entropy_scaled.back(),
+    result.set(fmt::format("entropy_scaled_dk{}", d_k),
+               scaled_label("Mean attention entropy in nats"), sat.entropy_scaled.back(),
                Provenance::measured);
-    result.set(fmt::format("entropy_unscaled_dk{}", d_k), sat.entropy_unscaled.back(),
+    result.set(fmt::format("entropy_unscaled_dk{}", d_k),
+               unscaled_label("Mean attention entropy in nats"), sat.entropy_unscaled.back(),
                Provenance::measured);
-    result.set(fmt::format("softmax_grad_scaled_dk{}", d_k), sat.jacobian_scaled.back(),
+    result.set(fmt::format("softmax_grad_scaled_dk{}", d_k),
+               scaled_label("Mean softmax Jacobian norm"), sat.jacobian_scaled.back(),
                Provenance::measured);
-    result.set(fmt::format("softmax_grad_unscaled_dk{}", d_k), sat.jacobian_unscaled.back(),
+    result.set(fmt::format("softmax_grad_unscaled_dk{}", d_k),
+               unscaled_label("Mean softmax Jacobian norm"), sat.jacobian_unscaled.back(),
                Provenance::measured);
   }
   return sat;
@@ -290,8 +304,12 @@ DemoResult run_sqrt_dk_scaling(const Params& params, std::uint64_t seed, RunCach
   DemoResult result;
   const Saturation sat = measure_widths(result, s, rng);
   const double uniform_entropy = std::log(tokens);
-  result.set("uniform_entropy", uniform_entropy, Provenance::derived);
-  result.set("uniform_weight", 1.0 / tokens, Provenance::derived);
+  result.set("uniform_entropy",
+             fmt::format("Entropy in nats of uniform attention over {} keys", s.seq_len),
+             uniform_entropy, Provenance::derived);
+  result.set("uniform_weight",
+             fmt::format("Each key's weight under uniform attention over {} keys", s.seq_len),
+             1.0 / tokens, Provenance::derived);
   add_saturation_figures(result, s, sat, uniform_entropy);
   result.text = saturation_text(result, s, sat, uniform_entropy);
   return result;

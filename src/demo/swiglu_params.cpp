@@ -57,17 +57,20 @@ DemoResult run_swiglu_params(const Params& params, std::uint64_t, RunCaches&) {
   const double swiglu_matrices = as_double(swiglu_count.tensors);
   const double ffn_matrices = as_double(ffn_count.tensors);
   DemoResult result;
-  result.set("intermediate_size", f, width_kind);
-  result.set("swiglu_params", swiglu, counts);
-  result.set("swiglu_matrices", swiglu_matrices, Provenance::counted);
-  result.set("ffn_params", ffn, counts);
-  result.set("ffn_matrices", ffn_matrices, Provenance::counted);
-  result.set("ratio", swiglu / ffn, counts);
-  result.set("swiglu_params_at_4e", swiglu_at_4e, at_4e_kind);
-  result.set("ratio_at_4e", swiglu_at_4e / ffn,
+  result.set("intermediate_size", "SwiGLU hidden width", f, width_kind);
+  result.set("swiglu_params", "SwiGLU parameters at its hidden width", swiglu, counts);
+  result.set("swiglu_matrices", "Weight matrices in SwiGLU", swiglu_matrices, Provenance::counted);
+  result.set("ffn_params", "Original feed-forward parameters at hidden width 4E", ffn, counts);
+  result.set("ffn_matrices", "Weight matrices in the original feed-forward", ffn_matrices,
+             Provenance::counted);
+  result.set("ratio", "SwiGLU parameters over the original feed-forward's", swiglu / ffn, counts);
+  result.set("swiglu_params_at_4e", "SwiGLU parameters at hidden width 4E", swiglu_at_4e,
+             at_4e_kind);
+  result.set("ratio_at_4e", "SwiGLU parameters at hidden width 4E over the original's",
+             swiglu_at_4e / ffn,
              count_at_4e && count_modules ? Provenance::counted : Provenance::derived);
-  result.set("counted_from_modules", count_modules && swiglu == swiglu_closed && ffn == ffn_closed,
-             counts);
+  result.set("counted_from_modules", "Counts taken from real modules, matching the closed forms",
+             count_modules && swiglu == swiglu_closed && ffn == ffn_closed, counts);
 
   Mat table(3, 4);
   table << swiglu_matrices, f, swiglu, swiglu / ffn,  //

@@ -76,13 +76,19 @@ DemoResult run_tiled_attention(const Params& params, std::uint64_t seed, RunCach
     buffers.lines[0].second.push_back(as_double(stats.score_buffer));
     buffers.lines[1].second.push_back(as_double(tokens * tokens));
     if (tiles[i] == tile) {
-      result.set("max_diff", diff, Provenance::measured);
-      result.set("exact", diff <= 1e-12, Provenance::measured);
-      result.set("full_score_buffer", as_double(tokens * tokens), Provenance::derived);
-      result.set("tiled_score_buffer", as_double(stats.score_buffer), Provenance::counted);
-      result.set("buffer_ratio", as_double(tokens * tokens) / as_double(stats.score_buffer),
+      const std::string at_tile = fmt::format(", tile size {}", tile);
+      result.set("max_diff", "Largest output difference between tiled and full attention" + at_tile,
+                 diff, Provenance::measured);
+      result.set("exact", "Tiled attention matches full attention" + at_tile, diff <= 1e-12,
+                 Provenance::measured);
+      result.set("full_score_buffer", "Scores held at once by full attention",
+                 as_double(tokens * tokens), Provenance::derived);
+      result.set("tiled_score_buffer", "Scores held at once by tiled attention" + at_tile,
+                 as_double(stats.score_buffer), Provenance::counted);
+      result.set("buffer_ratio", "Score buffer of full over tiled attention" + at_tile,
+                 as_double(tokens * tokens) / as_double(stats.score_buffer), Provenance::counted);
+      result.set("tiles", "Blocks tiled attention computes" + at_tile, as_double(stats.tiles),
                  Provenance::counted);
-      result.set("tiles", as_double(stats.tiles), Provenance::counted);
     }
   }
   result.tables.push_back(Table{"by_tile",

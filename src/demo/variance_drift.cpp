@@ -49,6 +49,44 @@ Mat orthogonal_weight(Index size, double gain, engine::Rng& rng) {
   return std::sqrt(gain) * q;
 }
 
+// The activation variance through two copies of the same stack of sublayers, one plain and one
+// with LayerNorm after each: entry 0 is the input's, entry l what layer l puts out.
+struct VarianceTrace {
+  std::vector<double> plain;
+  std::vector<double> normalized;
+  std::vector<double> norm_input;  // what each LayerNorm receives: one layer's drift (from layer 1)
+};
+
+VarianceTrace trace_variance(const VarianceDriftSettings& s, engine::Rng& rng) {
+  const bool orthogonal = s.weights == "orthogonal";
+  const double d = as_double(s.d_model);
+  // The input starts at variance exactly 1 over all its entries (the lesson's "starting at 1.0").
+  Mat input = random_matrix(s.seq_len, s.d_model, rng, 0.0, 1.0);
+  const engine::ActivationStats start = engine::activation_stats(input);
+  input = (input.array() - start.mean) / std::sqrt(start.variance);
+
+  const engine::NormParams<double> norm(s.d_model, true);  // γ = 1, β = 0
+  engine::LinearParams<double> sublayer(s.d_model, s.d_model, false);
+  Mat plain = input, normalized = input, projected;
+  Vec mean, rstd;
+  VarianceTrace trace;
+  trace.plain.push_back(engine::activation_stats(plain).variance);
+  trace.normalized.push_back(engine::activation_stats(normalized).variance);
+  for (std::int64_t layer = 1; layer <= s.layers; ++layer) {
+    sublayer.weight = orthogonal
+                          ? orthogonal_weight(s.d_model, s.gain, rng)
+                          : random_matrix(s.d_model, s.d_model, rng, 0.0, std::sqrt(s.gain / d));
+    engine::linear_forward(projected, plain, sublayer);
+    plain = projected;
+    trace.plain.push_back(engine::activation_stats(plain).variance);
+    engine::linear_forward(projected, normalized, sublayer);
+    trace.norm_input.push_back(engine::activation_stats(projected).variance);
+    engine::layernorm_forward(normalized, mean, rstd, projected, norm, layer_norm_eps);
+    trace.normalized.push_back(engine::activation_stats(normalized).variance);
+  }
+  return trace;
+}
+
 DemoResult run_variance_drift(const Params& params, std::uint64_t seed, RunCaches&) {
   const std::string demo = "variance-drift";
   const VarianceDriftSettings s{params.integer("layers"), params.integer("d_model"),
@@ -60,31 +98,10 @@ DemoResult run_variance_drift(const Params& params, std::uint64_t seed, RunCache
   const bool orthogonal = s.weights == "orthogonal";
 
   engine::Rng rng(seed);
-  // The input starts at variance exactly 1 over all its entries (the lesson's "starting at 1.0").
-  Mat input = random_matrix(s.seq_len, s.d_model, rng, 0.0, 1.0);
-  const engine::ActivationStats start = engine::activation_stats(input);
-  input = (input.array() - start.mean) / std::sqrt(start.variance);
-
-  // Two copies of the same stack of sublayers: one plain, one with LayerNorm after each.
-  const engine::NormParams<double> norm(s.d_model, true);  // γ = 1, β = 0
-  engine::LinearParams<double> sublayer(s.d_model, s.d_model, false);
-  Mat plain = input, normalized = input, projected;
-  Vec mean, rstd;
-  std::vector<double> plain_variance{engine::activation_stats(plain).variance};
-  std::vector<double> normalized_variance{engine::activation_stats(normalized).variance};
-  std::vector<double> norm_input_variance;  // what each LayerNorm receives: one layer's drift
-  for (std::int64_t layer = 1; layer <= s.layers; ++layer) {
-    sublayer.weight = orthogonal
-                          ? orthogonal_weight(s.d_model, s.gain, rng)
-                          : random_matrix(s.d_model, s.d_model, rng, 0.0, std::sqrt(s.gain / d));
-    engine::linear_forward(projected, plain, sublayer);
-    plain = projected;
-    plain_variance.push_back(engine::activation_stats(plain).variance);
-    engine::linear_forward(projected, normalized, sublayer);
-    norm_input_variance.push_back(engine::activation_stats(projected).variance);
-    engine::layernorm_forward(normalized, mean, rstd, projected, norm, layer_norm_eps);
-    normalized_variance.push_back(engine::activation_stats(normalized).variance);
-  }
+  const VarianceTrace trace = trace_variance(s, rng);
+  const std::vector<double>& plain_variance = trace.plain;
+  const std::vector<double>& normalized_variance = trace.normalized;
+  const std::vector<double>& norm_input_variance = trace.norm_input;
 
   std::vector<std::int64_t> milestones;
   for (const std::int64_t layer :
@@ -101,14 +118,18 @@ DemoResult run_variance_drift(const Params& params, std::uint64_t seed, RunCache
     return per_layer[static_cast<std::size_t>(layer)];
   };
   for (const std::int64_t layer : milestones)
-    result.set(fmt::format("variance_no_norm_{}", layer), at(plain_variance, layer),
-               Provenance::measured);
+    result.set(fmt::format("variance_no_norm_{}", layer),
+               fmt::format("Activation variance after layer {}, no normalization", layer),
+               at(plain_variance, layer), Provenance::measured);
   for (const std::int64_t layer : milestones)
-    result.set(fmt::format("variance_ideal_{}", layer), std::pow(s.gain, as_double(layer)),
-               Provenance::derived);
+    result.set(
+        fmt::format("variance_ideal_{}", layer),
+        fmt::format("Idealised variance after layer {}, the gain to the power {}", layer, layer),
+        std::pow(s.gain, as_double(layer)), Provenance::derived);
   for (const std::int64_t layer : milestones)
-    result.set(fmt::format("variance_layernorm_{}", layer), at(normalized_variance, layer),
-               Provenance::measured);
+    result.set(fmt::format("variance_layernorm_{}", layer),
+               fmt::format("Activation variance after layer {}, LayerNorm after each layer", layer),
+               at(normalized_variance, layer), Provenance::measured);
   // After each layer (the input, entry 0, is left out) and what each LayerNorm received.
   const auto [ln_low, ln_high] =
       std::minmax_element(normalized_variance.begin() + 1, normalized_variance.end());
@@ -117,13 +138,26 @@ DemoResult run_variance_drift(const Params& params, std::uint64_t seed, RunCache
   const double ln_min = *ln_low, ln_max = *ln_high, drift_min = *drift_low, drift_max = *drift_high;
   const double last = plain_variance.back();
   const double ideal_last = std::pow(s.gain, as_double(s.layers));
-  result.set("variance_layernorm_min", ln_min, Provenance::measured);
-  result.set("variance_layernorm_max", ln_max, Provenance::measured);
-  result.set("layernorm_input_variance_min", drift_min, Provenance::measured);
-  result.set("layernorm_input_variance_max", drift_max, Provenance::measured);
-  result.set("variance_input", plain_variance.front(), Provenance::measured);
-  result.set("no_norm_over_ideal_last", last / ideal_last, Provenance::measured);
-  result.set("log10_variance_no_norm_last", std::log10(last), Provenance::measured);
+  result.set("variance_layernorm_min",
+             "Smallest activation variance over the layers, LayerNorm after each layer", ln_min,
+             Provenance::measured);
+  result.set("variance_layernorm_max",
+             "Largest activation variance over the layers, LayerNorm after each layer", ln_max,
+             Provenance::measured);
+  result.set("layernorm_input_variance_min",
+             "Smallest variance a LayerNorm receives over the layers", drift_min,
+             Provenance::measured);
+  result.set("layernorm_input_variance_max",
+             "Largest variance a LayerNorm receives over the layers", drift_max,
+             Provenance::measured);
+  result.set("variance_input", "Activation variance of the input, before any layer",
+             plain_variance.front(), Provenance::measured);
+  result.set("no_norm_over_ideal_last",
+             "Variance after the last layer over the idealised one, no normalization",
+             last / ideal_last, Provenance::measured);
+  result.set("log10_variance_no_norm_last",
+             "Base-10 logarithm of the variance after the last layer, no normalization",
+             std::log10(last), Provenance::measured);
 
   result.series.push_back(Series{
       "variance_per_layer",

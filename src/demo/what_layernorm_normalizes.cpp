@@ -96,22 +96,36 @@ DemoResult run_what_layernorm_normalizes(const Params& params, std::uint64_t see
   const double weight_norm_error =
       largest_relative_gap(normalized_linear.weight, weight_g.cwiseAbs());
   DemoResult result;
-  result.set("input_token_mean_max", in_mean.cwiseAbs().maxCoeff(), Provenance::measured);
-  result.set("input_token_var_min", in_variance.minCoeff(), Provenance::measured);
-  result.set("activation_token_mean_max", out_mean.cwiseAbs().maxCoeff(), Provenance::measured);
-  result.set("activation_token_var_min", out_variance.minCoeff(), Provenance::measured);
-  result.set("activation_token_var_max", out_variance.maxCoeff(), Provenance::measured);
-  result.set("weights_unchanged", weights_unchanged, Provenance::measured);
-  result.set("weights_follow_sgd", weights_follow_sgd, Provenance::measured);
-  result.set("weight_row_length_change_max", row_length_change, Provenance::measured);
-  result.set("weight_norm_row_length_error", weight_norm_error, Provenance::measured);
+  result.set("input_token_mean_max", "Largest absolute token mean before LayerNorm",
+             in_mean.cwiseAbs().maxCoeff(), Provenance::measured);
+  result.set("input_token_var_min", "Smallest token variance before LayerNorm",
+             in_variance.minCoeff(), Provenance::measured);
+  const std::string normalized_words = " after LayerNorm, before its scale and shift";
+  result.set("activation_token_mean_max", "Largest absolute token mean" + normalized_words,
+             out_mean.cwiseAbs().maxCoeff(), Provenance::measured);
+  result.set("activation_token_var_min", "Smallest token variance" + normalized_words,
+             out_variance.minCoeff(), Provenance::measured);
+  result.set("activation_token_var_max", "Largest token variance" + normalized_words,
+             out_variance.maxCoeff(), Provenance::measured);
+  result.set("weights_unchanged", "Weights unchanged by the forward and backward pass",
+             weights_unchanged, Provenance::measured);
+  result.set("weights_follow_sgd", "Weights after one step are exactly what plain SGD gives",
+             weights_follow_sgd, Provenance::measured);
+  result.set("weight_row_length_change_max",
+             "Largest relative change in a weight row's length after one step", row_length_change,
+             Provenance::measured);
+  result.set("weight_norm_row_length_error",
+             "Largest row-length error after one step under weight normalization",
+             weight_norm_error, Provenance::measured);
   // The next layer's weights as the pass left them (the step has moved them since).
-  result.set("linear_weight_var",
+  result.set("linear_weight_var", "Mean square of the next layer's weights before the step",
              linear_before.weight.squaredNorm() / static_cast<double>(linear_before.weight.size()),
              Provenance::measured);
-  result.set("grad_token_var_min", grad_variance.minCoeff(), Provenance::measured);
-  result.set("grad_token_var_max", grad_variance.maxCoeff(), Provenance::measured);
-  result.set("gradients_normalized",
+  result.set("grad_token_var_min", "Smallest token variance of the gradient at the activations",
+             grad_variance.minCoeff(), Provenance::measured);
+  result.set("grad_token_var_max", "Largest token variance of the gradient at the activations",
+             grad_variance.maxCoeff(), Provenance::measured);
+  result.set("gradients_normalized", "Gradient at the activations has variance 1 in every token",
              std::abs(grad_variance.minCoeff() - 1.0) < 1e-3 &&
                  std::abs(grad_variance.maxCoeff() - 1.0) < 1e-3,
              Provenance::measured);
