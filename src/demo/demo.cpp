@@ -47,6 +47,14 @@ const Value* DemoResult::find(const std::string& name) const {
   return nullptr;
 }
 
+const std::string& DemoResult::claim_of(const DemoInfo& info) const {
+  return claim.empty() ? info.claim : claim;
+}
+
+const std::string& DemoResult::section_of(const DemoInfo& info) const {
+  return section.empty() ? info.section : section;
+}
+
 std::int64_t Params::integer(const std::string& name) const {
   return values_.at(name).get<std::int64_t>();
 }

@@ -79,6 +79,8 @@ struct Series {
   bool log_scale = false;  // the values span decades: draw the y axis (or bars) in log10
 };
 
+struct DemoInfo;
+
 struct DemoResult {
   std::string demo;               // the demo's name
   nlohmann::ordered_json params;  // every parameter as used, defaults filled in, plus "seed"
@@ -86,6 +88,10 @@ struct DemoResult {
   std::vector<Table> tables;
   std::vector<Series> series;
   std::vector<std::string> text;  // short paragraphs: what the numbers show
+  // The claim in this run's own terms where its parameters are part of it ("Without positional
+  // encoding, \"the dog bit the man\" and …"); empty: the demo's claim as DemoInfo states it.
+  std::string claim;
+  std::string section;  // likewise the headline's section ("Constructed scenario: the dog bit …")
   engine::OpSet reached;          // the engine ops the run entered (run_demo adds them)
 
   // Every value says what it is, in words beside its name, and where it comes from: there is no
@@ -98,6 +104,9 @@ struct DemoResult {
   }
   // The value of that name (its number or boolean, provenance and label), or nullptr.
   const Value* find(const std::string& name) const;
+  // `claim` when the run set one, else the demo's.
+  const std::string& claim_of(const DemoInfo& info) const;
+  const std::string& section_of(const DemoInfo& info) const;
 };
 
 // --- parameters ----------------------------------------------------------------------------

@@ -224,6 +224,10 @@ DemoResult run_order_blindness(const Params& params, std::uint64_t seed, RunCach
   result.set("identical_without_position",
              "Both orders attend identically without positional encoding",
              result.find("max_diff_none")->number <= 1e-12, Provenance::measured);
+  // The headline in this run's sentences (the lesson's own are the defaults).
+  result.claim = fmt::format("Without positional encoding, \"{}\" and \"{}\" attend identically.",
+                             params.text("a"), params.text("b"));
+  result.section = "Constructed scenario: " + params.text("a");
   result.text = {
       fmt::format("Both sentences use the same words, so without positional encoding every word "
                   "has the same embedding, the same Q, K and V in both, and \"{}\" weighs the "

@@ -26,7 +26,7 @@ std::string key_numbers_text(const ProofRun& run, const std::string& demo_name) 
   if (run.result == nullptr || run.key_numbers.empty()) return {};
   std::string text = run.heading + " (" + demo_name + "):";
   for (std::size_t i = 0; i < run.key_numbers.size(); ++i) {
-    text += (i == 0 ? " " : " · ") + run.key_numbers[i].first + " = " + run.key_numbers[i].second;
+    text += (i == 0 ? " " : " · ") + run.key_numbers[i].first + ": " + run.key_numbers[i].second;
   }
   return text;
 }

@@ -197,7 +197,7 @@ void html_proof(std::string& html, const Printed& printed, DrawnRuns& drawn,
     // On the line of their own on a study sheet, above the figures; on the heading's line in a key.
     html += figures_here ? "<br />\nKey numbers:" : " · key numbers:";
     for (std::size_t i = 0; i < run->key_numbers.size(); ++i) {
-      fmt::format_to(out, "{} <code>{}</code> = {}", i == 0 ? "" : " ·",
+      fmt::format_to(out, "{} {}: {}", i == 0 ? "" : " ·",
                      text::html_text(run->key_numbers[i].first),
                      text::html_text(run->key_numbers[i].second));
     }
@@ -484,8 +484,8 @@ struct MarkdownWriter {
       md += "  \nKey numbers:";
       for (std::size_t i = 0; i < run->key_numbers.size(); ++i) {
         // The numbers are digits, signs, "e", "yes" or "no": nothing Markdown acts on mid-line.
-        fmt::format_to(out, "{} {} = {}", i == 0 ? "" : " ·",
-                       text::markdown_code(run->key_numbers[i].first), run->key_numbers[i].second);
+        fmt::format_to(out, "{} {}: {}", i == 0 ? "" : " ·",
+                       text::markdown_escape(run->key_numbers[i].first), run->key_numbers[i].second);
       }
     }
     md += "\n\n";

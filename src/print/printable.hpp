@@ -63,7 +63,7 @@ struct ProofRun {
   const demo::DemoInfo* info = nullptr;
   const demo::DemoResult* result = nullptr;                      // null when the demo failed
   std::string error;                                             // why it failed
-  std::vector<std::pair<std::string, std::string>> key_numbers;  // proof.show: name → "1,048,576"
+  std::vector<std::pair<std::string, std::string>> key_numbers;  // proof.show: label → "1,048,576"
   std::string heading =
       "Proof";  // "Computed" when only arithmetic pins the key (bank::proof_heading)
 };

@@ -64,11 +64,14 @@ std::string html_values(const DemoResult& result) {
   }
   html +=
       "<div class=\"table-scroll\">\n<table class=\"values\">\n<caption>Values</caption>\n"
-      "<thead><tr><th scope=\"col\">value</th><th scope=\"col\">result</th></tr></thead>\n"
+      "<thead><tr><th scope=\"col\">value</th><th scope=\"col\">result</th><th "
+      "scope=\"col\">name</th></tr></thead>\n"
       "<tbody>\n";
+  // The label in words, the number, and the name a bank's proof or a script reads it by.
   for (const auto& [value_name, value] : result.values) {
-    fmt::format_to(out, "<tr><td><code>{}</code></td><td>{}</td></tr>\n",
-                   text::markup_escape(value_name), text::markup_escape(format_value(value)));
+    fmt::format_to(out, "<tr><td>{}</td><td>{}</td><td><code>{}</code></td></tr>\n",
+                   text::markup_escape(value.label), text::markup_escape(format_value(value)),
+                   text::markup_escape(value_name));
   }
   html += "</tbody>\n</table>\n</div>\n";
   if (drawn) html += "</details>\n";
@@ -146,11 +149,12 @@ std::string render_html_section(const DemoResult& raw, const DemoInfo& info,
                  options.id.empty() ? "demo-" + text::slug(name, "demo") : options.id,
                  text::markup_escape(info.title.empty() ? name : info.title));
   fmt::format_to(out, "<p class=\"meta\"><code>{}</code>", text::markup_escape(name));
-  if (!info.section.empty()) fmt::format_to(out, " · {}", text::markup_escape(info.section));
+  if (const std::string& section = result.section_of(info); !section.empty())
+    fmt::format_to(out, " · {}", text::markup_escape(section));
   html += "</p>\n</header>\n";
-  if (!info.claim.empty()) {
+  if (!result.claim_of(info).empty()) {
     fmt::format_to(out, "<blockquote class=\"claim\"><p>{}</p></blockquote>\n",
-                   text::markup_escape(info.claim));
+                   text::markup_escape(result.claim_of(info)));
   }
   if (const auto params = parameters(result); !params.empty()) {
     html += "<p class=\"params\">Parameters:";

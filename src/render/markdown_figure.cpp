@@ -105,9 +105,10 @@ std::string render_markdown(const DemoResult& raw, const DemoInfo& info,
   const DemoResult result = readable_figures(raw);
   const int level = options.heading_level, part = options.heading_level + 1;
   std::string out = heading(level, info.title.empty() ? info.name : info.title);
-  if (!info.claim.empty()) out += "> " + text::markdown_cell(info.claim) + "\n\n";
+  if (!result.claim_of(info).empty()) out += "> " + text::markdown_cell(result.claim_of(info)) + "\n\n";
   std::string meta = text::markdown_code(info.name.empty() ? result.demo : info.name);
-  if (!info.section.empty()) meta += " · " + text::markdown_cell(info.section);
+  if (const std::string& section = result.section_of(info); !section.empty())
+    meta += " · " + text::markdown_cell(section);
   out += meta + "\n\n";
   if (const auto params = parameters(result); !params.empty()) {
     out += "Parameters:";
@@ -136,9 +137,11 @@ std::string render_markdown(const DemoResult& raw, const DemoInfo& info,
   for (const std::string& paragraph : result.text)
     out += text::markdown_escape(paragraph) + "\n\n";
   if (options.values && !result.values.empty()) {
-    out += heading(part, "Values") + md_row({"value", "result"}) + md_rule(2, true);
+    // The label in words, the number, and the name a bank's proof or a script reads it by.
+    out += heading(part, "Values") + md_row({"value", "result", "name"}) + md_rule(3, true);
     for (const auto& [name, value] : result.values)
-      out += md_row({text::markdown_code(name), format_value(value)});
+      out += md_row({text::markdown_cell(value.label), format_value(value),
+                     text::markdown_code(name)});
     out += "\n";
   }
   while (out.size() > 1 && out[out.size() - 1] == '\n' && out[out.size() - 2] == '\n')

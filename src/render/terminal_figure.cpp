@@ -42,6 +42,7 @@ Look make_look(const Theme& theme, const TextOptions& options) {
             .dim = theme.dim,
             .value = theme.emphasis,
             .full = options.form == TextForm::full,
+            .in_proof = options.form == TextForm::proof,
             .paint_cells = options.color256 && has_colour(theme),
             .line_styles = {},
             .program = options.program};
@@ -123,7 +124,8 @@ std::vector<TableGroup> table_groups(const DemoResult& result, const DemoInfo& i
 
 std::string meta_line(const DemoInfo& info, const DemoResult& result, const Look& look) {
   std::string meta = one_line(info.name.empty() ? result.demo : info.name);
-  if (!info.section.empty()) meta += " " + look.glyphs.dot + " " + one_line(info.section);
+  if (const std::string& section = result.section_of(info); !section.empty())
+    meta += " " + look.glyphs.dot + " " + one_line(section);
   return meta;
 }
 
@@ -145,8 +147,8 @@ Lines header_lines(const DemoResult& result, const DemoInfo& info, const Look& l
 Lines full_text(const DemoResult& result, const DemoInfo& info, const Look& look) {
   std::vector<Lines> sections;
   Lines head = header_lines(result, info, look);
-  if (!info.claim.empty()) {
-    for (const std::string& line : text::wrap(one_line(info.claim), look.width - 2)) {
+  if (!result.claim_of(info).empty()) {
+    for (const std::string& line : text::wrap(one_line(result.claim_of(info)), look.width - 2)) {
       head.push_back(styled(look.dim, look.glyphs.quote) + line);
     }
   }
@@ -183,7 +185,7 @@ Lines full_text(const DemoResult& result, const DemoInfo& info, const Look& look
   }
   if (!result.values.empty()) {
     Lines values{styled(look.heading, "Values")};
-    append(values, value_list(result.values, look));
+    append(values, value_list(result.values, look, true));
     sections.push_back(std::move(values));
   }
   for (const std::string& paragraph : result.text) {
@@ -217,15 +219,18 @@ CompactLayout compact_layout(const DemoResult& result, const DemoInfo& info, con
   const std::string suffix = " " + look.glyphs.dot + " " + name;
   CompactLayout layout;
   Lines& lines = layout.lines;
-  lines.push_back(text::display_width(title) + text::display_width(suffix) <= look.width
-                      ? styled(look.heading, title) + styled(look.dim, suffix)
-                      : styled(look.heading, look.fit(title, look.width)));
+  if (!look.in_proof) {
+    lines.push_back(text::display_width(title) + text::display_width(suffix) <= look.width
+                        ? styled(look.heading, title) + styled(look.dim, suffix)
+                        : styled(look.heading, look.fit(title, look.width)));
+  }
 
   // The first figure is the picture the feedback is for: it comes before the values, which keep
   // at least two lines and give up the rest when the figure needs them.
   std::vector<std::pair<std::string, Value>> values(
-      result.values.begin(), result.values.begin() + static_cast<std::ptrdiff_t>(std::min(
-                                                         result.values.size(), kMaxValues)));
+      result.values.begin(),
+      result.values.begin() + static_cast<std::ptrdiff_t>(
+                                  look.in_proof ? 0 : std::min(result.values.size(), kMaxValues)));
   const std::size_t value_reserve = std::min<std::size_t>(value_columns(values, look).size(), 2);
   // Each with the number of figures it draws (a pair of heatmaps is two).
   std::vector<std::pair<Lines, std::size_t>> candidates;
@@ -338,9 +343,9 @@ std::string render_text(const DemoResult& result, const DemoInfo& info, const Th
   // about sixteen for the indent and the row labels ("t248–t255").
   const DemoResult drawn =
       readable_figures(result, std::clamp<Eigen::Index>((look.width - 16) / 3, 4, kHeatmapBlocks));
-  const terminal::Lines lines = options.form == TextForm::compact
-                                    ? terminal::compact_text(drawn, info, look)
-                                    : terminal::full_text(drawn, info, look);
+  const terminal::Lines lines = options.form == TextForm::full
+                                    ? terminal::full_text(drawn, info, look)
+                                    : terminal::compact_text(drawn, info, look);
   std::string text;
   for (const std::string& line : lines) {
     std::string fitted = terminal::clip(line, look.width);

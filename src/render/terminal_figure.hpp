@@ -17,6 +17,8 @@ using demo::DemoResult;
 enum class TextForm {
   full,     // `demo run`: title, claim, every table, series and value, the text
   compact,  // quiz feedback: the key tables and values in a few lines
+  proof,    // a proof in quiz feedback: compact's figures without its title line and values (the
+            // proof names the demo and lists the values it rests on, in words)
 };
 
 struct TextOptions {

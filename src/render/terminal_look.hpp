@@ -33,6 +33,7 @@ struct Look {
   fmt::text_style dim;                       // secondary lines
   fmt::text_style value;                     // the numbers in the value list
   bool full = true;                          // the full form, not quiz feedback
+  bool in_proof = false;                     // a proof's figures: no title line, no values
   bool paint_cells = false;                  // 256-colour backgrounds instead of shade characters
   std::vector<fmt::text_style> line_styles;  // bars of a series' lines, cycled
   std::string program;                       // how the reader runs proofdeck

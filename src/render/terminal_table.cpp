@@ -137,33 +137,45 @@ Lines numeric_table(const Table& table, const Look& look) {
   return lines;
 }
 
-Lines value_list(const std::vector<std::pair<std::string, Value>>& values, const Look& look) {
-  int name_width = 1, value_width = 1;
+Lines value_list(const std::vector<std::pair<std::string, Value>>& values, const Look& look,
+                 bool names) {
+  int label_width = 1, value_width = 1, name_width = 0;
   for (const auto& [name, value] : values) {
-    name_width = std::max(name_width, text::display_width(one_line(name)));
+    label_width = std::max(label_width, text::display_width(one_line(value.label)));
     value_width = std::max(value_width, text::display_width(format_value(value)));
+    name_width = std::max(name_width, text::display_width(one_line(name)));
   }
-  name_width = std::min(name_width, std::max(look.width - 6 - value_width, 4));
+  // The label whole on one line when the width has room for the longest; else each label wraps
+  // in its column, its number on its last line.
+  const int room = std::max(look.width - 4 - value_width, 10);
+  label_width = std::min(label_width, room);
+  // The names, for a bank's proofs and scripts, after the numbers when the line has room.
+  const bool named = names && 2 + label_width + 2 + value_width + 2 + name_width <= look.width;
   Lines lines;
   for (const auto& [name, value] : values) {
-    lines.push_back("  " + pad_right(look.fit(one_line(name), name_width), name_width) + "  " +
-                    styled(look.value, pad_left(format_value(value), value_width)));
+    const std::vector<std::string> label = text::wrap(one_line(value.label), label_width);
+    for (std::size_t i = 0; i + 1 < label.size(); ++i)
+      lines.push_back("  " + label[i]);
+    std::string line = "  " + pad_right(label.empty() ? "" : label.back(), label_width) + "  " +
+                       styled(look.value, pad_left(format_value(value), value_width));
+    if (named) line += "  " + styled(look.dim, one_line(name));
+    lines.push_back(line);
   }
   return lines;
 }
 
 Lines value_columns(const std::vector<std::pair<std::string, Value>>& values, const Look& look) {
-  int name_width = 1, value_width = 1;
+  int label_width = 1, value_width = 1;
   for (const auto& [name, value] : values) {
-    name_width = std::max(name_width, text::display_width(one_line(name)));
+    label_width = std::max(label_width, text::display_width(one_line(value.label)));
     value_width = std::max(value_width, text::display_width(format_value(value)));
   }
-  const int cell = name_width + 2 + value_width;
+  const int cell = label_width + 2 + value_width;
   if (values.size() < 2 || 2 + cell + 4 + cell > look.width) return value_list(values, look);
   Lines lines;
   const std::size_t half = (values.size() + 1) / 2;
   const auto entry = [&](const std::pair<std::string, Value>& item) {
-    return pad_right(one_line(item.first), name_width) + "  " +
+    return pad_right(one_line(item.second.label), label_width) + "  " +
            styled(look.value, pad_left(format_value(item.second), value_width));
   };
   for (std::size_t i = 0; i < half; ++i) {

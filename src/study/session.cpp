@@ -143,32 +143,18 @@ std::string render_proof(Session& session, const Instance& instance) {
   try {
     const demo::DemoResult& result =
         session.runner.run(*q.proof, instance.bindings, q.file + ": " + q.proof->pointer);
-    // "name = value" pairs side by side, separated by " · ", a line breaking only between pairs.
-    std::vector<std::string> pairs;
+    // The values the proof rests on, one a line in words: "Head dimension, 12 heads: 64".
+    std::string values;
     for (const std::string& shown : q.proof->show) {
       const std::string name = bank::substitute(shown, instance.bindings);
       if (const demo::Value* v = result.find(name)) {
-        pairs.push_back(fmt::format("{} = {}", name,
-                                    v->kind == demo::Value::Kind::boolean
-                                        ? (v->boolean ? "yes" : "no")
-                                        : bank::format_measured(v->number)));
+        values += text::wrap_block(
+            fmt::format("{}: {}", text::terminal_safe(v->label),
+                        v->kind == demo::Value::Kind::boolean ? (v->boolean ? "yes" : "no")
+                                                              : bank::format_measured(v->number)),
+            session.width, "    ", "      ");
       }
     }
-    const int room = session.width - 4;
-    std::string values, line;
-    for (const std::string& pair : pairs) {
-      const int pair_width = text::display_width(pair);
-      if (pair_width > room) {
-        // Too wide even alone: a line of its own, wrapped after the "=".
-        if (!line.empty()) values += "    " + std::exchange(line, {}) + "\n";
-        values += text::wrap_block(pair, session.width, "    ", "      ");
-      } else if (!line.empty() && text::display_width(line) + 3 + pair_width > room) {
-        values += "    " + std::exchange(line, pair) + "\n";
-      } else {
-        line += (line.empty() ? "" : " · ") + pair;
-      }
-    }
-    if (!line.empty()) values += "    " + line + "\n";
     const std::string_view kind = bank::proof_heading(q, result, instance.bindings);
     const std::string heading = info != nullptr
                                     ? fmt::format("{} — {}: {}", kind, q.proof->demo, info->title)
@@ -178,7 +164,7 @@ std::string render_proof(Session& session, const Instance& instance) {
     text += values;
     if (info != nullptr) {
       render::TextOptions options;
-      options.form = render::TextForm::compact;
+      options.form = render::TextForm::proof;  // the heading above names it; values in words
       options.width = std::max(20, session.width - 4);
       options.program = session.program;
       std::string drawn = render::render_text(result, *info, session.theme, options);
@@ -273,7 +259,10 @@ std::string render_feedback(Session& session, const Answered& a, bool show_demo)
     } catch (const std::exception&) {
     }
   }
-  if (show_demo && q.proof) text += render_proof(session, a.instance);
+  // A proof opened with :d before answering is on the screen already: not drawn again.
+  if (show_demo && q.proof && !a.reply.revealed) text += render_proof(session, a.instance);
+  if (show_demo && q.proof && a.reply.revealed)
+    text += fmt::format(theme.dim, "{}", text::wrap_block("The proof: above, opened before the answer.", session.width, "  "));
   return text;
 }
 
