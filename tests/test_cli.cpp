@@ -227,6 +227,20 @@ TEST_CASE("a word outside an option's choices lists them and suggests the one me
              StartsWith("error: --format jsn: expected text or json; did you mean json?\n"));
 }
 
+TEST_CASE("a choice given by its initials or its first letters is suggested", "[cli][usage]") {
+  CHECK(usage_error({"quiz", "--type", "tf"}) ==
+        std::string("error: --type tf: expected single, multi, truefalse, numeric or order; did "
+                    "you mean truefalse?\n") +
+            kRunWithHelp);
+  CHECK_THAT(usage_error({"drill", "--type", "num"}),
+             StartsWith("error: --type num: expected single, multi, truefalse, numeric or order; "
+                        "did you mean numeric?\n"));
+  CHECK_THAT(usage_error({"export", "--to", "an"}),
+             StartsWith("error: --to an: expected gift, anki, apkg or json; did you mean anki?\n"));
+  CHECK_THAT(usage_error({"print", "--format", "pdf"}),
+             StartsWith("error: --format pdf: expected md or html\n"));
+}
+
 TEST_CASE("a whole-number option names the value given and the range allowed", "[cli][usage]") {
   CHECK(usage_error({"--width", "5", "list", "topics"}) ==
         std::string("error: --width 5: expected a whole number from 20 to 10000\n") + kRunWithHelp);
