@@ -1032,6 +1032,32 @@ TEST_CASE("check refuses a bank naming a demo value that does not exist, before 
                                          "focus, d_model, heads, max_len"));
 }
 
+TEST_CASE("every command lists a bank's schema problems and its unknown demo in one report",
+          "[cli][check]") {
+  TempDir dir;
+  std::ifstream source(kBanks + "/worked_example.json");
+  json bank = json::parse(source);
+  bank["questions"][0]["proof"]["demo"] = "head-parms";
+  bank["questions"][1]["difficulty"] = "hard";
+  const fs::path file = dir.path() / "bank.json";
+  std::ofstream(file) << bank.dump();
+  const std::string expected =
+      "error: 2 problems in the question banks:\n  " + file.string() +
+      ": /questions/1/difficulty: expected a number, found string \"hard\"\n  " + file.string() +
+      ": /questions/0/proof/demo: no demo named 'head-parms'; did you mean 'head-params'? (the "
+      "demos: ";
+  for (const std::vector<std::string>& command :
+       {std::vector<std::string>{"check"}, {"quiz"}, {"print"}, {"export", "--to", "json"}}) {
+    Cli cli;
+    cli.env["PROOFDECK_HOME"] = dir.path().string();
+    std::vector<std::string> args = command;
+    args.insert(args.end(), {"--no-builtin", "--bank", file.string()});
+    CHECK(cli.run(args) == 2);
+    CHECK(cli.out.str().empty());
+    CHECK_THAT(cli.err.str(), StartsWith(expected));
+  }
+}
+
 TEST_CASE("check says so when the loaded banks hold no questions", "[cli][check]") {
   TempDir dir;
   std::ifstream source(kBanks + "/worked_example.json");
