@@ -1,8 +1,9 @@
 // libFuzzer target: an untrusted question bank through what `proofdeck check` does with it —
-// load_bank (JSON, schema and semantic checks), then, for banks cheap enough to prove, the
+// read_bank (JSON, schema and semantic checks), then, for banks cheap enough to prove, the
 // demo-backed checks (resolve_problems), every question's verification and, for verified ones,
-// the wrong keys of `check --mutate`; and, for every bank that loads, what a quiz does with each
-// question short of running its proof (the study phase below).
+// the wrong keys of `check --mutate`; for every bank that loads, what a quiz does with each
+// question short of running its proof (the study phase below); and for a bank that does not, the
+// demo-backed checks of the questions its problems leave checkable (the unloaded phase).
 //
 // Demos run the real engine under a budget of billions of multiply-adds, which under ASan is
 // minutes; the demo phase must stay within a few seconds. No demo at its defaults takes more than
@@ -186,14 +187,32 @@ void form_phase(const bank::Bank& loaded) {
   bank::lesson_coverage(banks, loaded.lesson, lesson);
 }
 
+// What load_banks does with a bank that does not load: the proofs its problems leave checkable
+// (BankReading::provable) are checked against the catalog, so that their problems are listed with
+// the file's own. They must be checked without an exception escaping: a question whose problems
+// would mislead the check (a template that cannot be enumerated, say) must not be among them.
+void unloaded_phase(const bank::BankReading& reading) {
+  bank::Bank provable;
+  for (const std::size_t question : reading.provable)
+    provable.questions.push_back(reading.bank.questions.at(question));
+  if (!demo_phase_is_cheap(provable)) return;
+  for (const bank::Question& q : provable.questions)
+    bank::resolve_problems(q, shared_runner());
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
-  bank::Bank loaded;
+  bank::BankReading reading;
   try {
-    loaded = bank::load_bank(text, "fuzz.json");
+    reading = bank::read_bank(text, "fuzz.json");
   } catch (const Error&) {
-    return 0;  // InputError for JSON that does not parse, BankErrors for a bank that is invalid
+    return 0;  // InputError for JSON that does not parse
   }
+  if (!reading.problems.empty()) {
+    unloaded_phase(reading);
+    return 0;
+  }
+  const bank::Bank& loaded = reading.bank;
   study_phase(loaded, text);
   form_phase(loaded);
   // A bank that loaded is proven without an exception escaping: a demo that refuses its

@@ -6,8 +6,12 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "bank/builtin.hpp"
 #include "bank/loader.hpp"
+#include "bank/proof.hpp"
+#include "bank/sources.hpp"
 #include "bank_test_support.hpp"
+#include "cli_test_support.hpp"
 
 namespace test_bank_loader {
 
@@ -15,6 +19,7 @@ using namespace proofdeck;
 using namespace proofdeck::bank;
 using bank_test::problems_of;
 using bank_test::worked_example;
+using cli_test::TempDir;
 using nlohmann::json;
 
 TEST_CASE("the worked example loads into the model", "[bank]") {
@@ -284,6 +289,102 @@ TEST_CASE("the key and every distractor must evaluate in every combination a qui
   CHECK(problems_of(fixed) ==
         std::vector<std::string>{"bank.json: /questions/2/distractors/0/formula: '^' overflows "
                                  "at column 3 in `2 ^ 2000`"});
+}
+
+// --- the proofs' problems listed with the file's own --------------------------------------------
+
+namespace {
+
+json builtin_bank(std::string_view name) {
+  for (const EmbeddedBank& embedded : builtin_banks()) {
+    if (embedded.name == name) return json::parse(embedded.text);
+  }
+  FAIL("no built-in bank " << name);
+  return {};
+}
+
+// The problems of `bank` loaded as the one --bank file `file` of `dir`, its proofs checked against
+// the demo catalog as every command checks them; none when it loads.
+std::vector<std::string> problems_with_proofs(const json& bank, const TempDir& dir,
+                                              const std::string& file) {
+  dir.write(file, bank.dump());
+  DemoRunner runner(kProofSeed);
+  try {
+    load_banks(BankSources{{(dir.path() / file).string()}, false}, ProofCheck{.runner = runner});
+  } catch (const BankErrors& e) {
+    return e.problems();
+  }
+  return {};
+}
+
+}  // namespace
+
+TEST_CASE("an unknown demo is listed with the bank's schema problems, each at its pointer",
+          "[bank][proof]") {
+  json bank = builtin_bank("questions/modern-decoder.json");
+  bank["questions"][0]["proof"]["demo"] = "no-such-demo";
+  bank["questions"][1]["difficulty"] = "hard";
+  bank["questions"][2]["topic"] = 7;
+  TempDir dir;
+  const std::string file = (dir.path() / "b.json").string();
+  const std::vector<std::string> problems = problems_with_proofs(bank, dir, "b.json");
+  REQUIRE(problems.size() == 3);
+  CHECK(problems[0] ==
+        file + ": /questions/1/difficulty: expected a number, found string \"hard\"");
+  CHECK(problems[1] == file + ": /questions/2/topic: expected non-empty text, found number 7");
+  std::vector<std::string> demos;
+  for (const demo::DemoInfo& info : demo::catalog())
+    demos.push_back(info.name);
+  CHECK(problems[2] == file +
+                           ": /questions/0/proof/demo: no demo named 'no-such-demo'; the demos: " +
+                           fmt::format("{}", fmt::join(demos, ", ")));
+}
+
+TEST_CASE("a proof's problems are listed beside those in keys the proof does not read",
+          "[bank][proof]") {
+  json bank = worked_example();
+  bank["questions"][0]["difficulty"] = 5;
+  bank["questions"][0]["proof"]["show"] = json::array({"total_h9"});
+  bank["questions"][1]["proof"]["args"] = {{"sentence", "cat bit dog"}};
+  bank["questions"][1]["lint_allow"] = json::array({{{"rule", "no-such-rule"}, {"reason", "r"}}});
+  TempDir dir;
+  const std::vector<std::string> problems = problems_with_proofs(bank, dir, "bank.json");
+  REQUIRE(problems.size() == 4);
+  CHECK_THAT(problems[0],
+             Catch::EndsWith("bank.json: /questions/0/difficulty: expected 1, 2 or 3"));
+  CHECK_THAT(problems[1],
+             Catch::Contains("bank.json: /questions/1/lint_allow/0/rule: no lint rule"));
+  CHECK_THAT(problems[2],
+             Catch::Contains("bank.json: /questions/0/proof/show/0: head-params has no "
+                             "value 'total_h9'"));
+  CHECK_THAT(problems[3], Catch::Contains("bank.json: /questions/1/proof/args/sentence: demo "
+                                          "order-blindness has no parameter 'sentence'"));
+}
+
+TEST_CASE("a proof is not checked when a problem lies in what it reads, so none is listed twice",
+          "[bank][proof]") {
+  TempDir dir;
+  // A control character in the demo's name: reported, and the name no longer names anything.
+  json control = worked_example();
+  control["questions"][0]["proof"]["demo"] = "head-params\u0007";
+  const std::vector<std::string> named = problems_with_proofs(control, dir, "control.json");
+  REQUIRE(named.size() == 1);
+  CHECK_THAT(named[0], Catch::Contains("/questions/0/proof/demo: the text holds the control "
+                                       "character U+0007 (bell)"));
+  // A misspelt template: its parameters never reach the proof's "{heads}".
+  json misspelt = worked_example();
+  misspelt["questions"][2]["templte"] = misspelt["questions"][2]["template"];
+  misspelt["questions"][2].erase("template");
+  const std::vector<std::string> unread = problems_with_proofs(misspelt, dir, "misspelt.json");
+  CHECK_FALSE(unread.empty());
+  for (const std::string& problem : unread)
+    CHECK_THAT(problem,
+               Catch::Contains(": /questions/2/") && !Catch::Contains(": /questions/2/proof"));
+  // A format this proofdeck does not read: no proof of it is checked.
+  json format = worked_example();
+  format["format"] = 2;
+  format["questions"][0]["proof"]["demo"] = "no-such-demo";
+  CHECK(problems_with_proofs(format, dir, "format.json").size() == 1);
 }
 
 }  // namespace test_bank_loader

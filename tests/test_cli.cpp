@@ -227,6 +227,20 @@ TEST_CASE("a word outside an option's choices lists them and suggests the one me
              StartsWith("error: --format jsn: expected text or json; did you mean json?\n"));
 }
 
+TEST_CASE("a choice given by its initials or its first letters is suggested", "[cli][usage]") {
+  CHECK(usage_error({"quiz", "--type", "tf"}) ==
+        std::string("error: --type tf: expected single, multi, truefalse, numeric or order; did "
+                    "you mean truefalse?\n") +
+            kRunWithHelp);
+  CHECK_THAT(usage_error({"drill", "--type", "num"}),
+             StartsWith("error: --type num: expected single, multi, truefalse, numeric or order; "
+                        "did you mean numeric?\n"));
+  CHECK_THAT(usage_error({"export", "--to", "an"}),
+             StartsWith("error: --to an: expected gift, anki, apkg or json; did you mean anki?\n"));
+  CHECK_THAT(usage_error({"print", "--format", "pdf"}),
+             StartsWith("error: --format pdf: expected md or html\n"));
+}
+
 TEST_CASE("a whole-number option names the value given and the range allowed", "[cli][usage]") {
   CHECK(usage_error({"--width", "5", "list", "topics"}) ==
         std::string("error: --width 5: expected a whole number from 20 to 10000\n") + kRunWithHelp);
@@ -1016,6 +1030,32 @@ TEST_CASE("check refuses a bank naming a demo value that does not exist, before 
                                 Contains("/questions/1/proof/args/sentence: demo order-blindness "
                                          "has no parameter 'sentence'; its parameters: a, b, "
                                          "focus, d_model, heads, max_len"));
+}
+
+TEST_CASE("every command lists a bank's schema problems and its unknown demo in one report",
+          "[cli][check]") {
+  TempDir dir;
+  std::ifstream source(kBanks + "/worked_example.json");
+  json bank = json::parse(source);
+  bank["questions"][0]["proof"]["demo"] = "head-parms";
+  bank["questions"][1]["difficulty"] = "hard";
+  const fs::path file = dir.path() / "bank.json";
+  std::ofstream(file) << bank.dump();
+  const std::string expected =
+      "error: 2 problems in the question banks:\n  " + file.string() +
+      ": /questions/1/difficulty: expected a number, found string \"hard\"\n  " + file.string() +
+      ": /questions/0/proof/demo: no demo named 'head-parms'; did you mean 'head-params'? (the "
+      "demos: ";
+  for (const std::vector<std::string>& command :
+       {std::vector<std::string>{"check"}, {"quiz"}, {"print"}, {"export", "--to", "json"}}) {
+    Cli cli;
+    cli.env["PROOFDECK_HOME"] = dir.path().string();
+    std::vector<std::string> args = command;
+    args.insert(args.end(), {"--no-builtin", "--bank", file.string()});
+    CHECK(cli.run(args) == 2);
+    CHECK(cli.out.str().empty());
+    CHECK_THAT(cli.err.str(), StartsWith(expected));
+  }
 }
 
 TEST_CASE("check says so when the loaded banks hold no questions", "[cli][check]") {

@@ -312,6 +312,29 @@ TEST_CASE("an unknown name is told the closest one, or the only one it begins, t
         "; the topics: multi-head, positional");
 }
 
+TEST_CASE("a choice is suggested for a slip or for the only choice a word abbreviates",
+          "[text][suggest]") {
+  const std::vector<std::string> types = {"single", "multi", "truefalse", "numeric", "order"};
+  CHECK(text::closest_choice("singel", types) == "single");   // a slip first
+  CHECK(text::closest_choice("num", types) == "numeric");     // the only choice it begins
+  CHECK(text::closest_choice("m", types) == "multi");         // one letter begins one choice
+  CHECK(text::closest_choice("tf", types) == "truefalse");    // its letters in order
+  CHECK(text::closest_choice("TF", types) == "truefalse");    // regardless of case
+  CHECK(text::closest_choice("ft", types) == std::nullopt);   // not from the first letter
+  CHECK(text::closest_choice("xyz", types) == std::nullopt);  // nothing plausibly meant
+  CHECK(text::closest_choice("", types) == std::nullopt);
+  CHECK(text::closest_choice("multiple", types) == std::nullopt);  // longer than any it begins
+  const std::vector<std::string> colors = {"auto", "always", "never"};
+  CHECK(text::closest_choice("a", colors) == std::nullopt);  // begins two
+  CHECK(text::closest_choice("al", colors) == "always");
+  CHECK(text::closest_choice("aw", colors) == "always");
+  const std::vector<std::string> lists = {"banks", "topics", "traps", "objectives", "questions"};
+  CHECK(text::closest_choice("tp", lists) == std::nullopt);  // abbreviates two
+  CHECK(text::closest_choice("tr", lists) == "traps");
+  // A choice begun outranks one only abbreviated: "al" begins "always", abbreviates "autoload".
+  CHECK(text::closest_choice("al", {"autoload", "always"}) == "always");
+}
+
 TEST_CASE("a tie between candidates goes to the earliest", "[text][suggest]") {
   CHECK(text::closest("dat", {"bat", "cat"}) == "bat");
   CHECK(text::closest("dat", {"cat", "bat"}) == "cat");

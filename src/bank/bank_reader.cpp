@@ -31,7 +31,13 @@ bool is_kebab_id(std::string_view id) {
 }  // namespace
 
 void Reader::problem(const std::string& pointer, const std::string& message) {
-  problems_.push_back(fmt::format("{}: {}: {}", file_, pointer.empty() ? "/" : pointer, message));
+  located_problem(pointer,
+                  fmt::format("{}: {}: {}", file_, pointer.empty() ? "/" : pointer, message));
+}
+
+void Reader::located_problem(const std::string& pointer, std::string message) {
+  problems_.push_back(std::move(message));
+  pointers_.push_back(pointer);
 }
 
 bool Reader::object(const json& value, const std::string& pointer,
@@ -210,7 +216,7 @@ std::optional<Formula> Reader::formula(const json& value, const std::string& poi
   try {
     return Formula::parse(value.get<std::string>(), file_ + ": " + pointer);
   } catch (const InputError& e) {
-    problems_.push_back(e.message());
+    located_problem(pointer, e.message());
     return std::nullopt;
   }
 }

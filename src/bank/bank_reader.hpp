@@ -22,8 +22,14 @@ class Reader {
   Reader(std::string file, const LoadLimits& limits) : file_(std::move(file)), limits_(limits) {}
 
   void problem(const std::string& pointer, const std::string& message);
+  // A problem whose message already names the file and place (a formula's InputError), kept
+  // under `pointer` like the others.
+  void located_problem(const std::string& pointer, std::string message);
 
-  std::vector<std::string>& problems() { return problems_; }
+  const std::vector<std::string>& problems() const { return problems_; }
+  std::vector<std::string> take_problems() { return std::move(problems_); }
+  // Where each problem is, in the order of problems(): the pointer it was reported at.
+  const std::vector<std::string>& problem_pointers() const { return pointers_; }
 
   // An object with only `allowed` keys and all `required` ones; false (reported) otherwise.
   bool object(const nlohmann::json& value, const std::string& pointer,
@@ -69,6 +75,7 @@ class Reader {
   std::string file_;
   const LoadLimits& limits_;
   std::vector<std::string> problems_;
+  std::vector<std::string> pointers_;
 };
 
 }  // namespace proofdeck::bank

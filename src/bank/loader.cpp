@@ -5,6 +5,7 @@
 #include "bank/loader.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <map>
 #include <set>
 
@@ -351,9 +352,44 @@ void clean_controls(Reader& reader, json& node, const std::string& pointer) {
   }
 }
 
+// The questions whose proofs a problem found leaves checkable (BankReading::provable): all of
+// them unless the format is not one this proofdeck reads, but those with a problem under a key a
+// proof check reads (question_reader.hpp's leaves_proof_checkable). A problem at a question itself
+// (a required key missing, not an object) leaves nothing a check could misread.
+std::vector<std::size_t> provable_questions(const Reader& reader, std::size_t count) {
+  std::vector<bool> blocked(count, false);
+  constexpr std::string_view kQuestions = "/questions/";
+  for (const std::string& pointer : reader.problem_pointers()) {
+    if (pointer == "/format") return {};
+    if (!pointer.starts_with(kQuestions)) continue;
+    const std::size_t index_end = pointer.find('/', kQuestions.size());
+    if (index_end == std::string::npos) continue;
+    std::size_t index = 0;
+    const char* const digits = pointer.data() + kQuestions.size();
+    const char* const digits_end = pointer.data() + index_end;
+    if (std::from_chars(digits, digits_end, index).ptr != digits_end || index >= count) continue;
+    const std::size_t key_end = pointer.find('/', index_end + 1);
+    const std::string_view key = std::string_view(pointer).substr(
+        index_end + 1,
+        key_end == std::string::npos ? std::string_view::npos : key_end - index_end - 1);
+    if (!leaves_proof_checkable(key)) blocked[index] = true;
+  }
+  std::vector<std::size_t> provable;
+  for (std::size_t i = 0; i < count; ++i) {
+    if (!blocked[i]) provable.push_back(i);
+  }
+  return provable;
+}
+
 }  // namespace
 
 Bank load_bank(std::string_view text, const std::string& file, const LoadLimits& limits) {
+  BankReading reading = read_bank(text, file, limits);
+  if (!reading.problems.empty()) throw BankErrors(std::move(reading.problems));
+  return std::move(reading.bank);
+}
+
+BankReading read_bank(std::string_view text, const std::string& file, const LoadLimits& limits) {
   json root = parse_json(text, file, JsonLimits{limits.max_bytes, limits.max_depth});
   Reader reader(file, limits);
   clean_controls(reader, root, "");
@@ -401,8 +437,11 @@ Bank load_bank(std::string_view text, const std::string& file, const LoadLimits&
     }
     check_references(reader, bank);
   }
-  if (!reader.problems().empty()) throw BankErrors(std::move(reader.problems()));
-  return bank;
+  BankReading reading;
+  reading.provable = provable_questions(reader, bank.questions.size());
+  reading.problems = reader.take_problems();
+  reading.bank = std::move(bank);
+  return reading;
 }
 
 void check_unique_ids(const std::vector<Bank>& banks) {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -29,6 +30,18 @@ class BankErrors : public InputError {
 // Parses and validates one bank. `file` names it in messages. Throws BankErrors (exit 2) with
 // every problem found, or InputError for JSON that does not parse.
 Bank load_bank(std::string_view text, const std::string& file, const LoadLimits& limits = {});
+
+// One bank as far as it reads: the model, every problem found, and the questions whose proofs can
+// still be checked against the demo catalog (resolve_problems, bank/proof.hpp) — those with no
+// problem in anything such a check reads — so that a caller lists the proofs' problems with the
+// file's own and none that follows from one of them. InputError for JSON that does not parse.
+struct BankReading {
+  Bank bank;
+  std::vector<std::string> problems;
+  std::vector<std::size_t> provable;  // indices into bank.questions; all of them without problems
+};
+BankReading read_bank(std::string_view text, const std::string& file,
+                      const LoadLimits& limits = {});
 
 // Question and bank ids must be unique across every loaded bank; BankErrors names both places.
 void check_unique_ids(const std::vector<Bank>& banks);

@@ -383,21 +383,26 @@ std::vector<std::string> resolve_names(const Question& q, const demo::DemoInfo*&
 
 }  // namespace
 
+std::vector<std::string> resolve_problems(const Question& q, DemoRunner& runner) {
+  if (!q.proof) return {};
+  const demo::DemoInfo* info = nullptr;
+  std::vector<std::string> found = resolve_names(q, info);
+  if (found.empty() && q.templ) {
+    // The first combination with a problem speaks for the template.
+    for_each_admitted(*q.templ, [&](const Bindings& bindings) {
+      if (found.empty()) found = resolve_once(q, *info, runner, bindings);
+    });
+  } else if (found.empty()) {
+    found = resolve_once(q, *info, runner, {});
+  }
+  return found;
+}
+
 std::vector<std::string> resolve_problems(const std::vector<Bank>& banks, DemoRunner& runner) {
   std::vector<std::string> problems;
   for (const Bank& b : banks) {
     for (const Question& q : b.questions) {
-      if (!q.proof) continue;
-      const demo::DemoInfo* info = nullptr;
-      std::vector<std::string> found = resolve_names(q, info);
-      if (found.empty() && q.templ) {
-        // The first combination with a problem speaks for the template.
-        for_each_admitted(*q.templ, [&](const Bindings& bindings) {
-          if (found.empty()) found = resolve_once(q, *info, runner, bindings);
-        });
-      } else if (found.empty()) {
-        found = resolve_once(q, *info, runner, {});
-      }
+      std::vector<std::string> found = resolve_problems(q, runner);
       problems.insert(problems.end(), found.begin(), found.end());
     }
   }

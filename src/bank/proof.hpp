@@ -100,6 +100,8 @@ bool evaluate(const Predicate& predicate, const demo::DemoResult& result, const 
 // ("file: /pointer: ..."); an empty list means the banks are sound. Runs go through `runner`, so
 // `check` reuses them.
 std::vector<std::string> resolve_problems(const std::vector<Bank>& banks, DemoRunner& runner);
+// The same for one question (none without a proof).
+std::vector<std::string> resolve_problems(const Question& question, DemoRunner& runner);
 
 // What a question's comparisons say about one demo result: each proof predicate, each option's
 // claim (nullopt without one), the true/false claim, whether the numeric key matches its computed

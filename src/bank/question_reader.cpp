@@ -5,9 +5,11 @@
 #include "bank/question_reader.hpp"
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <regex>
 #include <set>
+#include <utility>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -111,20 +113,21 @@ void check_numeric_formulas(Reader& reader, const Question& q, const std::string
   const auto is_parameter = [&](const std::string& name) {
     return std::find(parameters.begin(), parameters.end(), name) != parameters.end();
   };
-  std::vector<const Formula*> evaluable;
+  std::vector<std::pair<const Formula*, std::string>> evaluable;  // each with its pointer
   // The answer's unknown names were reported with the template.
   if (q.templ && q.templ->answer &&
       std::all_of(q.templ->answer->variables().begin(), q.templ->answer->variables().end(),
                   is_parameter)) {
-    evaluable.push_back(&*q.templ->answer);
+    evaluable.emplace_back(&*q.templ->answer, pointer + "/template/answer");
   }
   for (std::size_t i = 0; i < q.distractors.size(); ++i) {
     if (!q.distractors[i].formula) continue;
+    const std::string where = fmt::format("{}/distractors/{}/formula", pointer, i);
     bool known = true;
     for (const std::string& name : q.distractors[i].formula->variables()) {
       if (is_parameter(name)) continue;
       known = false;
-      reader.problem(fmt::format("{}/distractors/{}/formula", pointer, i),
+      reader.problem(where,
                      parameters.empty()
                          ? fmt::format("'{}' is not defined; only a question with a 'template' "
                                        "has parameters",
@@ -132,7 +135,7 @@ void check_numeric_formulas(Reader& reader, const Question& q, const std::string
                          : fmt::format("'{}' is not a template parameter; parameters: {}", name,
                                        fmt::join(parameters, ", ")));
     }
-    if (known) evaluable.push_back(&*q.distractors[i].formula);
+    if (known) evaluable.emplace_back(&*q.distractors[i].formula, where);
   }
   if (evaluable.empty()) return;
   std::vector<bool> failed(evaluable.size(), false);
@@ -140,10 +143,10 @@ void check_numeric_formulas(Reader& reader, const Question& q, const std::string
     for (std::size_t i = 0; i < evaluable.size(); ++i) {
       if (failed[i]) continue;
       try {
-        evaluable[i]->evaluate(bindings);
+        evaluable[i].first->evaluate(bindings);
       } catch (const InputError& e) {
         failed[i] = true;
-        reader.problems().push_back(e.message());
+        reader.located_problem(evaluable[i].second, e.message());
       }
     }
   };
@@ -223,7 +226,7 @@ Template read_template(Reader& reader, const json& templ, const std::string& poi
     try {
       for_each_admitted(t, [&t](const Bindings&) { ++t.combinations; });
     } catch (const InputError& e) {
-      reader.problems().push_back(e.message());
+      reader.located_problem(where + "/constraints", e.message());
     }
     if (t.combinations == 0) {
       reader.problem(where + "/constraints", "the constraints admit no parameter combination");
@@ -290,6 +293,16 @@ std::string option_letter_reference(const std::string& text) {
 }
 
 }  // namespace
+
+bool leaves_proof_checkable(std::string_view key) {
+  // What a proof check reads is the proof, the type (which options and claims are read), the
+  // template (its bindings), the answer (its computed value), options, claim and explanation
+  // ({value:NAME}); a key not known may be one of them misspelt.
+  static constexpr std::array<std::string_view, 12> kUnread = {
+      "id",         "topic",      "concept", "objective",   "prompt", "source",
+      "unprovable", "difficulty", "trap",    "distractors", "steps",  "lint_allow"};
+  return std::find(kUnread.begin(), kUnread.end(), key) != kUnread.end();
+}
 
 Question read_question(Reader& reader, const json& node, const std::string& pointer,
                        const LoadLimits& limits) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -17,5 +18,10 @@ namespace proofdeck::bank {
 // caller's to fill, its references to topics and traps the caller's to check.
 Question read_question(Reader& reader, const nlohmann::json& node, const std::string& pointer,
                        const LoadLimits& limits);
+
+// Whether a problem under the question's `key` ("difficulty", "template") leaves its proof
+// checkable against the demo catalog, because no such check reads that key: a proof checked
+// despite it reports nothing that follows from the problem.
+bool leaves_proof_checkable(std::string_view key);
 
 }  // namespace proofdeck::bank

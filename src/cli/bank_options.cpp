@@ -22,8 +22,9 @@ LoadedBanks load_banks(const Context& context) {
     const bool id_like = value.find_first_of("/.") == std::string::npos;
     (id_like && !std::filesystem::exists(value, error) ? ids : paths).push_back(value);
   }
-  std::vector<bank::Bank> banks =
-      bank::load_banks(bank::BankSources{paths, !context.global.no_builtin});
+  bank::DemoRunner runner = bank::proof_runner(context.global.seed);
+  std::vector<bank::Bank> banks = bank::load_banks(
+      bank::BankSources{paths, !context.global.no_builtin}, bank::ProofCheck{.runner = runner});
   for (const std::string& id : ids) {
     if (std::none_of(banks.begin(), banks.end(), [&](const bank::Bank& b) { return b.id == id; })) {
       std::string known;
@@ -38,16 +39,6 @@ LoadedBanks load_banks(const Context& context) {
                       "that id{} (the banks: {})",
                       id, text::did_you_mean(id, bank_ids), known.empty() ? "none" : known));
     }
-  }
-  std::vector<bank::Bank> added;
-  for (const bank::Bank& b : banks) {
-    if (!b.builtin) added.push_back(b);
-  }
-  if (!added.empty()) {
-    bank::DemoRunner runner = bank::proof_runner(context.global.seed);
-    if (std::vector<std::string> problems = bank::resolve_problems(added, runner);
-        !problems.empty())
-      throw bank::BankErrors(std::move(problems));
   }
   std::size_t questions = 0;
   for (const bank::Bank& b : banks)

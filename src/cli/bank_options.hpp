@@ -21,8 +21,9 @@ struct LoadedBanks {
   std::vector<std::string> selected;  // bank ids given to --bank
 };
 
-// Loads the banks; banks from --bank files are also checked against the demo catalog (the
-// built-in ones are proven by CI). BankErrors (exit 2) with every problem.
+// Loads the banks; the proofs of banks from --bank files are also checked against the demo
+// catalog (the built-in ones are proven by CI). BankErrors (exit 2) with every problem, the
+// proofs' listed with the files' own.
 LoadedBanks load_banks(const Context& context);
 
 // The banks --bank ID selected, added to the filters' --from-bank.

@@ -563,8 +563,13 @@ void run_check(const CheckOptions& options, Context& context) {
                      "--coverage lists which paragraphs of a lesson the objectives ask: give the "
                      "lesson with --source FILE");
   }
-  const std::vector<bank::Bank> banks =
-      bank::load_banks(bank::BankSources{context.global.banks, !context.global.no_builtin});
+  keep_freed_memory();  // demo runs allocate and free large matrices: see heap.hpp
+  bank::DemoRunner runner = bank::proof_runner(context.global.seed);
+  const std::vector<bank::Bank> banks = bank::load_banks(
+      bank::BankSources{context.global.banks, !context.global.no_builtin},
+      bank::ProofCheck{.runner = runner,
+                       .builtin = true,
+                       .threads = std::max(1u, std::thread::hardware_concurrency())});
   std::size_t questions = 0;
   for (const bank::Bank& b : banks)
     questions += b.questions.size();
@@ -574,11 +579,6 @@ void run_check(const CheckOptions& options, Context& context) {
                                      "--bank FILE or DIR)"
                                    : "no questions to check: the loaded banks hold none");
   }
-  keep_freed_memory();  // demo runs allocate and free large matrices: see heap.hpp
-  bank::DemoRunner runner = bank::proof_runner(context.global.seed);
-  runner.prefetch(banks, std::max(1u, std::thread::hardware_concurrency()));
-  if (std::vector<std::string> problems = bank::resolve_problems(banks, runner); !problems.empty())
-    throw bank::BankErrors(std::move(problems));
   bank::CheckReport report = bank::prove(banks, runner, options.mutate);
   std::optional<bank::FaultReport> faults;
   if (options.engine_faults) {

@@ -43,7 +43,7 @@ std::string one_of_words(const std::vector<std::string>& choices) {
 
 std::string one_of_failure(const std::string& value, const std::vector<std::string>& choices) {
   std::string message = "expected " + one_of_words(choices);
-  if (const auto suggestion = text::closest(value, choices))
+  if (const auto suggestion = text::closest_choice(value, choices))
     message += fmt::format("; did you mean {}?", *suggestion);
   return message;
 }

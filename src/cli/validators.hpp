@@ -62,7 +62,7 @@ CLI::Validator one_of(std::vector<std::string> choices);
 std::string one_of_words(const std::vector<std::string>& choices);
 
 // What a value outside `choices` is told: "expected text, json or junit", and "; did you mean
-// json?" for a near miss.
+// json?" for a near miss or an abbreviation ("m" → multi, "tf" → truefalse).
 std::string one_of_failure(const std::string& value, const std::vector<std::string>& choices);
 
 }  // namespace proofdeck::cli

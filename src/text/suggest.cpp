@@ -13,6 +13,20 @@ char folded(char c) {
   return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
 }
 
+// Whether `word` (shorter than `choice`) begins `choice`, or, short of that, holds letters of
+// `choice` in order from its first: "num" begins "numeric"; "tf" abbreviates "truefalse".
+enum class Abbreviation { none, prefix, letters };
+Abbreviation abbreviation(std::string_view word, std::string_view choice) {
+  if (word.empty() || word.size() >= choice.size() || folded(word[0]) != folded(choice[0]))
+    return Abbreviation::none;
+  if (edit_distance(word, choice.substr(0, word.size())) == 0) return Abbreviation::prefix;
+  std::size_t at = 1;  // letters of word found so far, in order
+  for (std::size_t i = 1; i < choice.size() && at < word.size(); ++i) {
+    if (folded(choice[i]) == folded(word[at])) ++at;
+  }
+  return at == word.size() ? Abbreviation::letters : Abbreviation::none;
+}
+
 }  // namespace
 
 std::size_t edit_distance(std::string_view from, std::string_view to) {
@@ -51,6 +65,20 @@ std::optional<std::string> closest(std::string_view word,
     }
   }
   return best;
+}
+
+std::optional<std::string> closest_choice(std::string_view word,
+                                          const std::vector<std::string>& choices) {
+  if (std::optional<std::string> match = closest(word, choices)) return match;
+  std::vector<std::string> begun, abbreviated;
+  for (const std::string& choice : choices) {
+    const Abbreviation fit = abbreviation(word, choice);
+    if (fit == Abbreviation::prefix) begun.push_back(choice);
+    if (fit != Abbreviation::none) abbreviated.push_back(choice);
+  }
+  // A choice begun is the stronger sign: "al" means always even among choices it abbreviates.
+  if (!begun.empty()) return begun.size() == 1 ? std::optional(begun.front()) : std::nullopt;
+  return abbreviated.size() == 1 ? std::optional(abbreviated.front()) : std::nullopt;
 }
 
 std::string did_you_mean(std::string_view word, const std::vector<std::string>& candidates) {

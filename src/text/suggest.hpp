@@ -1,5 +1,6 @@
 // "Did you mean …?" for a mistyped word: the known word closest to it by edit distance, when one
-// is close enough to be a likely slip of the fingers rather than a different word.
+// is close enough to be a likely slip of the fingers rather than a different word; and for an
+// option's value, the choice a word abbreviates.
 #pragma once
 
 #include <cstddef>
@@ -20,6 +21,13 @@ std::size_t edit_distance(std::string_view from, std::string_view to);
 // the subcommands. Ties go to the earliest candidate.
 std::optional<std::string> closest(std::string_view word,
                                    const std::vector<std::string>& candidates);
+
+// The choice `word` stands for among the few values an option takes: the closest (a slip of the
+// fingers), else the only choice it abbreviates — the only one it begins ("num" → numeric, "m" →
+// multi), else the only one holding its letters in order from the first ("tf" → truefalse, "aw" →
+// always). None when no choice fits or more than one does ("a" among auto and always, "xyz").
+std::optional<std::string> closest_choice(std::string_view word,
+                                          const std::vector<std::string>& choices);
 
 // "; did you mean 'multi-head'?" for the closest candidate, else for the only candidate that
 // begins with a word of kLeastPrefix letters or more ("order-blind" → 'order-blindness'); ""
