@@ -211,8 +211,11 @@ std::size_t count(const std::string& text, const std::string& piece) {
 std::string value_text(double number) {
   DemoResult result;
   result.set("probe", "A number at the edge of the width", number, Provenance::derived);
-  for (const std::string& line : lines_of(text_of(result, 80))) {
-    if (line.find("probe") != std::string::npos) return line.substr(line.find_last_of(' ') + 1);
+  // "  A number at the edge of the width  1,048,576  probe": the word before the name.
+  for (std::string line : lines_of(text_of(result, 80))) {
+    if (line.find("probe") == std::string::npos) continue;
+    line.erase(line.find_last_not_of(' ', line.rfind("probe") - 1) + 1);
+    return line.substr(line.find_last_of(' ') + 1);
   }
   return "(missing)";
 }
@@ -497,7 +500,7 @@ TEST_CASE("compact feedback shows the first figure before the values", "[render]
   CHECK(lines_of(text).size() <= 12);
   CHECK_THAT(text, Contains("causal attention"));
   CHECK_THAT(text, Contains("t5  ░░ 0.17"));
-  CHECK_THAT(text, Contains("future_weight_max"));
+  CHECK_THAT(text, Contains("Largest attention weight on a future position, causal mask  0"));
 }
 
 TEST_CASE("numbers read the way people write them", "[render]") {
@@ -516,8 +519,8 @@ TEST_CASE("numbers read the way people write them", "[render]") {
   booleans.set("refused", "Refused", true, Provenance::measured);
   booleans.set("defined", "Defined", false, Provenance::measured);
   const std::string text = text_of(booleans, 80);
-  CHECK_THAT(text, Contains("refused  yes"));
-  CHECK_THAT(text, Contains("defined   no"));
+  CHECK_THAT(text, Contains("Refused  yes"));
+  CHECK_THAT(text, Contains("Defined   no"));
 }
 
 TEST_CASE("a log-scale series is drawn as bars and says so", "[render]") {
@@ -590,10 +593,11 @@ TEST_CASE("the compact form fits quiz feedback", "[render]") {
   const std::string text = text_of(sample_result(), 80, Theme::plain(), TextForm::compact);
   INFO(text);
   CHECK(lines_of(text).size() <= 12);
-  CHECK_THAT(text, Contains("0.62"));                      // the heatmaps
-  CHECK_THAT(text, Contains("max_diff_none"));             // the values
-  CHECK_THAT(text, !Contains("sinusoidal_defined_600"));   // only the first six
-  CHECK_THAT(text, !Contains("permuted with the words"));  // no paragraphs
+  CHECK_THAT(text, Contains("0.62"));                                 // the heatmaps
+  CHECK_THAT(text, Contains("Largest attention-weight difference"));  // the values, in words
+  CHECK_THAT(text, !Contains("max_diff_none"));                       // not by their names
+  CHECK_THAT(text, !Contains("Sinusoidal encoding defined"));         // only the first six
+  CHECK_THAT(text, !Contains("permuted with the words"));             // no paragraphs
 }
 
 TEST_CASE("text output is deterministic", "[render]") {
@@ -610,8 +614,13 @@ TEST_CASE("markdown has a heading, the claim quoted and GFM tables", "[render]")
   CHECK_THAT(markdown, Contains("\n> Without positional information"));
   CHECK_THAT(markdown, Contains("|  | cat | bit | dog |\n| --- | ---: | ---: | ---: |\n"));
   CHECK_THAT(markdown, Contains("| **cat** | 0.620 | 0.210 | 0.170 |"));
-  CHECK_THAT(markdown, Contains("| `total_h8` | 1,048,576 |"));
-  CHECK_THAT(markdown, Contains("| `learned_refuses_600` | yes |"));
+  // Each value in words, its number, and the name a proof reads it by.
+  CHECK_THAT(markdown, Contains("| value | result | name |\n| --- | ---: | ---: |\n"));
+  CHECK_THAT(markdown,
+             Contains("| Attention parameters without biases, 8 heads | 1,048,576 | `total_h8` |"));
+  CHECK_THAT(
+      markdown,
+      Contains("| Learned position table refuses position 600 | yes | `learned_refuses_600` |"));
 }
 
 TEST_CASE("markdown draws each figure once: a series as its text chart, not also as a table",

@@ -529,9 +529,11 @@ TEST_CASE("print: the proofs are the computations check proves, whatever --seed 
   for (const std::string seed : {"0", "7", "12345"}) {
     INFO("--seed " << seed);
     CHECK_THAT(print_worked({"--format", "md", "--seed", seed}),
-               Contains("`max_diff_sinusoidal` = 0.1521"));
+               Contains("Largest attention-weight difference between the orders, sinusoidal "
+                        "encoding: 0.1521"));
     CHECK_THAT(export_text({"--to", "anki", "--seed", seed}),
-               Contains("max_diff_sinusoidal = 0.1521"));
+               Contains("Largest attention-weight difference between the orders, sinusoidal "
+                        "encoding: 0.1521"));
   }
 }
 

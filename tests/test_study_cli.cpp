@@ -78,6 +78,31 @@ struct Study {
 
 // --- quiz ---------------------------------------------------------------------------------------
 
+TEST_CASE("quiz: a proof shows its values in words and its title once, and :d shows it once",
+          "[cli][study]") {
+  Study study;
+  const std::vector<std::string> args = {"quiz", "--question", "mha-purpose", "--seed",
+                                         "3",    "--width",    "100"};
+  const std::string right = study.letter_of(args, kPurpose);
+  const auto count = [](const std::string& text, const std::string& part) {
+    std::size_t n = 0;
+    for (std::size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1))
+      ++n;
+    return n;
+  };
+  Cli answered;
+  REQUIRE(study.run(answered, args, right + "\n") == 0);
+  const std::string feedback = answered.out.str();
+  CHECK(count(feedback, "Splitting into heads does not save parameters") == 1);
+  CHECK_THAT(feedback, !Contains("total_h8") && !Contains(" = 1,048,576"));
+  Cli opened;  // the proof opened before answering is not drawn again after the answer
+  REQUIRE(study.run(opened, args, ":d\n" + right + "\n") == 0);
+  const std::string twice = opened.out.str();
+  CHECK(count(twice, "Proof — head-params") == 1);
+  CHECK(count(twice, "Attention parameters without biases, 8 heads: 1,048,576") == 1);
+  CHECK_THAT(twice, Contains("The proof: above, opened before the answer."));
+}
+
 TEST_CASE("quiz: a right answer, then a trap call-out, then the summary and the report",
           "[cli][study]") {
   Study study;
@@ -87,10 +112,11 @@ TEST_CASE("quiz: a right answer, then a trap call-out, then the summary and the 
 
   Cli ok;
   REQUIRE(study.run(ok, args, right + "\n") == 0);
-  CHECK_THAT(ok.out.str(), Contains("> " + right + "\n✓ Right.") &&
-                               Contains("Proof — head-params") &&
-                               Contains("total_h1 = 1,048,576 · total_h8 = 1,048,576") &&
-                               Contains("Score: 1 of 1 right (100%)"));
+  CHECK_THAT(ok.out.str(),
+             Contains("> " + right + "\n✓ Right.") && Contains("Proof — head-params") &&
+                 Contains("\n    Attention parameters without biases, 1 head: 1,048,576\n"
+                          "    Attention parameters without biases, 8 heads: 1,048,576\n") &&
+                 Contains("Score: 1 of 1 right (100%)"));
 
   Cli missed;
   std::vector<std::string> reported = args;

@@ -285,8 +285,14 @@ TEST_CASE("every demo's figure keeps its numbers and commands whole at every wid
         if (form == TextForm::full) return drawn;
         std::string figures;
         for (const std::string& line : lines_of(drawn)) {
-          const std::vector<std::string> words = words_of(line);
-          const bool value_line = !words.empty() && result.find(words.front()) != nullptr;
+          // "  Decoder positions, where the…        3" (and a second value beside it, at 160
+          // columns): a line that begins with a value's label, or the start of one.
+          const std::string text = line.substr(std::min(line.size(), line.find_first_not_of(' ')));
+          const bool value_line =
+              std::any_of(result.values.begin(), result.values.end(), [&](const auto& value) {
+                const std::string& label = value.second.label;
+                return text.starts_with(label.substr(0, std::min<std::size_t>(label.size(), 12)));
+              });
           if (!value_line) figures += line + "\n";
         }
         return figures;

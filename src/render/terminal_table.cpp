@@ -137,6 +137,38 @@ Lines numeric_table(const Table& table, const Look& look) {
   return lines;
 }
 
+namespace {
+
+// A label cut to `columns` at the end of a word, then "…": never in a word, and never after a
+// number whose unit was cut ("Attention parameters with biases…", not "…biases, 1…", which
+// reads as a number cut short).
+std::string cut_at_word(const Look& look, const std::string& label, int columns) {
+  if (text::display_width(label) <= columns) return label;
+  const std::string cut = look.fit(label, columns);
+  std::string kept = cut.substr(0, cut.size() - look.glyphs.ellipsis.size());
+  // The word the cut went through goes, unless the cut fell just after it.
+  if (kept.size() < label.size() && label[kept.size()] != ' ') {
+    const std::size_t space = kept.rfind(' ');
+    kept.erase(space == std::string::npos ? 0 : space);
+  }
+  const auto trim = [&kept] {
+    while (!kept.empty() && (kept.back() == ' ' || kept.back() == ',' || kept.back() == ';'))
+      kept.pop_back();
+  };
+  trim();
+  // A number left at the end has lost what it counts.
+  for (std::size_t word = kept.rfind(' ');
+       word != std::string::npos &&
+       kept.find_first_not_of("0123456789.,", word + 1) == std::string::npos;
+       word = kept.rfind(' ')) {
+    kept.erase(word);
+    trim();
+  }
+  return kept.empty() ? cut : kept + look.glyphs.ellipsis;
+}
+
+}  // namespace
+
 Lines value_list(const std::vector<std::pair<std::string, Value>>& values, const Look& look,
                  bool names) {
   int label_width = 1, value_width = 1, name_width = 0;
@@ -145,15 +177,18 @@ Lines value_list(const std::vector<std::pair<std::string, Value>>& values, const
     value_width = std::max(value_width, text::display_width(format_value(value)));
     name_width = std::max(name_width, text::display_width(one_line(name)));
   }
-  // The label whole on one line when the width has room for the longest; else each label wraps
-  // in its column, its number on its last line.
+  // The label whole on one line when the width has room for the longest; else, in the full form,
+  // each label wraps in its column, its number on its last line, and in quiz feedback (a few
+  // lines) it is cut.
   const int room = std::max(look.width - 4 - value_width, 10);
   label_width = std::min(label_width, room);
   // The names, for a bank's proofs and scripts, after the numbers when the line has room.
   const bool named = names && 2 + label_width + 2 + value_width + 2 + name_width <= look.width;
   Lines lines;
   for (const auto& [name, value] : values) {
-    const std::vector<std::string> label = text::wrap(one_line(value.label), label_width);
+    const std::vector<std::string> label =
+        look.full ? text::wrap(one_line(value.label), label_width)
+                  : std::vector<std::string>{cut_at_word(look, one_line(value.label), label_width)};
     for (std::size_t i = 0; i + 1 < label.size(); ++i)
       lines.push_back("  " + label[i]);
     std::string line = "  " + pad_right(label.empty() ? "" : label.back(), label_width) + "  " +

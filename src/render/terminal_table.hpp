@@ -13,9 +13,9 @@ namespace proofdeck::render::terminal {
 
 Lines numeric_table(const demo::Table& table, const Look& look);
 
-// One value a line: its label in words (wrapped in its column when the width is short of the
-// longest) and its number; with `names`, the name a bank's proof reads it by after the number
-// when the line has room.
+// One value a line: its label in words (when the width is short of the longest, wrapped in its
+// column in the full form, cut in quiz feedback) and its number; with `names`, the name a bank's
+// proof reads it by after the number when the line has room.
 Lines value_list(const std::vector<std::pair<std::string, demo::Value>>& values, const Look& look,
                  bool names = false);
 
