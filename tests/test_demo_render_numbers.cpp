@@ -1,5 +1,5 @@
 // The numbers a figure prints agree with themselves: a table that samples its rows keeps the one
-// its values name.
+// its values name, and a chart's value axis labels every tick it marks.
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cctype>
@@ -99,6 +99,105 @@ TEST_CASE("the kv-cache step table's largest difference is the one its values pr
         CHECK_THAT(title, Contains("after each decode step"));
       }
     }
+  }
+}
+
+// --- every tick on a value axis has its label ----------------------------------------------------
+
+namespace {
+
+// The glyphs of a line, one a column (every glyph these figures use is one column wide).
+std::vector<std::string> columns_of(const std::string& line) {
+  std::vector<std::string> glyphs;
+  for (std::size_t at = 0; at < line.size();) {
+    std::size_t end = at + 1;
+    while (end < line.size() && (static_cast<unsigned char>(line[end]) & 0xC0) == 0x80)
+      ++end;
+    glyphs.push_back(line.substr(at, end - at));
+    at = end;
+  }
+  return glyphs;
+}
+
+// The axis line (└┬──┬──) and the labels under it: at least two ticks, each under one label, and
+// each label over one tick.
+void check_axis(const std::string& axis_line, const std::string& label_line) {
+  INFO(axis_line << "\n" << label_line);
+  const std::vector<std::string> axis = columns_of(axis_line), labels = columns_of(label_line);
+  std::vector<std::size_t> ticks;
+  for (std::size_t c = 0; c < axis.size(); ++c)
+    if (axis[c] == "┬") ticks.push_back(c);
+  CHECK(ticks.size() >= 2);
+  std::size_t labelled = 0;
+  for (std::size_t start = 0; start < labels.size();) {
+    if (labels[start] == " ") {
+      ++start;
+      continue;
+    }
+    std::size_t end = start;
+    while (end < labels.size() && labels[end] != " ")
+      ++end;
+    const auto under = std::count_if(ticks.begin(), ticks.end(),
+                                     [&](std::size_t tick) { return tick >= start && tick < end; });
+    CHECK(under == 1);
+    labelled += static_cast<std::size_t>(under);
+    start = end;
+  }
+  CHECK(labelled == ticks.size());
+}
+
+void check_axes(const std::string& text) {
+  const std::vector<std::string> lines = lines_of(text);
+  std::size_t axes = 0;
+  for (std::size_t i = 0; i + 1 < lines.size(); ++i) {
+    if (lines[i].find("└") == std::string::npos) continue;
+    check_axis(lines[i], lines[i + 1]);
+    ++axes;
+  }
+  CHECK(axes > 0);
+}
+
+// A wide-valued linear series and a signed one, beside the demos' own.
+DemoResult awkward_charts() {
+  DemoResult result;
+  result.demo = "charts";
+  Series bytes;
+  bytes.name = "bytes";
+  bytes.title = "bytes";
+  bytes.x = {1, 2, 8};
+  bytes.lines = {{"KV cache", {33554432.0, 67108864.0, 268435456.0}}};
+  Series signed_series;
+  signed_series.name = "signed";
+  signed_series.title = "signed";
+  signed_series.x = {1, 2, 3, 4};
+  signed_series.lines = {{"line", {-3.5, 0.0, 2.25, 10.0}}};
+  Series decades;
+  decades.name = "decades";
+  decades.title = "decades";
+  decades.x = {1, 2, 3};
+  decades.lines = {{"gradient", {3.4e-9, 16.05, 7857485.6}}};
+  decades.log_scale = true;
+  result.series = {bytes, signed_series, decades};
+  return result;
+}
+
+}  // namespace
+
+TEST_CASE("every chart labels each tick of its value axis, at every width from 40",
+          "[render][axis]") {
+  for (const DemoInfo& info : proofdeck::demo::catalog()) {
+    const DemoResult result = proofdeck::testing::run(info.name);
+    if (result.series.empty()) continue;
+    for (const int width : {40, 50, 64, 80, 100, 160}) {
+      INFO(info.name << " at " << width);
+      check_axes(text_of(result, info, width));
+    }
+  }
+  DemoInfo info;
+  info.name = "charts";
+  for (const int width : {40, 50, 64, 80, 100, 160}) {
+    INFO("awkward charts at " << width);
+    check_axes(text_of(awkward_charts(), info, width));
   }
 }
 
