@@ -1,5 +1,6 @@
 // The numbers a figure prints agree with themselves: a table that samples its rows keeps the one
-// its values name, and a chart's value axis labels every tick it marks.
+// its values name, a chart's value axis labels every tick it marks, and a table of numbers keeps
+// its grid where one space between columns makes it fit.
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cctype>
@@ -199,6 +200,36 @@ TEST_CASE("every chart labels each tick of its value axis, at every width from 4
     INFO("awkward charts at " << width);
     check_axes(text_of(awkward_charts(), info, width));
   }
+}
+
+// --- a table keeps its grid where it can ---------------------------------------------------------
+
+TEST_CASE(
+    "a table one space a column from fitting keeps its grid, and its labels take the room left",
+    "[render][table]") {
+  DemoResult result;
+  result.demo = "features";
+  Table table;
+  table.name = "token0";
+  table.title = "token 0";
+  table.row_labels = {"input", "RMSNorm, input mean removed"};
+  table.column_labels = {"feature 0", "feature 1", "feature 2",
+                         "feature 3", "feature 4", "feature 5"};
+  table.cells.resize(2, 6);
+  table.cells << 1.12, 3.86, 3.23, 2.96, 2.78, 3.42,  //
+      -2.11, 1.56, 0.713, 0.353, 0.114, 0.969;
+  result.tables = {table};
+  DemoInfo info;
+  info.name = "features";
+  const std::string text = text_of(result, info, 80);
+  INFO(text);
+  CHECK_THAT(text, !Contains("feature 0:"));  // not one record a row
+  const std::vector<std::string> lines = lines_of(text);
+  const auto row = std::find_if(lines.begin(), lines.end(), [](const std::string& line) {
+    return line.starts_with("  RMSNorm, input mean removed ");
+  });
+  REQUIRE(row != lines.end());
+  CHECK(words(*row).size() == 4 + 6);
 }
 
 }  // namespace test_demo_render_numbers
