@@ -1,6 +1,7 @@
 // The numbers a figure prints agree with themselves: a table that samples its rows keeps the one
-// its values name, a chart's value axis labels every tick it marks, and a table of numbers keeps
-// its grid where one space between columns makes it fit.
+// its values name, a chart's value axis labels every tick it marks, a table of numbers keeps its
+// grid where one space between columns makes it fit, and the numbers down a table's column share
+// their decimals — in text, Markdown and HTML alike.
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cctype>
@@ -230,6 +231,143 @@ TEST_CASE(
   });
   REQUIRE(row != lines.end());
   CHECK(words(*row).size() == 4 + 6);
+}
+
+// --- one column, one number of decimals ----------------------------------------------------------
+
+namespace {
+
+constexpr std::string_view kTimesTen = "×10";
+
+bool scientific(std::string_view number) {
+  return number.find(kTimesTen) != std::string_view::npos;
+}
+
+// Decimals of a plain number, or of a scientific one's mantissa: "0.350" 3, "1.5×10⁻¹⁶" 1.
+int decimals(std::string_view number) {
+  const std::string_view mantissa = number.substr(0, number.find(kTimesTen));
+  const std::size_t dot = mantissa.find('.');
+  return dot == std::string_view::npos ? 0 : static_cast<int>(mantissa.size() - dot - 1);
+}
+
+bool is_number(std::string_view text) {
+  return !text.empty() && (std::isdigit(static_cast<unsigned char>(text[0])) != 0 ||
+                           (text[0] == '-' && text.size() > 1));
+}
+
+// Each column's numbers: plain ones with one number of decimals, scientific ones with one number
+// of decimals in the mantissa. `whole_table`: the whole table's alike.
+void check_decimals(const std::vector<std::vector<std::string>>& rows, bool whole_table) {
+  std::vector<std::vector<std::string>> columns;
+  for (const std::vector<std::string>& row : rows) {
+    columns.resize(std::max(columns.size(), whole_table ? 1 : row.size()));
+    for (std::size_t c = 0; c < row.size(); ++c)
+      if (is_number(row[c])) columns[whole_table ? 0 : c].push_back(row[c]);
+  }
+  for (const std::vector<std::string>& column : columns) {
+    for (const bool exponent : {false, true}) {
+      std::vector<int> seen;
+      std::string numbers;
+      for (const std::string& number : column) {
+        if (scientific(number) != exponent) continue;
+        seen.push_back(decimals(number));
+        numbers += number + "  ";
+      }
+      INFO(numbers);
+      CHECK(std::adjacent_find(seen.begin(), seen.end(), std::not_equal_to<>()) == seen.end());
+    }
+  }
+}
+
+// Columns named alike but for their numbers ("feature 0", "feature 1") hold one quantity.
+bool one_quantity(const Table& table) {
+  const auto letters = [](std::string label) {
+    std::erase_if(label, [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; });
+    return label;
+  };
+  return table.column_labels.size() > 1 &&
+         std::all_of(table.column_labels.begin(), table.column_labels.end(),
+                     [&](const std::string& label) {
+                       return letters(label) == letters(table.column_labels.front());
+                     });
+}
+
+// The cells of each Markdown table: rows that start with a bold label, the label left out.
+std::vector<std::vector<std::vector<std::string>>> markdown_tables(const std::string& markdown) {
+  std::vector<std::vector<std::vector<std::string>>> tables;
+  bool in_table = false;
+  for (const std::string& line : lines_of(markdown)) {
+    if (!line.starts_with("| **")) {
+      in_table = false;
+      continue;
+    }
+    if (!in_table) tables.emplace_back();
+    in_table = true;
+    std::vector<std::string> cells;
+    for (std::size_t at = line.find(" | ", 2); at != std::string::npos;) {
+      const std::size_t end = line.find(" |", at + 3);
+      cells.push_back(line.substr(at + 3, end - at - 3));
+      at = line.find(" | ", end);
+    }
+    tables.back().push_back(std::move(cells));
+  }
+  return tables;
+}
+
+}  // namespace
+
+TEST_CASE("numbers down a table's column share their decimals, in text, Markdown and HTML",
+          "[render][decimals]") {
+  DemoResult result;
+  result.demo = "columns";
+  Table table;
+  table.name = "columns";
+  table.title = "shares and differences";
+  table.row_labels = {"a", "b", "c"};
+  table.column_labels = {"share", "difference", "count"};
+  table.cells.resize(3, 3);
+  table.cells << 0.35, 1.5e-16, 2,  //
+      0.414, 1.33e-15, 1024,        //
+      0.5, 0.0, 3;
+  result.tables = {table};
+  DemoInfo info;
+  info.name = "columns";
+  const std::string text = text_of(result, info, 80);
+  INFO(text);
+  for (const std::string& form : {text, proofdeck::render::render_markdown(result, info),
+                                  proofdeck::render::render_html(result, info)}) {
+    CHECK_THAT(form, Contains("0.350") && Contains("0.414") && Contains("0.500"));
+    CHECK_THAT(form, Contains("1.50×10⁻¹⁶") && Contains("1.33×10⁻¹⁵"));
+    CHECK_THAT(form, Contains("1,024") && !Contains("1,024.0") && !Contains("2.0"));
+  }
+}
+
+TEST_CASE("every demo's tables share decimals down each column", "[render][decimals]") {
+  const std::vector<std::pair<std::string, std::vector<std::string>>> runs{
+      {"kv-cache", {"tokens=64"}},
+      {"gqa-params", {"kv_heads=8,4,2,1"}},
+      {"residual-gradient", {"layers=12"}},
+      {"pre-vs-post-ln", {"depths=3,6"}},
+      {"sqrt-dk-scaling", {"d_k=2,3,5,700"}},
+      {"swiglu-params", {"d_model=768"}}};
+  std::vector<std::pair<std::string, DemoResult>> results;
+  for (const DemoInfo& info : proofdeck::demo::catalog())
+    results.emplace_back(info.name, proofdeck::testing::run(info.name));
+  for (const auto& [name, sets] : runs)
+    results.emplace_back(name, proofdeck::testing::run(name, sets));
+  for (auto& [name, result] : results) {
+    // Heatmaps have their own fixed decimals (an exact zero, a masked weight, reads 0).
+    std::erase_if(result.tables, [](const Table& table) { return table.heatmap; });
+    proofdeck::render::MarkdownOptions options;
+    options.values = false;
+    const auto tables =
+        markdown_tables(proofdeck::render::render_markdown(result, info_of(name), options));
+    REQUIRE(tables.size() == result.tables.size());
+    for (std::size_t t = 0; t < tables.size(); ++t) {
+      INFO(name << ": " << result.tables[t].title);
+      check_decimals(tables[t], one_quantity(result.tables[t]));
+    }
+  }
 }
 
 }  // namespace test_demo_render_numbers

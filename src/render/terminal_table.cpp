@@ -42,18 +42,14 @@ Lines stacked_records(const Table& table, const std::vector<std::string>& header
 Lines numeric_table(const Table& table, const Look& look) {
   Lines lines = styled_wrap(look.heading, one_line(table_title(table)), look.width);
   const Eigen::Index rows = table.cells.rows(), cols = table.cells.cols();
-  std::vector<std::vector<std::string>> cells(static_cast<std::size_t>(rows));
+  const std::vector<std::vector<std::string>> cells = cell_texts(table);
   std::vector<int> widths(static_cast<std::size_t>(cols), 1);
   std::vector<std::string> headers;
   for (Eigen::Index c = 0; c < cols; ++c)
     headers.push_back(one_line(column_label(table, c)));
-  for (Eigen::Index r = 0; r < rows; ++r) {
-    for (Eigen::Index c = 0; c < cols; ++c) {
-      std::string text = text::format_short(table.cells(r, c));
-      widths[static_cast<std::size_t>(c)] =
-          std::max(widths[static_cast<std::size_t>(c)], text::display_width(text));
-      cells[static_cast<std::size_t>(r)].push_back(std::move(text));
-    }
+  for (const std::vector<std::string>& row : cells) {
+    for (std::size_t c = 0; c < row.size(); ++c)
+      widths[c] = std::max(widths[c], text::display_width(row[c]));
   }
   int longest_label = 0;
   for (Eigen::Index r = 0; r < rows; ++r) {
