@@ -201,6 +201,33 @@ TEST_CASE("every number written for people reads back as itself", "[text][number
   }
 }
 
+TEST_CASE("a column's numbers share their decimals, each still reading back as itself",
+          "[text][number]") {
+  using Column = std::vector<std::string>;
+  CHECK(text::format_column({0.35, 0.414}) == Column{"0.350", "0.414"});
+  CHECK(text::format_column({1.0, 0.625, 0.5625}) == Column{"1.000", "0.625", "0.562"});
+  CHECK(text::format_column({1.5e-16, 1.33e-15, 0.0}) == Column{"1.50×10⁻¹⁶", "1.33×10⁻¹⁵", "0"});
+  CHECK(text::format_column({2, 1024, -3}) == Column{"2", "1,024", "-3"});  // integers stay so
+  CHECK(text::format_column({1047656.1274, 0.25}) == Column{"1,047,656.13", "0.25"});
+  CHECK(text::format_column({-0.0, 0.5, std::nan("")}) == Column{"0.0", "0.5", "nan"});
+  // The mantissa keeps its exponent's place: 9.996×10⁻¹⁶ rounds to 1.00×10⁻¹⁵ at two decimals.
+  CHECK(text::format_column({9.996e-16, 1.33e-15}) == Column{"1.00×10⁻¹⁵", "1.33×10⁻¹⁵"});
+  std::mt19937_64 draw(31);
+  std::uniform_real_distribution<double> exponent(-20.0, 20.0), unit(0.0, 1.0);
+  for (int i = 0; i < 2000; ++i) {
+    std::vector<double> column;
+    for (int j = 0; j < 5; ++j) {
+      const double value = std::pow(10.0, exponent(draw)) * (unit(draw) < 0.5 ? -1 : 1);
+      column.push_back(unit(draw) < 0.2 ? std::round(value) : value);
+    }
+    const Column shown = text::format_column(column);
+    for (std::size_t j = 0; j < column.size(); ++j) {
+      INFO(fmt::format("{} in its column: {}", column[j], shown[j]));
+      REQUIRE(testing::misreads(shown[j], column[j]).empty());
+    }
+  }
+}
+
 TEST_CASE("a number needs the digits that keep it within what is allowed", "[text][number]") {
   CHECK(text::digits_within(15.051499783199059, 0.015) == 4);
   CHECK(text::digits_within(15.051499783199059, 0.0001) == 6);

@@ -148,18 +148,40 @@ DemoResult run_kv_cache(const Params& params, std::uint64_t seed, RunCaches& cac
   result.set("formula_matches_live_cache", "Byte formula matches the live cache's size",
              formula_matches, Provenance::counted);
 
-  // A few decode steps, evenly spread: the cache gains a row of K and of V per token.
-  const Index shown = std::min<Index>(live_tokens, 8);
-  Mat steps(shown, 3);
+  // The decode steps: the cache gains a row of K and of V per token. Every step while they are
+  // few; past that, some evenly spread and the one with the largest difference, so that the
+  // table holds the largest difference the values and the text give.
+  constexpr Index kEveryStep = 16, kSpread = 8;
+  std::vector<Index> shown;
+  if (live_tokens <= kEveryStep) {
+    for (Index t = 0; t < live_tokens; ++t)
+      shown.push_back(t);
+  } else {
+    for (Index i = 0; i < kSpread; ++i)
+      shown.push_back(i * (live_tokens - 1) / (kSpread - 1));
+    const Index largest = std::max_element(step_diff.begin(), step_diff.end()) - step_diff.begin();
+    if (std::find(shown.begin(), shown.end(), largest) == shown.end())
+      shown.insert(std::upper_bound(shown.begin(), shown.end(), largest), largest);
+  }
+  Mat steps(static_cast<Index>(shown.size()), 3);
   std::vector<std::string> step_rows;
-  for (Index i = 0; i < shown; ++i) {
-    const Index t = shown == 1 ? 0 : i * (live_tokens - 1) / (shown - 1);
-    steps.row(i) << as_double(t + 1), as_double(t + 1), step_diff[static_cast<std::size_t>(t)];
+  for (std::size_t i = 0; i < shown.size(); ++i) {
+    const Index t = shown[i];
+    steps.row(static_cast<Index>(i)) << as_double(t + 1), as_double(t + 1),
+        step_diff[static_cast<std::size_t>(t)];
     step_rows.push_back(fmt::format("token {}", t + 1));
   }
+  const std::string steps_shown =
+      std::cmp_equal(shown.size(), live_tokens)
+          ? "after each decode step"
+          : fmt::format(
+                "after {} of {} decode steps (evenly spread, and the one with the largest "
+                "difference)",
+                shown.size(), live_tokens);
   result.tables.push_back(Table{"decode_steps",
-                                "after each decode step: rows in the cache, and the output's "
-                                "largest difference from the full causal pass",
+                                steps_shown +
+                                    ": rows in the cache, and the output's largest difference "
+                                    "from the full causal pass",
                                 step_rows,
                                 {"cached keys", "cached values", "largest difference"},
                                 steps,

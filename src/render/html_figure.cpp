@@ -41,12 +41,11 @@ std::string html_matrix(const Table& table) {
     fmt::format_to(out, "<th scope=\"col\">{}</th>", text::markup_escape(column_label(table, c)));
   }
   html += "</tr></thead>\n<tbody>\n";
+  const std::vector<std::vector<std::string>> cells = cell_texts(table);
   for (Eigen::Index r = 0; r < table.cells.rows(); ++r) {
     fmt::format_to(out, "<tr><th scope=\"row\">{}</th>", text::markup_escape(row_label(table, r)));
-    for (Eigen::Index c = 0; c < table.cells.cols(); ++c) {
-      fmt::format_to(out, "<td>{}</td>",
-                     text::markup_escape(text::format_short(table.cells(r, c))));
-    }
+    for (const std::string& cell : cells[static_cast<std::size_t>(r)])
+      fmt::format_to(out, "<td>{}</td>", text::markup_escape(cell));
     html += "</tr>\n";
   }
   html += "</tbody>\n</table>\n</div>\n";

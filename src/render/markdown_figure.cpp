@@ -61,11 +61,13 @@ void md_table(std::string& out, const Table& table, const MarkdownOptions& optio
   for (Eigen::Index c = 0; c < table.cells.cols(); ++c)
     header.push_back(text::markdown_cell(column_label(table, c)));
   out += md_row(header) + md_rule(header.size(), true);
+  const std::vector<std::vector<std::string>> cells = cell_texts(table);
   for (Eigen::Index r = 0; r < table.cells.rows(); ++r) {
     std::vector<std::string> row{"**" + text::markdown_cell(row_label(table, r)) + "**"};
     for (Eigen::Index c = 0; c < table.cells.cols(); ++c) {
-      row.push_back(table.heatmap ? format_cell(table.cells(r, c), 3)
-                                  : text::format_short(table.cells(r, c)));
+      row.push_back(table.heatmap
+                        ? format_cell(table.cells(r, c), 3)
+                        : cells[static_cast<std::size_t>(r)][static_cast<std::size_t>(c)]);
     }
     out += md_row(row);
   }

@@ -52,6 +52,45 @@ std::string format_cell(double x, int decimals) {
   return text;
 }
 
+namespace {
+
+// Columns named alike but for their numbers ("dim 0" … "dim 7"): one quantity, several places.
+bool one_quantity(const Table& table) {
+  if (table.cells.cols() < 2 || table.column_labels.empty()) return false;
+  const auto letters = [&](Eigen::Index column) {
+    std::string label = column_label(table, column);
+    std::erase_if(label, [](char c) { return c >= '0' && c <= '9'; });
+    return label;
+  };
+  const std::string first = letters(0);
+  if (first.find_first_not_of(' ') == std::string::npos) return false;  // numbers alone say nothing
+  for (Eigen::Index c = 1; c < table.cells.cols(); ++c)
+    if (letters(c) != first) return false;
+  return true;
+}
+
+}  // namespace
+
+std::vector<std::vector<std::string>> cell_texts(const Table& table) {
+  const Eigen::Index rows = table.cells.rows(), columns = table.cells.cols();
+  std::vector<std::vector<std::string>> texts(
+      static_cast<std::size_t>(rows), std::vector<std::string>(static_cast<std::size_t>(columns)));
+  // Each column alone, or the whole table as one.
+  const Eigen::Index span = one_quantity(table) ? columns : 1;
+  for (Eigen::Index first = 0; first < columns; first += span) {
+    std::vector<double> values;
+    for (Eigen::Index c = first; c < first + span; ++c)
+      for (Eigen::Index r = 0; r < rows; ++r)
+        values.push_back(table.cells(r, c));
+    const std::vector<std::string> column = text::format_column(values);
+    auto text = column.begin();
+    for (Eigen::Index c = first; c < first + span; ++c)
+      for (Eigen::Index r = 0; r < rows; ++r)
+        texts[static_cast<std::size_t>(r)][static_cast<std::size_t>(c)] = *text++;
+  }
+  return texts;
+}
+
 bool unit_heatmaps(const DemoResult& result) {
   return std::all_of(result.tables.begin(), result.tables.end(),
                      [](const Table& table) { return !table.heatmap || HeatScale(table).unit(); });

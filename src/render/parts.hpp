@@ -32,6 +32,11 @@ std::string format_value(const Value& value);
 // weight) reads 0, unlike a small weight rounded to 0.00.
 std::string format_cell(double x, int decimals);
 
+// A numeric table's cells for people, [row][column]: the numbers down each column with one number
+// of decimals (text::format_column: "0.350" beside "0.414"). A table whose columns are named alike
+// but for their numbers ("feature 0", "feature 1" …) holds one quantity: all its numbers share one.
+std::vector<std::vector<std::string>> cell_texts(const Table& table);
+
 // Every heatmap holds values in [0, 1] (weights), so one 0-to-1 legend explains them all.
 bool unit_heatmaps(const DemoResult& result);
 

@@ -36,18 +36,77 @@ std::string bar(double cells, const Look& look) {
   return text;
 }
 
-// Tick labels centred under their ticks, dropped where they would overlap a neighbour.
-std::string axis_labels(const std::vector<std::pair<int, std::string>>& ticks, int width) {
+// A value axis's ticks: where each stands in the bars' columns, and its label.
+struct Ticks {
+  std::vector<int> columns;  // 0 … bar_width - 1
+  std::vector<std::string> labels;
+};
+
+Ticks ticks_of(const Scale& scale, int bar_width) {
+  Ticks ticks;
+  for (const double tick : scale.ticks) {
+    ticks.columns.push_back(std::clamp(
+        static_cast<int>(std::lround(scale.fraction(tick) * bar_width)), 0, bar_width - 1));
+    ticks.labels.push_back(scale.log ? decade_label(static_cast<int>(std::lround(std::log10(tick))))
+                                     : text::format_short(tick));
+  }
+  return ticks;
+}
+
+// The tick labels in a line of `width` columns whose column `origin` is the bars' column 0: each
+// centred on its tick where the line's ends allow, always over it, a space at least from the one
+// before. `placed`: which labels fit so (a label that would not is left out).
+struct TickLabels {
   std::string line;
+  std::vector<bool> placed;
+  bool all() const {
+    return std::all_of(placed.begin(), placed.end(), [](bool b) { return b; });
+  }
+};
+
+TickLabels place_labels(const Ticks& ticks, int origin, int width) {
+  TickLabels out;
   int used = 0;  // columns written so far
-  for (const auto& [position, label] : ticks) {
+  for (std::size_t i = 0; i < ticks.labels.size(); ++i) {
+    const std::string& label = ticks.labels[i];
+    const int position = origin + ticks.columns[i];
     const int label_width = text::display_width(label);
     const int start = std::clamp(position - label_width / 2, 0, std::max(width - label_width, 0));
-    if (start < used + (used > 0 ? 1 : 0) || start + label_width > width) continue;
-    line += spaces(start - used) + label;
+    const bool fits = start >= used + (used > 0 ? 1 : 0) && start + label_width <= width &&
+                      start <= position && position < start + label_width;
+    out.placed.push_back(fits);
+    if (!fits) continue;
+    out.line += spaces(start - used) + label;
     used = start + label_width;
   }
-  return line;
+  return out;
+}
+
+// The value axis under the bars and its labels: the most ticks, up to one every eight columns or
+// so (a decade every five on a log scale), whose labels all fit under them. When no two do, the
+// widest steps that still give two, and a tick whose label finds no room is not marked either:
+// every tick drawn has its label.
+Lines value_axis(const std::vector<double>& values, bool log, int bar_width, int origin,
+                 const Look& look, int indent) {
+  const int width = look.width - indent;
+  Ticks ticks;
+  TickLabels labels;
+  for (int target = std::max(bar_width / (log ? 5 : 8), 2); target >= 1; --target) {
+    Ticks candidate = ticks_of(make_scale(values, log, target, false), bar_width);
+    if (candidate.labels.size() < 2 && !ticks.labels.empty()) break;
+    ticks = std::move(candidate);
+    labels = place_labels(ticks, origin, width);
+    if (labels.all()) break;
+  }
+  std::string axis = look.glyphs.corner;
+  for (int c = 0; c < bar_width; ++c) {
+    bool marked = false;
+    for (std::size_t i = 0; i < ticks.columns.size(); ++i)
+      marked = marked || (ticks.columns[i] == c && labels.placed[i]);
+    axis += marked ? look.glyphs.tick : look.glyphs.horizontal;
+  }
+  return {spaces(origin + indent - 1) + styled(look.dim, axis),
+          spaces(indent) + styled(look.dim, labels.line)};
 }
 
 // One bar of a chart: an x (or a run of x with the same value, "1–20") and its value.
@@ -128,9 +187,8 @@ Lines series_bars(const Series& series, const Look& look) {
   }
   constexpr int indent = 4;
   const int bar_width = std::clamp(look.width - indent - x_width - 2 - 1 - value_width, 1, 60);
-  // Every decade on a log scale; round steps about eight columns apart on a linear one.
-  const Scale scale = make_scale(values, series.log_scale,
-                                 std::max(bar_width / (series.log_scale ? 5 : 8), 2), false);
+  // The bars' scale: its ends are the axis's whatever its ticks (value_axis).
+  const Scale scale = make_scale(values, series.log_scale, 2, false);
   const double zero = scale.log ? 0.0 : std::clamp(scale.fraction(0.0), 0.0, 1.0) * bar_width;
   const int zero_column = static_cast<int>(std::lround(zero));
   std::vector<int> level_columns;  // where each level's mark goes, in the bars' columns
@@ -183,25 +241,7 @@ Lines series_bars(const Series& series, const Look& look) {
   }
 
   // The value axis, shared by every line of the series.
-  std::string axis = look.glyphs.corner;
-  std::vector<std::pair<int, std::string>> ticks;
-  std::vector<int> tick_columns;
-  for (const double tick : scale.ticks) {
-    const int column = std::clamp(static_cast<int>(std::lround(scale.fraction(tick) * bar_width)),
-                                  0, bar_width - 1);
-    tick_columns.push_back(column);
-    const std::string label = scale.log
-                                  ? decade_label(static_cast<int>(std::lround(std::log10(tick))))
-                                  : text::format_short(tick);
-    ticks.emplace_back(x_width + 2 + column, label);
-  }
-  for (int c = 0; c < bar_width; ++c) {
-    const bool is_tick =
-        std::find(tick_columns.begin(), tick_columns.end(), c) != tick_columns.end();
-    axis += is_tick ? look.glyphs.tick : look.glyphs.horizontal;
-  }
-  lines.push_back(spaces(indent + x_width + 1) + styled(look.dim, axis));
-  lines.push_back(spaces(indent) + styled(look.dim, axis_labels(ticks, look.width - indent)));
+  append(lines, value_axis(values, series.log_scale, bar_width, x_width + 2, look, indent));
   for (std::size_t l = 0; l < series.lines.size(); ++l) {
     if (!level[l]) continue;
     const std::string x_label = series.x_label.empty() ? "x" : one_line(series.x_label);

@@ -42,31 +42,29 @@ Lines stacked_records(const Table& table, const std::vector<std::string>& header
 Lines numeric_table(const Table& table, const Look& look) {
   Lines lines = styled_wrap(look.heading, one_line(table_title(table)), look.width);
   const Eigen::Index rows = table.cells.rows(), cols = table.cells.cols();
-  std::vector<std::vector<std::string>> cells(static_cast<std::size_t>(rows));
+  const std::vector<std::vector<std::string>> cells = cell_texts(table);
   std::vector<int> widths(static_cast<std::size_t>(cols), 1);
   std::vector<std::string> headers;
   for (Eigen::Index c = 0; c < cols; ++c)
     headers.push_back(one_line(column_label(table, c)));
-  for (Eigen::Index r = 0; r < rows; ++r) {
-    for (Eigen::Index c = 0; c < cols; ++c) {
-      std::string text = text::format_short(table.cells(r, c));
-      widths[static_cast<std::size_t>(c)] =
-          std::max(widths[static_cast<std::size_t>(c)], text::display_width(text));
-      cells[static_cast<std::size_t>(r)].push_back(std::move(text));
-    }
+  for (const std::vector<std::string>& row : cells) {
+    for (std::size_t c = 0; c < row.size(); ++c)
+      widths[c] = std::max(widths[c], text::display_width(row[c]));
   }
-  int label_width = 0;
+  int longest_label = 0;
   for (Eigen::Index r = 0; r < rows; ++r) {
-    label_width = std::max(label_width, text::display_width(one_line(row_label(table, r))));
+    longest_label = std::max(longest_label, text::display_width(one_line(row_label(table, r))));
   }
-  label_width = std::min(label_width, std::max(look.width / 3, 4));
+  int label_width = std::min(longest_label, std::max(look.width / 3, 4));
   // Column widths: the whole header on one line if every column can have it, else its longest
   // word (the header wraps between words; a word over 12 columns is cut with "…", never split).
-  // Columns that still do not fit are left out, marked "…" at the end of the header.
+  // Two spaces between columns, or one where that makes the table fit; columns that still do not
+  // fit are left out, marked "…" at the end of the header.
+  int gap = 2;
   const auto total = [&](const std::vector<int>& w, std::size_t shown) {
     int sum = 2 + label_width;
     for (std::size_t c = 0; c < shown; ++c)
-      sum += 2 + w[c];
+      sum += gap + w[c];
     return sum;
   };
   std::vector<int> whole = widths, by_word = widths;
@@ -82,12 +80,17 @@ Lines numeric_table(const Table& table, const Look& look) {
     by_word[c] = std::max(widths[c], std::min(longest_word, 12));
   }
   widths = total(whole, whole.size()) <= look.width ? whole : by_word;
+  if (total(widths, widths.size()) > look.width) gap = 1;
   std::size_t shown = widths.size();
   const int ellipsis = 2 + text::display_width(look.glyphs.ellipsis);
   while (shown > 1 && total(widths, shown) + (shown < widths.size() ? ellipsis : 0) > look.width) {
     --shown;
   }
-  // A row label may lose its end to "…", but not a number in it.
+  // Row labels have a third of the width, and what the columns leave over: a label may lose its
+  // end to "…", but not a number in it.
+  if (shown == widths.size())
+    label_width =
+        std::min(longest_label, label_width + std::max(look.width - total(widths, shown), 0));
   bool cuts_a_number = false;
   for (Eigen::Index r = 0; r < rows; ++r) {
     const std::string label = one_line(row_label(table, r));
@@ -122,7 +125,7 @@ Lines numeric_table(const Table& table, const Look& look) {
     for (std::size_t c = 0; c < shown; ++c) {
       const Lines& cell = header_cells[c];
       const std::size_t blank = header_height - cell.size();
-      header += "  " + pad_left(line < blank ? "" : cell[line - blank], widths[c]);
+      header += spaces(gap) + pad_left(line < blank ? "" : cell[line - blank], widths[c]);
     }
     lines.push_back(styled(look.dim, header));
   }
@@ -130,7 +133,7 @@ Lines numeric_table(const Table& table, const Look& look) {
     std::string line =
         "  " + pad_right(look.fit(one_line(row_label(table, r)), label_width), label_width);
     for (std::size_t c = 0; c < shown; ++c) {
-      line += "  " + pad_left(cells[static_cast<std::size_t>(r)][c], widths[c]);
+      line += spaces(gap) + pad_left(cells[static_cast<std::size_t>(r)][c], widths[c]);
     }
     lines.push_back(line);
   }

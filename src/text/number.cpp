@@ -9,6 +9,8 @@
 #include <cstdlib>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace proofdeck::text {
 
@@ -45,6 +47,22 @@ std::optional<std::string> integer_in_full(double value, double below) {
   if (value == 0 || value != std::trunc(value) || !(std::fabs(value) < below)) return std::nullopt;
   return (std::signbit(value) ? "-" : "") +
          group_digits(std::to_string(static_cast<std::int64_t>(std::fabs(value))));
+}
+
+// "1.33×10⁻¹⁵": |value| with `decimals` in its mantissa, trailing zeros kept, and no sign.
+std::string with_exponent(double value, int decimals) {
+  const std::string text = fmt::format("{:.{}e}", std::fabs(value), decimals);
+  const std::size_t e = text.find('e');
+  return text.substr(0, e) + "×10" + superscript(std::stoi(text.substr(e + 1)));
+}
+
+constexpr std::string_view kTimesTen = "×10";
+
+// Decimals of a plain number or of an exponent's mantissa: "0.35" 2, "1.5×10⁻¹⁶" 1.
+int decimals_of(std::string_view number) {
+  const std::string_view mantissa = number.substr(0, number.find(kTimesTen));
+  const std::size_t dot = mantissa.find('.');
+  return dot == std::string_view::npos ? 0 : static_cast<int>(mantissa.size() - dot - 1);
 }
 
 // Whether `value` rounds to an integer at 15 significant digits.
@@ -106,6 +124,32 @@ std::string format_readable(double value, int significant) {
     }
   }
   return sign + group_digits(fixed);
+}
+
+std::vector<std::string> format_column(const std::vector<double>& values, int significant) {
+  std::vector<std::string> texts;
+  int plain_decimals = 0, mantissa_decimals = 0;
+  for (const double value : values) {
+    texts.push_back(format_readable(value, significant));
+    if (!std::isfinite(value)) continue;
+    int& decimals =
+        texts.back().find(kTimesTen) == std::string::npos ? plain_decimals : mantissa_decimals;
+    decimals = std::max(decimals, decimals_of(texts.back()));
+  }
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    const double value = values[i];
+    if (!std::isfinite(value)) continue;
+    const std::string sign = std::signbit(value) ? "-" : "";
+    if (texts[i].find(kTimesTen) != std::string::npos) {
+      texts[i] = sign + with_exponent(value, mantissa_decimals);
+    } else if (plain_decimals > 0) {
+      const std::string fixed = fmt::format("{:.{}f}", std::fabs(value), plain_decimals);
+      // Rounded to nothing is 0, never -0 (-0 itself included).
+      const bool zero = fixed.find_first_not_of("0.") == std::string::npos;
+      texts[i] = (zero ? "" : sign) + group_digits(fixed);
+    }
+  }
+  return texts;
 }
 
 int digits_within(double value, double allowed, int at_least) {

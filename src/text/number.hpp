@@ -7,6 +7,7 @@
 #include <concepts>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace proofdeck::text {
 
@@ -32,6 +33,13 @@ std::string format_short(double value);
 // "15.05"); only smaller or larger ones need an exponent, written as a person would and without
 // spaces, so it never breaks across lines ("3.367×10⁻⁹"). nan and ±inf as such; -0 as 0.
 std::string format_readable(double value, int significant = 4);
+
+// Numbers that stand in one column of a table (one quantity), for people: each as format_readable
+// writes it to `significant` digits, then every plain one with as many decimals as the one that
+// needs the most ("0.350" beside "0.414", "1.000" beside "0.625"), and the mantissas of those
+// that need an exponent likewise ("1.50×10⁻¹⁶" beside "1.33×10⁻¹⁵"). More decimals are the value's
+// own digits, never padding; a column of integers stays in integers; nan and ±inf as such.
+std::vector<std::string> format_column(const std::vector<double>& values, int significant = 3);
 
 // An exponent in superscript digits: "⁻⁹", "¹⁶" (for 10⁻⁹ on an axis or in prose).
 std::string superscript(int exponent);
