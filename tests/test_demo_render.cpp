@@ -439,14 +439,17 @@ TEST_CASE("labels from a result reach the terminal sanitized", "[render]") {
   CHECK(html.find('\x07') == std::string::npos);
 }
 
-TEST_CASE("long labels are cut with an ellipsis", "[render]") {
+TEST_CASE("a long row label is whole where the width has room, cut with an ellipsis where not",
+          "[render]") {
   DemoResult result = pair_only();
   result.tables[0].row_labels[1] = "an extraordinarily long token label";
-  const std::string text = text_of(result, 80);
-  CHECK_THAT(text, Contains("an extra"));
-  CHECK_THAT(text, Contains("…  ▒▒ 0.40"));
-  CHECK_THAT(text, !Contains("long token label"));
-  CHECK(widest_line(text) <= 80);
+  const std::string roomy = text_of(result, 80);
+  CHECK_THAT(roomy, Contains("an extraordinarily long token label  ▒▒ 0.40"));
+  CHECK(widest_line(roomy) <= 80);
+  const std::string narrow = text_of(result, 40);
+  CHECK_THAT(narrow, Contains("an extra") && Contains("…  ▒▒ 0.40"));
+  CHECK_THAT(narrow, !Contains("long token label"));
+  CHECK(widest_line(narrow) <= 40);
 }
 
 TEST_CASE("an exact zero in a heatmap reads 0, a small weight 0.00", "[render]") {

@@ -88,7 +88,12 @@ TEST_CASE("the kv-cache step table's largest difference is the one its values pr
           table_max = std::max(table_max, read_number(fields.back()));
           ++rows;
         }
-        if (line.starts_with("  max_diff_decode_vs_full ")) value = read_number(fields.back());
+        // The value by its label, its number last (or before its name, when that fits too).
+        const std::string& label = result.find("max_diff_decode_vs_full")->label;
+        if (line.starts_with("  " + label + " ")) {
+          value = read_number(fields.back() == "max_diff_decode_vs_full" ? fields[fields.size() - 2]
+                                                                         : fields.back());
+        }
       }
       CHECK(rows > 0);
       CHECK(table_max == value);
@@ -367,6 +372,24 @@ TEST_CASE("every demo's tables share decimals down each column", "[render][decim
       INFO(name << ": " << result.tables[t].title);
       check_decimals(tables[t], one_quantity(result.tables[t]));
     }
+  }
+}
+
+TEST_CASE("a run with sentences of its own names them in its headline, its rows whole",
+          "[render][demo]") {
+  const DemoResult result = proofdeck::testing::run(
+      "order-blindness",
+      {"a=transformers attend everywhere", "b=everywhere transformers attend", "focus=attend"}, 0);
+  for (const int width : {80, 100, 160}) {
+    const std::string text = text_of(result, info_of("order-blindness"), width);
+    INFO("at " << width << " columns:\n" << text);
+    const std::vector<std::string> lines = lines_of(text);
+    REQUIRE(lines.size() > 3);
+    const std::string head = lines[0] + "\n" + lines[1] + "\n" + lines[2] + "\n" + lines[3];
+    CHECK_THAT(head, Contains("transformers attend everywhere") && !Contains("cat bit dog"));
+    // The heatmaps' row labels are the words, whole: side by side only where both fit whole.
+    CHECK_THAT(text, Contains("  transformers ") && Contains(" everywhere ") &&
+                         !Contains("transfor…") && !Contains("everywhe…"));
   }
 }
 

@@ -37,6 +37,7 @@ struct GridPlan {
   int index_digits = 0;
   int shown = 0;  // columns drawn; the rest are cut with an ellipsis
   bool clipped = false;
+  bool labels_cut = false;  // the row labels lost their ends: the width left no room
   int width = 0;
 };
 
@@ -102,18 +103,20 @@ GridPlan plan_grid(const std::vector<const Table*>& tables, const Look& look, in
     plan.same_labels = same_labels;
     plan.index_digits = plan.numbered && same_labels ? digits(count) : 0;
     const int index = plan.index_digits > 0 ? plan.index_digits + 1 : 0;
-    const int wanted = std::min(row_label_width, 16) + index;
+    const int wanted = row_label_width + index;
     const int room = max_width - kGridIndent - 2 - grid_width(cell, count);
     plan.label_width = std::min(wanted, room);
     plan.shown = count;
     plan.width = kGridIndent + plan.label_width + 2 + grid_width(cell, count);
     // A label may lose its end to "…", but not a number in it ("d_k = 1…").
     const bool cut_allowed = !whole_labels && !numbered_rows;
+    plan.labels_cut = plan.label_width < wanted;
     if (plan.label_width >= (cut_allowed ? std::min(wanted, 4 + index) : wanted)) return plan;
   }
   // Too many columns even for shades: as many as fit, then an ellipsis.
   const int index = plan.index_digits > 0 ? plan.index_digits + 1 : 0;
   plan.label_width = std::min(std::min(row_label_width, 16) + index, 6 + index);
+  plan.labels_cut = plan.label_width < row_label_width + index;
   const int ellipsis = 1 + text::display_width(look.glyphs.ellipsis);
   plan.shown = std::clamp(
       (max_width - kGridIndent - plan.label_width - 2 - ellipsis + gap) / (plan.cell_width + gap),
@@ -238,7 +241,9 @@ constexpr Eigen::Index kRecordColumns = 8;
 Lines heatmap_pair(const Table& a, const Table& b, const Look& look) {
   const int half = (look.width - kPairGap) / 2;
   const GridPlan plan = plan_grid({&a, &b}, look, half);
-  if (!plan.numbers || plan.clipped) return {};
+  // Side by side only when both keep their numbers and their row labels whole: else one above
+  // the other, each with the whole width.
+  if (!plan.numbers || plan.clipped || plan.labels_cut) return {};
   const std::string title_a = one_line(table_title(a));
   const std::string title_b = one_line(table_title(b));
   const std::string heading = shared_heading(title_a, title_b);
