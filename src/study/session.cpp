@@ -148,11 +148,17 @@ std::string render_proof(Session& session, const Instance& instance) {
     for (const std::string& shown : q.proof->show) {
       const std::string name = bank::substitute(shown, instance.bindings);
       if (const demo::Value* v = result.find(name)) {
-        values += text::wrap_block(
-            fmt::format("{}: {}", text::terminal_safe(v->label),
-                        v->kind == demo::Value::Kind::boolean ? (v->boolean ? "yes" : "no")
-                                                              : bank::format_measured(v->number)),
-            session.width, "    ", "      ");
+        // The label wraps before its number, never between them.
+        const std::string number = v->kind == demo::Value::Kind::boolean
+                                       ? (v->boolean ? "yes" : "no")
+                                       : bank::format_measured(v->number);
+        const int room =
+            std::min(session.width, text::kProseWidth) - 6 - 1 - text::display_width(number);
+        const std::vector<std::string> label =
+            text::wrap(text::terminal_safe(v->label) + ":", std::max(room, 10));
+        for (std::size_t i = 0; i < label.size(); ++i)
+          values += (i == 0 ? "    " : "      ") + label[i] +
+                    (i + 1 == label.size() ? " " + number : "") + "\n";
       }
     }
     const std::string_view kind = bank::proof_heading(q, result, instance.bindings);
@@ -262,7 +268,9 @@ std::string render_feedback(Session& session, const Answered& a, bool show_demo)
   // A proof opened with :d before answering is on the screen already: not drawn again.
   if (show_demo && q.proof && !a.reply.revealed) text += render_proof(session, a.instance);
   if (show_demo && q.proof && a.reply.revealed)
-    text += fmt::format(theme.dim, "{}", text::wrap_block("The proof: above, opened before the answer.", session.width, "  "));
+    text += fmt::format(
+        theme.dim, "{}",
+        text::wrap_block("The proof: above, opened before the answer.", session.width, "  "));
   return text;
 }
 

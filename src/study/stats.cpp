@@ -428,10 +428,10 @@ std::string render_due(const DueForecast& forecast, bool scheduled, const Theme&
   std::string out =
       "\n" +
       wrap_labelled("Due", theme.emphasis,
-                    fmt::format("next 7 days: {} · next 30 days: {}{} (days start at {:02}:00)",
+                    fmt::format("next 7 days: {} · next 30 days: {} ({}days start at {:02}:00)",
                                 forecast.next_7, forecast.next_30,
                                 forecast.overdue > 0
-                                    ? fmt::format(" ({} overdue, counted today)", forecast.overdue)
+                                    ? fmt::format("{} overdue, counted today; ", forecast.overdue)
                                     : std::string(),
                                 forecast.day_starts_at),
                     width);
