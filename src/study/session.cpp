@@ -254,7 +254,7 @@ std::string render_feedback(Session& session, const Answered& a, bool show_demo)
   text += text::wrap_block(
       "Why: " + text::terminal_safe(bank::explanation_text(a.instance, session.runner)),
       session.width, "  ");
-  const std::string source = bank::source_line(q.source, "\"", "\"");
+  const std::string source = bank::source_line(q.source, "“", "”");
   text +=
       fmt::format(theme.dim, "{}",
                   text::wrap_block("Source: " + text::terminal_safe(source), session.width, "  "));
