@@ -92,7 +92,7 @@ struct DemoResult {
   // encoding, \"the dog bit the man\" and …"); empty: the demo's claim as DemoInfo states it.
   std::string claim;
   std::string section;  // likewise the headline's section ("Constructed scenario: the dog bit …")
-  engine::OpSet reached;          // the engine ops the run entered (run_demo adds them)
+  engine::OpSet reached;  // the engine ops the run entered (run_demo adds them)
 
   // Every value says what it is, in words beside its name, and where it comes from: there is no
   // form without the label or the provenance.

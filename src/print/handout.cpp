@@ -485,7 +485,8 @@ struct MarkdownWriter {
       for (std::size_t i = 0; i < run->key_numbers.size(); ++i) {
         // The numbers are digits, signs, "e", "yes" or "no": nothing Markdown acts on mid-line.
         fmt::format_to(out, "{} {}: {}", i == 0 ? "" : " ·",
-                       text::markdown_escape(run->key_numbers[i].first), run->key_numbers[i].second);
+                       text::markdown_escape(run->key_numbers[i].first),
+                       run->key_numbers[i].second);
       }
     }
     md += "\n\n";

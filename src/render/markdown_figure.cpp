@@ -107,7 +107,8 @@ std::string render_markdown(const DemoResult& raw, const DemoInfo& info,
   const DemoResult result = readable_figures(raw);
   const int level = options.heading_level, part = options.heading_level + 1;
   std::string out = heading(level, info.title.empty() ? info.name : info.title);
-  if (!result.claim_of(info).empty()) out += "> " + text::markdown_cell(result.claim_of(info)) + "\n\n";
+  if (!result.claim_of(info).empty())
+    out += "> " + text::markdown_cell(result.claim_of(info)) + "\n\n";
   std::string meta = text::markdown_code(info.name.empty() ? result.demo : info.name);
   if (const std::string& section = result.section_of(info); !section.empty())
     meta += " · " + text::markdown_cell(section);
@@ -142,8 +143,8 @@ std::string render_markdown(const DemoResult& raw, const DemoInfo& info,
     // The label in words, the number, and the name a bank's proof or a script reads it by.
     out += heading(part, "Values") + md_row({"value", "result", "name"}) + md_rule(3, true);
     for (const auto& [name, value] : result.values)
-      out += md_row({text::markdown_cell(value.label), format_value(value),
-                     text::markdown_code(name)});
+      out += md_row(
+          {text::markdown_cell(value.label), format_value(value), text::markdown_code(name)});
     out += "\n";
   }
   while (out.size() > 1 && out[out.size() - 1] == '\n' && out[out.size() - 2] == '\n')
