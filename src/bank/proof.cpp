@@ -57,13 +57,15 @@ std::string replace_values(std::string_view text, Written written) {
 
 }  // namespace
 
+std::string measured_text(const demo::Value& value) {
+  if (value.kind == demo::Value::Kind::boolean) return value.boolean ? "yes" : "no";
+  return format_measured(value.number);
+}
+
 std::string fill_values(std::string_view text, const demo::DemoResult& result) {
   return replace_values(text, [&](const std::string& name, std::string_view reference) {
     const demo::Value* value = result.find(name);
-    if (value == nullptr) return std::string(reference);
-    if (value->kind == demo::Value::Kind::boolean)
-      return std::string(value->boolean ? "yes" : "no");
-    return format_measured(value->number);
+    return value == nullptr ? std::string(reference) : measured_text(*value);
   });
 }
 

@@ -75,6 +75,10 @@ inline DemoRunner proof_runner(std::uint64_t seed) {
   return DemoRunner(seed);
 }
 
+// A demo value as proofs, explanations and key numbers print it: "yes" or "no", or the number
+// by the number rule (format_measured).
+std::string measured_text(const demo::Value& value);
+
 // Each `{value:NAME}` of `text` (placeholders already filled) written from `result` by the
 // number rule (format_measured: "2,047.5", "1.421×10⁻¹⁴"); a name the result lacks stays as it is.
 std::string fill_values(std::string_view text, const demo::DemoResult& result);

@@ -204,9 +204,7 @@ std::optional<ProofRun> run_proof(const Printed& printed, bank::DemoRunner& runn
   for (const std::string& shown : names) {
     const std::string name = bank::substitute(shown, printed.instance.bindings);
     if (const demo::Value* v = run.result->find(name)) {
-      run.key_numbers.emplace_back(v->label, v->kind == demo::Value::Kind::boolean
-                                                 ? (v->boolean ? "yes" : "no")
-                                                 : bank::format_measured(v->number));
+      run.key_numbers.emplace_back(v->label, bank::measured_text(*v));
     }
   }
   return run;

@@ -149,9 +149,7 @@ std::string render_proof(Session& session, const Instance& instance) {
       const std::string name = bank::substitute(shown, instance.bindings);
       if (const demo::Value* v = result.find(name)) {
         // The label wraps before its number, never between them.
-        const std::string number = v->kind == demo::Value::Kind::boolean
-                                       ? (v->boolean ? "yes" : "no")
-                                       : bank::format_measured(v->number);
+        const std::string number = bank::measured_text(*v);
         const int room =
             std::min(session.width, text::kProseWidth) - 6 - 1 - text::display_width(number);
         const std::vector<std::string> label =
@@ -444,10 +442,11 @@ std::string render_summary(const Session& session, const std::vector<Answered>& 
     }
     const int numbers_width = text::widest(numbers);
     const int room = session.width - 4 - 2 - numbers_width;
+    const int name_width = std::min(room, text::widest(names));
     text += "  " + fmt::format(theme.emphasis, "By topic") + " (right/asked)\n";
     for (std::size_t i = 0; i < names.size(); ++i) {
       if (room >= 16) {
-        text += "    " + text::fit(names[i], std::min(room, text::widest(names))) + "  " +
+        text += "    " + text::fit(names[i], name_width) + "  " +
                 text::pad_left(numbers[i], numbers_width) + "\n";
       } else {
         text += text::wrap_block(names[i] + " " + numbers[i], session.width, "    ", "      ");
