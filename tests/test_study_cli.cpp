@@ -300,6 +300,8 @@ TEST_CASE("a skipped question shows its answer after the quiz and is asked again
   CHECK_THAT(skipping.out.str(), Contains("Skipped: its answer follows the quiz.") &&
                                      Contains("No question answered (1 skipped)") &&
                                      Contains("Skipped, with the answers:") &&
+                                     Contains("To ask again each question answered wrong or "
+                                              "skipped:\n    proofdeck quiz --missed\n") &&
                                      Contains("→ " + right + ") Let the model attend to"));
   Cli missed;  // skipped, so --missed asks it; answered wrong, it stays missed
   REQUIRE(study.run(missed, {"quiz", "--missed", "--no-demo"}, wrong + "\n") == 0);

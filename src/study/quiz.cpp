@@ -196,12 +196,17 @@ Outcome run_quiz(Session& s, ProgressStore& store, const QuizOptions& options,
                                  fmt::format("--count {}", std::min<std::size_t>(matching, 50))),
                  s.width, "    ");
   }
-  const bool missed_any = std::any_of(answers.begin(), answers.end(), [](const Answered& a) {
+  // --missed asks again what was answered wrong and what was skipped.
+  const bool wrong_any = std::any_of(answers.begin(), answers.end(), [](const Answered& a) {
     return a.answered && !a.grade.correct;
   });
-  if (missed_any) {
-    s.out << text::wrap_block("To ask again each question whose latest answer was wrong:", s.width,
-                              "  ", "  ")
+  const bool skipped_any =
+      std::any_of(answers.begin(), answers.end(), [](const Answered& a) { return !a.answered; });
+  if (wrong_any || skipped_any) {
+    s.out << text::wrap_block(skipped_any
+                                  ? "To ask again each question answered wrong or skipped:"
+                                  : "To ask again each question whose latest answer was wrong:",
+                              s.width, "  ", "  ")
           << text::command_block(session_command(s, "quiz", options.filters, "--missed"), s.width,
                                  "    ");
   }
