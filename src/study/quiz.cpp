@@ -63,6 +63,40 @@ std::vector<std::pair<std::string, int>> weakest_traps(ProgressStore& store, int
   return ranked;
 }
 
+// What to do next, after a quiz's summary: more of the same, or again the ones just missed. Each
+// command on a line of its own, so it is never cut and copies whole.
+std::string next_commands(const Session& s, const QuizOptions& options,
+                          const std::vector<Answered>& answers, std::size_t size,
+                          std::size_t matching) {
+  std::string out;
+  if (!options.count && size < matching) {
+    out +=
+        text::wrap_block(
+            fmt::format("{} of the {} questions that match were on this quiz; to ask more:", size,
+                        matching),
+            s.width, "  ", "  ") +
+        text::command_block(
+            session_command(s, "quiz", options.filters,
+                            fmt::format("--count {}", std::min<std::size_t>(matching, 50))),
+            s.width, "    ");
+  }
+  // --missed asks again what was answered wrong and what was skipped.
+  const bool wrong_any = std::any_of(answers.begin(), answers.end(), [](const Answered& a) {
+    return a.answered && !a.grade.correct;
+  });
+  const bool skipped_any =
+      std::any_of(answers.begin(), answers.end(), [](const Answered& a) { return !a.answered; });
+  if (wrong_any || skipped_any) {
+    out +=
+        text::wrap_block(skipped_any ? "To ask again each question answered wrong or skipped:"
+                                     : "To ask again each question whose latest answer was wrong:",
+                         s.width, "  ", "  ") +
+        text::command_block(session_command(s, "quiz", options.filters, "--missed"), s.width,
+                            "    ");
+  }
+  return out;
+}
+
 }  // namespace
 
 Outcome run_quiz(Session& s, ProgressStore& store, const QuizOptions& options,
@@ -184,32 +218,7 @@ Outcome run_quiz(Session& s, ProgressStore& store, const QuizOptions& options,
   store.end_session(id, s.now(), correct, total, std::nullopt, outcome.interrupted);
   s.fit_to_terminal();
   s.out << render_summary(s, answers, outcome.interrupted ? "Quiz interrupted" : "Quiz finished");
-  // What to do next: more of the same, or again the ones just missed. Each command on a line of
-  // its own, so it is never cut and copies whole.
-  if (!options.count && size < matching) {
-    s.out << text::wrap_block(
-                 fmt::format("{} of the {} questions that match were on this quiz; to ask more:",
-                             size, matching),
-                 s.width, "  ", "  ")
-          << text::command_block(
-                 session_command(s, "quiz", options.filters,
-                                 fmt::format("--count {}", std::min<std::size_t>(matching, 50))),
-                 s.width, "    ");
-  }
-  // --missed asks again what was answered wrong and what was skipped.
-  const bool wrong_any = std::any_of(answers.begin(), answers.end(), [](const Answered& a) {
-    return a.answered && !a.grade.correct;
-  });
-  const bool skipped_any =
-      std::any_of(answers.begin(), answers.end(), [](const Answered& a) { return !a.answered; });
-  if (wrong_any || skipped_any) {
-    s.out << text::wrap_block(skipped_any
-                                  ? "To ask again each question answered wrong or skipped:"
-                                  : "To ask again each question whose latest answer was wrong:",
-                              s.width, "  ", "  ")
-          << text::command_block(session_command(s, "quiz", options.filters, "--missed"), s.width,
-                                 "    ");
-  }
+  s.out << next_commands(s, options, answers, size, matching);
   s.out << seed_line(s);
   if (!options.report_path.empty()) {
     nlohmann::ordered_json report = session_report(s, "quiz", answers);
