@@ -175,7 +175,7 @@ World make_world(const Config& config, const std::vector<bank::Bank>& banks) {
       if (i != j && w.objective_of[i] == w.objective_of[j]) w.siblings[i].push_back(j);
   w.enemies = bank::form_enemies(banks);
   for (int f = 0; f < kTruthForms; ++f) {
-    const study::ExamForm form = study::draw_exam_form(
+    const study::DrawnForm form = study::draw_exam_form(
         banks, {}, kExamQuestions, 900000 + static_cast<std::uint64_t>(f), &w.enemies);
     std::vector<std::size_t> on_form;
     for (const bank::Instance& instance : form.form)
@@ -550,7 +550,7 @@ class Study {
   }
 
   void exam() {
-    const study::ExamForm drawn =
+    const study::DrawnForm drawn =
         study::draw_exam_form(*world_.banks, {}, kExamQuestions, rng_.next_u64(), &world_.enemies);
     const std::int64_t session = store_.begin_session(
         "exam", now_, fmt::format("{{\"count\": {}, \"pass\": {}}}", kExamQuestions, kPassMark));

@@ -463,7 +463,7 @@ TEST_CASE(
     }
     for (std::uint64_t seed = 0; seed < 50; ++seed) {
       std::vector<std::string> notes;
-      const auto groups = print::draw_sheet(banks, selected, 20, seed, false, notes);
+      const auto groups = print::draw_sheet(banks, selected, 20, seed, false, false, notes);
       for (const auto answers : {print::AnswerPlacement::none, print::AnswerPlacement::appendix}) {
         for (const auto format : {print::HandoutFormat::html, print::HandoutFormat::markdown}) {
           print::HandoutOptions options;

@@ -94,13 +94,18 @@ std::string Reader::id(const json& parent, std::string_view key, const std::stri
 }
 
 std::vector<Requirement> Reader::requirements(const json& parent, const std::string& pointer) {
+  return id_list(parent, "requires", pointer, "a topic or bank");
+}
+
+std::vector<Requirement> Reader::id_list(const json& parent, std::string_view key,
+                                         const std::string& pointer, std::string_view names) {
   std::vector<Requirement> result;
-  const json& items = array(parent, "requires", pointer);
+  const json& items = array(parent, key, pointer);
   for (std::size_t i = 0; i < items.size(); ++i) {
-    const std::string where = fmt::format("{}/requires/{}", pointer, i);
+    const std::string where = fmt::format("{}/{}/{}", pointer, key, i);
     if (!items[i].is_string() || items[i].get_ref<const std::string&>().empty()) {
-      problem(where, fmt::format("expected the id of a topic or bank, found {} {}",
-                                 json_kind(items[i]), json_preview(items[i])));
+      problem(where, fmt::format("expected the id of {}, found {} {}", names, json_kind(items[i]),
+                                 json_preview(items[i])));
       continue;
     }
     const std::string& value = items[i].get_ref<const std::string&>();
@@ -112,7 +117,8 @@ std::vector<Requirement> Reader::requirements(const json& parent, const std::str
     }
     if (std::any_of(result.begin(), result.end(),
                     [&](const Requirement& earlier) { return earlier.id == value; })) {
-      problem(where, fmt::format("'{}' is required twice", value));
+      problem(where,
+              fmt::format("'{}' is {} twice", value, key == "requires" ? "required" : "named"));
       continue;
     }
     result.push_back(Requirement{value, where});

@@ -45,6 +45,11 @@ class Reader {
   // (bank/prerequisites.hpp).
   std::vector<Requirement> requirements(const nlohmann::json& parent, const std::string& pointer);
 
+  // An array of ids at `key` ("same_fact_as": ["id", ...]), checked as `requires` is; `names`
+  // says what an id names, for the message ("a topic or bank", "a question").
+  std::vector<Requirement> id_list(const nlohmann::json& parent, std::string_view key,
+                                   const std::string& pointer, std::string_view names);
+
   // A date or a UTC date-time ("2026-12-01", "2026-12-01T09:00:00Z"); nullopt (reported) for
   // anything else, an offset included: a bank says when it changed in one time zone.
   std::optional<TimePoint> utc_time(const nlohmann::json& parent, std::string_view key,

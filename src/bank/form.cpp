@@ -14,6 +14,7 @@
 #include "bank/lint.hpp"
 #include "bank/numeric_answer.hpp"
 #include "bank/selection.hpp"
+#include "text/number.hpp"
 #include "text/utf8.hpp"
 
 namespace proofdeck::bank {
@@ -184,6 +185,12 @@ Enemies form_enemies(const std::vector<Bank>& banks) {
   Enemies enemies;
   for (const NearDuplicate& pair : near_duplicate_pairs(banks))
     enemies.emplace(std::minmax(pair.first, pair.second), pair.reason);
+  for (const Bank& bank : banks) {
+    for (const Question& q : bank.questions) {
+      for (const Requirement& named : q.same_fact_as)
+        enemies.emplace(std::minmax(q.id, named.id), "one fact, marked same_fact_as");
+    }
+  }
   return enemies;
 }
 
@@ -217,17 +224,57 @@ std::vector<const Question*> objective_rounds(const std::vector<const Question*>
   return order;
 }
 
+std::size_t count_objectives(const std::vector<const Question*>& questions) {
+  std::set<std::string> objectives;
+  for (const Question* q : questions)
+    objectives.insert(q->objective_id());
+  return objectives.size();
+}
+
+std::string short_form_note(std::size_t questions, std::size_t facts) {
+  return fmt::format("{}: the selection holds {} distinct {}",
+                     text::count(questions, "question", "questions"), facts,
+                     facts == 1 ? "fact" : "facts");
+}
+
+DrawnForm draw_quiz_form(std::vector<const Question*> selected, std::optional<std::size_t> limit,
+                         bool once_per_objective, engine::Rng& rng, const Enemies& enemies) {
+  engine::shuffle(selected, rng);
+  const std::vector<const Question*> order = objective_rounds(selected);
+  DrawnForm result;
+  result.facts = count_objectives(order);
+  std::size_t size = once_per_objective ? result.facts : order.size();
+  if (limit) size = std::min(size, *limit);
+  for (std::size_t i = 0; i < size; ++i)
+    result.form.push_back(instantiate(*order[i], rng));
+  std::vector<const Question*> spares(order.begin() + static_cast<std::ptrdiff_t>(size),
+                                      order.end());
+  result.left_out = untangle(
+      result.form,
+      [&](std::size_t i) -> std::optional<Instance> {
+        std::optional<const Question*> next = take_spare(spares, result.form, i);
+        if (!next && !once_per_objective && !spares.empty()) {
+          next = spares.front();
+          spares.erase(spares.begin());
+        }
+        if (!next) return std::nullopt;
+        return instantiate(**next, rng);
+      },
+      enemies);
+  return result;
+}
+
 std::optional<const Question*> take_spare(std::vector<const Question*>& queue,
                                           const std::vector<Instance>& form,
                                           std::size_t replacing) {
-  if (queue.empty()) return std::nullopt;
   std::set<std::string> on_form;
   for (std::size_t i = 0; i < form.size(); ++i) {
     if (i != replacing) on_form.insert(form[i].question->objective_id());
   }
-  auto it = std::find_if(queue.begin(), queue.end(),
-                         [&](const Question* q) { return !on_form.contains(q->objective_id()); });
-  if (it == queue.end()) it = queue.begin();
+  const auto it = std::find_if(queue.begin(), queue.end(), [&](const Question* q) {
+    return !on_form.contains(q->objective_id());
+  });
+  if (it == queue.end()) return std::nullopt;
   const Question* taken = *it;
   queue.erase(it);
   return taken;
@@ -280,7 +327,7 @@ std::vector<int> exam_quota(const std::vector<int>& topic_sizes, int n) {
 
 std::vector<const Question*> draw_spread(
     std::vector<const Question*> pool, std::size_t n, engine::Rng& rng,
-    std::map<std::string, std::vector<const Question*>>& spares) {
+    std::map<std::string, std::vector<const Question*>>& spares, bool repeats) {
   std::vector<std::string> topics;
   std::map<std::string, std::vector<const Question*>> by_topic;
   for (const Question* q : pool) {
@@ -302,15 +349,17 @@ std::vector<const Question*> draw_spread(
     questions = objective_rounds(questions);
   }
   // Passes over the topics in order: a question of an objective not yet asked, within the
-  // topic's quota; then past it (an objective shared across topics can leave a quota unfilled),
-  // so no objective is asked twice while another waits; then, every objective asked, the next
-  // rounds within the quotas; then anything left.
+  // topic's quota; then past it (an objective shared across topics can leave a quota unfilled).
+  // No objective is asked twice, so a pool of fewer objectives than n gives a shorter form;
+  // unless `repeats`: then, every objective asked, the next rounds within the quotas, then
+  // anything left.
   std::vector<const Question*> drawn;
   std::set<std::string> asked;
   std::vector<int> taken(topics.size(), 0);
   for (const int pass : {0, 1, 2, 3}) {
     const bool new_objectives_only = pass <= 1;
     const bool within_quota = pass == 0 || pass == 2;
+    if (!new_objectives_only && !repeats) break;
     for (std::size_t t = 0; t < topics.size() && drawn.size() < n; ++t) {
       std::vector<const Question*>& questions = by_topic[topics[t]];
       for (auto it = questions.begin(); it != questions.end() && drawn.size() < n;) {
@@ -332,27 +381,35 @@ std::vector<const Question*> draw_spread(
   return drawn;
 }
 
-ExamForm draw_exam_form(const std::vector<Bank>& banks, const Filters& filters, int count,
-                        std::uint64_t seed, const Enemies* enemies) {
+DrawnForm draw_exam_form(const std::vector<Bank>& banks, const Filters& filters, int count,
+                         std::uint64_t seed, const Enemies* enemies) {
   engine::Rng rng(seed);
   std::map<std::string, std::vector<const Question*>> spares;
+  const std::vector<const Question*> pool = select_questions(banks, filters);
+  // Questions the learner named, or the questions of named traps, are asked whole.
+  const bool repeats = !filters.questions.empty() || !filters.traps.empty();
   const std::vector<const Question*> drawn =
-      draw_spread(select_questions(banks, filters), static_cast<std::size_t>(count), rng, spares);
-  ExamForm result;
+      draw_spread(pool, static_cast<std::size_t>(count), rng, spares, repeats);
+  DrawnForm result;
+  result.facts = count_objectives(pool);
   for (const Question* q : drawn)
     result.form.push_back(instantiate(*q, rng));
   if (!filters.questions.empty()) return result;
   // A question that would give away another's answer, or ask what another asks, is replaced by a
-  // spare of its topic (so the spread holds), else of any topic: one of an objective the form
-  // does not hold where there is one.
+  // spare of an objective the form does not hold: of its topic (so the spread holds), else of
+  // any topic; where there is none, the form is one shorter.
   std::vector<Instance>& form = result.form;
   result.left_out = untangle(
       form,
       [&](std::size_t i) -> std::optional<Instance> {
-        std::vector<const Question*>* from = &spares[form[i].question->topic];
-        for (auto it = spares.begin(); from->empty() && it != spares.end(); ++it)
-          from = &it->second;
-        const auto next = take_spare(*from, form, i);
+        std::optional<const Question*> next = take_spare(spares[form[i].question->topic], form, i);
+        for (auto it = spares.begin(); !next && it != spares.end(); ++it)
+          next = take_spare(it->second, form, i);
+        for (auto it = spares.begin(); !next && repeats && it != spares.end(); ++it) {
+          if (it->second.empty()) continue;
+          next = it->second.front();
+          it->second.erase(it->second.begin());
+        }
         if (!next) return std::nullopt;
         return instantiate(**next, rng);
       },

@@ -61,8 +61,8 @@ std::optional<std::string> named_conflict(const Instance& a, const Instance& b,
 // n of it ask n objectives once each while the pool has n objectives; the rest come in rounds.
 std::vector<const Question*> objective_rounds(const std::vector<const Question*>& shuffled);
 
-// The first of `queue` whose objective no question of `form` but the one at `replacing` has, else
-// the first; taken out of the queue. nullopt when the queue is empty.
+// The first of `queue` whose objective no question of `form` but the one at `replacing` has,
+// taken out of the queue; nullopt when there is none (a form never asks an objective twice).
 std::optional<const Question*> take_spare(std::vector<const Question*>& queue,
                                           const std::vector<Instance>& form, std::size_t replacing);
 
@@ -86,26 +86,45 @@ std::vector<LeftOut> untangle(std::vector<Instance>& form,
 // stats predicts a pass with it.
 std::vector<int> exam_quota(const std::vector<int>& topic_sizes, int n);
 
-// n questions (at most the pool) drawn across topics in proportion to how many objectives each
-// asks (exam_quota's largest remainder; a fact asked ten ways counts once), one question per
-// objective until every objective of the pool is on the form, then a second round; each topic's
-// order and then the whole drawn with rng. `spares` gets each topic's questions left over, in
-// objective rounds. An exam's draw, and print --count's.
+// n questions drawn across topics in proportion to how many objectives each asks (exam_quota's
+// largest remainder; a fact asked ten ways counts once), one question per objective and never
+// two: at most as many as the pool has objectives. `repeats` (a pool the learner chose, by
+// --question or --trap): once every objective is on the form, further rounds, up to n. Each
+// topic's order and then the whole drawn with rng. `spares` gets each topic's questions left
+// over, in objective rounds. An exam's draw, and print --count's.
 std::vector<const Question*> draw_spread(
     std::vector<const Question*> pool, std::size_t n, engine::Rng& rng,
-    std::map<std::string, std::vector<const Question*>>& spares);
+    std::map<std::string, std::vector<const Question*>>& spares, bool repeats = false);
 
-// An exam's form: `count` questions of those the filters select, drawn across topics
-// (draw_spread: one per objective first) with `seed`, then untangled so that no question gives
-// away another's answer or asks what another asks (questions named with --question are kept as
-// named). `left_out`: what was swapped or dropped. exam, exam --review and stats' readiness draw
-// with it; `enemies`: the banks' form enemies when the caller has them (drawing many forms), else
-// computed here.
-struct ExamForm {
+// How many objectives the questions ask (Question::objective_id): the facts a form can hold.
+std::size_t count_objectives(const std::vector<const Question*>& questions);
+
+// What a form shorter than asked for says on standard error, since it never asks an objective
+// twice: "3 questions: the selection holds 3 distinct facts".
+std::string short_form_note(std::size_t questions, std::size_t facts);
+
+// A drawn form, what was swapped or dropped from it, and how many objectives the pool it was
+// drawn from holds (a form shorter than asked for says so with it).
+struct DrawnForm {
   std::vector<Instance> form;
   std::vector<LeftOut> left_out;
+  std::size_t facts = 0;
 };
-ExamForm draw_exam_form(const std::vector<Bank>& banks, const Filters& filters, int count,
-                        std::uint64_t seed, const Enemies* enemies = nullptr);
+
+// A quiz's form from the questions selected, shuffled with rng: objective rounds, the first
+// `limit` (all when nullopt) taken, untangled with the rest as spares. `once_per_objective`: at
+// most one question per objective, so at most as many as the selection has objectives (a plain
+// quiz); false for a selection that is the learner's own list (--missed, --weakest, --trap),
+// asked whole, where a spare may repeat an objective.
+DrawnForm draw_quiz_form(std::vector<const Question*> selected, std::optional<std::size_t> limit,
+                         bool once_per_objective, engine::Rng& rng, const Enemies& enemies);
+
+// An exam's form: `count` questions of those the filters select, drawn across topics
+// (draw_spread: one per objective) with `seed`, then untangled so that no question gives away
+// another's answer or asks what another asks (questions named with --question are kept as
+// named). exam, exam --review and stats' readiness draw with it; `enemies`: the banks' form
+// enemies when the caller has them (drawing many forms), else computed here.
+DrawnForm draw_exam_form(const std::vector<Bank>& banks, const Filters& filters, int count,
+                         std::uint64_t seed, const Enemies* enemies = nullptr);
 
 }  // namespace proofdeck::bank

@@ -498,4 +498,37 @@ void check_objectives(const std::vector<Bank>& banks) {
   if (!problems.empty()) throw BankErrors(std::move(problems));
 }
 
+void check_same_facts(const std::vector<Bank>& banks) {
+  std::map<std::string, const Question*> loaded;
+  std::vector<std::string> ids;
+  for (const Bank& bank : banks) {
+    for (const Question& q : bank.questions) {
+      loaded.emplace(q.id, &q);
+      ids.push_back(q.id);
+    }
+  }
+  std::vector<std::string> problems;
+  for (const Bank& bank : banks) {
+    for (const Question& q : bank.questions) {
+      for (const Requirement& named : q.same_fact_as) {
+        const std::string place = fmt::format("{}: {}", q.file, named.pointer);
+        const auto it = loaded.find(named.id);
+        if (named.id == q.id) {
+          problems.push_back(fmt::format("{}: '{}' names the question itself", place, named.id));
+        } else if (it == loaded.end()) {
+          problems.push_back(fmt::format(
+              "{}: no loaded bank has a question '{}'{}", place, named.id,
+              text::unknown_name_hint(named.id, ids, "name a question of a loaded bank")));
+        } else if (it->second->objective_id() == q.objective_id()) {
+          problems.push_back(fmt::format(
+              "{}: '{}' already asks objective '{}', so no form holds the two together; "
+              "same_fact_as is for questions on different objectives",
+              place, named.id, q.objective_id()));
+        }
+      }
+    }
+  }
+  if (!problems.empty()) throw BankErrors(std::move(problems));
+}
+
 }  // namespace proofdeck::bank

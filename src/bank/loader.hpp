@@ -50,6 +50,10 @@ void check_unique_ids(const std::vector<Bank>& banks);
 // names one some loaded bank defines. BankErrors lists every problem.
 void check_objectives(const std::vector<Bank>& banks);
 
+// Every id of a question's `same_fact_as` names another loaded question, of another objective
+// (one objective is one fact already). BankErrors lists every problem.
+void check_same_facts(const std::vector<Bank>& banks);
+
 // The reasons an out_of_scope entry may give, as a bank writes them.
 inline constexpr std::array<std::string_view, 4> kOutOfScopeReasons = {"exam-meta", "scenario-data",
                                                                        "summary", "lesson-error"};

@@ -36,8 +36,9 @@ struct LintWaiver {
   std::string pointer;
 };
 
-// An id named in a `requires` list: a bank, or a topic, that must come first
-// (bank/prerequisites.hpp resolves it across the loaded banks).
+// An id named in a list of a bank file, with where: in a `requires` list, a bank or a topic that
+// must come first (bank/prerequisites.hpp resolves it across the loaded banks); in a question's
+// `same_fact_as`, another question (resolved by check_same_facts).
 struct Requirement {
   std::string id;
   std::string pointer;  // "/topics/2/requires/0"
@@ -194,6 +195,8 @@ struct Question {
   int difficulty = 0;      // 0: not given
   std::string concept_id;  // the one idea it tests (a short id); empty when not given
   std::string objective;   // the objective it tests, as written; empty when not given
+  // Questions of other objectives that ask this one's fact: no form holds it with any of them.
+  std::vector<Requirement> same_fact_as;
   std::vector<LintWaiver> lint_allow;
   // single, multi:
   std::vector<Option> options;

@@ -298,9 +298,9 @@ bool leaves_proof_checkable(std::string_view key) {
   // What a proof check reads is the proof, the type (which options and claims are read), the
   // template (its bindings), the answer (its computed value), options, claim and explanation
   // ({value:NAME}); a key not known may be one of them misspelt.
-  static constexpr std::array<std::string_view, 12> kUnread = {
-      "id",         "topic",      "concept", "objective",   "prompt", "source",
-      "unprovable", "difficulty", "trap",    "distractors", "steps",  "lint_allow"};
+  static constexpr std::array<std::string_view, 13> kUnread = {
+      "id",         "topic", "concept",     "objective", "prompt",     "source",      "unprovable",
+      "difficulty", "trap",  "distractors", "steps",     "lint_allow", "same_fact_as"};
   return std::find(kUnread.begin(), kUnread.end(), key) != kUnread.end();
 }
 
@@ -309,9 +309,10 @@ Question read_question(Reader& reader, const json& node, const std::string& poin
   Question q;
   q.pointer = pointer;
   if (!reader.object(node, pointer,
-                     {"id", "type", "topic", "concept", "objective", "prompt", "explanation",
-                      "source", "proof", "unprovable", "difficulty", "options", "answer", "trap",
-                      "claim", "template", "distractors", "steps", "lint_allow"},
+                     {"id",         "type",        "topic",  "concept",    "objective",
+                      "prompt",     "explanation", "source", "proof",      "unprovable",
+                      "difficulty", "options",     "answer", "trap",       "claim",
+                      "template",   "distractors", "steps",  "lint_allow", "same_fact_as"},
                      {"id", "type", "topic", "prompt", "explanation", "source"})) {
     if (!node.is_object()) return q;
   }
@@ -319,6 +320,7 @@ Question read_question(Reader& reader, const json& node, const std::string& poin
   q.topic = reader.id(node, "topic", pointer);
   q.concept_id = reader.id(node, "concept", pointer);
   q.objective = reader.id(node, "objective", pointer);
+  q.same_fact_as = reader.id_list(node, "same_fact_as", pointer, "a question");
   q.lint_allow = reader.waivers(node, pointer);
   q.prompt = reader.text(node, "prompt", pointer);
   q.explanation = reader.text(node, "explanation", pointer);

@@ -109,6 +109,7 @@ std::vector<Bank> load_all(const BankSources& sources, const ProofCheck* proofs,
     try {
       check_unique_ids(banks);
       check_objectives(banks);
+      check_same_facts(banks);
       check_prerequisites(banks);
     } catch (const BankErrors& e) {
       problems.insert(problems.end(), e.problems().begin(), e.problems().end());

@@ -21,6 +21,7 @@
 #include "bank/loader.hpp"
 #include "bank/proof.hpp"
 #include "bank/sources.hpp"
+#include "cli/check_forms.hpp"
 #include "cli/fault_list.hpp"
 #include "cli/validators.hpp"
 #include "core/errors.hpp"
@@ -45,6 +46,7 @@ struct CheckOptions {
   std::vector<std::string> sources;  // --source FILE: the lessons quotes and sections come from
   bool coverage = false;     // --coverage: the lessons' paragraphs and the objectives that ask them
   bool list_faults = false;  // --list-faults: print the engine faults and check nothing
+  int forms = 0;             // --forms N: draw N quiz and exam forms per scope, check nothing else
 };
 
 // "¶3 (line 9)": a paragraph as the reports name it.
@@ -673,7 +675,7 @@ void run_check(const CheckOptions& options, Context& context) {
 void run_list_faults(const CheckOptions& options, const CLI::App& check, Context& context) {
   std::vector<std::string> given;
   for (const char* name : {"--strict", "--lint", "--mutate", "--engine-faults", "--source",
-                           "--coverage", "--min-verified"}) {
+                           "--coverage", "--min-verified", "--forms"}) {
     if (check.count(name) > 0) given.emplace_back(name);
   }
   if (!given.empty()) {
@@ -693,6 +695,27 @@ void run_list_faults(const CheckOptions& options, const CLI::App& check, Context
   const Theme& theme = options.output_path.empty() ? context.theme : Theme::plain();
   write_output(options.output_path, fault_list_text(theme, text_width(context), context.program),
                context.io);
+}
+
+// --forms N: the forms, and nothing else checked; a checking option beside it is a usage error,
+// as beside --list-faults.
+void run_forms(const CheckOptions& options, const CLI::App& check, Context& context) {
+  std::vector<std::string> given;
+  for (const char* name : {"--strict", "--lint", "--mutate", "--engine-faults", "--source",
+                           "--coverage", "--min-verified"}) {
+    if (check.count(name) > 0) given.emplace_back(name);
+  }
+  if (!given.empty()) {
+    throw InputError("check.forms",
+                     fmt::format("--forms draws forms and checks nothing else, so it takes no {}: "
+                                 "run the two checks one after the other",
+                                 fmt::join(given, " or ")));
+  }
+  if (options.format == "junit") {
+    throw InputError("check.forms",
+                     "--forms prints text or json, not junit: give --format text or json");
+  }
+  run_check_forms(options.forms, options.format, options.output_path, context);
 }
 
 }  // namespace
@@ -735,6 +758,13 @@ void setup_check(CLI::App& app, const std::function<Context()>& context) {
                   "List the engine faults --engine-faults runs (name, the op it breaks, what it "
                   "changes, the trap it models, whether it is subtle) and check nothing; with "
                   "--format json, as {\"faults\": [...]}");
+  check
+      ->add_option("--forms", options->forms,
+                   "Draw N quiz forms and N exam forms of 20 (seeds 0 to N−1) for each bank and "
+                   "for all together, and fail when any asks one fact twice (one objective, or a "
+                   "same_fact_as pair); checks nothing else")
+      ->type_name("N")
+      ->check(CLI::Range(1, 100000));
   check->footer(
       "Each question gets one status: verified (a wrong key would fail a computation the engine "
       "measured or counted), computed (a wrong key would fail, but only arithmetic on the "
@@ -748,6 +778,10 @@ void setup_check(CLI::App& app, const std::function<Context()>& context) {
     Context ctx = context();
     if (options->list_faults) {
       run_list_faults(*options, *check, ctx);
+      return;
+    }
+    if (options->forms > 0) {
+      run_forms(*options, *check, ctx);
       return;
     }
     run_check(*options, ctx);

@@ -72,7 +72,8 @@ void run_print(const PrintOptions& options, Context& context) {
   std::vector<std::string> notes;
   const auto groups = print::draw_sheet(
       loaded.banks, selected_questions(loaded, filters), static_cast<std::size_t>(options.count),
-      context.global.seed, !options.filters.questions.empty(), notes);
+      context.global.seed, !options.filters.questions.empty(),
+      !options.filters.questions.empty() || !options.filters.traps.empty(), notes);
   for (const std::string& note : notes)
     context.io.err << note << "\n";
 

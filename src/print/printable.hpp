@@ -41,13 +41,16 @@ std::vector<TopicGroup> arrange(const std::vector<bank::Bank>& banks,
                                 std::uint64_t seed);
 
 // A sheet's questions, arranged: every selected one, or `count` (unless 0) drawn with `seed`
-// across the topics as an exam draws them. A question that would give away another's answer (as
-// drawn for this sheet: bank/form.hpp) is left out, or with a count replaced by a spare of its
-// topic; `notes` gets a line for each ("note: ID is left out: …"). With `keep_named` (questions
-// named with --question) every question is kept, with a warning in `notes` for each such pair.
+// across the topics as an exam draws them, never two of one objective unless `repeats` (the
+// selection is the learner's list: --question, --trap). A question that would give away another's
+// answer (as drawn for this sheet: bank/form.hpp) is left out, or with a count replaced by a
+// spare of an objective the sheet does not hold, of its topic where there is one; `notes` gets a
+// line for each ("note: ID is left out: …"), and one when the selection holds fewer objectives
+// than `count`. With `keep_named` (questions named with --question) every question is kept, with
+// a warning in `notes` for each such pair.
 std::vector<TopicGroup> draw_sheet(const std::vector<bank::Bank>& banks,
                                    std::vector<const bank::Question*> selected, std::size_t count,
-                                   std::uint64_t seed, bool keep_named,
+                                   std::uint64_t seed, bool keep_named, bool repeats,
                                    std::vector<std::string>& notes);
 
 // A wrong answer and the misconception it embodies.

@@ -167,12 +167,16 @@ std::string render_results(Session& s, const std::vector<Answered>& answers, dou
 }
 
 // An exam's form for the session's seed (draw_exam_form); `warn`: say on standard error what was
-// swapped (a review rebuilding the form keeps quiet: it was said when the exam was taken).
+// swapped, and when the selection holds fewer objectives than --count (a review rebuilding the
+// form keeps quiet: it was said when the exam was taken).
 std::vector<Instance> exam_form(const Session& s, const ExamOptions& options, bool warn) {
-  ExamForm drawn = draw_exam_form(s.banks, options.filters, options.count, s.seed);
+  DrawnForm drawn = draw_exam_form(s.banks, options.filters, options.count, s.seed);
   if (warn) {
     if (options.filters.questions.empty()) {
       warn_left_out(s, drawn.left_out);
+      if (options.filters.traps.empty() && drawn.facts < static_cast<std::size_t>(options.count) &&
+          s.err != nullptr)
+        *s.err << bank::short_form_note(drawn.form.size(), drawn.facts) << "\n";
     } else {
       warn_named_conflicts(s, drawn.form);
     }

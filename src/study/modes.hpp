@@ -90,6 +90,6 @@ Outcome run_drill(Session& session, ProgressStore& store, const DrillOptions& op
 
 // exam, exam --review and readiness draw exam forms with bank::draw_exam_form (bank/form.hpp).
 using bank::draw_exam_form;
-using bank::ExamForm;
+using bank::DrawnForm;
 
 }  // namespace proofdeck::study

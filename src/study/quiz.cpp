@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <ostream>
 #include <set>
@@ -67,18 +68,18 @@ std::vector<std::pair<std::string, int>> weakest_traps(ProgressStore& store, int
 // command on a line of its own, so it is never cut and copies whole.
 std::string next_commands(const Session& s, const QuizOptions& options,
                           const std::vector<Answered>& answers, std::size_t size,
-                          std::size_t matching) {
+                          std::size_t facts) {
   std::string out;
-  if (!options.count && size < matching) {
-    out +=
-        text::wrap_block(
-            fmt::format("{} of the {} questions that match were on this quiz; to ask more:", size,
-                        matching),
-            s.width, "  ", "  ") +
-        text::command_block(
-            session_command(s, "quiz", options.filters,
-                            fmt::format("--count {}", std::min<std::size_t>(matching, 50))),
-            s.width, "    ");
+  if (!options.count && size < facts) {
+    out += text::wrap_block(
+               fmt::format("{} of the {} facts the questions that match ask were on this quiz; to "
+                           "ask more:",
+                           size, facts),
+               s.width, "  ", "  ") +
+           text::command_block(
+               session_command(s, "quiz", options.filters,
+                               fmt::format("--count {}", std::min<std::size_t>(facts, 50))),
+               s.width, "    ");
   }
   // --missed asks again what was answered wrong and what was skipped.
   const bool wrong_any = std::any_of(answers.begin(), answers.end(), [](const Answered& a) {
@@ -95,6 +96,41 @@ std::string next_commands(const Session& s, const QuizOptions& options,
                             "    ");
   }
   return out;
+}
+
+// The quiz's form from the questions selected (bank::draw_quiz_form, with the session's seed): a
+// plain quiz asks --count of them (10 by default), one per objective, and says
+// on standard error when the selection holds fewer; the learner's own lists (--missed, --weakest,
+// --trap) are asked whole, and questions named with --question as named, with a warning for a
+// pair that gives each other away.
+bank::DrawnForm quiz_form(const Session& s, const QuizOptions& options,
+                          std::vector<const bank::Question*> selected) {
+  engine::Rng rng(s.seed);
+  if (!options.filters.questions.empty()) {
+    engine::shuffle(selected, rng);
+    bank::DrawnForm named;
+    named.facts = bank::count_objectives(selected);
+    const std::size_t size =
+        std::min(selected.size(),
+                 static_cast<std::size_t>(options.count.value_or(std::numeric_limits<int>::max())));
+    for (std::size_t i = 0; i < size; ++i)
+      named.form.push_back(instantiate(*selected[i], rng));
+    warn_named_conflicts(s, named.form);
+    return named;
+  }
+  const bool own_list = options.missed || options.weakest || !options.filters.traps.empty();
+  std::optional<std::size_t> limit;
+  if (options.count) {
+    limit = static_cast<std::size_t>(*options.count);
+  } else if (!own_list) {
+    limit = static_cast<std::size_t>(kDefaultQuizCount);
+  }
+  bank::DrawnForm drawn =
+      bank::draw_quiz_form(selected, limit, !own_list, rng, bank::form_enemies(s.banks));
+  warn_left_out(s, drawn.left_out);
+  if (!own_list && limit && drawn.facts < *limit && s.err != nullptr)
+    *s.err << bank::short_form_note(drawn.form.size(), drawn.facts) << "\n";
+  return drawn;
 }
 
 }  // namespace
@@ -143,39 +179,9 @@ Outcome run_quiz(Session& s, ProgressStore& store, const QuizOptions& options,
     focus = fmt::format(" on your weakest trap{}: {}", traps.size() == 1 ? "" : "s",
                         fmt::join(names, "; "));
   }
-  engine::Rng rng(s.seed);
-  engine::shuffle(selected, rng);
-  // One question per objective first, then the next round (bank/form.hpp); named ones as named.
-  if (options.filters.questions.empty()) selected = bank::objective_rounds(selected);
-  // The form: the first --count of those, drawn in order; one that would give away another's
-  // answer or ask what another asks is replaced by the next spare, of an objective the form does
-  // not hold where one is left (bank/form.hpp). Questions named with --question are asked as
-  // named, with a warning.
-  const bool own_limit = options.missed || options.weakest || !options.filters.traps.empty() ||
-                         !options.filters.questions.empty();
-  const std::optional<int> limit = options.count ? options.count
-                                   : own_limit   ? std::nullopt
-                                                 : std::optional(kDefaultQuizCount);
-  const std::size_t matching = selected.size();
-  const std::size_t size =
-      limit ? std::min(selected.size(), static_cast<std::size_t>(*limit)) : selected.size();
-  std::vector<Instance> form;
-  for (std::size_t i = 0; i < size; ++i)
-    form.push_back(instantiate(*selected[i], rng));
-  if (options.filters.questions.empty()) {
-    std::vector<const bank::Question*> spares(selected.begin() + static_cast<std::ptrdiff_t>(size),
-                                              selected.end());
-    warn_left_out(s, bank::untangle(
-                         form,
-                         [&](std::size_t i) -> std::optional<Instance> {
-                           const auto next = bank::take_spare(spares, form, i);
-                           if (!next) return std::nullopt;
-                           return instantiate(**next, rng);
-                         },
-                         bank::form_enemies(s.banks)));
-  } else {
-    warn_named_conflicts(s, form);
-  }
+  const bank::DrawnForm drawn = quiz_form(s, options, selected);
+  const std::vector<Instance>& form = drawn.form;
+  const std::size_t size = form.size();
   selected.clear();
   for (const Instance& instance : form)
     selected.push_back(instance.question);
@@ -218,7 +224,7 @@ Outcome run_quiz(Session& s, ProgressStore& store, const QuizOptions& options,
   store.end_session(id, s.now(), correct, total, std::nullopt, outcome.interrupted);
   s.fit_to_terminal();
   s.out << render_summary(s, answers, outcome.interrupted ? "Quiz interrupted" : "Quiz finished");
-  s.out << next_commands(s, options, answers, size, matching);
+  s.out << next_commands(s, options, answers, size, drawn.facts);
   s.out << seed_line(s);
   if (!options.report_path.empty()) {
     nlohmann::ordered_json report = session_report(s, "quiz", answers);

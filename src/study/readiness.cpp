@@ -315,7 +315,7 @@ std::shared_ptr<const Forms> forms_for(const std::vector<bank::Bank>& banks,
   auto forms = std::make_shared<Forms>();
   for (int f = 0; f < options.forms; ++f) {
     // Seeds of their own: no exam a learner takes is drawn with them.
-    const bank::ExamForm drawn =
+    const bank::DrawnForm drawn =
         bank::draw_exam_form(banks, options.filters, options.questions,
                              std::uint64_t{0x5eed0000} + static_cast<std::uint64_t>(f), &enemies);
     std::vector<std::size_t> form;
