@@ -448,14 +448,14 @@ TEST_CASE("export: a built-in bank that changed has a later revised date", "[exp
     const char* sha1;
   };
   const std::vector<Pin> pins = {
-      {"questions/modern-decoder.json", "2026-12-06T12:00:00Z",
-       "8e2596e04734e89c4c67385644cb16f57d7fff1f"},
-      {"questions/scaled-dot-product-attention.json", "2026-12-06T12:00:00Z",
-       "e00b86e05fd8b95350a30733706c310df3f671a5"},
-      {"questions/transformer-architectures.json", "2026-12-06T12:00:00Z",
-       "65aad250e888e0aabe0e286123167a3a86318752"},
-      {"questions/transformer-layer.json", "2026-12-06T12:00:00Z",
-       "15737edf238c1c5995e1fc0c83a5e23090b59a28"},
+      {"questions/modern-decoder.json", "2026-12-07T00:00:00Z",
+       "4713f247d9be24098035908e1aed0a11deaaa296"},
+      {"questions/scaled-dot-product-attention.json", "2026-12-07T00:00:00Z",
+       "fd90cf6c73baa3aae59ad623a7c97464f14fc026"},
+      {"questions/transformer-architectures.json", "2026-12-07T00:00:00Z",
+       "3dea3894f32a9012ca4cca834cd5b4a127f38f8a"},
+      {"questions/transformer-layer.json", "2026-12-07T00:00:00Z",
+       "d3e71ac307e3c0b7d9c6718d74330c63f216de09"},
   };
   const auto& builtin = proofdeck::bank::builtin_banks();
   CHECK(builtin.size() == pins.size());
