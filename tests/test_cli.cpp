@@ -198,7 +198,7 @@ TEST_CASE("an option with no close match lists the command's options and the glo
         std::string(
             "error: unknown option --xyzzy for check; its options: --format, --output, "
             "--min-verified, --strict, --lint, --source, --coverage, --mutate, --engine-faults, "
-            "--list-faults; the global "
+            "--list-faults, --forms; the global "
             "options: "
             "--color, --seed, --bank, --no-builtin, --data-dir, --width, --now\n") +
             kRunWithHelp);

@@ -30,63 +30,11 @@ using cli_test::Cli;
 using cli_test::TempDir;
 using nlohmann::json;
 
+using bank_test::objective;
+using bank_test::statement;
+using bank_test::study_bank;
+
 namespace {
-
-// A true/false question on `objective` in `topic`, keyed true.
-json statement(const std::string& id, const std::string& topic, const std::string& objective,
-               const std::string& prompt) {
-  json q = {{"id", id},
-            {"type", "truefalse"},
-            {"topic", topic},
-            {"prompt", prompt},
-            {"answer", true},
-            {"trap", "heads-cut"},
-            {"unprovable", "A unit of the format, not a claim to compute."},
-            {"explanation", "Each head's projections shrink as the head count grows."},
-            {"source", {{"section", "Identity statement"}}}};
-  if (!objective.empty()) q["objective"] = objective;
-  return q;
-}
-
-json objective(const std::string& id, const std::string& statement_text, const std::string& quote) {
-  return {{"id", id}, {"statement", statement_text}, {"quote", quote}};
-}
-
-// Seven statements on three objectives over two topics: heads-neutral 3, heads-width 2,
-// order-blind 2.
-json study_bank() {
-  return {{"format", 1},
-          {"bank", {{"id", "units"}, {"title", "Units"}, {"lesson", "lesson"}}},
-          {"topics", json::array({{{"id", "heads"}, {"name", "Heads"}},
-                                  {{"id", "order"}, {"name", "Order"}}})},
-          {"traps", json::array({{{"id", "heads-cut"},
-                                  {"name", "Heads cut parameters"},
-                                  {"misconception", "Splitting into heads saves weights."},
-                                  {"correction", "The heads hold the weights one head holds."},
-                                  {"source", {{"section", "Identity statement"}}}}})},
-          {"objectives",
-           json::array({objective("heads-neutral", "Splitting into heads keeps the weights.",
-                                  "costs the same total parameters"),
-                        objective("heads-width", "Each head is d_model/h wide.",
-                                  "gives each head only 32 dimensions"),
-                        objective("order-blind", "Attention alone is blind to order.",
-                                  "cannot know word order")})},
-          {"questions",
-           json::array({statement("neutral-1", "heads", "heads-neutral",
-                                  "Eight heads of width 64 hold the weights of one 512-wide head."),
-                        statement("neutral-2", "heads", "heads-neutral",
-                                  "Sixteen heads of width 32 keep a 512-wide block's weights."),
-                        statement("neutral-3", "heads", "heads-neutral",
-                                  "Four heads of width 128 cost what a single wide head costs."),
-                        statement("width-1", "heads", "heads-width",
-                                  "At d_model 512, sixteen heads are 32 dimensions wide each."),
-                        statement("width-2", "heads", "heads-width",
-                                  "Doubling the head count at a fixed width halves each head."),
-                        statement("blind-1", "order", "order-blind",
-                                  "Without positions, cat bit dog and dog bit cat attend alike."),
-                        statement("blind-2", "order", "order-blind",
-                                  "Attention's query-key comparison holds no positional term.")})}};
-}
 
 std::vector<const Question*> pointers(const Bank& bank) {
   std::vector<const Question*> out;
@@ -246,7 +194,23 @@ TEST_CASE("objective rounds: every objective once, in pool order, before any sec
   CHECK(order[3]->id == "neutral-2");  // the second round keeps the pool's order
 }
 
-TEST_CASE("an exam draw takes one question per objective until every objective is asked",
+TEST_CASE("an exam draw asks each objective at most once: a pool of fewer gives a shorter form",
+          "[objectives][form]") {
+  const Bank bank = load_bank(study_bank().dump(), "units.json");  // 3 objectives
+  for (std::uint64_t seed = 0; seed < 50; ++seed) {
+    INFO("seed " << seed);
+    for (const std::size_t n : {2u, 3u, 5u, 7u}) {
+      INFO(n << " questions");
+      proofdeck::engine::Rng rng(seed);
+      std::map<std::string, std::vector<const Question*>> spares;
+      const std::vector<const Question*> drawn = draw_spread(pointers(bank), n, rng, spares);
+      REQUIRE(drawn.size() == std::min<std::size_t>(n, 3));
+      CHECK(distinct(objectives_of(drawn)) == drawn.size());
+    }
+  }
+}
+
+TEST_CASE("a draw of a list the learner chose (--question, --trap) asks it whole, in rounds",
           "[objectives][form]") {
   const Bank bank = load_bank(study_bank().dump(), "units.json");
   for (std::uint64_t seed = 0; seed < 50; ++seed) {
@@ -255,7 +219,7 @@ TEST_CASE("an exam draw takes one question per objective until every objective i
       INFO(n << " questions");
       proofdeck::engine::Rng rng(seed);
       std::map<std::string, std::vector<const Question*>> spares;
-      const std::vector<const Question*> drawn = draw_spread(pointers(bank), n, rng, spares);
+      const std::vector<const Question*> drawn = draw_spread(pointers(bank), n, rng, spares, true);
       REQUIRE(drawn.size() == n);
       const std::vector<std::string> asked = objectives_of(drawn);
       // At most one of each while objectives are left, then rounds: never a third of one while
@@ -284,7 +248,7 @@ TEST_CASE("a topic's share of an exam follows its objectives, not how often each
   CHECK(exam_quota({2, 1}, 3) == std::vector<int>{2, 1});
 }
 
-TEST_CASE("a spare replacing a question is of an objective the form does not hold, if any",
+TEST_CASE("a spare replacing a question is of an objective the form does not hold, or none",
           "[objectives][form]") {
   const Bank bank = load_bank(study_bank().dump(), "units.json");
   std::vector<Instance> form(2);
@@ -295,8 +259,9 @@ TEST_CASE("a spare replacing a question is of an objective the form does not hol
   // width-1 is new: blind-2 comes first in the queue and its objective is free once replaced.
   CHECK((*take_spare(queue, form, 1))->id == "blind-2");
   CHECK((*take_spare(queue, form, 1))->id == "width-1");
-  CHECK((*take_spare(queue, form, 1))->id == "neutral-2");  // only a repeat is left
-  CHECK_FALSE(take_spare(queue, form, 1).has_value());
+  CHECK_FALSE(take_spare(queue, form, 1).has_value());  // only a repeat is left: no spare
+  CHECK(queue.size() == 1);
+  CHECK(queue.front()->id == "neutral-2");
 }
 
 TEST_CASE("a form never pairs two near-duplicates: the later one is replaced or left out",

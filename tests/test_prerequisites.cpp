@@ -298,7 +298,7 @@ TEST_CASE("list questions lists them topic by topic in the study order", "[cli][
   REQUIRE(cli.run({"list", "questions", "--bank", "scaled-dot-product-attention", "--format",
                    "json"}) == 0);
   const json listed = json::parse(cli.out.str());
-  REQUIRE(listed.size() == 21);
+  REQUIRE(listed.size() == 22);
   std::vector<std::string> runs;
   for (const json& q : listed)
     if (runs.empty() || runs.back() != q["topic"]) runs.push_back(q["topic"]);

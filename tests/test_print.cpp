@@ -481,7 +481,7 @@ TEST_CASE(
           if (selection.empty() && seed == 3 && answers == print::AnswerPlacement::none) {
             CHECK(document.find("variance d_k") == std::string::npos);
             CHECK(document.find("variance d\\_k") == std::string::npos);
-            CHECK(document.find("position term") == std::string::npos);
+            CHECK(document.find("RoPE adds nothing") == std::string::npos);
           }
         }
       }

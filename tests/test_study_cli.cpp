@@ -145,10 +145,13 @@ TEST_CASE("quiz: a right answer, then a trap call-out, then the summary and the 
 }
 
 TEST_CASE(
-    "quiz: without --count a form holds 20 of the questions that match, and the summary "
-    "says how to ask more",
-    "[cli][study]") {
+    "quiz: without --count a form holds 20 facts of those the selection asks, one question "
+    "each, and the summary says how to ask more",
+    "[cli][study][forms]") {
   TempDir data;
+  struct Run {
+    std::string out, err;
+  };
   const auto quiz = [&](std::vector<std::string> args) {
     Cli cli;
     cli.in.str(":q\n");
@@ -156,37 +159,48 @@ TEST_CASE(
     args.insert(args.end(), {"--seed", "0", "--no-demo", "--data-dir", data.path().string(),
                              "--color", "never"});
     REQUIRE(cli.run(args) == 0);  // :q at the first question: the summary of none answered
-    return cli.out.str();
+    return Run{cli.out.str(), cli.err.str()};
   };
 
-  const std::string whole = quiz({});
-  CHECK_THAT(whole, Contains("proofdeck quiz · 20 questions ·"));
+  const Run whole = quiz({});
+  CHECK_THAT(whole.out, Contains("proofdeck quiz · 20 questions ·"));
+  CHECK(whole.err.find("distinct facts") == std::string::npos);
   std::smatch cut;
-  REQUIRE(std::regex_search(whole, cut,
-                            std::regex("\n  20 of the ([0-9]+) questions that match were on "
-                                       "this quiz; to ask more:\n    proofdeck quiz --count "
-                                       "([0-9]+)\n")));
-  CHECK(std::stoi(cut[1]) > 50);  // every built-in question matches
+  REQUIRE(std::regex_search(whole.out, cut,
+                            std::regex("\n  20 of the ([0-9]+) facts the matching questions ask "
+                                       "were on this quiz; to ask more:\n    proofdeck quiz "
+                                       "--count ([0-9]+)\n")));
+  CHECK(std::stoi(cut[1]) > 50);  // every built-in objective
   CHECK(cut[2] == "50");
 
-  // The session's filters carry into the command; a count no larger than what matches.
-  const std::string formula = quiz({"--topic", "positional", "--topic", "rope"});
-  CHECK_THAT(formula, Contains("· 20 questions ·") &&
-                          Contains("\n  20 of the 23 questions that match were on this quiz; to "
-                                   "ask more:\n    proofdeck quiz --topic positional --topic "
-                                   "rope --count 23\n"));
+  // The session's filters carry into the command; a count no larger than the facts.
+  const Run lesson = quiz({"--from-bank", "transformer-layer"});
+  std::smatch facts;
+  REQUIRE(std::regex_search(lesson.out, facts,
+                            std::regex("\n  20 of the ([0-9]+) facts the matching questions ask "
+                                       "were on this quiz; to ask more:\n    proofdeck quiz "
+                                       "--from-bank transformer-layer --count ([0-9]+)\n")));
+  CHECK(facts[1] == facts[2]);
 
-  // Fewer than 20 match: all of them, and nothing to ask more of.
-  const std::string few = quiz({"--topic", "sdpa-formula"});
-  CHECK_THAT(few, Contains("proofdeck quiz · 5 questions ·") && !Contains("to ask more"));
-  // --count is the learner's own limit, above or below 20.
-  CHECK_THAT(quiz({"--count", "3"}),
+  // A selection of fewer facts than 20: one question each, said on standard error, and nothing
+  // to ask more of. 23 questions of --topic positional and rope ask 10 facts.
+  const Run formula = quiz({"--topic", "positional", "--topic", "rope"});
+  CHECK_THAT(formula.out, Contains("· 10 questions ·") && !Contains("to ask more"));
+  CHECK(formula.err == "10 questions: the selection holds 10 distinct facts\n");
+  // --count is the learner's own limit, below 20 or above (still one question per fact).
+  CHECK_THAT(quiz({"--count", "3"}).out,
              Contains("proofdeck quiz · 3 questions ·") && !Contains("to ask more"));
-  CHECK_THAT(quiz({"--count", "30"}),
+  CHECK_THAT(quiz({"--count", "30"}).out,
              Contains("proofdeck quiz · 30 questions ·") && !Contains("to ask more"));
-  // --question asks all it names, however many.
-  CHECK_THAT(quiz({"--question", "mha-purpose-subspaces"}),
+  const Run more = quiz({"--from-bank", "scaled-dot-product-attention", "--count", "30"});
+  CHECK_THAT(more.out, Contains("proofdeck quiz · 13 questions ·"));
+  CHECK_THAT(more.err, Contains("13 questions: the selection holds 13 distinct facts\n"));
+  // --question asks all it names, however many, and --trap all the questions of the trap.
+  CHECK_THAT(quiz({"--question", "mha-purpose-subspaces"}).out,
              Contains("proofdeck quiz · 1 question ·"));
+  const Run trap = quiz({"--trap", "rope-before-projection"});  // 5 questions, 2 facts
+  CHECK_THAT(trap.out, Contains("proofdeck quiz · 5 questions ·"));
+  CHECK(trap.err.find("distinct facts") == std::string::npos);
 }
 
 TEST_CASE("quiz: the explanation quotes its proof's value, written by the number rule",
@@ -708,22 +722,22 @@ TEST_CASE(
 
 TEST_CASE("drill: a topic's new cards come after every new card of what it requires",
           "[cli][study][requires]") {
-  // scaled-dot-product-attention's 21 cards (the formula's 5 first) before any of
+  // scaled-dot-product-attention's 22 cards (the formula's 6 first) before any of
   // modern-decoder's 46, which requires it.
   const std::vector<std::string> topics =
-      dealt_topics(67, {"--bank", "scaled-dot-product-attention", "--bank", "modern-decoder"});
-  REQUIRE(topics.size() == 67);
+      dealt_topics(68, {"--bank", "scaled-dot-product-attention", "--bank", "modern-decoder"});
+  REQUIRE(topics.size() == 68);
   const std::string formula = "The attention formula: Q, K, V and the softmax";
-  CHECK(std::count(topics.begin(), topics.begin() + 5, formula) == 5);
+  CHECK(std::count(topics.begin(), topics.begin() + 6, formula) == 6);
   const std::set<std::string> attention = {formula, "Why divide by √d_k", "Masking and cost",
                                            "Attention in practice: numerics and dropout"};
   for (std::size_t i = 0; i < topics.size(); ++i) {
     INFO(i << ": " << topics[i]);
-    CHECK(attention.contains(topics[i]) == (i < 21));
+    CHECK(attention.contains(topics[i]) == (i < 22));
   }
   // The modern decoder's topics, round by round in the bank's order, once they may start.
-  CHECK(topics[21] == "Grouped-query and multi-query attention");
-  CHECK(topics[27] == "FlashAttention and tiled attention");
+  CHECK(topics[22] == "Grouped-query and multi-query attention");
+  CHECK(topics[28] == "FlashAttention and tiled attention");
 }
 
 TEST_CASE("drill: a template is one card that draws fresh numbers at each review", "[cli][study]") {

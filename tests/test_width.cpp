@@ -361,8 +361,8 @@ TEST_CASE("a session takes the terminal's width again before each question (a re
   // The terminal is 160 columns wide for the first question, then resized to 50.
   int measured = 0;
   cli.measure_columns = [&measured] { return ++measured <= 2 ? 160 : 50; };
-  REQUIRE(cli.run({"quiz", "--count", "2", "--seed", "3", "--no-demo", "--color", "never",
-                   "--data-dir", home.path().string()}) == 0);
+  REQUIRE(cli.run({"quiz", "--type", "single", "--count", "2", "--seed", "3", "--no-demo",
+                   "--color", "never", "--data-dir", home.path().string()}) == 0);
   const std::string out = cli.out.str();
   const std::size_t second = out.find("\n[2/2]");
   REQUIRE(second != std::string::npos);
@@ -375,8 +375,9 @@ TEST_CASE("a session takes the terminal's width again before each question (a re
   fixed.out_is_terminal = true;
   int asked = 0;
   fixed.measure_columns = [&asked] { return ++asked, 50; };
-  REQUIRE(fixed.run({"quiz", "--count", "2", "--seed", "3", "--no-demo", "--color", "never",
-                     "--width", "160", "--data-dir", home.path().string()}) == 0);
+  REQUIRE(fixed.run({"quiz", "--type", "single", "--count", "2", "--seed", "3", "--no-demo",
+                     "--color", "never", "--width", "160", "--data-dir", home.path().string()}) ==
+          0);
   CHECK(asked == 0);
 }
 

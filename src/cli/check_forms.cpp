@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <thread>
 
+#include <fmt/color.h>
 #include <fmt/format.h>
 
 #include "bank/sources.hpp"
@@ -52,7 +53,8 @@ std::string forms_text(const std::vector<bank::FormAudit>& audits, int forms, co
                     text::pad_right(length_of(audit), length_width));
     const std::string share =
         fmt::format("{} of {} ask a fact twice", audit.repeating, audit.forms);
-    const std::string shown = audit.repeating == 0 ? share : style_lines(theme.bad, share);
+    const std::string shown =
+        audit.repeating == 0 ? share : fmt::format("{}", fmt::styled(share, theme.bad));
     // The share beside its scope where the line has room, else beneath it.
     out += text::display_width(head) + 2 + text::display_width(share) <= width
                ? head + "  " + shown + "\n"
@@ -70,11 +72,10 @@ std::string forms_text(const std::vector<bank::FormAudit>& audits, int forms, co
                                         audit.draw, from_bank, kAuditedFormLength),
                             width, "        ");
   }
-  out += failing == 0 ? style_lines(theme.good, "No form asks a fact twice.") + "\n"
+  out += failing == 0 ? style_lines(theme.good, "No form asks a fact twice.")
                       : style_lines(theme.bad,
                                     fmt::format("{} of {} ask a fact twice on some form.", failing,
-                                                text::count(audits.size(), "draw", "draws"))) +
-                            "\n";
+                                                text::count(audits.size(), "draw", "draws")));
   return out;
 }
 

@@ -72,7 +72,7 @@ std::string next_commands(const Session& s, const QuizOptions& options,
   std::string out;
   if (!options.count && size < facts) {
     out += text::wrap_block(
-               fmt::format("{} of the {} facts the questions that match ask were on this quiz; to "
+               fmt::format("{} of the {} facts the matching questions ask were on this quiz; to "
                            "ask more:",
                            size, facts),
                s.width, "  ", "  ") +
