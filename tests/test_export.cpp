@@ -449,13 +449,13 @@ TEST_CASE("export: a built-in bank that changed has a later revised date", "[exp
   };
   const std::vector<Pin> pins = {
       {"questions/modern-decoder.json", "2026-12-07T00:00:00Z",
-       "4713f247d9be24098035908e1aed0a11deaaa296"},
+       "9ed176676961ab21dbb2f59a6b4b1a9fa480b371"},
       {"questions/scaled-dot-product-attention.json", "2026-12-07T00:00:00Z",
-       "fd90cf6c73baa3aae59ad623a7c97464f14fc026"},
+       "3ec58b50cbc177ed7d50cc698fd8a9c3381fda56"},
       {"questions/transformer-architectures.json", "2026-12-07T00:00:00Z",
-       "3dea3894f32a9012ca4cca834cd5b4a127f38f8a"},
+       "36df6f5a4f4455d327d372afa81954fd9d5b3cf4"},
       {"questions/transformer-layer.json", "2026-12-07T00:00:00Z",
-       "d3e71ac307e3c0b7d9c6718d74330c63f216de09"},
+       "4d4f31e227e513fca3f721e6a82ec418888bed5d"},
   };
   const auto& builtin = proofdeck::bank::builtin_banks();
   CHECK(builtin.size() == pins.size());

@@ -206,7 +206,8 @@ TEST_CASE("check --forms: JSON per scope and draw, a text line each, exit 1 on a
   Cli text;
   REQUIRE(text.run({"check", "--forms", "30", "--no-builtin", "--bank", bank, "--color", "never",
                     "--width", "80"}) == 0);
-  CHECK_THAT(text.out.str(), Contains("  units  exam  3 questions  0 of 30 ask a fact twice\n") &&
+  CHECK_THAT(text.out.str(), Contains("  scope  draw  length  forms asking a fact twice\n") &&
+                                 Contains("  units  exam  3       0 of 30\n") &&
                                  Contains("No form asks a fact twice."));
 
   // A checking option beside it is a usage error; junit is not one of its formats.
@@ -238,8 +239,8 @@ TEST_CASE("check --forms' text names the first repeating form and the command th
   clean.first_seed.reset();
   const std::string text = proofdeck::cli::forms_text({clean, repeating}, 40,
                                                       proofdeck::Theme::plain(), 120, "proofdeck");
-  CHECK_THAT(text, Contains("  all    quiz  19 to 20 questions  0 of 40 ask a fact twice\n") &&
-                       Contains("  units  quiz  19 to 20 questions  2 of 40 ask a fact twice\n") &&
+  CHECK_THAT(text, Contains("  all    quiz  19–20   0 of 40\n") &&
+                       Contains("  units  quiz  19–20   2 of 40\n") &&
                        Contains("first at seed 7: neutral-1 and neutral-2 (objective "
                                 "heads-neutral); to see that form:") &&
                        Contains("proofdeck --seed 7 quiz --from-bank units --count 20") &&

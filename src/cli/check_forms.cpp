@@ -2,6 +2,7 @@
 #include "cli/check_forms.hpp"
 
 #include <algorithm>
+#include <string_view>
 #include <thread>
 
 #include <fmt/color.h>
@@ -39,26 +40,31 @@ std::string forms_text(const std::vector<bank::FormAudit>& audits, int forms, co
                   forms, forms, kAuditedFormLength, forms - 1),
       width, "", "");
   const auto length_of = [](const bank::FormAudit& audit) {
-    return audit.shortest == audit.longest
-               ? fmt::format("{} questions", audit.shortest)
-               : fmt::format("{} to {} questions", audit.shortest, audit.longest);
+    return audit.shortest == audit.longest ? fmt::format("{}", audit.shortest)
+                                           : fmt::format("{}–{}", audit.shortest, audit.longest);
   };
-  int length_width = 0;
+  int length_width = text::display_width("length");
   for (const bank::FormAudit& audit : audits)
     length_width = std::max(length_width, text::display_width(length_of(audit)));
+  // One row per scope and draw under a header; the count beside its scope where the line has
+  // room, else beneath it.
+  const auto row = [&](std::string_view scope, std::string_view draw, std::string_view length,
+                       std::string_view share, const std::string& shown) {
+    const std::string head =
+        fmt::format("  {}  {}  {}", text::pad_right(scope, scope_width), text::pad_right(draw, 4),
+                    text::pad_right(length, length_width));
+    return text::display_width(head) + 2 + text::display_width(share) <= width
+               ? head + "  " + shown + "\n"
+               : fmt::format("  {}  {}  {}\n      {}\n", text::pad_right(scope, scope_width), draw,
+                             length, shown);
+  };
+  const std::string heading = "forms asking a fact twice";
+  out += style_lines(theme.dim, row("scope", "draw", "length", heading, heading));
   std::size_t failing = 0;
   for (const bank::FormAudit& audit : audits) {
-    const std::string head =
-        fmt::format("  {}  {}  {}", text::pad_right(audit.scope, scope_width), audit.draw,
-                    text::pad_right(length_of(audit), length_width));
-    const std::string share =
-        fmt::format("{} of {} ask a fact twice", audit.repeating, audit.forms);
-    const std::string shown =
-        audit.repeating == 0 ? share : fmt::format("{}", fmt::styled(share, theme.bad));
-    // The share beside its scope where the line has room, else beneath it.
-    out += text::display_width(head) + 2 + text::display_width(share) <= width
-               ? head + "  " + shown + "\n"
-               : head + "\n      " + shown + "\n";
+    const std::string share = fmt::format("{} of {}", audit.repeating, audit.forms);
+    out += row(audit.scope, audit.draw, length_of(audit), share,
+               audit.repeating == 0 ? share : fmt::format("{}", fmt::styled(share, theme.bad)));
     if (audit.repeating == 0) continue;
     ++failing;
     const bank::RepeatedFact& pair = audit.first_repeat;
