@@ -24,6 +24,41 @@ using Mat = engine::Matrix<double>;
 
 namespace {
 
+// The angle RoPE turns pair `pair` by at `position` under `config`: a unit vector in the pair's
+// first coordinate, rotated by the engine, read back with atan2 (in (−π, π]).
+double turned_angle(std::int64_t head_dim, std::int64_t pair, std::int64_t position,
+                    const engine::RopeConfig& config) {
+  Mat unit = Mat::Zero(1, head_dim);
+  unit(0, pair) = 1.0;
+  Mat turned;
+  engine::rope_forward(turned, unit, {position}, config);
+  return std::atan2(turned(0, pair + head_dim / 2), turned(0, pair));
+}
+
+// Where `last` lands under `config`, read off the rotation itself: the slowest pair (θ =
+// base^(−(d−2)/d), the one least likely to wrap) is turned at the last position and the angle
+// divided by θ. Past a half turn the angle wraps; the whole turns come from the expected
+// position (`expected`), the fraction from the rotation.
+double landed_position(std::int64_t head_dim, std::int64_t last, double expected,
+                       const engine::RopeConfig& config) {
+  const std::int64_t slow_pair = head_dim / 2 - 1;
+  const double slow_theta =
+      std::pow(config.base, -2.0 * as_double(slow_pair) / as_double(head_dim));
+  const double angle = turned_angle(head_dim, slow_pair, last, config);
+  constexpr double kTurn = 2.0 * std::numbers::pi;
+  const double turns = std::round((expected * slow_theta - angle) / kTurn);
+  return (angle + turns * kTurn) / slow_theta;
+}
+
+// Pair `pair`'s speed under `changed` relative to `trained` (1: as trained, 1/s: s times
+// slower), each read as the angle the engine turns it by at position 1; 0 when the trained
+// rotation turns it by nothing (a rotation that is not applied).
+double relative_speed(std::int64_t head_dim, std::int64_t pair, const engine::RopeConfig& trained,
+                      const engine::RopeConfig& changed) {
+  const double before = turned_angle(head_dim, pair, 1, trained);
+  return before == 0.0 ? 0.0 : turned_angle(head_dim, pair, 1, changed) / before;
+}
+
 DemoResult run_rope_scaling(const Params& params, std::uint64_t seed, RunCaches&) {
   const std::string demo = "rope-scaling";
   const std::int64_t trained = params.integer("trained");
@@ -56,20 +91,19 @@ DemoResult run_rope_scaling(const Params& params, std::uint64_t seed, RunCaches&
   const double spread = *std::max_element(scores.begin(), scores.end()) -
                         *std::min_element(scores.begin(), scores.end());
 
-  // Where the last token lands, read off the rotation itself: turn a unit vector in the slowest
-  // pair (θ = base^(−(d−2)/d), the one least likely to wrap) at the last position and divide
-  // the angle it turned by θ. Past a half turn the angle wraps; the whole turns come from the
-  // expected position, the fraction from the rotation.
-  const std::int64_t slow_pair = head_dim / 2 - 1;
-  const double slow_theta = std::pow(base, -2.0 * as_double(slow_pair) / as_double(head_dim));
-  Mat unit = Mat::Zero(1, head_dim);
-  unit(0, slow_pair) = 1.0;
-  Mat turned;
-  engine::rope_forward(turned, unit, {last}, config);
-  const double angle = std::atan2(turned(0, slow_pair + head_dim / 2), turned(0, slow_pair));
-  constexpr double kTurn = 2.0 * std::numbers::pi;
-  const double turns = std::round((scaled * slow_theta - angle) / kTurn);
-  const double landed = (angle + turns * kTurn) / slow_theta;
+  // Where the last token lands, with interpolation and without, read off the rotation.
+  const double landed = landed_position(head_dim, last, scaled, config);
+  const engine::RopeConfig unscaled{engine::RopeConvention::half, base, 1.0};
+  const double unscaled_landed = landed_position(head_dim, last, as_double(last), unscaled);
+  // NTK-aware scaling keeps the positions and raises the base to b·s^(d/(d−2)): the fastest
+  // pair keeps its speed, the slowest slows by exactly s. Linear interpolation slows every pair.
+  const double ntk_base = base * std::pow(factor, as_double(head_dim) / as_double(head_dim - 2));
+  const engine::RopeConfig ntk{engine::RopeConvention::half, ntk_base, 1.0};
+  const std::int64_t slowest = head_dim / 2 - 1;
+  const double ntk_fast = relative_speed(head_dim, 0, unscaled, ntk);
+  const double ntk_slow = relative_speed(head_dim, slowest, unscaled, ntk);
+  const double pi_fast = relative_speed(head_dim, 0, unscaled, config);
+  const double pi_slow = relative_speed(head_dim, slowest, unscaled, config);
 
   DemoResult result;
   result.set("extended_length", "Tokens in the extended context", as_double(extended),
@@ -81,15 +115,25 @@ DemoResult run_rope_scaling(const Params& params, std::uint64_t seed, RunCaches&
   const std::string angle_words = "Fastest pair's largest angle in radians, ";
   result.set("max_angle_trained", angle_words + "trained context", max_trained,
              Provenance::derived);
-  result.set("max_angle_extended", angle_words + "extended context, no scaling", as_double(last),
-             Provenance::derived);
+  result.set("max_angle_extended", angle_words + "extended context, no scaling", unscaled_landed,
+             Provenance::measured);
   result.set("max_angle_interpolated", angle_words + "extended context, interpolated", landed,
              Provenance::measured);
   result.set("interpolated_within_trained",
              "Interpolated last position stays inside the trained range",
              landed < as_double(trained), Provenance::measured);
   result.set("extended_beyond_trained", "Unscaled last position lies beyond the trained range",
-             last > trained - 1, Provenance::derived);
+             unscaled_landed > as_double(trained - 1), Provenance::measured);
+  result.set("ntk_base", "RoPE base after NTK-aware scaling", ntk_base, Provenance::derived);
+  const std::string speed_words = "speed against the trained rotation, ";
+  result.set("ntk_speed_fastest", "Fastest pair's " + speed_words + "NTK-aware base", ntk_fast,
+             Provenance::measured);
+  result.set("ntk_speed_slowest", "Slowest pair's " + speed_words + "NTK-aware base", ntk_slow,
+             Provenance::measured);
+  result.set("pi_speed_fastest", "Fastest pair's " + speed_words + "interpolated", pi_fast,
+             Provenance::measured);
+  result.set("pi_speed_slowest", "Slowest pair's " + speed_words + "interpolated", pi_slow,
+             Provenance::measured);
   result.set("offset_spread_scaled",
              "Score spread over pairs at the same offset, interpolated RoPE", spread,
              Provenance::measured);
@@ -137,7 +181,14 @@ DemoResult run_rope_scaling(const Params& params, std::uint64_t seed, RunCaches&
                   offset,
                   starts.size() == 1 ? fmt::format("position {}", starts.front())
                                      : fmt::format("positions {}", fmt::join(starts, ", ")),
-                  text::format_short(spread))};
+                  text::format_short(spread)),
+      fmt::format("NTK-aware scaling (the basis of rope_type \"dynamic\" and of YaRN) keeps the "
+                  "positions and raises the base to {}·{}^({}/{}) = {}: read off the rotation at "
+                  "position 1, the fastest pair turns at {}× its trained speed and the slowest "
+                  "at {}×, where interpolation slows both to {}×.",
+                  text::format_short(base), text::format_short(factor), head_dim, head_dim - 2,
+                  text::format_readable(ntk_base, 6), text::format_short(ntk_fast),
+                  text::format_short(ntk_slow), text::format_short(pi_slow))};
   return result;
 }
 
