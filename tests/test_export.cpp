@@ -449,7 +449,7 @@ TEST_CASE("export: a built-in bank that changed has a later revised date", "[exp
   };
   const std::vector<Pin> pins = {
       {"questions/modern-decoder.json", "2026-12-07T00:00:00Z",
-       "d84cfc5a484cec0f24c971ede0b7d38152b8c82d"},
+       "335c80ece4cf8ab6c2b746cdf6fa7534f507d8c3"},
       {"questions/scaled-dot-product-attention.json", "2026-12-07T00:00:00Z",
        "3ec58b50cbc177ed7d50cc698fd8a9c3381fda56"},
       {"questions/transformer-architectures.json", "2026-12-07T00:00:00Z",

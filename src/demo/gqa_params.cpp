@@ -101,6 +101,26 @@ double queries_per_kv_head(std::int64_t heads, std::int64_t kv) {
       std::count(probe_cache.kv_head.begin(), probe_cache.kv_head.end(), Index{0}));
 }
 
+// Entries a live KV cache holds per token at G key/value heads: a narrow layer with the run's
+// head counts (two dimensions per head, zero weights: only the shapes matter) decodes three
+// tokens, and every tensor the cache holds is counted, queries included if it keeps them.
+double live_cache_entries_per_token(std::int64_t heads, std::int64_t kv) {
+  constexpr std::int64_t kDim = 2;
+  constexpr Index kDecoded = 3;
+  const engine::GqaParams<double> layer(
+      engine::GqaConfig::of(heads * kDim, heads, kv).with_head_dim(kDim).without_rope());
+  engine::KvCache<double> cache;
+  const Mat tokens = Mat::Ones(kDecoded, heads * kDim);
+  for (Index t = 0; t < kDecoded; ++t) {
+    Mat out;
+    engine::gqa_decode_step(out, cache, Mat(tokens.row(t)), t, layer);
+  }
+  double entries = 0.0;
+  engine::visit_tensors(
+      cache, [&](const std::string&, const Mat& tensor) { entries += as_double(tensor.size()); });
+  return cache.length() == 0 ? 0.0 : entries / as_double(cache.length());
+}
+
 // Multi-head attention's sizes, which every key/value head count is measured against.
 struct MultiHeadSizes {
   double params = 0.0;    // one layer's attention weights, 4·E²
@@ -131,6 +151,8 @@ MultiHeadSizes report_kv_heads(DemoResult& result, const GqaSettings& s) {
              head_width, totals);
   Mat table(static_cast<Index>(s.kv_list.size()), 6);
   std::vector<std::string> rows;
+  // The cache's share of multi-head's is read from live caches: it depends on H and G alone.
+  const double mha_entries = live_cache_entries_per_token(s.heads, s.heads);
   for (std::size_t i = 0; i < s.kv_list.size(); ++i) {
     const std::int64_t kv = s.kv_list[i];
     const double g = as_double(kv);
@@ -160,8 +182,9 @@ MultiHeadSizes report_kv_heads(DemoResult& result, const GqaSettings& s) {
                fmt::format("KV cache bytes for {}, all layers{}",
                            text::count(s.tokens, "token", "tokens"), with_kv),
                cache_bytes, Provenance::derived);
+    const double live_entries = live_cache_entries_per_token(s.heads, kv);
     result.set("kv_cache_ratio" + suffix, "KV cache over multi-head's" + with_kv,
-               cache_bytes / mha.cache, Provenance::derived);
+               mha_entries == 0.0 ? 0.0 : live_entries / mha_entries, Provenance::counted);
     const auto row = static_cast<Index>(i);
     table.row(row) << readers_of_first, q_proj + o_proj, kv_proj, total, total / mha.params,
         cache_bytes;
@@ -288,7 +311,7 @@ DemoInfo gqa_params_demo() {
        integer_param("tokens", 4096, 1, 1000000, "tokens in the KV cache"),
        integer_param("bytes", 2, 1, 8, "bytes per cached value (2: fp16/bf16)")},
       run_gqa_params,
-      {engine::Op::attention, engine::Op::heads, engine::Op::kv_heads}};
+      {engine::Op::attention, engine::Op::heads, engine::Op::kv_heads, engine::Op::kv_cache}};
 }
 
 }  // namespace proofdeck::demo
