@@ -301,10 +301,18 @@ TEST_CASE("the filters choose the pool: a topic's objectives only", "[readiness]
   REQUIRE(r.by_objective.size() == 3);
   CHECK(r.by_objective[0].id == "o4");
   CHECK(r.by_topic.size() == 1);
-  // A form of six from three objectives: each asked twice, each a third of the form.
-  CHECK(r.questions == 6);
+  // Six asked for from three objectives: the form asks each once, as exam draws it, so the exam
+  // readiness predicts is three questions long and its pass mark is counted on three.
+  CHECK(r.questions == 3);
+  CHECK(r.needed == 3);  // 75% of 3
   for (const ObjectiveReadiness& o : r.by_objective)
     CHECK(o.weight == Approx(1.0 / 3));
+  // All answered right: the pass chance on three is that of three right, not of five of six.
+  ReadinessOptions six = options;
+  six.filters.topics = {"t1"};
+  const Readiness known = estimate_readiness(banks(), answered({1, 2, 3}, true), kNow, six);
+  CHECK(known.questions == 3);
+  CHECK(known.pass_chance > 0.3);
 }
 
 TEST_CASE("the fewest right answers that pass, by exam's own rule", "[readiness]") {

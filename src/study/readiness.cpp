@@ -344,8 +344,11 @@ void ReadinessForms::keep(const std::string& key, std::shared_ptr<const Forms> f
 
 namespace {
 
-// The mean chance over forms, and the chance of `needed` right or more averaged over them.
-std::pair<double, double> over_forms(const Forms& forms, const std::vector<double>& p, int needed) {
+// The mean chance over forms, and the chance of passing at `pass` percent averaged over them,
+// each form's pass mark counted on its own length (a selection of fewer facts than asked for
+// draws shorter forms).
+std::pair<double, double> over_forms(const Forms& forms, const std::vector<double>& p,
+                                     double pass_mark) {
   double score = 0.0, pass = 0.0;
   std::vector<double> on_form;
   for (const std::vector<std::size_t>& form : forms) {
@@ -355,7 +358,8 @@ std::pair<double, double> over_forms(const Forms& forms, const std::vector<doubl
     if (on_form.empty()) continue;
     score +=
         std::accumulate(on_form.begin(), on_form.end(), 0.0) / static_cast<double>(on_form.size());
-    pass += chance_of_at_least(on_form, needed);
+    pass +=
+        chance_of_at_least(on_form, needed_to_pass(static_cast<int>(on_form.size()), pass_mark));
   }
   const double n = static_cast<double>(std::max<std::size_t>(forms.size(), 1));
   return {score / n, pass / n};
@@ -412,11 +416,15 @@ Readiness estimate_readiness(const std::vector<bank::Bank>& banks,
       sibling[i] = std::max(sibling[i], recall[j]);
   const std::vector<double> p = chances_now(items, levels, recall, sibling, fit);
 
-  result.questions = std::min(options.questions, static_cast<int>(items.size()));
-  result.needed = needed_to_pass(result.questions, options.pass);
   const std::shared_ptr<const Forms> shared_forms = forms_for(banks, items, options);
   const Forms& forms = *shared_forms;
-  std::tie(result.overall, result.pass_chance) = over_forms(forms, p, result.needed);
+  // The exam's length: the forms' (no objective twice, so at most the pool's objectives).
+  result.questions = 0;
+  for (const std::vector<std::size_t>& form : forms)
+    result.questions = std::max(result.questions, static_cast<int>(form.size()));
+  if (forms.empty()) result.questions = std::min(options.questions, static_cast<int>(items.size()));
+  result.needed = needed_to_pass(result.questions, options.pass);
+  std::tie(result.overall, result.pass_chance) = over_forms(forms, p, options.pass);
 
   // The 80% interval: the first attempts and the prior's pseudo-answers resampled (the estimate's
   // own sampling error: wide for a handful of answers, however right), widened for what
@@ -441,7 +449,7 @@ Readiness estimate_readiness(const std::vector<bank::Bank>& banks,
     const double shift = rng.normal(0.0, kModelError);
     for (std::size_t i = 0; i < items.size(); ++i)
       widened[i] = std::clamp(p[i] + kIntervalWiden * (chances[i] - p[i]) + shift, 0.0, 1.0);
-    pass_sum += over_forms(forms, widened, result.needed).second;
+    pass_sum += over_forms(forms, widened, options.pass).second;
   }
   result.pass_chance = pass_sum / kBootstrap;
   const double mean = std::accumulate(resampled.begin(), resampled.end(), 0.0) /
