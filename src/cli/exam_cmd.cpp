@@ -36,7 +36,10 @@ void setup_exam(CLI::App& app, const std::function<Context()>& context) {
   for (CLI::Option* filter : exam->get_options())
     if (filter->get_group() == "Filters") form_options.push_back(filter);
   form_options.push_back(
-      exam->add_option("-n,--count", options->count, "Questions, drawn across topics in proportion")
+      exam->add_option(
+              "-n,--count", options->count,
+              "Questions, drawn across topics in proportion, one per objective and none twice "
+              "(fewer when the filters select fewer objectives)")
           ->check(whole_number(1, 1000))
           ->capture_default_str());
   form_options.push_back(exam->add_option("--minutes", options->minutes,

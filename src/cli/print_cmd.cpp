@@ -120,8 +120,8 @@ void setup_print(CLI::App& app, const std::function<Context()>& context) {
                       "questions\" with --answers inline)");
   command
       ->add_option("--count", options->count,
-                   "N questions drawn with --seed, spread over the topics as an exam draws them "
-                   "(default: every question the filters select)")
+                   "N questions drawn with --seed, spread over the topics as an exam draws them, "
+                   "one per objective (default: every question the filters select)")
       ->check(whole_number(1, 100000));
   command->footer(
       "A section per topic; questions numbered 1..N, options lettered and templates drawn from "

@@ -31,8 +31,9 @@ void setup_quiz(CLI::App& app, const std::function<Context()>& context) {
   add_filter_options(quiz, options->filters);
   quiz->add_option(
           "-n,--count", bound->count,
-          fmt::format("Ask at most N questions (default: {}, or all that match when "
-                      "fewer; --missed, --weakest, --trap and --question ask all they select)",
+          fmt::format("Ask at most N questions, one per objective and none twice (default: {}, "
+                      "or one for each objective that matches when fewer; --missed, --weakest, "
+                      "--trap and --question ask all they select)",
                       study::kDefaultQuizCount))
       ->check(whole_number(1, 100000));
   quiz->add_flag("--no-demo", bound->no_demo, "Leave the live proof out of the feedback");
