@@ -163,8 +163,9 @@ void study_phase(const bank::Bank& loaded, std::string_view text) {
 }  // namespace
 
 // What check --lint, --coverage and a form do with a bank that loaded: every lint rule, its
-// objectives resolved, the pairs no form may hold, one question per objective, and the coverage
-// of a short lesson its quotes and out_of_scope entries are matched against.
+// objectives and same_fact_as ids resolved, the pairs no form may hold, a quiz's and an exam's
+// draw of one question per objective, and the coverage of a short lesson its quotes and
+// out_of_scope entries are matched against.
 void form_phase(const bank::Bank& loaded) {
   const std::vector<bank::Bank> banks{loaded};
   try {
@@ -172,8 +173,13 @@ void form_phase(const bank::Bank& loaded) {
   } catch (const Error&) {
     // an objective no loaded bank defines: refused with its place, as load_banks refuses it
   }
+  try {
+    bank::check_same_facts(banks);
+  } catch (const Error&) {
+    // a same_fact_as id no loaded question has, or one of its own objective: refused likewise
+  }
   bank::lint(banks);
-  bank::form_enemies(banks);
+  const bank::Enemies enemies = bank::form_enemies(banks);
   std::vector<const bank::Question*> pool;
   for (const bank::Question& q : loaded.questions)
     pool.push_back(&q);
@@ -181,6 +187,7 @@ void form_phase(const bank::Bank& loaded) {
   std::map<std::string, std::vector<const bank::Question*>> spares;
   bank::draw_spread(pool, std::min<std::size_t>(pool.size(), 20), rng, spares);
   bank::objective_rounds(pool);
+  bank::draw_quiz_form(pool, 20, true, rng, enemies);
   static const std::string lesson =
       "Title\n\nIdentity statement: splitting into heads costs the same total parameters.\n\n"
       "L1 — Intuition\n\nA purely content-based comparison cannot know word order.\n";
