@@ -225,10 +225,7 @@ std::vector<const Question*> objective_rounds(const std::vector<const Question*>
 }
 
 std::size_t count_objectives(const std::vector<const Question*>& questions) {
-  std::set<std::string> objectives;
-  for (const Question* q : questions)
-    objectives.insert(q->objective_id());
-  return objectives.size();
+  return objectives_asked(questions).size();
 }
 
 std::string short_form_note(std::size_t questions, std::size_t facts) {
@@ -264,20 +261,50 @@ DrawnForm draw_quiz_form(std::vector<const Question*> selected, std::optional<st
   return result;
 }
 
-std::optional<const Question*> take_spare(std::vector<const Question*>& queue,
-                                          const std::vector<Instance>& form,
-                                          std::size_t replacing) {
-  std::set<std::string> on_form;
-  for (std::size_t i = 0; i < form.size(); ++i) {
-    if (i != replacing) on_form.insert(form[i].question->objective_id());
-  }
+std::optional<const Question*> take_new(std::vector<const Question*>& queue,
+                                        const std::set<std::string>& held) {
   const auto it = std::find_if(queue.begin(), queue.end(), [&](const Question* q) {
-    return !on_form.contains(q->objective_id());
+    return !held.contains(q->objective_id());
   });
   if (it == queue.end()) return std::nullopt;
   const Question* taken = *it;
   queue.erase(it);
   return taken;
+}
+
+std::optional<const Question*> take_new(std::map<std::string, std::vector<const Question*>>& spares,
+                                        const std::string& topic,
+                                        const std::set<std::string>& held) {
+  std::optional<const Question*> next = take_new(spares[topic], held);
+  for (auto it = spares.begin(); !next && it != spares.end(); ++it)
+    next = take_new(it->second, held);
+  return next;
+}
+
+std::set<std::string> objectives_asked(const std::vector<const Question*>& questions) {
+  std::set<std::string> objectives;
+  for (const Question* q : questions)
+    objectives.insert(q->objective_id());
+  return objectives;
+}
+
+namespace {
+
+// The objectives of every question of `form` but the one at `replacing`.
+std::set<std::string> held_besides(const std::vector<Instance>& form, std::size_t replacing) {
+  std::set<std::string> held;
+  for (std::size_t i = 0; i < form.size(); ++i) {
+    if (i != replacing) held.insert(form[i].question->objective_id());
+  }
+  return held;
+}
+
+}  // namespace
+
+std::optional<const Question*> take_spare(std::vector<const Question*>& queue,
+                                          const std::vector<Instance>& form,
+                                          std::size_t replacing) {
+  return take_new(queue, held_besides(form, replacing));
 }
 
 std::vector<LeftOut> untangle(std::vector<Instance>& form,
@@ -402,9 +429,8 @@ DrawnForm draw_exam_form(const std::vector<Bank>& banks, const Filters& filters,
   result.left_out = untangle(
       form,
       [&](std::size_t i) -> std::optional<Instance> {
-        std::optional<const Question*> next = take_spare(spares[form[i].question->topic], form, i);
-        for (auto it = spares.begin(); !next && it != spares.end(); ++it)
-          next = take_spare(it->second, form, i);
+        std::optional<const Question*> next =
+            take_new(spares, form[i].question->topic, held_besides(form, i));
         for (auto it = spares.begin(); !next && repeats && it != spares.end(); ++it) {
           if (it->second.empty()) continue;
           next = it->second.front();

@@ -18,6 +18,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -61,8 +62,21 @@ std::optional<std::string> named_conflict(const Instance& a, const Instance& b,
 // n of it ask n objectives once each while the pool has n objectives; the rest come in rounds.
 std::vector<const Question*> objective_rounds(const std::vector<const Question*>& shuffled);
 
-// The first of `queue` whose objective no question of `form` but the one at `replacing` has,
-// taken out of the queue; nullopt when there is none (a form never asks an objective twice).
+// The first of `queue` whose objective is not in `held`, taken out of the queue; nullopt when
+// there is none (a form never asks an objective twice).
+std::optional<const Question*> take_new(std::vector<const Question*>& queue,
+                                        const std::set<std::string>& held);
+
+// take_new from `spares[topic]` (a draw's spares, by topic: so the spread holds), else from each
+// other topic's queue in turn.
+std::optional<const Question*> take_new(std::map<std::string, std::vector<const Question*>>& spares,
+                                        const std::string& topic,
+                                        const std::set<std::string>& held);
+
+// The objectives `questions` ask (Question::objective_id).
+std::set<std::string> objectives_asked(const std::vector<const Question*>& questions);
+
+// take_new with the objectives of every question of `form` but the one at `replacing`.
 std::optional<const Question*> take_spare(std::vector<const Question*>& queue,
                                           const std::vector<Instance>& form, std::size_t replacing);
 

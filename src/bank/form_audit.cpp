@@ -12,7 +12,7 @@ namespace proofdeck::bank {
 
 namespace {
 
-bool names(const Question& q, const std::string& id) {
+bool marks_same_fact(const Question& q, const std::string& id) {
   return std::any_of(q.same_fact_as.begin(), q.same_fact_as.end(),
                      [&](const Requirement& named) { return named.id == id; });
 }
@@ -39,7 +39,8 @@ std::optional<RepeatedFact> repeated_fact(const std::vector<const Question*>& fo
       const Question& b = *form[j];
       if (a.objective_id() == b.objective_id())
         return RepeatedFact{a.id, b.id, "objective " + a.objective_id()};
-      if (names(a, b.id) || names(b, a.id)) return RepeatedFact{a.id, b.id, "same_fact_as"};
+      if (marks_same_fact(a, b.id) || marks_same_fact(b, a.id))
+        return RepeatedFact{a.id, b.id, "same_fact_as"};
     }
   }
   return std::nullopt;
@@ -48,12 +49,12 @@ std::optional<RepeatedFact> repeated_fact(const std::vector<const Question*>& fo
 std::vector<FormAudit> audit_forms(const std::vector<Bank>& banks, int forms, int count,
                                    int threads) {
   std::vector<Filters> scopes(1);
-  std::vector<std::string> names{"all"};
+  std::vector<std::string> scope_names{"all"};
   for (const Bank& bank : banks) {
     Filters only;
     only.banks = {bank.id};
     scopes.push_back(std::move(only));
-    names.push_back(bank.id);
+    scope_names.push_back(bank.id);
   }
   const Enemies enemies = form_enemies(banks);
   const auto n = static_cast<std::size_t>(std::max(forms, 0));
@@ -82,7 +83,7 @@ std::vector<FormAudit> audit_forms(const std::vector<Bank>& banks, int forms, in
       for (std::thread& thread : pool_threads)
         thread.join();
       FormAudit audit;
-      audit.scope = names[s];
+      audit.scope = scope_names[s];
       audit.draw = draw;
       audit.forms = n;
       for (std::size_t seed = 0; seed < n; ++seed) {

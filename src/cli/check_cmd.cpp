@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <string_view>
 #include <thread>
 
 #include <fmt/color.h>
@@ -669,25 +670,33 @@ void run_check(const CheckOptions& options, Context& context) {
   }
 }
 
-// --list-faults: the catalog, and nothing checked. An option that would check something is a
-// usage error rather than silently ignored, so a CI line that asks for a check never passes
-// without running one.
-void run_list_faults(const CheckOptions& options, const CLI::App& check, Context& context) {
+// A mode of check that checks nothing else (--list-faults, --forms): an option that would check
+// something beside it is a usage error rather than silently ignored, so a CI line that asks for
+// a check never passes without running one; and the mode prints text or json, not junit.
+// `does`: what the mode does instead ("lists the engine faults and checks nothing"); `then`:
+// what to run instead.
+void refuse_beside(const CheckOptions& options, const CLI::App& check, const std::string& mode,
+                   std::string_view does, std::string_view then) {
   std::vector<std::string> given;
   for (const char* name : {"--strict", "--lint", "--mutate", "--engine-faults", "--source",
                            "--coverage", "--min-verified", "--forms"}) {
-    if (check.count(name) > 0) given.emplace_back(name);
+    if (name != mode && check.count(name) > 0) given.emplace_back(name);
   }
+  const std::string code = "check." + mode.substr(2);
   if (!given.empty()) {
-    throw InputError("check.list-faults",
-                     fmt::format("--list-faults lists the engine faults and checks nothing, so it "
-                                 "takes no {}: run the check without --list-faults",
-                                 fmt::join(given, " or ")));
+    throw InputError(code, fmt::format("{} {}, so it takes no {}: {}", mode, does,
+                                       fmt::join(given, " or "), then));
   }
   if (options.format == "junit") {
-    throw InputError("check.list-faults",
-                     "--list-faults prints text or json, not junit: give --format text or json");
+    throw InputError(
+        code, fmt::format("{} prints text or json, not junit: give --format text or json", mode));
   }
+}
+
+// --list-faults: the catalog, and nothing checked.
+void run_list_faults(const CheckOptions& options, const CLI::App& check, Context& context) {
+  refuse_beside(options, check, "--list-faults", "lists the engine faults and checks nothing",
+                "run the check without --list-faults");
   if (options.format == "json") {
     write_output(options.output_path, fault_list_json().dump(2) + "\n", context.io);
     return;
@@ -697,24 +706,10 @@ void run_list_faults(const CheckOptions& options, const CLI::App& check, Context
                context.io);
 }
 
-// --forms N: the forms, and nothing else checked; a checking option beside it is a usage error,
-// as beside --list-faults.
+// --forms N: the forms, and nothing else checked.
 void run_forms(const CheckOptions& options, const CLI::App& check, Context& context) {
-  std::vector<std::string> given;
-  for (const char* name : {"--strict", "--lint", "--mutate", "--engine-faults", "--source",
-                           "--coverage", "--min-verified"}) {
-    if (check.count(name) > 0) given.emplace_back(name);
-  }
-  if (!given.empty()) {
-    throw InputError("check.forms",
-                     fmt::format("--forms draws forms and checks nothing else, so it takes no {}: "
-                                 "run the two checks one after the other",
-                                 fmt::join(given, " or ")));
-  }
-  if (options.format == "junit") {
-    throw InputError("check.forms",
-                     "--forms prints text or json, not junit: give --format text or json");
-  }
+  refuse_beside(options, check, "--forms", "draws forms and checks nothing else",
+                "run the two checks one after the other");
   run_check_forms(options.forms, options.format, options.output_path, context);
 }
 

@@ -36,37 +36,6 @@ std::vector<TopicGroup> arrange(const std::vector<bank::Bank>& banks,
   return groups;
 }
 
-namespace {
-
-// A spare to take a dropped question's place, taken out of `spares`: of an objective the sheet
-// does not hold, of the dropped one's topic where there is one, else of any; with `repeats`, the
-// topic's first when none is new. nullptr when there is none.
-const bank::Question* take_sheet_spare(
-    std::map<std::string, std::vector<const bank::Question*>>& spares,
-    const std::vector<const bank::Question*>& selected, const std::string& topic, bool repeats) {
-  const auto is_new = [&](const bank::Question* q) {
-    return std::none_of(selected.begin(), selected.end(), [&](const bank::Question* on) {
-      return on->objective_id() == q->objective_id();
-    });
-  };
-  const auto take = [](std::vector<const bank::Question*>& from,
-                       std::vector<const bank::Question*>::iterator it) {
-    const bank::Question* taken = *it;
-    from.erase(it);
-    return taken;
-  };
-  std::vector<const bank::Question*>& own = spares[topic];
-  if (auto it = std::find_if(own.begin(), own.end(), is_new); it != own.end()) return take(own, it);
-  for (auto& [other, from] : spares) {
-    if (auto it = std::find_if(from.begin(), from.end(), is_new); it != from.end())
-      return take(from, it);
-  }
-  if (repeats && !own.empty()) return take(own, own.begin());
-  return nullptr;
-}
-
-}  // namespace
-
 std::vector<TopicGroup> draw_sheet(const std::vector<bank::Bank>& banks,
                                    std::vector<const bank::Question*> selected, std::size_t count,
                                    std::uint64_t seed, bool keep_named, bool repeats,
@@ -106,9 +75,18 @@ std::vector<TopicGroup> draw_sheet(const std::vector<bank::Bank>& banks,
     const bank::Question* dropped = form[later]->question;
     std::erase(selected, dropped);
     std::string replacement;
-    if (const bank::Question* spare = take_sheet_spare(spares, selected, dropped->topic, repeats)) {
-      selected.push_back(spare);
-      replacement = fmt::format("; {} takes its place", spare->id);
+    // A spare of an objective the sheet does not hold, of the dropped one's topic where there
+    // is one; with `repeats`, the topic's first when none is new.
+    std::optional<const bank::Question*> spare =
+        bank::take_new(spares, dropped->topic, bank::objectives_asked(selected));
+    std::vector<const bank::Question*>& own = spares[dropped->topic];
+    if (!spare && repeats && !own.empty()) {
+      spare = own.front();
+      own.erase(own.begin());
+    }
+    if (spare) {
+      selected.push_back(*spare);
+      replacement = fmt::format("; {} takes its place", (*spare)->id);
     }
     notes.push_back(fmt::format("note: {} is left out: {}{}", dropped->id, *conflict, replacement));
   }
