@@ -206,7 +206,7 @@ TEST_CASE("check --forms: JSON per scope and draw, a text line each, exit 1 on a
   Cli text;
   REQUIRE(text.run({"check", "--forms", "30", "--no-builtin", "--bank", bank, "--color", "never",
                     "--width", "80"}) == 0);
-  CHECK_THAT(text.out.str(), Contains("  scope  draw  length  forms asking a fact twice\n") &&
+  CHECK_THAT(text.out.str(), Contains("  scope  draw  length  repeat a fact\n") &&
                                  Contains("  units  exam  3       0 of 30\n") &&
                                  Contains("No form asks a fact twice."));
 

@@ -58,7 +58,7 @@ std::string forms_text(const std::vector<bank::FormAudit>& audits, int forms, co
                : fmt::format("  {}  {}  {}\n      {}\n", text::pad_right(scope, scope_width), draw,
                              length, shown);
   };
-  const std::string heading = "forms asking a fact twice";
+  const std::string heading = "repeat a fact";
   out += style_lines(theme.dim, row("scope", "draw", "length", heading, heading));
   std::size_t failing = 0;
   for (const bank::FormAudit& audit : audits) {
