@@ -195,12 +195,12 @@ TEST_CASE("a misspelt global option is answered with the option meant, anywhere 
 TEST_CASE("an option with no close match lists the command's options and the global ones",
           "[cli][usage]") {
   CHECK(usage_error({"check", "--xyzzy"}) ==
-        std::string(
-            "error: unknown option --xyzzy for check; its options: --format, --output, "
-            "--min-verified, --strict, --lint, --source, --coverage, --mutate, --engine-faults, "
-            "--list-faults, --forms; the global "
-            "options: "
-            "--color, --seed, --bank, --no-builtin, --data-dir, --width, --now\n") +
+        std::string("error: unknown option --xyzzy for check; its options: --format, --output, "
+                    "--min-verified, --strict, --lint, --cues, --source, --coverage, --mutate, "
+                    "--engine-faults, "
+                    "--list-faults, --forms; the global "
+                    "options: "
+                    "--color, --seed, --bank, --no-builtin, --data-dir, --width, --now\n") +
             kRunWithHelp);
   CHECK_THAT(usage_error({"--xyzzy"}),
              StartsWith("error: unknown option --xyzzy; the options: --color, --seed, --bank, "

@@ -448,14 +448,14 @@ TEST_CASE("export: a built-in bank that changed has a later revised date", "[exp
     const char* sha1;
   };
   const std::vector<Pin> pins = {
-      {"questions/modern-decoder.json", "2026-12-07T00:00:00Z",
-       "335c80ece4cf8ab6c2b746cdf6fa7534f507d8c3"},
+      {"questions/modern-decoder.json", "2026-12-07T12:00:00Z",
+       "51ede5d609eb78057de34cde26fd64056bcca30f"},
       {"questions/scaled-dot-product-attention.json", "2026-12-07T00:00:00Z",
        "3ec58b50cbc177ed7d50cc698fd8a9c3381fda56"},
-      {"questions/transformer-architectures.json", "2026-12-07T00:00:00Z",
-       "36df6f5a4f4455d327d372afa81954fd9d5b3cf4"},
-      {"questions/transformer-layer.json", "2026-12-07T00:00:00Z",
-       "4d4f31e227e513fca3f721e6a82ec418888bed5d"},
+      {"questions/transformer-architectures.json", "2026-12-07T12:00:00Z",
+       "446ec1322dce8affd3d1c66fccca1d0a163e9095"},
+      {"questions/transformer-layer.json", "2026-12-07T12:00:00Z",
+       "7b622edb97ad3ef8ac806e2ea44602857778b5e7"},
   };
   const auto& builtin = proofdeck::bank::builtin_banks();
   CHECK(builtin.size() == pins.size());

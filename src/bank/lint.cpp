@@ -132,7 +132,7 @@ std::vector<std::pair<std::string, std::vector<std::string>>> questions_per_conc
   return concepts;
 }
 
-LintReport lint(const std::vector<Bank>& banks) {
+LintReport lint(const std::vector<Bank>& banks, DemoRunner* runner) {
   LintReport report;
   Linter linter(report);
   for (const Bank& bank : banks) {
@@ -149,11 +149,13 @@ LintReport lint(const std::vector<Bank>& banks) {
       constant_template(linter, bank, q);
       template_literal(linter, bank, q);
       precision(linter, bank, q);
+      if (runner != nullptr) literal_measured(linter, bank, q, *runner);
     }
     length_cue(linter, bank);
     tf_balance(linter, bank);
     tf_length_cue(linter, bank);
     absolute_cue(linter, bank);
+    testwise_cue(linter, bank, report.cues);
   }
   objective_overload(linter, banks);
   objective_unused(linter, banks);

@@ -27,13 +27,36 @@ struct LintWaiverUse {
   int waived = 0;  // findings it silenced in this run
 };
 
+// testwise-cue's measures (`check --lint --cues`): what each test-wise strategy earns over a
+// bank's single-answer or true/false questions, against chance.
+struct CueStrategy {
+  std::string name;               // "second-longest", "convergence", "logit", "longer-is-true", …
+  double credit = 0.0;            // items it answers right, a tie of k options counting 1/k
+  double chance = 0.0;            // what guessing earns: Σ 1/options
+  double p = 1.0;                 // one-sided, exact (bank/cue_stats.hpp)
+  double p_holm = 1.0;            // Holm-corrected over the bank's strategies
+  std::vector<std::string> wins;  // the items it alone (no tie of all options) answered right
+};
+
+struct CueAudit {
+  std::string bank;
+  std::string type;  // "single" or "truefalse"
+  std::size_t items = 0;
+  std::vector<CueStrategy> strategies;
+};
+
 struct LintReport {
   std::vector<LintFinding> findings;  // after waivers, in bank and question order
   std::vector<LintWaiverUse> waivers;
+  std::vector<CueAudit> cues;  // each bank's measured strategies, in bank order
 };
 
-// Every rule over every loaded bank (near-duplicates are looked for across banks).
-LintReport lint(const std::vector<Bank>& banks);
+class DemoRunner;  // bank/proof.hpp
+
+// Every rule over every loaded bank (near-duplicates are looked for across banks). The rules
+// that read a proof's numbers (literal-measured) run only with a runner, through which the demos
+// run (check's, so the runs it proved with are reused).
+LintReport lint(const std::vector<Bank>& banks, DemoRunner* runner = nullptr);
 
 // Two questions that ask one thing (near-duplicate's rule): prompts sharing at least 60% of their
 // word trigrams, or one numeric key proven by one run. `second` comes later in the banks; forms

@@ -178,8 +178,6 @@ void tf_length_cue(Linter& linter, const Bank& bank) {
   }
 }
 
-namespace {
-
 // always, never, only, cannot, entirely, none, every, or "all" before what it quantifies.
 bool has_absolute(const std::string& text) {
   static const std::regex absolute(
@@ -187,8 +185,6 @@ bool has_absolute(const std::string& text) {
       std::regex::icase);
   return std::regex_search(text, absolute);
 }
-
-}  // namespace
 
 void absolute_cue(Linter& linter, const Bank& bank) {
   std::size_t units = 0, keys = 0, absolutes = 0, absolute_keys = 0;

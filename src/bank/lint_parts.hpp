@@ -13,6 +13,8 @@
 namespace proofdeck::bank {
 
 struct LintReport;  // bank/lint.hpp
+struct CueAudit;
+class DemoRunner;  // bank/proof.hpp
 struct LintWaiverUse;
 
 // Adds each finding to the report unless its question (the bank, for a bank-level finding) waives
@@ -39,6 +41,10 @@ std::string normalized(std::string_view text);
 
 bool near_integer(double value);
 
+// Whether the text has an absolute: always, never, only, cannot, entirely, none, every, or "all"
+// before what it quantifies (lint_options.cpp).
+bool has_absolute(const std::string& text);
+
 // The keys a numeric question can have: its value, or its template's answer in every admitted
 // combination (up to a limit), with the bindings that give each.
 std::vector<std::pair<Bindings, double>> numeric_keys(const Question& q);
@@ -53,6 +59,10 @@ void tf_length_cue(Linter& linter, const Bank& bank);
 void absolute_cue(Linter& linter, const Bank& bank);
 void untagged_distractor(Linter& linter, const Bank& bank, const Question& q);
 
+// A test-wise candidate's strategies against chance, with Holm's correction (lint_cues.cpp):
+// appends the bank's measures to `cues` and a finding for each strategy that beats chance.
+void testwise_cue(Linter& linter, const Bank& bank, std::vector<CueAudit>& cues);
+
 // The prompt and the explanation (lint_stem.cpp).
 void answer_in_stem(Linter& linter, const Bank& bank, const Question& q);
 void letter_references(Linter& linter, const Bank& bank, const Question& q);
@@ -61,6 +71,8 @@ void stem_cites_material(Linter& linter, const Bank& bank, const Question& q);
 // Templates and numeric keys (lint_numbers.cpp).
 void constant_template(Linter& linter, const Bank& bank, const Question& q);
 void template_literal(Linter& linter, const Bank& bank, const Question& q);
+// A number the proof measured, written out rather than quoted (lint_measured.cpp).
+void literal_measured(Linter& linter, const Bank& bank, const Question& q, DemoRunner& runner);
 void precision(Linter& linter, const Bank& bank, const Question& q);
 
 // Objectives, across the loaded banks (lint_objectives.cpp).

@@ -22,6 +22,7 @@
 #include "bank/loader.hpp"
 #include "bank/proof.hpp"
 #include "bank/sources.hpp"
+#include "cli/check_cues.hpp"
 #include "cli/check_forms.hpp"
 #include "cli/fault_list.hpp"
 #include "cli/validators.hpp"
@@ -43,6 +44,7 @@ struct CheckOptions {
   bool strict = false;  // --strict: lint findings and unproven questions without a reason fail
   bool mutate = false;  // --mutate: swap verified keys for wrong ones; all must be caught
   bool lint = false;    // --lint: item-writing rules (bank/lint.hpp)
+  bool cues = false;    // --cues: with --lint, each test-wise strategy against chance
   bool engine_faults = false;        // --engine-faults: every proof under every engine fault
   std::vector<std::string> sources;  // --source FILE: the lessons quotes and sections come from
   bool coverage = false;     // --coverage: the lessons' paragraphs and the objectives that ask them
@@ -235,7 +237,7 @@ std::string faults_text(const bank::FaultReport& faults, const Theme& theme, boo
   return text;
 }
 
-std::string text_report(const bank::CheckReport& report, const Theme& theme, bool mutate,
+std::string text_report(const bank::CheckReport& report, const Theme& theme, bool mutate, bool cues,
                         bool strict, int width) {
   std::string text;
   for (const bank::Mutation& m : report.mutations) {
@@ -336,6 +338,7 @@ std::string text_report(const bank::CheckReport& report, const Theme& theme, boo
                       text::count(waiver.waived, "finding", "findings")),
           width);
     }
+    if (cues) text += cues_text(report.lint->cues, theme, width);
     const std::size_t findings = report.lint->findings.size();
     // "lint:" is one word, so the count right after it is always on the first line.
     const std::string count_text = text::format_number(static_cast<double>(findings));
@@ -351,7 +354,7 @@ std::string text_report(const bank::CheckReport& report, const Theme& theme, boo
   return text;
 }
 
-std::string json_report(const bank::CheckReport& report, bool mutate,
+std::string json_report(const bank::CheckReport& report, bool mutate, bool cues,
                         const std::optional<bank::FaultReport>& faults) {
   std::map<std::string, const bank::QuestionFaults*> by_question;
   if (faults) {
@@ -444,6 +447,7 @@ std::string json_report(const bank::CheckReport& report, bool mutate,
     }
     json["lint"] = std::move(findings);
     json["lint_waivers"] = std::move(waivers);
+    if (cues) json["cues"] = cues_json(report.lint->cues);
   }
   if (!report.sources.empty()) {
     nlohmann::ordered_json sources = nlohmann::ordered_json::array();
@@ -561,6 +565,11 @@ std::string junit_report(const bank::CheckReport& report, bool strict,
 }
 
 void run_check(const CheckOptions& options, Context& context) {
+  if (options.cues && !options.lint) {
+    throw InputError("check.cues",
+                     "--cues shows what the lint's testwise-cue rule measured: give it with --lint "
+                     "(check --lint --cues)");
+  }
   if (options.coverage && options.sources.empty()) {
     throw InputError("check.coverage",
                      "--coverage lists which paragraphs of a lesson the objectives ask: give the "
@@ -588,7 +597,7 @@ void run_check(const CheckOptions& options, Context& context) {
     faults = bank::check_engine_faults(banks, runner, context.global.seed,
                                        std::max(1u, std::thread::hardware_concurrency()));
   }
-  if (options.lint) report.lint = bank::lint(banks);
+  if (options.lint) report.lint = bank::lint(banks, &runner);
   for (const std::string& path : options.sources) {
     const std::string lesson = read_text_file(path, 16u << 20, context.io.in);
     const std::string name = std::filesystem::path(path).stem().string();
@@ -614,12 +623,13 @@ void run_check(const CheckOptions& options, Context& context) {
   }
   std::string rendered;
   if (options.format == "json") {
-    rendered = json_report(report, options.mutate, faults);
+    rendered = json_report(report, options.mutate, options.cues, faults);
   } else if (options.format == "junit") {
     rendered = junit_report(report, options.strict, faults);
   } else {
     const Theme& theme = options.output_path.empty() ? context.theme : Theme::plain();
-    rendered = text_report(report, theme, options.mutate, options.strict, text_width(context));
+    rendered = text_report(report, theme, options.mutate, options.cues, options.strict,
+                           text_width(context));
     if (faults) rendered += faults_text(*faults, theme, options.strict, text_width(context));
   }
   write_output(options.output_path, rendered, context.io);
@@ -678,8 +688,8 @@ void run_check(const CheckOptions& options, Context& context) {
 void refuse_beside(const CheckOptions& options, const CLI::App& check, const std::string& mode,
                    std::string_view does, std::string_view then) {
   std::vector<std::string> given;
-  for (const char* name : {"--strict", "--lint", "--mutate", "--engine-faults", "--source",
-                           "--coverage", "--min-verified", "--forms"}) {
+  for (const char* name : {"--strict", "--lint", "--cues", "--mutate", "--engine-faults",
+                           "--source", "--coverage", "--min-verified", "--forms"}) {
     if (name != mode && check.count(name) > 0) given.emplace_back(name);
   }
   const std::string code = "check." + mode.substr(2);
@@ -734,6 +744,11 @@ void setup_check(CLI::App& app, const std::function<Context()>& context) {
   check->add_flag("--lint", options->lint,
                   "Report item-writing flaws (few options, a longest key, answers in the stem, "
                   "…: questions/README.md)");
+  check->add_flag("--cues", options->cues,
+                  "With --lint: what a test-wise candidate earns with each strategy (the longest, "
+                  "the second-longest or the middle option, the one echoing the stem or the "
+                  "others, absolutes, hedges, digits; longer-is-true on true/false) against "
+                  "guessing, per bank, with its p; the json report gains \"cues\"");
   check
       ->add_option("--source", options->sources,
                    "Check that the quotes and sections the banks keyed to this lesson cite "
