@@ -304,6 +304,10 @@ TEST_CASE("check --lint --cues: a table per bank, and \"cues\" in the JSON", "[l
   REQUIRE(text.run(with({"--lint", "--cues"})) == 0);
   CHECK_THAT(text.out.str(), Contains("  cues · 20 single questions\n"));
   CHECK_THAT(text.out.str(), Contains("    second-longest     16.0  80%     5.0  25%"));
+  Cli narrow;  // at 50 columns the shares and the uncorrected p give way
+  REQUIRE(narrow.run(with({"--lint", "--cues", "--width", "50"})) == 0);
+  CHECK_THAT(narrow.out.str(), Contains("    strategy         earns  guess   p Holm\n"));
+  CHECK_THAT(narrow.out.str(), Contains("    second-longest    16.0    5.0  "));
 
   Cli json_cli;
   REQUIRE(json_cli.run(with({"--lint", "--cues", "--format", "json"})) == 0);

@@ -13,6 +13,7 @@ namespace proofdeck::cli {
 namespace {
 
 constexpr double kCueAlpha = 0.05;
+constexpr int kWideTable = 64;  // columns the full table needs
 
 std::string p_text(double p) {
   return p < 0.0001 ? "<0.0001" : fmt::format("{:.4f}", p);
@@ -58,16 +59,23 @@ std::string cues_text(const std::vector<bank::CueAudit>& cues, const Theme& them
     std::size_t name_width = 8;
     for (const bank::CueStrategy& s : audit.strategies)
       name_width = std::max(name_width, s.name.size());
-    text += fmt::format("    {:<{}}  {:>11}  {:>11}  {:>7}  {:>7}\n", "strategy", name_width,
-                        "earns", "guessing", "p", "p Holm");
+    // Below 64 columns the shares and the uncorrected p give way, so no row wraps at 50.
+    const bool narrow = width < kWideTable;
+    text += narrow ? fmt::format("    {:<{}}  {:>5}  {:>5}  {:>7}\n", "strategy", name_width,
+                                 "earns", "guess", "p Holm")
+                   : fmt::format("    {:<{}}  {:>11}  {:>11}  {:>7}  {:>7}\n", "strategy",
+                                 name_width, "earns", "guessing", "p", "p Holm");
     const auto items = static_cast<double>(audit.items);
     for (const bank::CueStrategy& s : audit.strategies) {
       const std::string earns =
           fmt::format("{:.1f} {:>4}", s.credit, text::percent(s.credit / items));
       const std::string guess =
           fmt::format("{:.1f} {:>4}", s.chance, text::percent(s.chance / items));
-      const std::string row = fmt::format("{:<{}}  {:>11}  {:>11}  {:>7}  {:>7}", s.name,
-                                          name_width, earns, guess, p_text(s.p), p_text(s.p_holm));
+      const std::string row =
+          narrow ? fmt::format("{:<{}}  {:>5.1f}  {:>5.1f}  {:>7}", s.name, name_width, s.credit,
+                               s.chance, p_text(s.p_holm))
+                 : fmt::format("{:<{}}  {:>11}  {:>11}  {:>7}  {:>7}", s.name, name_width, earns,
+                               guess, p_text(s.p), p_text(s.p_holm));
       text += "    " + (s.p_holm < kCueAlpha ? fmt::format(theme.bad, "{}", row) : row) + "\n";
     }
   }
