@@ -448,8 +448,8 @@ TEST_CASE("export: a built-in bank that changed has a later revised date", "[exp
     const char* sha1;
   };
   const std::vector<Pin> pins = {
-      {"questions/modern-decoder.json", "2026-12-07T00:00:00Z",
-       "335c80ece4cf8ab6c2b746cdf6fa7534f507d8c3"},
+      {"questions/modern-decoder.json", "2026-12-07T12:00:00Z",
+       "7d334de3007e9d157f12970ea01286e5eecbb26f"},
       {"questions/scaled-dot-product-attention.json", "2026-12-07T00:00:00Z",
        "3ec58b50cbc177ed7d50cc698fd8a9c3381fda56"},
       {"questions/transformer-architectures.json", "2026-12-07T00:00:00Z",
