@@ -407,9 +407,15 @@ TEST_CASE("demo values are labelled by what computes them", "[demo]") {
       {"gqa-params", {}, "attention_params_g2", Provenance::counted},
       {"gqa-params", {"d_model=2048"}, "attention_params_g2", Provenance::derived},
       {"gqa-params", {}, "split_saves_params", Provenance::derived},
-      // attention-flops is arithmetic throughout.
-      {"attention-flops", {}, "crossover_tokens", Provenance::derived},
-      {"attention-flops", {}, "flops_av", Provenance::derived},
+      // attention-flops counts a real forward where it can run one; past that, the closed forms.
+      {"attention-flops", {}, "crossover_tokens", Provenance::counted},
+      {"attention-flops", {}, "flops_av", Provenance::counted},
+      {"attention-flops", {"d_model=4096"}, "crossover_tokens", Provenance::derived},
+      {"attention-flops", {"d_model=4096"}, "flops_av", Provenance::derived},
+      {"attention-flops", {"d_model=32"}, "crossover_tokens", Provenance::counted},
+      {"attention-flops", {"d_model=32", "tokens=2048"}, "flops_av", Provenance::derived},
+      {"attention-flops", {"d_model=32", "tokens=64"}, "flops_av", Provenance::counted},
+      {"attention-flops", {"d_model=32", "tokens=64"}, "closed_form_matches", Provenance::counted},
       // rope-scaling: the positions are arithmetic; the scores are RoPE's.
       {"rope-scaling", {}, "scaled_position", Provenance::measured},
       {"rope-scaling", {}, "offset_spread_scaled", Provenance::measured},

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "core/errors.hpp"
 #include "demo/demo.hpp"
 #include "demo_test_support.hpp"
@@ -177,7 +179,7 @@ TEST_CASE("tiled-attention: the online softmax is exact and holds a tile of scor
 
 TEST_CASE("attention-flops: the head count changes nothing — T² overtakes at T = 2E",
           "[demo][decoder]") {
-  const DemoResult result = run("attention-flops");
+  const DemoResult result = run("attention-flops", {"tokens=2048", "d_model=4096"});
   CHECK(number(result, "flops_projections") == 274877906944.0);  // 8·2048·4096²
   CHECK(number(result, "flops_scores") == 34359738368.0);        // 2·2048²·4096
   CHECK(number(result, "flops_av") == number(result, "flops_scores"));
@@ -185,11 +187,68 @@ TEST_CASE("attention-flops: the head count changes nothing — T² overtakes at 
   CHECK_FALSE(flag(result, "heads_change_flops"));
   CHECK(number(result, "crossover_tokens") == 8192);
   CHECK(number(result, "flops_ffn") == 4.0 * 2048 * 4096 * 16384);
-  const DemoResult at_crossover = run("attention-flops", {"tokens=8192"});
+  const DemoResult at_crossover = run("attention-flops", {"tokens=8192", "d_model=4096"});
   CHECK(number(at_crossover, "flops_scores") + number(at_crossover, "flops_av") ==
         number(at_crossover, "flops_projections"));
   CHECK(error_of("attention-flops", {"d_model=100", "heads=3"})
             .rfind("demo attention-flops: heads=3: d_model 100 is not divisible by 3", 0) == 0);
+}
+
+TEST_CASE("attention-flops: the tally of a real layer forward equals the closed forms",
+          "[demo][decoder]") {
+  struct Size {
+    double tokens, d_model;
+  };
+  for (const Size size : {Size{16, 8}, Size{5, 8}, Size{64, 32}, Size{128, 64}}) {
+    const double t = size.tokens, e = size.d_model;
+    INFO("T = " << t << ", E = " << e);
+    const DemoResult result = run("attention-flops", {fmt::format("tokens={}", t),
+                                                      fmt::format("d_model={}", e), "heads=1,4,8"});
+    CHECK(result.find("flops_projections")->provenance == Provenance::counted);
+    CHECK(number(result, "flops_projections") == 8 * t * e * e);
+    CHECK(number(result, "flops_scores") == 2 * t * t * e);
+    CHECK(number(result, "flops_av") == 2 * t * t * e);
+    CHECK(number(result, "flops_scores_h4") == 2 * t * t * e);
+    CHECK(number(result, "flops_scores_h8") == 2 * t * t * e);
+    CHECK(number(result, "flops_ffn") == 4 * t * e * 4 * e);
+    CHECK(flag(result, "closed_form_matches"));
+  }
+  // 8 tokens through d_model 8, one head: W_q, W_k, W_v, W_o each 8 × 8 × 8 = 512 multiply-adds,
+  // QKᵀ and AV 8 × 8 × 8 each; 2 FLOPs a multiply-add.
+  const DemoResult by_hand = run("attention-flops", {"tokens=8", "d_model=8", "heads=1"});
+  CHECK(number(by_hand, "flops_projections") == 2 * 4 * 512);
+  CHECK(number(by_hand, "flops_scores") == 2 * 512);
+  // Past the sizes the demo runs, the closed forms stand in, and say so.
+  const DemoResult wide = run("attention-flops", {"tokens=2048", "d_model=4096"});
+  CHECK(wide.find("flops_projections")->provenance == Provenance::derived);
+  CHECK(wide.find("crossover_tokens")->provenance == Provenance::derived);
+}
+
+TEST_CASE("attention-flops: the crossover is searched by tallied runs, not set to 2·E",
+          "[demo][decoder]") {
+  for (const double e : {8.0, 16.0, 24.0, 64.0}) {
+    INFO("E = " << e);
+    const DemoResult result = run("attention-flops", {fmt::format("d_model={}", e)});
+    CHECK(result.find("crossover_tokens")->provenance == Provenance::counted);
+    CHECK(number(result, "crossover_tokens") == 2 * e);
+  }
+  // A tally that keeps one head's QKᵀ and AV sees attention cost an eighth of what runs, so the
+  // search walks on to 2·E·8 = 128 at d_model 8 — where a constant 2·E would stay at 16.
+  const DemoResult one_head =
+      run("attention-flops", {"d_model=8", "tokens=16"}, 0, engine::Fault::mac_count_one_head);
+  CHECK(number(one_head, "crossover_tokens") == 128);
+  CHECK_FALSE(flag(one_head, "closed_form_matches"));
+  // Heads that all read one shared D-row block of W_q, W_k, W_v shrink the in-projection to 3·D·E
+  // a token (D = 1 here): the projections' 3·8 + 8·8 = 88 per token meet attention's 2·8·T at
+  // ⌈88 / 16⌉ = 6.
+  const DemoResult shared =
+      run("attention-flops", {"d_model=8"}, 0, engine::Fault::heads_share_projection);
+  CHECK(number(shared, "crossover_tokens") == 6);
+  // At d_model 64 the doubling under mac-count-one-head would pass the run budget before T = 1,024,
+  // so the crossover is extrapolated from the last tally, still off 2·E.
+  const DemoResult far =
+      run("attention-flops", {"d_model=64", "tokens=16"}, 0, engine::Fault::mac_count_one_head);
+  CHECK(number(far, "crossover_tokens") == 1024);
 }
 
 TEST_CASE(

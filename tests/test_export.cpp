@@ -449,7 +449,7 @@ TEST_CASE("export: a built-in bank that changed has a later revised date", "[exp
   };
   const std::vector<Pin> pins = {
       {"questions/modern-decoder.json", "2026-12-07T12:00:00Z",
-       "51ede5d609eb78057de34cde26fd64056bcca30f"},
+       "56d07ffad873984cebdcc1a183faf7e9e7047f6f"},
       {"questions/scaled-dot-product-attention.json", "2026-12-07T00:00:00Z",
        "3ec58b50cbc177ed7d50cc698fd8a9c3381fda56"},
       {"questions/transformer-architectures.json", "2026-12-07T12:00:00Z",
