@@ -454,8 +454,8 @@ TEST_CASE("export: a built-in bank that changed has a later revised date", "[exp
        "3ec58b50cbc177ed7d50cc698fd8a9c3381fda56"},
       {"questions/transformer-architectures.json", "2026-12-07T00:00:00Z",
        "36df6f5a4f4455d327d372afa81954fd9d5b3cf4"},
-      {"questions/transformer-layer.json", "2026-12-07T00:00:00Z",
-       "4d4f31e227e513fca3f721e6a82ec418888bed5d"},
+      {"questions/transformer-layer.json", "2026-12-07T12:00:00Z",
+       "850536db9ad6e1eeebb0a3ec7ad0f818774d72fa"},
   };
   const auto& builtin = proofdeck::bank::builtin_banks();
   CHECK(builtin.size() == pins.size());
