@@ -230,7 +230,7 @@ constexpr std::array kFaults{
               "attention gives padding keys weight as if they were tokens: the key-padding mask is not applied",
               "sdpa-mask-zero-score",
               "a masked key's weight is exactly 0, so padding never reaches a real token's output",
-              kKeepsShapes, kSubtle},
+              kKeepsShapes, kNoticed},
     FaultInfo{Fault::padding_in_batch_statistics, "padding-in-batch-statistics", Op::padding,
               "masked BatchNorm takes its per-feature statistics over the padding rows too",
               "batchnorm-interchangeable",

@@ -50,6 +50,7 @@ TEST_CASE("the catalog holds the thirteen demos of the lesson and eight of the m
                                           "sqrt-dk-scaling",
                                           "causal-mask",
                                           "cross-attention",
+                                          "padded-attention",
                                           "gqa-params",
                                           "kv-cache",
                                           "rmsnorm-vs-layernorm",
@@ -223,6 +224,21 @@ TEST_CASE("cross-attention answers one row per decoder position, each over every
   const DemoResult longer = run("cross-attention", {"decoder_tokens=7", "encoder_tokens=2"});
   CHECK(number(longer, "output_rows") == 7);
   CHECK(number(longer, "keys_per_query") == 2);
+}
+
+TEST_CASE("padded-attention: masked, the padding leaves the real tokens as they were", "[demo]") {
+  const DemoResult result = run("padded-attention");
+  CHECK(number(result, "pad_weight_masked") == 0);
+  CHECK(number(result, "output_change_masked") <= 1e-12);
+  CHECK(number(result, "pad_weight_unmasked") > 0.1);  // scores of 0 still take e⁰/Σ
+  CHECK(number(result, "output_change_unmasked") > 1e-3);
+  CHECK(number(result, "unmasked_vs_masked") > 1e-3);
+}
+
+TEST_CASE("key-padding-ignored: the padding reaches an encoder's real tokens", "[demo][faults]") {
+  const DemoResult result = run("padded-attention", {}, 0, engine::Fault::key_padding_ignored);
+  CHECK(number(result, "pad_weight_masked") > 0.1);
+  CHECK(number(result, "unmasked_vs_masked") == 0);
 }
 
 TEST_CASE("cross-attention-self-keys: the decoder attends over itself, blind to the input",

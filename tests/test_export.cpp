@@ -450,8 +450,8 @@ TEST_CASE("export: a built-in bank that changed has a later revised date", "[exp
   const std::vector<Pin> pins = {
       {"questions/modern-decoder.json", "2026-12-07T00:00:00Z",
        "335c80ece4cf8ab6c2b746cdf6fa7534f507d8c3"},
-      {"questions/scaled-dot-product-attention.json", "2026-12-07T00:00:00Z",
-       "3ec58b50cbc177ed7d50cc698fd8a9c3381fda56"},
+      {"questions/scaled-dot-product-attention.json", "2026-12-07T12:00:00Z",
+       "35e6f394d10bac9cde08b70d1eb6cb016a35938a"},
       {"questions/transformer-architectures.json", "2026-12-07T00:00:00Z",
        "36df6f5a4f4455d327d372afa81954fd9d5b3cf4"},
       {"questions/transformer-layer.json", "2026-12-07T12:00:00Z",
