@@ -455,7 +455,7 @@ TEST_CASE("export: a built-in bank that changed has a later revised date", "[exp
       {"questions/transformer-architectures.json", "2026-12-07T00:00:00Z",
        "36df6f5a4f4455d327d372afa81954fd9d5b3cf4"},
       {"questions/transformer-layer.json", "2026-12-07T12:00:00Z",
-       "850536db9ad6e1eeebb0a3ec7ad0f818774d72fa"},
+       "be98ad7cc2898d477cefd284b7de775beb8c3895"},
   };
   const auto& builtin = proofdeck::bank::builtin_banks();
   CHECK(builtin.size() == pins.size());
