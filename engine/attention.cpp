@@ -42,10 +42,13 @@ MhaParams<T>::MhaParams(Index embed_dim, Index heads, bool has_bias) : num_heads
 
 namespace {
 
+// 1/√d_k when scaled (unscaled-scores: 1); scores-averaged also divides by d_k, taking the mean of
+// the d_k products q_i·k_i for their sum.
 template <typename T>
 T score_scale(Index head_dim, const AttentionOptions& options, Fault fault) {
   const bool scaled = options.scaled && fault != Fault::unscaled_scores;
-  return scaled ? T(1) / std::sqrt(static_cast<T>(head_dim)) : T(1);
+  const T averaged = fault == Fault::scores_averaged ? T(1) / static_cast<T>(head_dim) : T(1);
+  return averaged * (scaled ? T(1) / std::sqrt(static_cast<T>(head_dim)) : T(1));
 }
 
 // The heads' widths come from the module's own tensors: out_proj takes H·D inputs, and W_q, W_k,

@@ -247,10 +247,12 @@ std::vector<double> head_slopes(const GqaConfig& config, Fault fault) {
   return slopes;
 }
 
-// 1/√D (unscaled-scores: 1).
+// 1/√D (unscaled-scores: 1; scores-averaged: also ÷ D, the mean of the D products for their sum).
 template <typename T>
 T gqa_score_scale(Index head_dim, Fault fault) {
-  return fault == Fault::unscaled_scores ? T(1) : T(1) / std::sqrt(static_cast<T>(head_dim));
+  const T averaged = fault == Fault::scores_averaged ? T(1) / static_cast<T>(head_dim) : T(1);
+  return averaged *
+         (fault == Fault::unscaled_scores ? T(1) : T(1) / std::sqrt(static_cast<T>(head_dim)));
 }
 
 // Rotates pair (i, i + D/2) of every head_dim-wide block of `x` (one block per head) in place;

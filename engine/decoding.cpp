@@ -87,12 +87,16 @@ void sampling_distribution(Matrix<T>& probs, const Matrix<T>& logits, const Samp
         from_bottom += p[*it];
         total_up_to[*it] = from_bottom;
       }
+      // Broken (top-p-share-of-vocabulary): p read as a share of the vocabulary, so the ⌈p·V⌉
+      // likeliest tokens stay whatever their probabilities.
+      const auto share =
+          static_cast<std::size_t>(std::ceil(config.top_p * static_cast<double>(vocab)));
       double above = 0.0;  // the mass of the tokens more likely than this one
       for (std::size_t rank = 0; rank < order.size(); ++rank) {
         const std::size_t token = order[rank];
-        const bool removed = fault == Fault::top_p_drops_crossing_token
-                                 ? above + p[token] >= config.top_p
-                                 : total_up_to[token] <= 1.0 - config.top_p;
+        bool removed = total_up_to[token] <= 1.0 - config.top_p;
+        if (fault == Fault::top_p_drops_crossing_token) removed = above + p[token] >= config.top_p;
+        if (fault == Fault::top_p_share_of_vocabulary) removed = rank >= share;
         if (rank > 0 && removed) scores[token] = minus_infinity;
         above += p[token];
       }

@@ -54,6 +54,7 @@ using OpSet = std::bitset<kOpCount>;
 enum class Fault : std::uint8_t {
   none,
   unscaled_scores,
+  scores_averaged,
   causal_mask_ignored,
   causal_mask_off_by_one,
   causal_mask_always,
@@ -81,6 +82,7 @@ enum class Fault : std::uint8_t {
   layernorm_no_scaling,
   layernorm_unbiased_variance,
   layernorm_batch_statistics,
+  layernorm_normalizes_gradients,
   rmsnorm_as_layernorm,
   batchnorm_per_token,
   residual_dropped,
@@ -96,6 +98,7 @@ enum class Fault : std::uint8_t {
   padding_in_batch_statistics,
   temperature_inverted,
   top_p_drops_crossing_token,
+  top_p_share_of_vocabulary,
   beam_keeps_one,
 };
 

@@ -137,6 +137,13 @@ void layernorm_backward(Matrix<T>& dinp, NormParams<T>& grads, const Matrix<T>& 
   xhat.array().colwise() *= rstd.array();
   const Matrix<T> dxhat = affine_backward(grads, dout, xhat, params);
   normalize_rows_backward(dinp, dxhat, xhat, rstd, fault);
+  if (fault == Fault::layernorm_normalizes_gradients) {
+    // Broken: the gradient passed back is normalised as the forward's activations are, to mean 0
+    // and variance 1 in each token (a token whose gradient is 0 keeps it: the ε guards it).
+    constexpr double kGradientEps = 1e-12;
+    Vector<T> grad_mean, grad_rstd;
+    normalize_rows(dinp, grad_mean, grad_rstd, Matrix<T>(dinp), kGradientEps, Fault::none);
+  }
 }
 
 template <typename T>

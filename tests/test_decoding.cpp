@@ -140,6 +140,14 @@ TEST_CASE("each decoding fault breaks the claim it names", "[engine][decoding][f
     warp(kLogits, 1.0, 0, 0.3, &kept);  // the likeliest token always stays
     CHECK(kept.sum() == 1);
   }
+  SECTION("top-p-share-of-vocabulary: ⌈p·V⌉ tokens stay at every temperature") {
+    const FaultScope scope(Fault::top_p_share_of_vocabulary);
+    Mat kept;
+    warp(kLogits, 1.0, 0, 0.5, &kept);  // ⌈0.5 · 6⌉ = 3, though two reach 0.5
+    CHECK(kept == row({1, 1, 1, 0, 0, 0}));
+    warp(kLogits, 2.0, 0, 0.5, &kept);  // flatter, and still 3
+    CHECK(kept == row({1, 1, 1, 0, 0, 0}));
+  }
   SECTION("beam-keeps-one: a beam of two is greedy") {
     const FaultScope scope(Fault::beam_keeps_one);
     const auto beam = beam_search(table(kBigram), 0, 2, 2);

@@ -50,6 +50,7 @@ TEST_CASE("the catalog holds the thirteen demos of the lesson and eight of the m
                                           "sqrt-dk-scaling",
                                           "causal-mask",
                                           "cross-attention",
+                                          "padded-attention",
                                           "gqa-params",
                                           "kv-cache",
                                           "rmsnorm-vs-layernorm",
@@ -113,6 +114,14 @@ TEST_CASE("order-blindness takes other sentence pairs, repeated words included",
       run("order-blindness", {"a=the dog bit the man", "b=the man bit the dog", "focus=bit"});
   CHECK(number(result, "max_diff_none") <= 1e-12);
   CHECK(number(result, "max_diff_sinusoidal") > 1e-3);
+}
+
+TEST_CASE("order-blindness repeats one layer whatever the run's seed when weights_seed pins it",
+          "[demo]") {
+  const DemoResult pinned = run("order-blindness", {"weights_seed=0"}, 2);
+  CHECK(number(pinned, "bit_on_dog_b_none") == number(run("order-blindness"), "bit_on_dog_b_none"));
+  CHECK(number(run("order-blindness", {}, 2), "bit_on_dog_b_none") !=
+        number(pinned, "bit_on_dog_b_none"));
 }
 
 TEST_CASE("order-blindness refuses sentences that are not reorderings of each other", "[demo]") {
@@ -217,11 +226,27 @@ TEST_CASE("cross-attention answers one row per decoder position, each over every
   CHECK(number(longer, "keys_per_query") == 2);
 }
 
+TEST_CASE("padded-attention: masked, the padding leaves the real tokens as they were", "[demo]") {
+  const DemoResult result = run("padded-attention");
+  CHECK(number(result, "pad_weight_masked") == 0);
+  CHECK(number(result, "output_change_masked") <= 1e-12);
+  CHECK(number(result, "pad_weight_unmasked") > 0.1);  // scores of 0 still take e⁰/Σ
+  CHECK(number(result, "output_change_unmasked") > 1e-3);
+  CHECK(number(result, "unmasked_vs_masked") > 1e-3);
+}
+
+TEST_CASE("key-padding-ignored: the padding reaches an encoder's real tokens", "[demo][faults]") {
+  const DemoResult result = run("padded-attention", {}, 0, engine::Fault::key_padding_ignored);
+  CHECK(number(result, "pad_weight_masked") > 0.1);
+  CHECK(number(result, "unmasked_vs_masked") == 0);
+}
+
 TEST_CASE("cross-attention-self-keys: the decoder attends over itself, blind to the input",
           "[demo][faults]") {
   const DemoResult result = run("cross-attention", {}, 0, engine::Fault::cross_attention_self_keys);
+  // The shapes are the arguments' (derived); what moves is what the output depends on.
   CHECK(number(result, "output_rows") == 3);
-  CHECK(number(result, "keys_per_query") == 3);
+  CHECK(number(result, "keys_per_query") == 4);
   CHECK_FALSE(flag(result, "output_moves_with_encoder"));
   CHECK(flag(result, "output_moves_with_decoder"));
 }
@@ -438,7 +463,17 @@ TEST_CASE("demo values are labelled by what computes them", "[demo]") {
       {"tiled-attention", {}, "full_score_buffer", Provenance::derived},
       {"variance-drift", {}, "variance_ideal_20", Provenance::derived},
       {"variance-drift", {}, "variance_no_norm_20", Provenance::measured},
-      {"pe-extrapolation", {}, "learned_params", Provenance::counted},
+      // Shapes the arguments fix are their arithmetic, not counts: a question keyed on them is
+      // `computed` (questions/REVIEW.md).
+      {"pe-extrapolation", {}, "learned_params", Provenance::derived},
+      {"pe-extrapolation", {}, "sinusoidal_params", Provenance::counted},
+      {"head-params", {}, "head_dim_h8", Provenance::derived},
+      {"head-width", {}, "head_dim_h8", Provenance::derived},
+      {"gqa-params", {}, "head_dim", Provenance::derived},
+      {"cross-attention", {}, "output_rows", Provenance::derived},
+      {"cross-attention", {}, "keys_per_query", Provenance::derived},
+      {"variance-drift", {}, "log10_variance_ideal_last", Provenance::derived},
+      {"order-blindness", {"weights_seed=0"}, "bit_on_dog_b_none", Provenance::measured},
       // causal-mask: the default changed=-1 is read as the last position; token 0 has no
       // earlier output, so its change is a 0 the demo sets.
       {"causal-mask", {}, "changed_position", Provenance::derived},

@@ -450,12 +450,12 @@ TEST_CASE("export: a built-in bank that changed has a later revised date", "[exp
   const std::vector<Pin> pins = {
       {"questions/modern-decoder.json", "2026-12-07T12:00:00Z",
        "56d07ffad873984cebdcc1a183faf7e9e7047f6f"},
-      {"questions/scaled-dot-product-attention.json", "2026-12-07T00:00:00Z",
-       "3ec58b50cbc177ed7d50cc698fd8a9c3381fda56"},
+      {"questions/scaled-dot-product-attention.json", "2026-12-07T12:00:00Z",
+       "35e6f394d10bac9cde08b70d1eb6cb016a35938a"},
       {"questions/transformer-architectures.json", "2026-12-07T12:00:00Z",
        "446ec1322dce8affd3d1c66fccca1d0a163e9095"},
       {"questions/transformer-layer.json", "2026-12-07T12:00:00Z",
-       "7b622edb97ad3ef8ac806e2ea44602857778b5e7"},
+       "62074c14bef5c4020eeefc927d9c20fd4168ac24"},
   };
   const auto& builtin = proofdeck::bank::builtin_banks();
   CHECK(builtin.size() == pins.size());

@@ -195,6 +195,7 @@ std::vector<FaultCase> fault_cases() {
   const RopeConfig rope{RopeConvention::half, 10000.0, 4.0};
   return {
       {Fault::unscaled_scores, "attention_forward", [] { return run_attention(false); }},
+      {Fault::scores_averaged, "attention_forward", [] { return run_attention(false); }},
       {Fault::causal_mask_ignored, "attention_forward causal", [] { return run_attention(true); }},
       {Fault::causal_mask_off_by_one, "attention_forward causal",
        [] { return run_attention(true); }},
@@ -276,6 +277,23 @@ TEST_CASE("unscaled-scores computes what scaled = false computes", "[fault][atte
   CHECK(same_bits(faulty, expected));
 }
 
+TEST_CASE("scores-averaged divides each score by d_k, unscaled or after the 1/√d_k",
+          "[fault][attention]") {
+  const Qkv qkv = seeded_qkv(6, 8);
+  for (const bool scaled : {true, false}) {
+    CAPTURE(scaled);
+    AttentionOptions options;
+    options.scaled = scaled;
+    Matrix<double> expected, faulty;
+    attention_scores<double>(expected, qkv.query, qkv.key, options);
+    {
+      FaultScope scope(Fault::scores_averaged);
+      attention_scores<double>(faulty, qkv.query, qkv.key, options);
+    }
+    CHECK((faulty * 8.0 - expected).cwiseAbs().maxCoeff() <= 1e-12);
+  }
+}
+
 TEST_CASE("causal-mask-ignored gives a causal request the future's weights", "[fault][attention]") {
   Matrix<double> scores = Matrix<double>::Ones(4, 4);
   {
@@ -345,8 +363,8 @@ TEST_CASE("the score faults break plain, multi-head, grouped and tiled attention
           "[fault][attention]") {
   // Both sides of each comparison are broken the same way, so they still agree.
   for (const Fault fault :
-       {Fault::unscaled_scores, Fault::causal_mask_ignored, Fault::causal_mask_off_by_one,
-        Fault::causal_mask_always, Fault::softmax_wrong_axis}) {
+       {Fault::unscaled_scores, Fault::scores_averaged, Fault::causal_mask_ignored,
+        Fault::causal_mask_off_by_one, Fault::causal_mask_always, Fault::softmax_wrong_axis}) {
     FaultScope scope(fault);
     CAPTURE(fault_info(fault).name);
     for (const bool causal : {false, true}) {
@@ -682,9 +700,9 @@ void check_seeded_gqa_gradients(const GqaConfig& config) {
   check_gqa_gradients(params, x, seeded_tokens(5, 8) * 0.5, {3, 1, 4, 1, 5});
 }
 
-const Fault kScoreFaults[] = {Fault::unscaled_scores, Fault::causal_mask_ignored,
-                              Fault::causal_mask_off_by_one, Fault::causal_mask_always,
-                              Fault::softmax_wrong_axis};
+const Fault kScoreFaults[] = {Fault::unscaled_scores,     Fault::scores_averaged,
+                              Fault::causal_mask_ignored, Fault::causal_mask_off_by_one,
+                              Fault::causal_mask_always,  Fault::softmax_wrong_axis};
 const Fault kRopeFaults[] = {Fault::rope_not_applied, Fault::rope_on_values, Fault::rope_additive,
                              Fault::rope_base_1000, Fault::rope_scaling_ignored};
 

@@ -2,6 +2,7 @@
 // fault changes its op's output on a seeded input and leaves the fault-free path as it was.
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <functional>
 #include <optional>
 #include <string>
@@ -352,6 +353,37 @@ TEST_CASE("layernorm-batch-statistics normalises each feature over the batch, as
   layernorm_forward(y, mean, rstd, Matrix<double>(x.topRows(1)), params, 1e-5);
   CHECK(y.allFinite());
   CHECK(relative_error(Matrix<double>(y.transpose()), Matrix<double>(params.bias)) <= 1e-14);
+}
+
+TEST_CASE("layernorm-normalizes-gradients gives the gradient it passes back mean 0 and variance 1",
+          "[fault][norm]") {
+  Rng rng(17);
+  const Matrix<double> x = offset_rows(5, 8, rng);
+  const NormParams<double> params = random_affine(8, rng);
+  const Matrix<double> dout = random_matrix(5, 8, rng, 0.1);
+  Matrix<double> y, clean, faulty;
+  Vector<double> mean, rstd;
+  NormParams<double> grads;
+  layernorm_forward(y, mean, rstd, x, params, 1e-5);
+  layernorm_backward(clean, grads, dout, x, params, mean, rstd);
+  {
+    FaultScope scope(Fault::layernorm_normalizes_gradients);
+    Matrix<double> y_faulty;
+    layernorm_forward(y_faulty, mean, rstd, x, params, 1e-5);
+    CHECK(y_faulty == y);  // the forward is LayerNorm's
+    layernorm_backward(faulty, grads, dout, x, params, mean, rstd);
+  }
+  for (Index row = 0; row < 5; ++row) {
+    CHECK(std::abs(faulty.row(row).mean()) <= 1e-12);
+    CHECK(faulty.row(row).squaredNorm() / 8 == Approx(1.0).epsilon(1e-6));
+    CHECK(std::abs(clean.row(row).squaredNorm() / 8 - 1.0) > 0.1);  // the true one is not
+  }
+  {
+    FaultScope scope(Fault::layernorm_normalizes_gradients);
+    layernorm_backward(faulty, grads, Matrix<double>(Matrix<double>::Zero(5, 8)), x, params, mean,
+                       rstd);
+  }
+  CHECK(faulty == Matrix<double>::Zero(5, 8));  // a zero gradient stays zero, and finite
 }
 
 TEST_CASE("rmsnorm-as-layernorm centres each row first", "[fault][norm]") {

@@ -20,6 +20,7 @@ const std::vector<DemoInfo>& catalog() {
       sqrt_dk_scaling_demo(),
       causal_mask_demo(),
       cross_attention_demo(),
+      padded_attention_demo(),
       // The modern decoder layer.
       gqa_params_demo(),
       kv_cache_demo(),

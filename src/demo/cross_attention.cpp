@@ -71,10 +71,12 @@ DemoResult run_cross_attention(const Params& params, std::uint64_t seed, RunCach
              as_double(decoder_tokens), Provenance::param);
   result.set("encoder_tokens", "Input positions in the encoder's output", as_double(encoder_tokens),
              Provenance::param);
-  result.set("output_rows", "Rows in the cross-attention output", static_cast<double>(out.rows()),
-             Provenance::counted);
-  result.set("keys_per_query", "Keys each decoder position attends over",
-             static_cast<double>(weights.cols()), Provenance::counted);
+  // The shapes follow from the arguments in any engine wired as attention is: one output row
+  // per query, one weight per key. The fault that rewires the sources moves what is measured.
+  result.set("output_rows", "Rows in the cross-attention output", as_double(decoder_tokens),
+             Provenance::derived);
+  result.set("keys_per_query", "Keys each decoder position attends over", as_double(encoder_tokens),
+             Provenance::derived);
   result.set("smallest_weight", "Smallest cross-attention weight in any head", smallest,
              Provenance::measured);
   result.set("weight_sum_error_max", "Largest distance of a weight row's sum from 1", sum_error,

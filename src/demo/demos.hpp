@@ -24,6 +24,7 @@ DemoInfo what_layernorm_normalizes_demo();
 DemoInfo sqrt_dk_scaling_demo();
 DemoInfo causal_mask_demo();
 DemoInfo cross_attention_demo();
+DemoInfo padded_attention_demo();
 
 // The modern decoder layer's eight (engine/decoder.hpp).
 DemoInfo gqa_params_demo();

@@ -140,15 +140,9 @@ MultiHeadSizes report_kv_heads(DemoResult& result, const GqaSettings& s) {
   MultiHeadSizes mha;
   mha.params = 4.0 * e * e;
   mha.cache = 2.0 * as_double(s.layers) * h * d * as_double(s.tokens) * as_double(s.bytes);
-  // A head's width, read off a module (o_proj takes H·D inputs) while modules are counted.
-  double head_width = d;
-  if (count_modules) {
-    const engine::GqaParams<double> module(
-        engine::GqaConfig::of(s.d_model, s.heads, s.kv_list.front()).without_rope());
-    head_width = static_cast<double>(module.o_proj.cols()) / h;
-  }
-  result.set("head_dim", "Head dimension, " + text::count(s.heads, "query head", "query heads"),
-             head_width, totals);
+  // D = E / H: the split's arithmetic, as the config gives it to every module.
+  result.set("head_dim", "Head dimension, " + text::count(s.heads, "query head", "query heads"), d,
+             Provenance::derived);
   Mat table(static_cast<Index>(s.kv_list.size()), 6);
   std::vector<std::string> rows;
   // The cache's share of multi-head's is read from live caches: it depends on H and G alone.

@@ -51,8 +51,9 @@ DemoResult run_head_params(const Params& params, std::uint64_t, RunCaches&) {
     closed_form_matches = closed_form_matches && counted == closed && with_bias == closed_with_bias;
     const std::string h = fmt::format("h{}", heads);
     const std::string with_heads = text::count(heads, "head", "heads");
+    // d_model / h: the split's arithmetic, whatever a module holds (the weights below are counted).
     result.set("head_dim_" + h, "Head dimension, " + with_heads,
-               static_cast<double>(counted.head_dim), counts);
+               static_cast<double>(closed.head_dim), Provenance::derived);
     result.set("per_head_projection_" + h, "Weights in one head's query projection, " + with_heads,
                static_cast<double>(counted.per_head_projection), counts);
     result.set("per_head_qkv_" + h, "Query, key and value weights of one head, " + with_heads,

@@ -148,10 +148,11 @@ DemoResult run_head_width(const Params& params, std::uint64_t seed, RunCaches& c
     const HeadProducts run = run_head_products(d_model, heads, x, seq, projections, rng);
     const engine::MacCount& count = run.count;
     const double rank = rank_of_scores(run.first_scores, caches.ranks);
-    const auto head_dim = static_cast<double>(run.head_dim);
+    // d_model / h: the split's arithmetic (the module's own width drives the products and rank).
+    const auto head_dim = as_double(d_model / heads);
     const std::string h = fmt::format("h{}", heads);
     const std::string with_heads = text::count(heads, "head", "heads");
-    result.set("head_dim_" + h, "Head dimension, " + with_heads, head_dim, Provenance::counted);
+    result.set("head_dim_" + h, "Head dimension, " + with_heads, head_dim, Provenance::derived);
     result.set("rank_" + h, "Rank of the first head's score matrix, " + with_heads, rank,
                Provenance::measured);
     series.x.push_back(static_cast<double>(heads));

@@ -135,8 +135,10 @@ DemoResult run_order_blindness(const Params& params, std::uint64_t seed, RunCach
     param_error(demo, fmt::format("focus=\"{}\" is not a word of the sentences", focus));
   }
 
-  // Same embeddings for a word in both sentences, same weights for every mode.
-  engine::Rng rng(seed);
+  // Same embeddings for a word in both sentences, same weights for every mode; a question that
+  // quotes one layer's weights pins that layer's seed.
+  const std::int64_t weights_seed = params.integer("weights_seed");
+  engine::Rng rng(weights_seed < 0 ? seed : static_cast<std::uint64_t>(weights_seed));
   std::vector<std::string> vocabulary;
   for (const auto& w : a) {
     if (std::find(vocabulary.begin(), vocabulary.end(), w) == vocabulary.end()) {
@@ -262,7 +264,9 @@ DemoInfo order_blindness_demo() {
        text_param("focus", "bit", 1, "the word whose attention is reported"),
        integer_param("d_model", 16, 2, 256, "embedding width"),
        integer_param("heads", 1, 1, 16, "attention heads (must divide d_model)"),
-       integer_param("max_len", 16, 1, 1024, "rows of the learned position table")},
+       integer_param("max_len", 16, 1, 1024, "rows of the learned position table"),
+       integer_param("weights_seed", -1, -1, 1'000'000'000,
+                     "seed of the embeddings and weights, whatever the run's (-1: the run's)")},
       run_order_blindness,
       {engine::Op::attention, engine::Op::heads, engine::Op::positions_added,
        engine::Op::sinusoidal, engine::Op::learned_positions, engine::Op::rope,

@@ -158,6 +158,9 @@ DemoResult run_variance_drift(const Params& params, std::uint64_t seed, RunCache
   result.set("log10_variance_no_norm_last",
              "Base-10 logarithm of the variance after the last layer, no normalization",
              std::log10(last), Provenance::measured);
+  result.set("log10_variance_ideal_last",
+             "Base-10 logarithm of the idealised variance after the last layer",
+             std::log10(ideal_last), Provenance::derived);
 
   result.series.push_back(Series{
       "variance_per_layer",
