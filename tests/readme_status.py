@@ -11,7 +11,8 @@ rewrites them in place. What it keeps true:
   - the table under "Each bank's share today": one row a bank, its verified, computed, supported
     and unproven keys and how many of its verified keys a fault that is not broad confirms;
   - "N of the M answer keys are **verified**" and the counts in the sentence after it;
-  - "F of the G change some question's verdict, and C of the V verified keys are caught".
+  - "each of N faults", and "each of the G changes some question's verdict, and all V verified
+    keys are caught" (or "F of the G change", "C of the V verified keys")
 
 Standard library only.
 """
@@ -70,10 +71,16 @@ def expected(text, report):
                   f"the rest are arithmetic ({summary['computed']}), held\nby a proof that would "
                   f"not catch a wrong key ({summary['supported']}), or `unproven` with the reason "
                   f"no computation\ncan bear on them ({summary['unproven']}:", text)
-    text = re.sub(r"\d+ of the \d+ change some question's verdict, and \d+ of the \d+ verified keys "
-                  r"are caught",
-                  f"{noticed} of the {len(per_fault)} change some question's verdict, and "
-                  f"{confirmed} of the {verified} verified keys are caught", text)
+    faults_noticed = (f"each of the {len(per_fault)} changes" if noticed == len(per_fault)
+                      else f"{noticed} of the {len(per_fault)} change")
+    keys_caught = (f"all {verified} verified keys are caught" if confirmed == verified
+                   else f"{confirmed} of the {verified} verified keys are caught")
+    text = re.sub(r"(?:each of the \d+ changes|\d+ of the \d+ change) some question's verdict, and\s"
+                  r"(?:all \d+|\d+ of the \d+) verified keys are caught",
+                  lambda m: f"{faults_noticed} some question's verdict, and"
+                  f"{m.group(0)[m.group(0).index('verdict, and') + 12]}{keys_caught}", text)
+    text = re.sub(r"each of\n\d+ faults a named change", f"each of\n{len(per_fault)} faults a named change",
+                  text)
     return text
 
 

@@ -455,7 +455,7 @@ TEST_CASE("export: a built-in bank that changed has a later revised date", "[exp
       {"questions/transformer-architectures.json", "2026-12-07T12:00:00Z",
        "446ec1322dce8affd3d1c66fccca1d0a163e9095"},
       {"questions/transformer-layer.json", "2026-12-07T12:00:00Z",
-       "62074c14bef5c4020eeefc927d9c20fd4168ac24"},
+       "939eda04b7d352316ea283ac61153791423ea0a9"},
   };
   const auto& builtin = proofdeck::bank::builtin_banks();
   CHECK(builtin.size() == pins.size());
