@@ -285,7 +285,8 @@ TEST_CASE(
   json questions = json::array();
   for (int n = 0; n < 32; ++n)
     questions.push_back(by_length(n, n % 4));
-  const CueStrategy* fair = strategy(lint_of(bank_of(questions)), "logit");
+  const LintReport cue_free = lint_of(bank_of(questions));
+  const CueStrategy* fair = strategy(cue_free, "logit");
   REQUIRE(fair != nullptr);
   CHECK(fair->p_holm >= 0.05);
 }
