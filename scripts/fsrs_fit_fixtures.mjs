@@ -343,7 +343,7 @@ const fixtures = [
   {
     name: 'bounds_push',
     description:
-      'built to drive w17, w18, w19 and w20 to their lower bounds: same-day reviews that leave stability as it was (true w17, w18, w19 0) and an almost flat forgetting curve (true w20 0.02), with many same-day reviews',
+      'built to push w17–w20 down: same-day reviews that leave stability as it was (true w17, w18, w19 0) and an almost flat forgetting curve (true w20 0.02); the fit reaches w20\'s bound 0.1, while w17 (0.25) and w19 (0.05) only move toward theirs in the 30 Adam steps the default training config allows',
     seed: 20240604,
     learner: {
       ...base,
