@@ -1,0 +1,187 @@
+// FSRS-6 weights measured on a learner's reviews as fsrs-rs's evaluate measures them
+// (study/fsrs_fit.hpp; the reference's file and line in docs/fsrs-fit-reference.md).
+#include "study/fsrs_fit.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+#include <tuple>
+#include <utility>
+
+namespace proofdeck::study {
+
+namespace {
+
+constexpr double kMinStability = 0.001;
+constexpr double kMaxStability = 36500.0;
+constexpr double kMinDifficulty = 1.0;
+constexpr double kMaxDifficulty = 10.0;
+
+using Weights = std::array<double, 21>;
+
+double forgetting_curve(const Weights& w, double t, double s) {
+  const double decay = -w[20];
+  const double factor = std::exp(std::log(0.9) / decay) - 1.0;
+  return std::pow(t / s * factor + 1.0, decay);
+}
+
+double initial_difficulty(const Weights& w, int rating) {
+  return w[4] - std::exp(w[5] * (rating - 1)) + 1.0;
+}
+
+struct ModelState {
+  double stability;
+  double difficulty;
+};
+
+ModelState step(const Weights& w, double delta_t, int rating, ModelState state) {
+  const double s = std::clamp(state.stability, kMinStability, kMaxStability);
+  const double d = std::clamp(state.difficulty, kMinDifficulty, kMaxDifficulty);
+  const double r = forgetting_curve(w, delta_t, s);
+  const double g = rating;
+  double next_s = 0.0;
+  if (delta_t == 0.0) {
+    const double sinc = std::exp(w[17] * (g - 3.0 + w[18])) * std::pow(s, -w[19]);
+    next_s = s * (rating >= 2 ? std::max(sinc, 1.0) : sinc);
+  } else if (rating == 1) {
+    const double forget = w[11] * std::pow(d, -w[12]) * (std::pow(s + 1.0, w[13]) - 1.0) *
+                          std::exp((1.0 - r) * w[14]);
+    next_s = std::min(forget, s / std::exp(w[17] * w[18]));
+  } else {
+    const double hard = rating == 2 ? w[15] : 1.0;
+    const double easy = rating == 4 ? w[16] : 1.0;
+    next_s = s * (std::exp(w[8]) * (11.0 - d) * std::pow(s, -w[9]) *
+                      (std::exp((1.0 - r) * w[10]) - 1.0) * hard * easy +
+                  1.0);
+  }
+  double next_d = d + (10.0 - d) * (-w[6] * (g - 3.0)) / 9.0;
+  next_d = std::clamp(w[7] * (initial_difficulty(w, 4) - next_d) + next_d, kMinDifficulty,
+                      kMaxDifficulty);
+  return {std::clamp(next_s, kMinStability, kMaxStability), next_d};
+}
+
+// fsrs-rs's r_matrix_index: the interval, the review count and the lapses, each on a log scale.
+std::tuple<long, long, long> bin_of(const FsrsItem& item) {
+  const double delta_t = item.back().delta_t;
+  const auto delta_t_bin =
+      std::lround(2.48 * std::pow(3.62, std::floor(std::log(delta_t) / std::log(3.62))) * 100.0);
+  const double length = long_term_reviews(item) + 1.0;
+  const auto length_bin =
+      std::lround(1.99 * std::pow(1.89, std::floor(std::log(length) / std::log(1.89))));
+  int lapses = 0;
+  for (std::size_t i = 0; i + 1 < item.size(); ++i)
+    lapses += item[i].rating == 1 && item[i].delta_t > 0 ? 1 : 0;
+  if (lapses == 0) return {delta_t_bin, length_bin, 0};
+  return {delta_t_bin, length_bin,
+          std::lround(1.65 * std::pow(1.73, std::floor(std::log(lapses) / std::log(1.73))))};
+}
+
+int first_interval(const FsrsItem& item) {
+  for (const FsrsReview& review : item) {
+    if (review.delta_t > 0) return review.delta_t;
+  }
+  return 0;
+}
+
+}  // namespace
+
+int long_term_reviews(const FsrsItem& item) {
+  return static_cast<int>(
+      std::count_if(item.begin(), item.end(), [](const FsrsReview& r) { return r.delta_t > 0; }));
+}
+
+double predicted_recall(const Weights& weights, const FsrsItem& item) {
+  const int first = std::clamp(item.front().rating, 1, 4);
+  ModelState state{
+      std::clamp(weights[static_cast<std::size_t>(first - 1)], kMinStability, kMaxStability),
+      std::clamp(initial_difficulty(weights, first), kMinDifficulty, kMaxDifficulty)};
+  for (std::size_t i = 1; i + 1 < item.size(); ++i)
+    state = step(weights, item[i].delta_t, item[i].rating, state);
+  return forgetting_curve(weights, item.back().delta_t, state.stability);
+}
+
+FilteredItems filter_outliers(const std::vector<FsrsItem>& items) {
+  // First rating → first interval → the one-interval items in the order given.
+  std::map<int, std::map<int, std::vector<const FsrsItem*>>> groups;
+  for (const FsrsItem& item : items) {
+    if (long_term_reviews(item) == 1)
+      groups[item.front().rating][item.back().delta_t].push_back(&item);
+  }
+  FilteredItems out;
+  std::set<std::pair<int, int>> removed;  // (first rating, first interval)
+  for (const auto& [rating, by_interval] : groups) {
+    std::vector<std::pair<int, const std::vector<const FsrsItem*>*>> sub_groups;
+    std::size_t total = 0;
+    for (const auto& [interval, members] : by_interval) {
+      sub_groups.emplace_back(interval, &members);
+      total += members.size();
+    }
+    // Smallest groups first, and of equal size the shorter interval first.
+    std::sort(sub_groups.begin(), sub_groups.end(), [](const auto& a, const auto& b) {
+      return a.second->size() != b.second->size() ? a.second->size() < b.second->size()
+                                                  : a.first < b.first;
+    });
+    const std::size_t threshold = std::max<std::size_t>(20, total / 20);
+    std::size_t removed_so_far = 0;
+    for (const auto& [interval, members] : sub_groups) {
+      if (removed_so_far + members->size() >= threshold) {
+        if (members->size() >= 6 && interval <= (rating != 4 ? 100 : 365)) {
+          for (const FsrsItem* item : *members)
+            out.initialization.push_back(*item);
+        } else {
+          removed.emplace(rating, interval);
+        }
+      } else {
+        removed_so_far += members->size();
+        removed.emplace(rating, interval);
+      }
+    }
+  }
+  for (const FsrsItem& item : items) {
+    if (long_term_reviews(item) != 1 &&
+        !removed.contains({item.front().rating, first_interval(item)})) {
+      out.rest.push_back(item);
+    }
+  }
+  return out;
+}
+
+double recency_weight(std::size_t i, std::size_t n) {
+  const double last = std::max(static_cast<double>(n) - 1.0, 1.0);
+  return 0.25 + 0.75 * std::pow(static_cast<double>(i) / last, 3);
+}
+
+std::optional<FsrsEvaluation> evaluate_weights(const Weights& weights,
+                                               const std::vector<FsrsItem>& items) {
+  FilteredItems filtered = filter_outliers(items);
+  std::vector<FsrsItem> order = std::move(filtered.initialization);
+  order.insert(order.end(), filtered.rest.begin(), filtered.rest.end());
+  if (order.empty()) return std::nullopt;
+  struct Bin {
+    double predicted = 0, actual = 0, count = 0, weight = 0;
+  };
+  std::map<std::tuple<long, long, long>, Bin> bins;
+  double loss = 0.0, weight_sum = 0.0;
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    const double p = predicted_recall(weights, order[i]);
+    const double y = order[i].back().rating > 1 ? 1.0 : 0.0;
+    const double w = recency_weight(i, order.size());
+    loss -= w * (y * std::log(p) + (1.0 - y) * std::log(1.0 - p));
+    weight_sum += w;
+    Bin& bin = bins[bin_of(order[i])];
+    bin.predicted += p;
+    bin.actual += y;
+    bin.count += 1.0;
+    bin.weight += w;
+  }
+  double squared = 0.0, bin_weights = 0.0;
+  for (const auto& [key, bin] : bins) {
+    const double gap = bin.predicted / bin.count - bin.actual / bin.count;
+    squared += gap * gap * bin.weight;
+    bin_weights += bin.weight;
+  }
+  return FsrsEvaluation{order.size(), loss / weight_sum, std::sqrt(squared / bin_weights)};
+}
+
+}  // namespace proofdeck::study
