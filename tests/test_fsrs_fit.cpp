@@ -11,13 +11,17 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli_test_support.hpp"
 #include "study/fsrs.hpp"
 #include "study/fsrs_fit.hpp"
+#include "study/progress.hpp"
 
 namespace test_fsrs_fit {
 
 using nlohmann::json;
 using namespace proofdeck::study;
+using namespace cli_test;
+using Catch::Matchers::Contains;
 
 namespace {
 
@@ -119,6 +123,93 @@ TEST_CASE("fsrs evaluate: the prediction is the scheduler's forgetting curve aft
   const double short_term = scheduler.short_term_stability(kDefaultWeights[2], Rating::good);
   CHECK(predicted_recall(kDefaultWeights, {{3, 0}, {3, 0}, {3, 10}}) ==
         Approx(scheduler.forgetting_curve(10, short_term)));
+}
+
+TEST_CASE("fsrs evaluate: a card's rated drill reviews make an item at each review a day later",
+          "[fsrs][fit]") {
+  const auto row = [](const std::string& card, const std::string& mode, std::optional<int> rating,
+                      int elapsed) {
+    ReviewRow r;
+    r.card = card;
+    r.mode = mode;
+    r.rating = rating;
+    r.elapsed_days = elapsed;
+    return r;
+  };
+  const std::vector<FsrsItem> items = drill_items({
+      row("a", "drill", 3, 5),            // a card's first review: Δt 0 whatever is recorded
+      row("a", "drill", 3, 0),            // the same day: history only
+      row("b", "quiz", std::nullopt, 0),  // a quiz answer is no FSRS review
+      row("a", "drill", 1, 4),
+      row("b", "drill", 4, 0),
+      row("a", "drill", 3, 1),
+      row("b", "drill", 3, 9),
+  });
+  REQUIRE(items.size() == 3);
+  CHECK(items[0].size() == 3);
+  CHECK(items[0].front().delta_t == 0);
+  CHECK(items[0].back().rating == 1);
+  CHECK(items[1].size() == 4);
+  CHECK(items[2].size() == 2);
+  CHECK(items[2].back().delta_t == 9);
+}
+
+TEST_CASE("drill --evaluate measures the weights on the learner's drill history, text or json",
+          "[fsrs][fit][cli]") {
+  // The learner_typical history recorded as drill reviews in the order fsrs-rs was given its
+  // items: drill --evaluate reaches the reference's measures of the default weights.
+  const json history = fixture("learner_typical");
+  TempDir data;
+  {
+    ProgressStore store = ProgressStore::open(data.path());
+    std::vector<std::size_t> recorded(history.at("cards").size(), 0);
+    std::int64_t second = 0;
+    for (const json& ref : history.at("items")) {
+      const auto card = ref.at(0).get<std::size_t>();
+      const json& reviews = history.at("cards").at(card);
+      for (; recorded[card] <= ref.at(1).get<std::size_t>(); ++recorded[card]) {
+        const json& review = reviews.at(recorded[card]);
+        AnswerRecord answer;
+        answer.card = "card-" + std::to_string(card);
+        answer.at = proofdeck::TimePoint(std::chrono::seconds(1'700'000'000 + ++second));
+        answer.mode = "drill";
+        answer.correct = review.at(0).get<int>() > 1;
+        answer.rating = static_cast<Rating>(review.at(0).get<int>());
+        answer.elapsed_days = review.at(1).get<int>();
+        store.record(answer, std::nullopt);
+      }
+    }
+  }
+  Cli json_cli;
+  REQUIRE(json_cli.run({"drill", "--evaluate", "--format", "json", "--data-dir",
+                        data.path().string()}) == 0);
+  const json report = json::parse(json_cli.out.str());
+  const json& reference = history.at("evaluate").at("default_weights");
+  CHECK(report.at("default").at("log_loss").get<double>() ==
+        Approx(reference.at("log_loss").get<double>()).margin(1e-4));
+  CHECK(report.at("default").at("rmse_bins").get<double>() ==
+        Approx(reference.at("rmse_bins").get<double>()).margin(1e-4));
+  CHECK(report.at("in_use") == report.at("default"));
+  CHECK(report.at("items").get<std::size_t>() <= history.at("item_count").get<std::size_t>());
+
+  Cli text;
+  REQUIRE(text.run({"drill", "--evaluate", "--data-dir", data.path().string(), "--color",
+                    "never"}) == 0);
+  CHECK_THAT(text.out.str(), Contains("975 items evaluated"));
+  CHECK_THAT(text.out.str(), Contains("1,164"));
+  CHECK_THAT(text.out.str(), Contains("  default (in use)"));
+
+  Cli empty;
+  TempDir none;
+  REQUIRE(empty.run({"drill", "--evaluate", "--format", "json", "--data-dir",
+                     none.path().string()}) == 0);
+  CHECK(json::parse(empty.out.str()) ==
+        json({{"items", 0}, {"default", nullptr}, {"in_use", nullptr}}));
+  CHECK_FALSE(std::filesystem::exists(none.path() / "progress.db"));  // read, never created
+
+  Cli format_alone;
+  CHECK(format_alone.run({"drill", "--format", "json", "--data-dir", none.path().string()}) == 2);
+  CHECK_THAT(format_alone.err.str(), Contains("give --evaluate"));
 }
 
 }  // namespace test_fsrs_fit

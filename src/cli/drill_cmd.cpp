@@ -1,10 +1,13 @@
 // `proofdeck drill`: spaced repetition with FSRS-6, progress kept across days.
 #include <memory>
+#include <string>
 
 #include "bank/selection.hpp"
+#include "cli/drill_evaluate.hpp"
 #include "cli/study_cmds.hpp"
 #include "cli/study_run.hpp"
 #include "cli/validators.hpp"
+#include "core/errors.hpp"
 #include "study/input.hpp"
 
 namespace proofdeck::cli {
@@ -14,8 +17,10 @@ namespace {
 // What `drill` binds: the session's options, and the flags that set them in other words.
 struct DrillCmdOptions {
   study::DrillOptions drill;
-  bool no_demo = false;  // --no-demo
-  bool no_bury = false;  // --no-bury
+  bool no_demo = false;         // --no-demo
+  bool no_bury = false;         // --no-bury
+  bool evaluate = false;        // --evaluate: measure the weights on the history, no session
+  std::string format = "text";  // --format, for --evaluate
 };
 
 }  // namespace
@@ -54,6 +59,13 @@ void setup_drill(CLI::App& app, const std::function<Context()>& context) {
                    "Desired retention: the recall probability intervals aim at")
       ->check(number(0.7, 0.99))
       ->capture_default_str();
+  drill->add_flag("--evaluate", bound->evaluate,
+                  "Measure how well the FSRS-6 weights in use predict your own drill reviews "
+                  "(log loss and RMSE over bins, as fsrs-rs and Anki's Evaluate compute them) "
+                  "and start no session");
+  drill->add_option("--format", bound->format, "With --evaluate: text or json")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str();
   drill->footer(
       "Due cards come first, then up to --new new cards a day, dealt round the topics (the "
       "lesson's first, in its order) so the first day spans the lesson. A wrong answer rates "
@@ -75,8 +87,17 @@ void setup_drill(CLI::App& app, const std::function<Context()>& context) {
       "A parametric question is one card that draws fresh numbers at each review. Cards missed "
       "8 times after learning are flagged as leeches.\n"
       "Example: proofdeck drill --new 10 --limit 30");
-  drill->callback([bound, context] {
+  drill->callback([bound, context, drill] {
     Context ctx = context();
+    if (drill->count("--format") > 0 && !bound->evaluate) {
+      throw InputError("drill.format",
+                       "--format sets how --evaluate writes its measures; a session is always "
+                       "text: give --evaluate, or leave --format out");
+    }
+    if (bound->evaluate) {
+      run_drill_evaluate(ctx, bound->format);
+      return;
+    }
     auto run = start_study(ctx);
     auto run_options = bound->drill;
     run_options.show_demo = !bound->no_demo;

@@ -147,6 +147,19 @@ FilteredItems filter_outliers(const std::vector<FsrsItem>& items) {
   return out;
 }
 
+std::vector<FsrsItem> drill_items(const std::vector<ReviewRow>& rows) {
+  std::map<std::string, FsrsItem> history;
+  std::vector<FsrsItem> items;
+  for (const ReviewRow& row : rows) {
+    if (row.mode != "drill" || !row.rating || *row.rating < 1 || *row.rating > 4) continue;
+    FsrsItem& reviews = history[row.card];
+    const int delta_t = reviews.empty() ? 0 : std::max(0, row.elapsed_days.value_or(0));
+    reviews.push_back({*row.rating, delta_t});
+    if (delta_t > 0) items.push_back(reviews);
+  }
+  return items;
+}
+
 double recency_weight(std::size_t i, std::size_t n) {
   const double last = std::max(static_cast<double>(n) - 1.0, 1.0);
   return 0.25 + 0.75 * std::pow(static_cast<double>(i) / last, 3);

@@ -10,6 +10,8 @@
 #include <optional>
 #include <vector>
 
+#include "study/progress.hpp"
+
 namespace proofdeck::study {
 
 // One review of a card: its rating (1–4) and the whole days since the card's previous review
@@ -41,6 +43,12 @@ struct FilteredItems {
   std::vector<FsrsItem> rest;            // kept items with more intervals, in the order given
 };
 FilteredItems filter_outliers(const std::vector<FsrsItem>& items);
+
+// The items a progress store's drill reviews make, oldest first (by their last review): for each
+// card, its rated drill reviews in order (the first with Δt 0, the rest Δt their elapsed days),
+// and an item at each review a day or more after the previous one. Quiz, exam and unrated answers
+// are not FSRS reviews and are left out.
+std::vector<FsrsItem> drill_items(const std::vector<ReviewRow>& rows);
 
 // The weight of item i of n: 0.25 + 0.75·(i/max(n − 1, 1))³ — recent reviews count up to 4× more.
 double recency_weight(std::size_t i, std::size_t n);
