@@ -60,8 +60,8 @@ void run_drill_evaluate(Context& context, const std::string& format) {
                   text::count(defaults->items, "item", "items"),
                   text::format_number(static_cast<double>(items.size()))),
       text_width(context));
-  context.io.out << fmt::format("  {:<28}{:>10}{:>14}\n", "weights", "log loss", "RMSE (bins)");
-  context.io.out << fmt::format("  {:<28}{:>10.4f}{:>14.4f}\n", "default (in use)",
+  context.io.out << fmt::format("  {:<20}{:>10}{:>14}\n", "weights", "log loss", "RMSE (bins)");
+  context.io.out << fmt::format("  {:<20}{:>10.4f}{:>14.4f}\n", "default (in use)",
                                 defaults->log_loss, defaults->rmse_bins);
   context.io.out << wrap_styled(theme.dim,
                                 "The weights in use are FSRS-6's defaults, fitted to many Anki "
