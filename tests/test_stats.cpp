@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <set>
 
 #include "bank/loader.hpp"
@@ -469,6 +470,29 @@ TEST_CASE("stats --format json has the exams and the readiness", "[stats][cli]")
   CHECK(s["readiness"]["exam"]["pass_chance"] == direct["exam"]["pass_chance"]);
   CHECK(s["readiness"]["not_yet_seen"].size() == 3);
   CHECK(s["traps"][0]["id"] == "alpha-trap");
+}
+
+TEST_CASE("stats names the FSRS-6 weights drill schedules with: the defaults until a fit exists",
+          "[stats][cli][fsrs]") {
+  const RecordedHistory h;
+  cli_test::Cli json_cli;
+  REQUIRE(h.run(json_cli, {"stats", "--format", "json"}) == 0);
+  const json fsrs = json::parse(json_cli.out.str()).at("fsrs");
+  REQUIRE(fsrs.at("weights").size() == 21);
+  for (std::size_t i = 0; i < 21; ++i)
+    CHECK(fsrs.at("weights").at(i).get<double>() == proofdeck::study::kDefaultWeights[i]);
+  CHECK(fsrs.at("fitted") == false);
+  CHECK(fsrs.at("fitted_at").is_null());
+  CHECK(fsrs.at("reviews").is_null());
+  cli_test::Cli text;
+  REQUIRE(h.run(text, {"stats"}) == 0);
+  // The line wraps at the width: its words, with the breaks read as spaces.
+  const std::string out = std::regex_replace(text.out.str(), std::regex("\\n +"), " ");
+  CHECK_THAT(out, Contains("Scheduling: FSRS-6 defaults (their fit to you: proofdeck drill "
+                           "--evaluate)\n"));
+  cli_test::Cli narrow;
+  REQUIRE(h.run(narrow, {"stats", "--width", "50"}) == 0);
+  CHECK_THAT(narrow.out.str(), Contains("Scheduling: FSRS-6 defaults (their fit to you:\n"));
 }
 
 TEST_CASE("stats text: the exam history, the trend by topic, readiness against the pass mark",

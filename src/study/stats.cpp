@@ -370,6 +370,10 @@ void to_json(ordered_json& json, const Stats& stats) {
   json["leeches"] = ordered_json::array();
   for (const Leech& leech : stats.leeches)
     json["leeches"].push_back({{"id", leech.id}, {"lapses", leech.lapses}});
+  json["fsrs"] = {{"weights", stats.fsrs.weights},
+                  {"fitted", stats.fsrs.fitted},
+                  {"fitted_at", or_null(stats.fsrs.fitted_at)},
+                  {"reviews", or_null(stats.fsrs.reviews)}};
 }
 
 // --- text ---------------------------------------------------------------------------------------
@@ -696,6 +700,14 @@ std::string render_stats(const Stats& stats, const Theme& theme, int width,
   const CardCounts& cards = stats.cards;
   out += line(fmt::format("Cards: {} new · {} learning · {} review · {} relearning", cards.fresh,
                           cards.learning, cards.review, cards.relearning));
+  out += line(stats.fsrs.fitted
+                  ? fmt::format("Scheduling: FSRS-6 fitted to your {} reviews on {} (their fit "
+                                "to you: {} drill --evaluate)",
+                                stats.fsrs.reviews.value_or(0), stats.fsrs.fitted_at.value_or(""),
+                                program)
+                  : fmt::format("Scheduling: FSRS-6 defaults (their fit to you: {} drill "
+                                "--evaluate)",
+                                program));
   out += render_due(stats.forecast, cards.scheduled() > 0, theme, width, program);
   out += render_mastery(stats.topics, theme, width);
   out += render_exams(stats, theme, width, program);

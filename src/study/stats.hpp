@@ -14,6 +14,7 @@
 #include "bank/model.hpp"
 #include "render/theme.hpp"
 #include "study/chance.hpp"
+#include "study/fsrs.hpp"
 #include "study/learner_day.hpp"
 #include "study/progress.hpp"
 #include "study/readiness_view.hpp"
@@ -118,6 +119,15 @@ struct Leech {
 };
 
 // What stats reports, a section at a time.
+// The FSRS-6 weights drill schedules with: the defaults until a fit to the learner's own reviews
+// exists (then when it was made and on how many reviews).
+struct FsrsInUse {
+  std::array<double, 21> weights = kDefaultWeights;
+  bool fitted = false;
+  std::optional<std::string> fitted_at;  // format_time
+  std::optional<int> reviews;
+};
+
 struct Stats {
   std::string now;  // format_time
   ReviewCounts reviews;
@@ -129,6 +139,7 @@ struct Stats {
   ReadinessView readiness;           // study/readiness_view.hpp
   std::vector<TrapRecord> traps;     // highest miss rate first, then most falls, then id
   std::vector<Leech> leeches;        // cards of kLeechLapses lapses or more
+  FsrsInUse fsrs;                    // the weights drill schedules with
 };
 
 // Reads the progress database against the loaded banks at `now`. Questions no longer loaded
@@ -143,8 +154,9 @@ Stats compute_stats(ProgressStore& store, const std::vector<bank::Bank>& banks, 
 // "accuracy", "drilled", "recall"}], "exams": [{"at", "score", "total", "passed", "minutes",
 // "topics": {id: {"correct", "total"}}, "pass", "allowed_minutes", "predicted": {"readiness",
 // "low", "high", "pass_chance"}, "date"}], "readiness": (readiness_view.hpp), "traps": [{"id",
-// "name", "exposed", "fell", "miss_rate"}], "leeches": [{"id", "lapses"}]}; an absent value is
-// null. Dates are the learner's days.
+// "name", "exposed", "fell", "miss_rate"}], "leeches": [{"id", "lapses"}], "fsrs": {"weights":
+// [21 numbers], "fitted", "fitted_at", "reviews"}}; an absent value is null. Dates are the
+// learner's days.
 void to_json(nlohmann::ordered_json& json, const Stats& stats);
 
 // What stats says where there is no progress database yet: where it looked, what starts one and
