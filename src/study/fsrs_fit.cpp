@@ -2,6 +2,8 @@
 // (study/fsrs_fit.hpp; the reference's file and line in docs/fsrs-fit-reference.md).
 #include "study/fsrs_fit.hpp"
 
+#include "study/fsrs.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -13,52 +15,26 @@ namespace proofdeck::study {
 
 namespace {
 
-constexpr double kMinStability = 0.001;
 constexpr double kMaxStability = 36500.0;
-constexpr double kMinDifficulty = 1.0;
-constexpr double kMaxDifficulty = 10.0;
 
 using Weights = std::array<double, 21>;
-
-double forgetting_curve(const Weights& w, double t, double s) {
-  const double decay = -w[20];
-  const double factor = std::exp(std::log(0.9) / decay) - 1.0;
-  return std::pow(t / s * factor + 1.0, decay);
-}
-
-double initial_difficulty(const Weights& w, int rating) {
-  return w[4] - std::exp(w[5] * (rating - 1)) + 1.0;
-}
 
 struct ModelState {
   double stability;
   double difficulty;
 };
 
-ModelState step(const Weights& w, double delta_t, int rating, ModelState state) {
-  const double s = std::clamp(state.stability, kMinStability, kMaxStability);
-  const double d = std::clamp(state.difficulty, kMinDifficulty, kMaxDifficulty);
-  const double r = forgetting_curve(w, delta_t, s);
-  const double g = rating;
-  double next_s = 0.0;
-  if (delta_t == 0.0) {
-    const double sinc = std::exp(w[17] * (g - 3.0 + w[18])) * std::pow(s, -w[19]);
-    next_s = s * (rating >= 2 ? std::max(sinc, 1.0) : sinc);
-  } else if (rating == 1) {
-    const double forget = w[11] * std::pow(d, -w[12]) * (std::pow(s + 1.0, w[13]) - 1.0) *
-                          std::exp((1.0 - r) * w[14]);
-    next_s = std::min(forget, s / std::exp(w[17] * w[18]));
-  } else {
-    const double hard = rating == 2 ? w[15] : 1.0;
-    const double easy = rating == 4 ? w[16] : 1.0;
-    next_s = s * (std::exp(w[8]) * (11.0 - d) * std::pow(s, -w[9]) *
-                      (std::exp((1.0 - r) * w[10]) - 1.0) * hard * easy +
-                  1.0);
-  }
-  double next_d = d + (10.0 - d) * (-w[6] * (g - 3.0)) / 9.0;
-  next_d = std::clamp(w[7] * (initial_difficulty(w, 4) - next_d) + next_d, kMinDifficulty,
-                      kMaxDifficulty);
-  return {std::clamp(next_s, kMinStability, kMaxStability), next_d};
+// fsrs-rs's step, through the scheduler's formulas: the state clamped first, the short-term
+// stability on the same day, recall or forget stability after a day or more, and the new
+// stability clamped to fsrs-rs's range (the scheduler floors it only).
+ModelState step(const Scheduler& model, double delta_t, int rating, ModelState state) {
+  const double s = std::clamp(state.stability, kStabilityMin, kMaxStability);
+  const double d = std::clamp(state.difficulty, kDifficultyMin, kDifficultyMax);
+  const auto grade = static_cast<Rating>(rating);
+  const double next_s = delta_t == 0.0
+                            ? model.short_term_stability(s, grade)
+                            : model.next_stability(d, s, model.forgetting_curve(delta_t, s), grade);
+  return {std::clamp(next_s, kStabilityMin, kMaxStability), model.next_difficulty(d, grade)};
 }
 
 // fsrs-rs's r_matrix_index: the interval, the review count and the lapses, each on a log scale.
@@ -92,13 +68,15 @@ int long_term_reviews(const FsrsItem& item) {
 }
 
 double predicted_recall(const Weights& weights, const FsrsItem& item) {
-  const int first = std::clamp(item.front().rating, 1, 4);
-  ModelState state{
-      std::clamp(weights[static_cast<std::size_t>(first - 1)], kMinStability, kMaxStability),
-      std::clamp(initial_difficulty(weights, first), kMinDifficulty, kMaxDifficulty)};
+  SchedulerOptions options;
+  options.weights = weights;
+  const Scheduler model(options);
+  const auto first = static_cast<Rating>(std::clamp(item.front().rating, 1, 4));
+  ModelState state{std::min(model.initial_stability(first), kMaxStability),
+                   model.initial_difficulty(first)};
   for (std::size_t i = 1; i + 1 < item.size(); ++i)
-    state = step(weights, item[i].delta_t, item[i].rating, state);
-  return forgetting_curve(weights, item.back().delta_t, state.stability);
+    state = step(model, item[i].delta_t, item[i].rating, state);
+  return model.forgetting_curve(item.back().delta_t, state.stability);
 }
 
 FilteredItems filter_outliers(const std::vector<FsrsItem>& items) {
