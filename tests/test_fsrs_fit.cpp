@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_test_support.hpp"
+#include "fsrs_fixture_support.hpp"
 #include "study/fsrs.hpp"
 #include "study/fsrs_fit.hpp"
 #include "study/progress.hpp"
@@ -20,40 +21,11 @@ namespace test_fsrs_fit {
 
 using nlohmann::json;
 using namespace proofdeck::study;
+using namespace fsrs_fixtures;
 using namespace cli_test;
 using Catch::Matchers::Contains;
 
-namespace {
-
-json fixture(const std::string& name) {
-  std::ifstream in(std::string(PROOFDECK_FIXTURE_DIR) + "/fsrs_fit/" + name + ".json");
-  REQUIRE(in);
-  return json::parse(in);
-}
-
-// The items in the order the reference was given them: [card, last] is the card's reviews up to
-// and including `last`.
-std::vector<FsrsItem> items_of(const json& history) {
-  std::vector<FsrsItem> items;
-  for (const json& ref : history.at("items")) {
-    const json& card = history.at("cards").at(ref.at(0).get<std::size_t>());
-    FsrsItem item;
-    for (std::size_t i = 0; i <= ref.at(1).get<std::size_t>(); ++i)
-      item.push_back({card.at(i).at(0).get<int>(), card.at(i).at(1).get<int>()});
-    items.push_back(std::move(item));
-  }
-  return items;
-}
-
-std::array<double, 21> weights_of(const json& list) {
-  std::array<double, 21> weights{};
-  REQUIRE(list.size() == 21);
-  for (std::size_t i = 0; i < 21; ++i)
-    weights[i] = list.at(i).get<double>();
-  return weights;
-}
-
-}  // namespace
+namespace {}  // namespace
 
 TEST_CASE("fsrs evaluate: log loss and RMSE(bins) equal fsrs-rs's within 1e-4 on every history",
           "[fsrs][fit]") {

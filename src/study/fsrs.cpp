@@ -3,6 +3,8 @@
 // written and read by core/time.hpp).
 #include "study/fsrs.hpp"
 
+#include "study/fsrs_formulas.hpp"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -165,12 +167,12 @@ Scheduler::Scheduler(SchedulerOptions options) : options_(std::move(options)) {
   if (!problems.empty()) {
     throw std::invalid_argument("invalid FSRS scheduler options: " + join(problems, "; "));
   }
-  decay_ = -options_.weights[20];
-  factor_ = std::pow(0.9, 1.0 / decay_) - 1.0;
+  decay_ = fsrs_formulas::decay(options_.weights);
+  factor_ = fsrs_formulas::factor(decay_);
 }
 
 double Scheduler::forgetting_curve(double elapsed, double stability) const {
-  return std::pow(1.0 + factor_ * elapsed / stability, decay_);
+  return fsrs_formulas::forgetting_curve(decay_, factor_, elapsed, stability);
 }
 
 double Scheduler::retrievability(const Card& card, TimePoint now) const {
@@ -195,38 +197,25 @@ double Scheduler::initial_stability(Rating rating) const {
 }
 
 double Scheduler::initial_difficulty(Rating rating, bool clamp) const {
-  const auto& w = options_.weights;
-  const double difficulty = w[4] - std::exp(w[5] * (grade(rating) - 1.0)) + 1.0;
+  const double difficulty = fsrs_formulas::initial_difficulty(options_.weights, grade(rating));
   return clamp ? clamp_difficulty(difficulty) : difficulty;
 }
 
 double Scheduler::next_difficulty(double difficulty, Rating rating) const {
-  const auto& w = options_.weights;
-  const double delta = -(w[6] * (grade(rating) - 3.0));
-  const double damped = difficulty + (10.0 - difficulty) * delta / 9.0;  // linear damping
-  const double reverted = w[7] * initial_difficulty(Rating::easy, false) + (1.0 - w[7]) * damped;
-  return clamp_difficulty(reverted);
+  return fsrs_formulas::next_difficulty(options_.weights, difficulty, grade(rating), kDifficultyMin,
+                                        kDifficultyMax);
 }
 
 double Scheduler::next_recall_stability(double difficulty, double stability, double retrievability,
                                         Rating rating) const {
-  const auto& w = options_.weights;
-  const double hard_penalty = rating == Rating::hard ? w[15] : 1.0;
-  const double easy_bonus = rating == Rating::easy ? w[16] : 1.0;
-  return stability *
-         (1.0 + std::exp(w[8]) * (11.0 - difficulty) * std::pow(stability, -w[9]) *
-                    (std::exp((1.0 - retrievability) * w[10]) - 1.0) * hard_penalty * easy_bonus);
+  return fsrs_formulas::next_recall_stability(options_.weights, difficulty, stability,
+                                              retrievability, grade(rating));
 }
 
 double Scheduler::next_forget_stability(double difficulty, double stability,
                                         double retrievability) const {
-  const auto& w = options_.weights;
-  const double long_term = w[11] * std::pow(difficulty, -w[12]) *
-                           (std::pow(stability + 1.0, w[13]) - 1.0) *
-                           std::exp((1.0 - retrievability) * w[14]);
-  // FSRS-6 keeps post-lapse stability below the stability before the lapse.
-  const double short_term = stability / std::exp(w[17] * w[18]);
-  return std::min(long_term, short_term);
+  return fsrs_formulas::next_forget_stability(options_.weights, difficulty, stability,
+                                              retrievability);
 }
 
 double Scheduler::next_stability(double difficulty, double stability, double retrievability,
@@ -238,11 +227,8 @@ double Scheduler::next_stability(double difficulty, double stability, double ret
 }
 
 double Scheduler::short_term_stability(double stability, Rating rating) const {
-  const auto& w = options_.weights;
-  double increase = std::exp(w[17] * (grade(rating) - 3.0 + w[18])) * std::pow(stability, -w[19]);
-  // py-fsrs 6.3.2 (PR #155): a same-day Hard, Good or Easy never lowers stability.
-  if (rating != Rating::again) increase = std::max(increase, 1.0);
-  return clamp_stability(stability * increase);
+  return clamp_stability(
+      stability * fsrs_formulas::short_term_factor(options_.weights, stability, grade(rating)));
 }
 
 FuzzRange Scheduler::fuzz_range(int interval_days) const {

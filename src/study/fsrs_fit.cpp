@@ -2,7 +2,7 @@
 // (study/fsrs_fit.hpp; the reference's file and line in docs/fsrs-fit-reference.md).
 #include "study/fsrs_fit.hpp"
 
-#include "study/fsrs.hpp"
+#include "study/fsrs_memory.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -15,27 +15,7 @@ namespace proofdeck::study {
 
 namespace {
 
-constexpr double kMaxStability = 36500.0;
-
 using Weights = std::array<double, 21>;
-
-struct ModelState {
-  double stability;
-  double difficulty;
-};
-
-// fsrs-rs's step, through the scheduler's formulas: the state clamped first, the short-term
-// stability on the same day, recall or forget stability after a day or more, and the new
-// stability clamped to fsrs-rs's range (the scheduler floors it only).
-ModelState step(const Scheduler& model, double delta_t, int rating, ModelState state) {
-  const double s = std::clamp(state.stability, kStabilityMin, kMaxStability);
-  const double d = std::clamp(state.difficulty, kDifficultyMin, kDifficultyMax);
-  const auto grade = static_cast<Rating>(rating);
-  const double next_s = delta_t == 0.0
-                            ? model.short_term_stability(s, grade)
-                            : model.next_stability(d, s, model.forgetting_curve(delta_t, s), grade);
-  return {std::clamp(next_s, kStabilityMin, kMaxStability), model.next_difficulty(d, grade)};
-}
 
 // fsrs-rs's r_matrix_index: the interval, the review count and the lapses, each on a log scale.
 std::tuple<long, long, long> bin_of(const FsrsItem& item) {
@@ -68,15 +48,7 @@ int long_term_reviews(const FsrsItem& item) {
 }
 
 double predicted_recall(const Weights& weights, const FsrsItem& item) {
-  SchedulerOptions options;
-  options.weights = weights;
-  const Scheduler model(options);
-  const auto first = static_cast<Rating>(std::clamp(item.front().rating, 1, 4));
-  ModelState state{std::min(model.initial_stability(first), kMaxStability),
-                   model.initial_difficulty(first)};
-  for (std::size_t i = 1; i + 1 < item.size(); ++i)
-    state = step(model, item[i].delta_t, item[i].rating, state);
-  return model.forgetting_curve(item.back().delta_t, state.stability);
+  return recall_of_last(weights, item);
 }
 
 FilteredItems filter_outliers(const std::vector<FsrsItem>& items) {
@@ -117,10 +89,9 @@ FilteredItems filter_outliers(const std::vector<FsrsItem>& items) {
     }
   }
   for (const FsrsItem& item : items) {
-    if (long_term_reviews(item) != 1 &&
-        !removed.contains({item.front().rating, first_interval(item)})) {
-      out.rest.push_back(item);
-    }
+    if (removed.contains({item.front().rating, first_interval(item)})) continue;
+    out.kept.push_back(item);
+    if (long_term_reviews(item) != 1) out.rest.push_back(item);
   }
   return out;
 }

@@ -2,7 +2,7 @@
 // `FSRS::evaluate` does (docs/fsrs-fit-reference.md): the items a review history makes, the
 // outlier filter that decides which of them count, the recency weights, and the two measures —
 // log loss and RMSE over (interval, review count, lapses) bins. Pure computation on whole-day
-// intervals; the fitting that uses it and the drill command around both come later.
+// intervals. Fitting the weights is study/fsrs_optimize.hpp.
 #pragma once
 
 #include <array>
@@ -10,20 +10,10 @@
 #include <optional>
 #include <vector>
 
+#include "study/fsrs_item.hpp"
 #include "study/progress.hpp"
 
 namespace proofdeck::study {
-
-// One review of a card: its rating (1–4) and the whole days since the card's previous review
-// (0 for the first review and for a review the same day).
-struct FsrsReview {
-  int rating = 3;
-  int delta_t = 0;
-};
-
-// A card's reviews up to and including the one predicted (the last). Items end on a review a day
-// or more after the previous one; same-day reviews appear only inside histories.
-using FsrsItem = std::vector<FsrsReview>;
 
 // Reviews a day or more after the previous one, the last included.
 int long_term_reviews(const FsrsItem& item);
@@ -41,6 +31,7 @@ struct FilteredItems {
   std::vector<FsrsItem> initialization;  // kept one-interval items, rating by rating, smallest
                                          // interval groups first
   std::vector<FsrsItem> rest;            // kept items with more intervals, in the order given
+  std::vector<FsrsItem> kept;            // every kept item, in the order given (what trains)
 };
 FilteredItems filter_outliers(const std::vector<FsrsItem>& items);
 
