@@ -132,26 +132,7 @@ TEST_CASE("drill --evaluate measures the weights on the learner's drill history,
   // items: drill --evaluate reaches the reference's measures of the default weights.
   const json history = fixture("learner_typical");
   TempDir data;
-  {
-    ProgressStore store = ProgressStore::open(data.path());
-    std::vector<std::size_t> recorded(history.at("cards").size(), 0);
-    std::int64_t second = 0;
-    for (const json& ref : history.at("items")) {
-      const auto card = ref.at(0).get<std::size_t>();
-      const json& reviews = history.at("cards").at(card);
-      for (; recorded[card] <= ref.at(1).get<std::size_t>(); ++recorded[card]) {
-        const json& review = reviews.at(recorded[card]);
-        AnswerRecord answer;
-        answer.card = "card-" + std::to_string(card);
-        answer.at = proofdeck::TimePoint(std::chrono::seconds(1'700'000'000 + ++second));
-        answer.mode = "drill";
-        answer.correct = review.at(0).get<int>() > 1;
-        answer.rating = static_cast<Rating>(review.at(0).get<int>());
-        answer.elapsed_days = review.at(1).get<int>();
-        store.record(answer, std::nullopt);
-      }
-    }
-  }
+  record_history(data.path(), history);
   Cli json_cli;
   REQUIRE(json_cli.run({"drill", "--evaluate", "--format", "json", "--data-dir",
                         data.path().string()}) == 0);
@@ -181,7 +162,7 @@ TEST_CASE("drill --evaluate measures the weights on the learner's drill history,
 
   Cli format_alone;
   CHECK(format_alone.run({"drill", "--format", "json", "--data-dir", none.path().string()}) == 2);
-  CHECK_THAT(format_alone.err.str(), Contains("give --evaluate"));
+  CHECK_THAT(format_alone.err.str(), Contains("give one of them"));
 }
 
 }  // namespace test_fsrs_fit

@@ -366,7 +366,7 @@ TEST_CASE("a new data folder gets a fresh database at the current schema", "[stu
   SQLite::Database db((folder / "progress.db").string());
   SQLite::Statement version(db, "SELECT value FROM meta WHERE key = 'schema_version'");
   REQUIRE(version.executeStep());
-  CHECK(version.getColumn(0).getString() == "3");
+  CHECK(version.getColumn(0).getString() == "4");
   SQLite::Statement journal(db, "PRAGMA journal_mode");
   REQUIRE(journal.executeStep());
   CHECK(journal.getColumn(0).getString() == "wal");

@@ -3,7 +3,7 @@
 #include <string>
 
 #include "bank/selection.hpp"
-#include "cli/drill_evaluate.hpp"
+#include "cli/drill_fsrs.hpp"
 #include "cli/study_cmds.hpp"
 #include "cli/study_run.hpp"
 #include "cli/validators.hpp"
@@ -20,7 +20,9 @@ struct DrillCmdOptions {
   bool no_demo = false;         // --no-demo
   bool no_bury = false;         // --no-bury
   bool evaluate = false;        // --evaluate: measure the weights on the history, no session
-  std::string format = "text";  // --format, for --evaluate
+  bool optimize = false;        // --optimize: fit the weights to the history, no session
+  bool reset = false;           // --reset, with --optimize: back to the default weights
+  std::string format = "text";  // --format, for --evaluate and --optimize
 };
 
 }  // namespace
@@ -59,11 +61,18 @@ void setup_drill(CLI::App& app, const std::function<Context()>& context) {
                    "Desired retention: the recall probability intervals aim at")
       ->check(number(0.7, 0.99))
       ->capture_default_str();
-  drill->add_flag("--evaluate", bound->evaluate,
-                  "Measure how well the FSRS-6 weights in use predict your own drill reviews "
-                  "(log loss and RMSE over bins, as fsrs-rs and Anki's Evaluate compute them) "
-                  "and start no session");
-  drill->add_option("--format", bound->format, "With --evaluate: text or json")
+  CLI::Option* evaluate = drill->add_flag(
+      "--evaluate", bound->evaluate,
+      "Measure how well the FSRS-6 weights in use predict your own drill reviews (log loss and "
+      "RMSE over bins, as fsrs-rs and Anki's Evaluate compute them) and start no session");
+  drill
+      ->add_flag("--optimize", bound->optimize,
+                 "Fit the 21 FSRS-6 weights to your own drill reviews (as fsrs-rs and Anki's "
+                 "Optimize do: 8 reviews a day or more after a card's previous one fit w0-w3, "
+                 "64 fit all), schedule with them from now on, and start no session")
+      ->excludes(evaluate);
+  drill->add_flag("--reset", bound->reset, "With --optimize: go back to FSRS-6's default weights");
+  drill->add_option("--format", bound->format, "With --evaluate or --optimize: text or json")
       ->check(CLI::IsMember({"text", "json"}))
       ->capture_default_str();
   drill->footer(
@@ -89,13 +98,22 @@ void setup_drill(CLI::App& app, const std::function<Context()>& context) {
       "Example: proofdeck drill --new 10 --limit 30");
   drill->callback([bound, context, drill] {
     Context ctx = context();
-    if (drill->count("--format") > 0 && !bound->evaluate) {
+    if (drill->count("--format") > 0 && !bound->evaluate && !bound->optimize) {
       throw InputError("drill.format",
-                       "--format sets how --evaluate writes its measures; a session is always "
-                       "text: give --evaluate, or leave --format out");
+                       "--format sets how --evaluate and --optimize write; a session is always "
+                       "text: give one of them, or leave --format out");
+    }
+    if (bound->reset && !bound->optimize) {
+      throw InputError("drill.reset", "--reset goes with --optimize: " + ctx.program +
+                                          " drill --optimize --reset returns to FSRS-6's "
+                                          "default weights");
     }
     if (bound->evaluate) {
       run_drill_evaluate(ctx, bound->format);
+      return;
+    }
+    if (bound->optimize) {
+      run_drill_optimize(ctx, bound->format, bound->reset);
       return;
     }
     auto run = start_study(ctx);

@@ -187,6 +187,7 @@ std::string drill_summary(const Session& s, const std::vector<Answered>& answers
 Outcome run_drill(Session& s, ProgressStore& store, const DrillOptions& options,
                   const ReportWriter& write) {
   SchedulerOptions scheduler_options;
+  scheduler_options.weights = store.fsrs_weights();  // the learner's fit, else the defaults
   scheduler_options.desired_retention = options.retention;
   scheduler_options.fuzz = options.fuzz;
   const Scheduler scheduler(scheduler_options);

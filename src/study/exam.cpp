@@ -395,6 +395,7 @@ Outcome run_exam(Session& s, ProgressStore& store, const ExamOptions& options,
   predicted_for.pass = options.pass;
   predicted_for.questions = static_cast<int>(n);
   predicted_for.filters = options.filters;
+  predicted_for.weights = store.fsrs_weights();
   const Readiness predicted = estimate_readiness(s.banks, store.reviews(), s.now(), predicted_for);
   const std::int64_t id =
       store.begin_session("exam", s.now(),

@@ -96,17 +96,43 @@ FilteredItems filter_outliers(const std::vector<FsrsItem>& items) {
   return out;
 }
 
-std::vector<FsrsItem> drill_items(const std::vector<ReviewRow>& rows) {
+namespace {
+
+// Each card's rated drill reviews, oldest first, as FSRS reviews: the first with Δt 0, the rest
+// Δt their elapsed days. `on_review` sees the card and its reviews so far after each one.
+template <typename OnReview>
+void replay_drill_reviews(const std::vector<ReviewRow>& rows, OnReview on_review) {
   std::map<std::string, FsrsItem> history;
-  std::vector<FsrsItem> items;
   for (const ReviewRow& row : rows) {
     if (row.mode != "drill" || !row.rating || *row.rating < 1 || *row.rating > 4) continue;
     FsrsItem& reviews = history[row.card];
     const int delta_t = reviews.empty() ? 0 : std::max(0, row.elapsed_days.value_or(0));
     reviews.push_back({*row.rating, delta_t});
-    if (delta_t > 0) items.push_back(reviews);
+    on_review(row.card, reviews);
   }
+}
+
+}  // namespace
+
+std::vector<FsrsItem> drill_items(const std::vector<ReviewRow>& rows) {
+  std::vector<FsrsItem> items;
+  replay_drill_reviews(rows, [&](const std::string&, const FsrsItem& reviews) {
+    if (reviews.back().delta_t > 0) items.push_back(reviews);
+  });
   return items;
+}
+
+std::map<std::string, CardMemory> drill_memory(const Weights& weights,
+                                               const std::vector<ReviewRow>& rows) {
+  std::map<std::string, FsrsItem> history;
+  replay_drill_reviews(
+      rows, [&](const std::string& card, const FsrsItem& reviews) { history[card] = reviews; });
+  std::map<std::string, CardMemory> memory;
+  for (const auto& [card, reviews] : history) {
+    const MemoryState<double> state = memory_after(weights, reviews, reviews.size());
+    memory[card] = {state.stability, state.difficulty};
+  }
+  return memory;
 }
 
 double recency_weight(std::size_t i, std::size_t n) {

@@ -7,7 +7,9 @@
 
 #include <array>
 #include <cstddef>
+#include <map>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "study/fsrs_item.hpp"
@@ -40,6 +42,11 @@ FilteredItems filter_outliers(const std::vector<FsrsItem>& items);
 // and an item at each review a day or more after the previous one. Quiz, exam and unrated answers
 // are not FSRS reviews and are left out.
 std::vector<FsrsItem> drill_items(const std::vector<ReviewRow>& rows);
+
+// Each drilled card's memory after its rated drill reviews (read as drill_items reads them), as
+// fsrs-rs's memory_state computes it with `weights`: what drill --optimize gives the cards.
+std::map<std::string, CardMemory> drill_memory(const std::array<double, 21>& weights,
+                                               const std::vector<ReviewRow>& rows);
 
 // The weight of item i of n: 0.25 + 0.75·(i/max(n − 1, 1))³ — recent reviews count up to 4× more.
 double recency_weight(std::size_t i, std::size_t n);

@@ -67,6 +67,13 @@ const std::vector<std::vector<std::string>>& migrations() {
           "mode TEXT NOT NULL, session INTEGER)",
           "CREATE INDEX skips_by_card ON skips(card)",
       },
+      {
+          // Every fit of the FSRS-6 weights to the learner (drill --optimize); the one in use is
+          // meta's fsrs_fit.
+          "CREATE TABLE fsrs_fits(id INTEGER PRIMARY KEY, fitted_at TEXT NOT NULL, weights TEXT "
+          "NOT NULL, reviews INTEGER NOT NULL, items INTEGER NOT NULL, log_loss REAL, rmse_bins "
+          "REAL)",
+      },
   };
   return steps;
 }

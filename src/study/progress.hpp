@@ -8,6 +8,7 @@
 
 #include <SQLiteCpp/Database.h>
 
+#include <array>
 #include <cstdint>
 #include <filesystem>
 #include <map>
@@ -76,9 +77,27 @@ struct SkipRow {
   std::int64_t session = 0;
 };
 
+// A card's FSRS memory: what drill --optimize recomputes with new weights.
+struct CardMemory {
+  double stability = 0.0;
+  double difficulty = 0.0;
+};
+
+// A fit of the FSRS-6 weights to the learner's drill reviews (drill --optimize): meta
+// "fsrs_fit" holds the one in use as JSON {"weights", "fitted_at", "reviews", "items",
+// "log_loss", "rmse_bins"}; the table fsrs_fits keeps every fit made.
+struct FsrsFitRecord {
+  std::array<double, 21> weights = kDefaultWeights;
+  TimePoint fitted_at;
+  int reviews = 0;         // the drill reviews it was fitted to
+  int items = 0;           // training items, after the outlier filter
+  double log_loss = 0.0;   // of these weights on those reviews, as drill --evaluate measures
+  double rmse_bins = 0.0;  // likewise
+};
+
 class ProgressStore {
  public:
-  static constexpr int kSchemaVersion = 3;
+  static constexpr int kSchemaVersion = 4;
 
   // Opens dir/progress.db, creating the folder and a fresh database when neither exists, and
   // migrating an older schema. StateError when the folder cannot be created, `dir` is a file, or
@@ -126,6 +145,18 @@ class ProgressStore {
   // when the stored value is not a whole hour from 0 to 23.
   int day_starts_at();
   void set_day_starts_at(int hour);
+
+  // The FSRS-6 fit in use (meta "fsrs_fit"), nullopt while drill schedules with the defaults.
+  // StateError when the stored fit is not one proofdeck wrote (it names the field and the fix).
+  std::optional<FsrsFitRecord> fsrs_fit();
+  // The weights drill schedules with: the fit's, else kDefaultWeights.
+  std::array<double, 21> fsrs_weights();
+  // In one transaction: the fit becomes the one in use, is appended to fsrs_fits, and each
+  // card in `memory` takes its stability and difficulty (its due date is left as it is).
+  void save_fsrs_fit(const FsrsFitRecord& fit, const std::map<std::string, CardMemory>& memory);
+  // Back to the defaults, in one transaction: the fit in use is dropped (fsrs_fits keeps it) and
+  // the cards in `memory` take theirs.
+  void reset_fsrs_fit(const std::map<std::string, CardMemory>& memory);
 
  private:
   ProgressStore(std::filesystem::path path, std::unique_ptr<SQLite::Database> db, bool created,

@@ -396,7 +396,9 @@ Readiness estimate_readiness(const std::vector<bank::Bank>& banks,
     if (it != index.end() && r.at <= now)
       items[it->second].history.push_back(Answer{r.at, r.correct});
   }
-  const Scheduler scheduler;
+  SchedulerOptions scheduler_options;
+  scheduler_options.weights = options.weights;
+  const Scheduler scheduler(scheduler_options);
   std::vector<Memory> memories;
   memories.reserve(items.size());
   for (const Item& item : items)

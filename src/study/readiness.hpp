@@ -59,6 +59,7 @@ struct ReadinessOptions {
   bank::Filters filters;                 // the exam's filters (the pool it draws from)
   int forms = 64;                        // forms averaged over
   ReadinessForms* kept_forms = nullptr;  // forms drawn before, to reuse (see ReadinessForms)
+  std::array<double, 21> weights = kDefaultWeights;  // FSRS-6's, as drill schedules with them
 };
 
 struct ObjectiveReadiness {

@@ -77,6 +77,7 @@ ReadinessView readiness_view(const std::vector<bank::Bank>& banks,
   estimate_options.pass = options.pass;
   estimate_options.questions = options.questions;
   estimate_options.kept_forms = options.kept_forms;
+  estimate_options.weights = options.weights;
   const Readiness r = estimate_readiness(banks, reviews, now, estimate_options);
 
   ReadinessView view;

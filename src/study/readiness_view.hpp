@@ -33,6 +33,7 @@ struct ReadinessViewOptions {
   int questions = 20;                    // on the exam whose pass chance is given
   bool like_latest = false;              // that exam is as long as the latest one taken
   ReadinessForms* kept_forms = nullptr;  // forms to reuse (readiness.hpp)
+  std::array<double, 21> weights = kDefaultWeights;  // FSRS-6's, as drill schedules with them
 };
 
 // A loaded topic's readiness: measured once some of it was answered, else borrowed from the

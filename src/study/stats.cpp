@@ -287,7 +287,11 @@ Stats compute_stats(ProgressStore& store, const std::vector<bank::Bank>& banks, 
   for (const SessionRecord& s : listed_exams(store.sessions()))
     stats.exams.push_back(exam_record(s, learner));
 
+  if (const std::optional<FsrsFitRecord> fit = store.fsrs_fit())
+    stats.fsrs = {fit->weights, true, format_time(fit->fitted_at), fit->reviews};
+
   ReadinessViewOptions view;
+  view.weights = stats.fsrs.weights;
   view.pass = options.pass;
   const bool latest = !stats.exams.empty() && stats.exams.back().total > 0;
   view.questions = latest ? stats.exams.back().total : options.default_exam_length;
@@ -701,10 +705,10 @@ std::string render_stats(const Stats& stats, const Theme& theme, int width,
   out += line(fmt::format("Cards: {} new · {} learning · {} review · {} relearning", cards.fresh,
                           cards.learning, cards.review, cards.relearning));
   out += line(stats.fsrs.fitted
-                  ? fmt::format("Scheduling: FSRS-6 fitted to your {} reviews on {} (their fit "
-                                "to you: {} drill --evaluate)",
-                                stats.fsrs.reviews.value_or(0), stats.fsrs.fitted_at.value_or(""),
-                                program)
+                  ? fmt::format("Scheduling: FSRS-6 fitted to your {} drill reviews on {} "
+                                "(their fit to you: {} drill --evaluate)",
+                                text::format_number(stats.fsrs.reviews.value_or(0)),
+                                stats.fsrs.fitted_at.value_or("").substr(0, 10), program)
                   : fmt::format("Scheduling: FSRS-6 defaults (their fit to you: {} drill "
                                 "--evaluate)",
                                 program));
