@@ -252,6 +252,12 @@ TEST_CASE("drill --optimize: misuse and a damaged fit are refused with the fix",
   REQUIRE(learner.run(reset, {"drill", "--optimize", "--reset"}) == 0);
   Cli fine;
   CHECK(learner.run(fine, {"stats"}) == 0);
+
+  // A fit rewrites the cards' memory: never while a drill session holds the store.
+  const DrillLock session(learner.dir.path());
+  Cli locked;
+  CHECK(learner.run(locked, {"drill", "--optimize"}) == 3);
+  CHECK(learner.count("SELECT count(*) FROM fsrs_fits") == 0);
 }
 
 }  // namespace test_drill_optimize
