@@ -14,6 +14,7 @@
 
 #include "cli_test_support.hpp"
 #include "fsrs_fixture_support.hpp"
+#include "learner_cli_support.hpp"
 #include "study/fsrs.hpp"
 #include "study/fsrs_fit.hpp"
 #include "study/fsrs_optimize.hpp"
@@ -30,28 +31,13 @@ using Catch::Matchers::Contains;
 namespace {
 
 const std::string kNow = "2026-03-02T09:00:00Z";
-const std::string kBanks = std::string(PROOFDECK_FIXTURE_DIR) + "/../banks";
 
-struct Learner {
-  TempDir dir;
-
-  int run(Cli& cli, std::vector<std::string> args, const std::string& input = "") {
-    cli.in.str(input);
-    args.insert(args.end(), {"--no-builtin", "--bank", kBanks, "--data-dir", dir.path().string(),
-                             "--now", kNow, "--color", "never", "--seed", "0"});
-    return cli.run(args);
-  }
+struct Learner : LearnerCli {
   json run_json(std::vector<std::string> args) {
     Cli cli;
     args.insert(args.end(), {"--format", "json"});
     REQUIRE(run(cli, args) == 0);
     return json::parse(cli.out.str());
-  }
-  int count(const std::string& sql) const {
-    SQLite::Database db((dir.path() / "progress.db").string());
-    SQLite::Statement query(db, sql);
-    query.executeStep();
-    return query.getColumn(0).getInt();
   }
   Card card(const std::string& id) {
     ProgressStore store = ProgressStore::open(dir.path());
@@ -237,6 +223,7 @@ TEST_CASE("drill --optimize: misuse and a damaged fit are refused with the fix",
                                              "--optimize --reset"));
   Cli both;
   CHECK(learner.run(both, {"drill", "--optimize", "--evaluate"}) == 2);
+  CHECK_THAT(both.err.str(), Contains("give one of them"));
 
   record_history(learner.dir.path(), fixture("small_63_items"));
   {

@@ -22,6 +22,7 @@ struct DrillCmdOptions {
   bool evaluate = false;        // --evaluate: measure the weights on the history, no session
   bool optimize = false;        // --optimize: fit the weights to the history, no session
   bool reset = false;           // --reset, with --optimize: back to the default weights
+  bool cram = false;            // --cram: practice the least remembered, schedule untouched
   std::string format = "text";  // --format, for --evaluate and --optimize
 };
 
@@ -61,16 +62,18 @@ void setup_drill(CLI::App& app, const std::function<Context()>& context) {
                    "Desired retention: the recall probability intervals aim at")
       ->check(number(0.7, 0.99))
       ->capture_default_str();
-  CLI::Option* evaluate = drill->add_flag(
+  drill->add_flag(
       "--evaluate", bound->evaluate,
       "Measure how well the FSRS-6 weights in use predict your own drill reviews (log loss and "
       "RMSE over bins, as fsrs-rs and Anki's Evaluate compute them) and start no session");
-  drill
-      ->add_flag("--optimize", bound->optimize,
-                 "Fit the 21 FSRS-6 weights to your own drill reviews (as fsrs-rs and Anki's "
-                 "Optimize do: 8 reviews a day or more after a card's previous one fit w0-w3, "
-                 "64 fit all), schedule with them from now on, and start no session")
-      ->excludes(evaluate);
+  drill->add_flag("--optimize", bound->optimize,
+                  "Fit the 21 FSRS-6 weights to your own drill reviews (as fsrs-rs and Anki's "
+                  "Optimize do: 8 reviews a day or more after a card's previous one fit w0-w3, "
+                  "64 fit all), schedule with them from now on, and start no session");
+  drill->add_flag("--cram", bound->cram,
+                  "Practise the cards you have drilled, least likely remembered now first, "
+                  "whatever is due: answers are saved and count in stats and readiness, but no "
+                  "card's schedule changes (--limit cards, 20 unless given)");
   drill->add_flag("--reset", bound->reset, "With --optimize: go back to FSRS-6's default weights");
   drill->add_option("--format", bound->format, "With --evaluate or --optimize: text or json")
       ->check(CLI::IsMember({"text", "json"}))
@@ -103,6 +106,11 @@ void setup_drill(CLI::App& app, const std::function<Context()>& context) {
                        "--format sets how --evaluate and --optimize write; a session is always "
                        "text: give one of them, or leave --format out");
     }
+    if (bound->evaluate + bound->optimize + bound->cram > 1) {
+      throw InputError("drill.mode",
+                       "--evaluate, --optimize and --cram each do one thing instead of a "
+                       "session: give one of them");
+    }
     if (bound->reset && !bound->optimize) {
       throw InputError("drill.reset", "--reset goes with --optimize: " + ctx.program +
                                           " drill --optimize --reset returns to FSRS-6's "
@@ -114,6 +122,18 @@ void setup_drill(CLI::App& app, const std::function<Context()>& context) {
     }
     if (bound->optimize) {
       run_drill_optimize(ctx, bound->format, bound->reset);
+      return;
+    }
+    if (bound->cram) {
+      auto run = start_study(ctx);
+      study::CramOptions cram;
+      cram.filters = bound->drill.filters;
+      cram.limit = drill->count("--limit") > 0 ? bound->drill.limit : cram.limit;
+      cram.show_demo = !bound->no_demo;
+      selected_questions(run->loaded, cram.filters);
+      study::ProgressStore store = open_progress(ctx, data_dir(ctx));
+      study::InterruptGuard guard;
+      finish_study(study::run_cram(*run->session, store, cram));
       return;
     }
     auto run = start_study(ctx);

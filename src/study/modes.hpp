@@ -66,6 +66,14 @@ struct DrillOptions {
   std::optional<int> day_starts_at;
 };
 
+// drill --cram: the drilled cards least likely recalled now, asked for practice the schedule
+// never sees.
+struct CramOptions {
+  bank::Filters filters;
+  int limit = 20;         // --limit N: cards in this session
+  bool show_demo = true;  // --no-demo
+};
+
 struct Outcome {
   bool interrupted = false;
   bool unrated = false;  // drill: interrupted at "How was it?", so that answer was not saved
@@ -87,6 +95,12 @@ void review_exam(Session& session, ProgressStore& store, const ExamReviewOptions
 
 Outcome run_drill(Session& session, ProgressStore& store, const DrillOptions& options,
                   const ReportWriter& write);
+
+// Up to options.limit of the selected cards drill has seen (learning, review, relearning), the
+// lowest retrievability now first (the FSRS-6 weights in use), whatever is due, buried or
+// already asked today. Each answer is saved with mode "cram" and no rating; no card's schedule
+// or memory is written, and --optimize and burying never count a cram answer as a drill review.
+Outcome run_cram(Session& session, ProgressStore& store, const CramOptions& options);
 
 // exam, exam --review and readiness draw exam forms with bank::draw_exam_form (bank/form.hpp).
 using bank::draw_exam_form;

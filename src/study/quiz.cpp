@@ -195,33 +195,8 @@ Outcome run_quiz(Session& s, ProgressStore& store, const QuizOptions& options,
         << seed_line(s);
   std::vector<Answered> answers;
   Outcome outcome;
-  for (std::size_t i = 0; i < selected.size(); ++i) {
-    Answered a;
-    a.question = selected[i];
-    a.instance = form[i];
-    s.fit_to_terminal();
-    s.out << render_question(s, a.instance, header_for(s, *a.question, i + 1, selected.size()));
-    const auto asked = std::chrono::steady_clock::now();
-    const AskResult result = ask(s, a.instance, a.reply, false);
-    a.time_ms = elapsed_ms(asked);
-    if (result == AskResult::answered) {
-      a.answered = true;
-      a.grade = grade(a.instance, a.reply);
-      store.record(record_of(s, a, "quiz", id), std::nullopt);
-      s.out << render_feedback(s, a, options.show_demo);
-      answers.push_back(std::move(a));
-    } else if (result == AskResult::skipped) {
-      store.record_skip(a.question->id, s.now(), "quiz", id);
-      s.out << "  Skipped: its answer follows the quiz.\n";
-      answers.push_back(std::move(a));
-    } else {
-      outcome.interrupted = result == AskResult::interrupted;
-      break;
-    }
-  }
-  int total = 0;
-  const int correct = score(answers, total);
-  store.end_session(id, s.now(), correct, total, std::nullopt, outcome.interrupted);
+  outcome.interrupted = ask_each(s, store, form, "quiz", id, options.show_demo,
+                                 "  Skipped: its answer follows the quiz.\n", answers);
   s.fit_to_terminal();
   s.out << render_summary(s, answers, outcome.interrupted ? "Quiz interrupted" : "Quiz finished");
   s.out << next_commands(s, options, answers, size, drawn.facts);

@@ -41,6 +41,39 @@ AnswerRecord record_of(const Session& session, const Answered& a, const std::str
   return record;
 }
 
+bool ask_each(Session& s, ProgressStore& store, const std::vector<Instance>& form,
+              const std::string& mode, std::int64_t session_id, bool show_demo,
+              const std::string& skipped_note, std::vector<Answered>& answers) {
+  bool interrupted = false;
+  for (std::size_t i = 0; i < form.size(); ++i) {
+    Answered a;
+    a.instance = form[i];
+    a.question = a.instance.question;
+    s.fit_to_terminal();
+    s.out << render_question(s, a.instance, header_for(s, *a.question, i + 1, form.size()));
+    const auto asked = std::chrono::steady_clock::now();
+    const AskResult result = ask(s, a.instance, a.reply, false);
+    a.time_ms = elapsed_ms(asked);
+    if (result == AskResult::answered) {
+      a.answered = true;
+      a.grade = grade(a.instance, a.reply);
+      store.record(record_of(s, a, mode, session_id), std::nullopt);
+      s.out << render_feedback(s, a, show_demo);
+    } else if (result == AskResult::skipped) {
+      store.record_skip(a.question->id, s.now(), mode, session_id);
+      s.out << skipped_note;
+    } else {
+      interrupted = result == AskResult::interrupted;
+      break;
+    }
+    answers.push_back(std::move(a));
+  }
+  int total = 0;
+  const int correct = score(answers, total);
+  store.end_session(session_id, s.now(), correct, total, std::nullopt, interrupted);
+  return interrupted;
+}
+
 std::int64_t elapsed_ms(std::chrono::steady_clock::time_point since) {
   return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() -
                                                                since)

@@ -28,6 +28,13 @@ std::string header_for(const Session& session, const bank::Question& q, std::siz
 AnswerRecord record_of(const Session& session, const Answered& a, const std::string& mode,
                        std::int64_t session_id);
 
+// Asks each question of `form` in turn, as quiz and cram do: an answer is graded, saved as
+// `mode` (no rating) and followed by its feedback; a skip is saved and `skipped_note` shown; each
+// joins `answers`. Then the session ends with its score. Returns whether the learner interrupted.
+bool ask_each(Session& session, ProgressStore& store, const std::vector<Instance>& form,
+              const std::string& mode, std::int64_t session_id, bool show_demo,
+              const std::string& skipped_note, std::vector<Answered>& answers);
+
 // Milliseconds since `since` on the steady clock.
 std::int64_t elapsed_ms(std::chrono::steady_clock::time_point since);
 

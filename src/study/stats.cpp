@@ -693,9 +693,10 @@ std::string render_stats(const Stats& stats, const Theme& theme, int width,
     const auto it = reviews.by_mode.find(mode);
     return it == reviews.by_mode.end() ? 0 : it->second;
   };
-  out += line(fmt::format("Reviews: {} today · {} in total (quiz {} · exam {} · drill {})",
-                          reviews.today, reviews.total, by_mode("quiz"), by_mode("exam"),
-                          by_mode("drill")));
+  out += line(fmt::format(
+      "Reviews: {} today · {} in total (quiz {} · exam {} · drill {}{})", reviews.today,
+      reviews.total, by_mode("quiz"), by_mode("exam"), by_mode("drill"),
+      by_mode("cram") > 0 ? fmt::format(" · cram {}", by_mode("cram")) : std::string()));
   out += line(fmt::format("True retention: {}{}", percent_or_dash(stats.retention.true_retention),
                           stats.retention.reviews > 0
                               ? fmt::format(" of {} drill reviews a day or more after the last",
