@@ -1,5 +1,7 @@
 // `proofdeck drill`: spaced repetition with FSRS-6, progress kept across days.
+#include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "bank/selection.hpp"
@@ -8,6 +10,8 @@
 #include "cli/study_run.hpp"
 #include "cli/validators.hpp"
 #include "core/errors.hpp"
+#include "render/theme.hpp"
+#include "study/exam_plan.hpp"
 #include "study/input.hpp"
 
 namespace proofdeck::cli {
@@ -24,7 +28,58 @@ struct DrillCmdOptions {
   bool reset = false;           // --reset, with --optimize: back to the default weights
   bool cram = false;            // --cram: practice the least remembered, schedule untouched
   std::string format = "text";  // --format, for --evaluate and --optimize
+  std::string exam_date;        // --exam-date YYYY-MM-DD | none
+  int minutes_a_day = study::kDefaultMinutesPerDay;  // --minutes-a-day N
 };
+
+// What --exam-date and --minutes-a-day change, checked before a store is opened (or created):
+// nothing (nullopt), the exam to save, or none to clear (an empty inner optional).
+std::optional<std::optional<study::ExamDate>> exam_change(const Context& ctx,
+                                                          const DrillCmdOptions& bound,
+                                                          const CLI::App& drill,
+                                                          const std::filesystem::path& dir) {
+  const bool date_given = drill.count("--exam-date") > 0;
+  const bool minutes_given = drill.count("--minutes-a-day") > 0;
+  if (!date_given && !minutes_given) return std::nullopt;
+  if (date_given && bound.exam_date == "none") {
+    if (minutes_given) {
+      throw InputError("drill.minutes_a_day",
+                       "--exam-date none clears the exam date and its minutes a day: leave "
+                       "--minutes-a-day out");
+    }
+    return std::optional<study::ExamDate>{};
+  }
+  std::optional<study::ProgressStore> existing = study::ProgressStore::open_existing(dir);
+  const std::optional<study::ExamDate> saved =
+      existing ? existing->exam_date() : std::optional<study::ExamDate>{};
+  if (!date_given) {
+    if (!saved) {
+      throw InputError("drill.minutes_a_day",
+                       "--minutes-a-day sets the time a day the exam plan fills: give the exam's "
+                       "date too, --exam-date YYYY-MM-DD");
+    }
+    return study::ExamDate{saved->date, bound.minutes_a_day};
+  }
+  const std::optional<study::LearnerDate> date = study::parse_date(bound.exam_date);
+  if (!date) {
+    throw InputError("drill.exam_date",
+                     "--exam-date '" + bound.exam_date +
+                         "': expected the exam's date as YYYY-MM-DD (e.g. 2027-01-20), or none "
+                         "to clear it");
+  }
+  const int starts_at = bound.drill.day_starts_at.value_or(existing ? existing->day_starts_at()
+                                                                    : study::kDefaultDayStartsAt);
+  const study::LearnerDate today = study::LearnerDays(starts_at).day_of(resolve_now(ctx));
+  if (*date <= today) {
+    throw InputError("drill.exam_date",
+                     "--exam-date " + bound.exam_date + " is not after today (" +
+                         study::format_date(today) +
+                         "): give the exam's day, tomorrow or later, or none to clear it");
+  }
+  return study::ExamDate{
+      *date, minutes_given ? bound.minutes_a_day
+                           : (saved ? saved->minutes_a_day : study::kDefaultMinutesPerDay)};
+}
 
 }  // namespace
 
@@ -74,6 +129,15 @@ void setup_drill(CLI::App& app, const std::function<Context()>& context) {
                   "Practise the cards you have drilled, least likely remembered now first, "
                   "whatever is due: answers are saved and count in stats and readiness, but no "
                   "card's schedule changes (--limit cards, 20 unless given)");
+  drill->add_option("--exam-date", bound->exam_date,
+                    "Your exam's date, YYYY-MM-DD (none clears it): drill then follows a plan "
+                    "that maximises what you recall at 09:00 that day, within --minutes-a-day. "
+                    "Saved for every later command; after the day the usual schedule resumes");
+  drill
+      ->add_option("--minutes-a-day", bound->minutes_a_day,
+                   "Minutes a day the exam plan fills (saved with the date)")
+      ->check(whole_number(1, 1440))
+      ->capture_default_str();
   drill->add_flag("--reset", bound->reset, "With --optimize: go back to FSRS-6's default weights");
   drill->add_option("--format", bound->format, "With --evaluate or --optimize: text or json")
       ->check(CLI::IsMember({"text", "json"}))
@@ -143,8 +207,20 @@ void setup_drill(CLI::App& app, const std::function<Context()>& context) {
     // Filters that name nothing are refused before a progress database is opened, or created.
     selected_questions(run->loaded, run_options.filters);
     const std::filesystem::path dir = data_dir(ctx);
+    const auto exam = exam_change(ctx, *bound, *drill, dir);
     study::DrillLock lock(dir);
     study::ProgressStore store = open_progress(ctx, dir);
+    if (exam) {
+      store.set_exam_date(*exam);
+      ctx.io.out << wrap_styled(
+          ctx.theme.dim,
+          *exam
+              ? "Saved for every later command: the exam on " + study::format_date((*exam)->date) +
+                    ", " + std::to_string((*exam)->minutes_a_day) +
+                    " minutes a day. Drill follows a plan toward it; stats shows the plan."
+              : std::string("Exam date cleared: drill schedules as usual."),
+          text_width(ctx), "  ", "    ");
+    }
     study::InterruptGuard guard;
     finish_study(study::run_drill(*run->session, store, run_options, run->write));
   });

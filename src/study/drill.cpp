@@ -14,6 +14,7 @@
 #include "bank/form.hpp"
 #include "bank/instance.hpp"
 #include "core/errors.hpp"
+#include "study/exam_plan.hpp"
 #include "study/session_parts.hpp"
 #include "text/escape.hpp"
 #include "text/number.hpp"
@@ -25,21 +26,22 @@ namespace {
 
 // The drill's header and seed line, and what waits for another day.
 std::string drill_header(const Session& s, const DrillPlan& plan, std::size_t ahead,
-                         const DrillOptions& options) {
+                         const DrillOptions& options, bool exam_plan) {
+  const std::string quota = exam_plan ? std::string("as the exam plan has it")
+                                      : fmt::format("{} of {} new cards introduced today",
+                                                    plan.new_today, options.new_per_day);
   std::string out;
-  out +=
-      wrap_labelled("proofdeck drill", s.theme.emphasis,
-                    fmt::format("· {} due{} · {} new ({} of {} new cards introduced today) · ? for "
-                                "help, :q to stop",
-                                plan.due.size(),
-                                ahead == 0 ? ""
-                                           : fmt::format(" (and {} in {} learning steps within {} "
-                                                         "minutes)",
-                                                         ahead, ahead == 1 ? "its" : "their",
-                                                         kLearnAhead.count()),
-                                plan.fresh.size(), plan.new_today, options.new_per_day),
-                    s.width) +
-      seed_line(s);
+  out += wrap_labelled(
+             "proofdeck drill", s.theme.emphasis,
+             fmt::format(
+                 "· {} due{} · {} new ({}) · ? for help, :q to stop", plan.due.size(),
+                 ahead == 0 ? ""
+                            : fmt::format(" (and {} in {} learning steps within {} "
+                                          "minutes)",
+                                          ahead, ahead == 1 ? "its" : "their", kLearnAhead.count()),
+                 plan.fresh.size(), quota),
+             s.width) +
+         seed_line(s);
   // Only new cards of objectives reviewed today are said to wait: nothing is said before the
   // day's first review.
   if (plan.held_back > 0) {
@@ -162,6 +164,33 @@ std::string leech_note(const Session& s, const bank::Question& q, int lapses) {
                          s.width, "    "));
 }
 
+// What an exam date does to today's drill: the plan's share of today, or that the exam day has
+// come and the ordinary schedule is back.
+std::string exam_plan_note(const Session& s, ProgressStore& store,
+                           const std::optional<ExamPlan>& exam, const LearnerDays& days) {
+  if (exam) {
+    const PlanDay& today = exam->days.front();
+    return wrap_styled(
+        s.theme.dim,
+        fmt::format("Toward your exam on {} ({} left): today's plan takes {} and {} (about {} "
+                    "min at {} s a card), chosen so that the most is recalled on the day. The "
+                    "whole plan: {} stats",
+                    format_date(exam->date), text::count(exam->days_left, "day", "days"),
+                    text::count(today.reviews.size(), "review", "reviews"),
+                    text::count(today.fresh.size(), "new card", "new cards"),
+                    text::format_number(std::round(today.seconds / 60.0)),
+                    text::format_number(std::round(exam->seconds_per_card)), s.program),
+        s.width, "  ", "    ");
+  }
+  const std::optional<ExamDate> saved = store.exam_date();
+  if (!saved || saved->date > days.day_of(s.now())) return "";
+  return wrap_styled(s.theme.dim,
+                     fmt::format("Your exam day, {}, has come: drill schedules as usual again. "
+                                 "To clear the date: {} drill --exam-date none",
+                                 format_date(saved->date), s.program),
+                     s.width, "  ", "    ");
+}
+
 // The summary: score, topics and traps, the reviews saved and the cards due now, the seed.
 std::string drill_summary(const Session& s, const std::vector<Answered>& answers,
                           const Outcome& outcome, const LearnerDays& days,
@@ -200,8 +229,11 @@ Outcome run_drill(Session& s, ProgressStore& store, const DrillOptions& options,
   if (new_day_start) store.set_day_starts_at(*options.day_starts_at);
   const LearnerDays days(store.day_starts_at());
 
-  const DrillPlan plan = plan_drill(s.banks, selected, cards, store.reviews(), days, now,
-                                    options.new_per_day, options.bury);
+  DrillPlan plan = plan_drill(s.banks, selected, cards, store.reviews(), days, now,
+                              options.new_per_day, options.bury);
+  // Toward an exam date, today's part of the plan replaces the ordinary queue.
+  const std::optional<ExamPlan> exam = saved_exam_plan(store, s.banks, selected, now);
+  if (exam) follow_exam_plan(plan, *exam, cards);
   const std::vector<const bank::Question*>& due = plan.due;
   const std::vector<const bank::Question*>& fresh = plan.fresh;
   std::vector<const bank::Question*> queue = due;
@@ -213,7 +245,8 @@ Outcome run_drill(Session& s, ProgressStore& store, const DrillOptions& options,
       learning.begin(), learning.end(),
       [&](const bank::Question* q) { return *cards.at(q->id).due <= now + kLearnAhead; }));
 
-  s.out << drill_header(s, plan, ahead, options);
+  s.out << drill_header(s, plan, ahead, options, exam.has_value());
+  s.out << exam_plan_note(s, store, exam, days);
   if (new_day_start) {
     s.out << wrap_styled(s.theme.dim,
                          fmt::format("Your day now starts at {:02}:00 local time, in this drill "

@@ -21,6 +21,15 @@ std::string format_date(LearnerDate date) {
   return format_time(midnight(date)).substr(0, 10);
 }
 
+std::optional<LearnerDate> parse_date(std::string_view text) {
+  if (text.size() != 10) return std::nullopt;
+  const std::optional<TimePoint> midnight_utc = parse_time(std::string(text) + "T00:00:00Z");
+  if (!midnight_utc) return std::nullopt;
+  const LearnerDate date = std::chrono::floor<std::chrono::days>(*midnight_utc);
+  if (format_date(date) != text) return std::nullopt;
+  return date;
+}
+
 LearnerDays::LearnerDays(int starts_at) : starts_at_(starts_at) {
   if (starts_at < 0 || starts_at > 23) {
     throw std::invalid_argument(

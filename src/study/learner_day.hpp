@@ -15,7 +15,9 @@
 
 #include <chrono>
 #include <functional>
+#include <optional>
 #include <string>
+#include <string_view>
 
 #include "study/fsrs.hpp"
 
@@ -28,6 +30,9 @@ using LearnerDate = std::chrono::sys_days;
 
 // "2026-12-09".
 std::string format_date(LearnerDate date);
+// The date "2026-12-09" names; nullopt for anything else (another form, a day that does not
+// exist).
+std::optional<LearnerDate> parse_date(std::string_view text);
 
 class LearnerDays {
  public:

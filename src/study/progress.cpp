@@ -439,7 +439,7 @@ std::vector<ReviewRow> ProgressStore::reviews() {
   std::vector<ReviewRow> rows;
   SQLite::Statement query(*db_,
                           "SELECT card, topic, at, mode, correct, trap, rating, elapsed_days, "
-                          "session FROM reviews ORDER BY id");
+                          "session, duration_ms FROM reviews ORDER BY id");
   while (query.executeStep()) {
     ReviewRow row;
     row.card = query.getColumn(0).getString();
@@ -451,6 +451,7 @@ std::vector<ReviewRow> ProgressStore::reviews() {
     if (!query.getColumn(6).isNull()) row.rating = query.getColumn(6).getInt();
     if (!query.getColumn(7).isNull()) row.elapsed_days = query.getColumn(7).getInt();
     if (!query.getColumn(8).isNull()) row.session = query.getColumn(8).getInt64();
+    if (!query.getColumn(9).isNull()) row.duration_ms = query.getColumn(9).getInt64();
     rows.push_back(std::move(row));
   }
   return rows;
@@ -519,6 +520,53 @@ int ProgressStore::day_starts_at() {
                     path_.string(), value));
   }
   return std::stoi(value);
+}
+
+std::optional<ExamDate> ProgressStore::exam_date() {
+  const auto meta = [&](const char* key) -> std::optional<std::string> {
+    SQLite::Statement query(*db_, "SELECT value FROM meta WHERE key = ?");
+    query.bind(1, key);
+    if (!query.executeStep()) return std::nullopt;
+    return query.getColumn(0).getString();
+  };
+  const std::optional<std::string> date = meta("exam_date");
+  if (!date) return std::nullopt;
+  const auto refuse_value = [&](const char* key, const std::string& value, const char* expected) {
+    return StateError("progress.exam_date",
+                      fmt::format("{}: meta's {} is \"{}\", not {}; set it again with drill's "
+                                  "--exam-date YYYY-MM-DD (or clear it with --exam-date none)",
+                                  path_.string(), key, value, expected));
+  };
+  ExamDate exam;
+  const std::optional<LearnerDate> parsed = parse_date(*date);
+  if (!parsed) throw refuse_value("exam_date", *date, "a date YYYY-MM-DD");
+  exam.date = *parsed;
+  if (const std::optional<std::string> minutes = meta("minutes_a_day")) {
+    const bool digits = !minutes->empty() && minutes->size() <= 4 &&
+                        minutes->find_first_not_of("0123456789") == std::string::npos;
+    if (!digits || std::stoi(*minutes) < 1 || std::stoi(*minutes) > 1440)
+      throw refuse_value("minutes_a_day", *minutes, "whole minutes from 1 to 1440");
+    exam.minutes_a_day = std::stoi(*minutes);
+  }
+  return exam;
+}
+
+void ProgressStore::set_exam_date(const std::optional<ExamDate>& exam) {
+  SQLite::Transaction transaction(*db_, SQLite::TransactionBehavior::IMMEDIATE);
+  if (!exam) {
+    db_->exec("DELETE FROM meta WHERE key IN ('exam_date', 'minutes_a_day')");
+  } else {
+    SQLite::Statement set(*db_, "INSERT OR REPLACE INTO meta(key, value) VALUES(?, ?)");
+    for (const auto& [key, value] :
+         {std::pair<std::string, std::string>{"exam_date", format_date(exam->date)},
+          {"minutes_a_day", std::to_string(exam->minutes_a_day)}}) {
+      set.bind(1, key);
+      set.bind(2, value);
+      set.exec();
+      set.reset();
+    }
+  }
+  transaction.commit();
 }
 
 void ProgressStore::set_day_starts_at(int hour) {

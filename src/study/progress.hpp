@@ -66,7 +66,8 @@ struct ReviewRow {
   std::string trap;
   std::optional<int> rating;
   std::optional<int> elapsed_days;
-  std::int64_t session = 0;  // 0: none recorded
+  std::int64_t session = 0;      // 0: none recorded
+  std::int64_t duration_ms = 0;  // time to answer; 0: none recorded
 };
 
 // A question skipped (quiz or drill `:s`): no answer, so no review row.
@@ -93,6 +94,13 @@ struct FsrsFitRecord {
   int items = 0;           // training items, after the outlier filter
   double log_loss = 0.0;   // of these weights on those reviews, as drill --evaluate measures
   double rmse_bins = 0.0;  // likewise
+};
+
+// The exam the learner plans toward (drill --exam-date, --minutes-a-day): meta's "exam_date"
+// ("2027-01-20") and "minutes_a_day".
+struct ExamDate {
+  LearnerDate date;
+  int minutes_a_day = 30;
 };
 
 class ProgressStore {
@@ -145,6 +153,12 @@ class ProgressStore {
   // when the stored value is not a whole hour from 0 to 23.
   int day_starts_at();
   void set_day_starts_at(int hour);
+
+  // The exam date and minutes a day saved, nullopt when none is. StateError when a stored value
+  // is not one proofdeck wrote (it names the key and the fix).
+  std::optional<ExamDate> exam_date();
+  // Saves both, or with nullopt removes both.
+  void set_exam_date(const std::optional<ExamDate>& exam);
 
   // The FSRS-6 fit in use (meta "fsrs_fit"), nullopt while drill schedules with the defaults.
   // StateError when the stored fit is not one proofdeck wrote (it names the field and the fix).

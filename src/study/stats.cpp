@@ -298,6 +298,8 @@ Stats compute_stats(ProgressStore& store, const std::vector<bank::Bank>& banks, 
   view.like_latest = latest;
   view.kept_forms = options.kept_forms;
   stats.readiness = readiness_view(banks, questions.topics, reviews, now, view);
+  stats.exam_plan = exam_plan_view(store, banks, questions.questions, questions.topics, reviews,
+                                   now, view, stats.readiness.overall);
   stats.traps = trap_records(banks, questions, reviews);
   return stats;
 }
@@ -378,6 +380,8 @@ void to_json(ordered_json& json, const Stats& stats) {
                   {"fitted", stats.fsrs.fitted},
                   {"fitted_at", or_null(stats.fsrs.fitted_at)},
                   {"reviews", or_null(stats.fsrs.reviews)}};
+  json["exam_plan"] =
+      stats.exam_plan ? nlohmann::ordered_json(*stats.exam_plan) : nlohmann::ordered_json(nullptr);
 }
 
 // --- text ---------------------------------------------------------------------------------------
@@ -717,6 +721,7 @@ std::string render_stats(const Stats& stats, const Theme& theme, int width,
   out += render_mastery(stats.topics, theme, width);
   out += render_exams(stats, theme, width, program);
   out += render_readiness(stats.readiness, theme, width, program);
+  if (stats.exam_plan) out += render_exam_plan(*stats.exam_plan, theme, width, program);
   out += render_traps(stats.traps, theme, width, program);
   std::string list;
   for (const Leech& leech : stats.leeches)

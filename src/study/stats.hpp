@@ -14,6 +14,7 @@
 #include "bank/model.hpp"
 #include "render/theme.hpp"
 #include "study/chance.hpp"
+#include "study/exam_plan_view.hpp"
 #include "study/fsrs.hpp"
 #include "study/learner_day.hpp"
 #include "study/progress.hpp"
@@ -134,12 +135,13 @@ struct Stats {
   Retention retention;
   CardCounts cards;
   DueForecast forecast;
-  std::vector<TopicMastery> topics;  // the loaded topics with questions, in study order
-  std::vector<ExamRecord> exams;     // oldest first
-  ReadinessView readiness;           // study/readiness_view.hpp
-  std::vector<TrapRecord> traps;     // highest miss rate first, then most falls, then id
-  std::vector<Leech> leeches;        // cards of kLeechLapses lapses or more
-  FsrsInUse fsrs;                    // the weights drill schedules with
+  std::vector<TopicMastery> topics;       // the loaded topics with questions, in study order
+  std::vector<ExamRecord> exams;          // oldest first
+  ReadinessView readiness;                // study/readiness_view.hpp
+  std::vector<TrapRecord> traps;          // highest miss rate first, then most falls, then id
+  std::vector<Leech> leeches;             // cards of kLeechLapses lapses or more
+  FsrsInUse fsrs;                         // the weights drill schedules with
+  std::optional<ExamPlanView> exam_plan;  // toward the exam date, while one is ahead
 };
 
 // Reads the progress database against the loaded banks at `now`. Questions no longer loaded
@@ -155,7 +157,8 @@ Stats compute_stats(ProgressStore& store, const std::vector<bank::Bank>& banks, 
 // "topics": {id: {"correct", "total"}}, "pass", "allowed_minutes", "predicted": {"readiness",
 // "low", "high", "pass_chance"}, "date"}], "readiness": (readiness_view.hpp), "traps": [{"id",
 // "name", "exposed", "fell", "miss_rate"}], "leeches": [{"id", "lapses"}], "fsrs": {"weights":
-// [21 numbers], "fitted", "fitted_at", "reviews"}}; an absent value is null. Dates are the
+// [21 numbers], "fitted", "fitted_at", "reviews"}, "exam_plan": (exam_plan_view.hpp) or null
+// without an exam date ahead}; an absent value is null. Dates are the
 // learner's days.
 void to_json(nlohmann::ordered_json& json, const Stats& stats);
 
