@@ -6,6 +6,7 @@
 
 #include "bank/selection.hpp"
 #include "cli/drill_fsrs.hpp"
+#include "cli/drill_simulate.hpp"
 #include "cli/study_cmds.hpp"
 #include "cli/study_run.hpp"
 #include "cli/validators.hpp"
@@ -27,6 +28,7 @@ struct DrillCmdOptions {
   bool optimize = false;        // --optimize: fit the weights to the history, no session
   bool reset = false;           // --reset, with --optimize: back to the default weights
   bool cram = false;            // --cram: practice the least remembered, schedule untouched
+  int simulate = 0;             // --simulate DAYS: the workload simulator, no session
   std::string format = "text";  // --format, for --evaluate and --optimize
   std::string exam_date;        // --exam-date YYYY-MM-DD | none
   int minutes_a_day = study::kDefaultMinutesPerDay;  // --minutes-a-day N
@@ -82,6 +84,73 @@ std::optional<std::optional<study::ExamDate>> exam_change(const Context& ctx,
 }
 
 }  // namespace
+
+// What `drill` does once its options are read: one of --simulate, --evaluate, --optimize and
+// --cram, or a session (after saving --exam-date).
+void run_drill_command(Context& ctx, const DrillCmdOptions& bound, const CLI::App& drill) {
+  const bool simulate = drill.count("--simulate") > 0;
+  if (drill.count("--format") > 0 && !bound.evaluate && !bound.optimize && !simulate) {
+    throw InputError("drill.format",
+                     "--format sets how --evaluate, --optimize and --simulate write; a session "
+                     "is always text: give one of them, or leave --format out");
+  }
+  if (bound.evaluate + bound.optimize + bound.cram + simulate > 1) {
+    throw InputError("drill.mode",
+                     "--evaluate, --optimize, --simulate and --cram each do one thing instead "
+                     "of a session: give one of them");
+  }
+  if (simulate) {
+    run_drill_simulate(ctx, bound.drill, bound.simulate, bound.format);
+    return;
+  }
+  if (bound.reset && !bound.optimize) {
+    throw InputError("drill.reset", "--reset goes with --optimize: " + ctx.program +
+                                        " drill --optimize --reset returns to FSRS-6's "
+                                        "default weights");
+  }
+  if (bound.evaluate) {
+    run_drill_evaluate(ctx, bound.format);
+    return;
+  }
+  if (bound.optimize) {
+    run_drill_optimize(ctx, bound.format, bound.reset);
+    return;
+  }
+  if (bound.cram) {
+    auto run = start_study(ctx);
+    study::CramOptions cram;
+    cram.filters = bound.drill.filters;
+    cram.limit = drill.count("--limit") > 0 ? bound.drill.limit : cram.limit;
+    cram.show_demo = !bound.no_demo;
+    selected_questions(run->loaded, cram.filters);
+    study::ProgressStore store = open_progress(ctx, data_dir(ctx));
+    study::InterruptGuard guard;
+    finish_study(study::run_cram(*run->session, store, cram));
+    return;
+  }
+  auto run = start_study(ctx);
+  auto run_options = bound.drill;
+  run_options.show_demo = !bound.no_demo;
+  run_options.bury = !bound.no_bury;
+  // Filters that name nothing are refused before a progress database is opened, or created.
+  selected_questions(run->loaded, run_options.filters);
+  const std::filesystem::path dir = data_dir(ctx);
+  const auto exam = exam_change(ctx, bound, drill, dir);
+  study::DrillLock lock(dir);
+  study::ProgressStore store = open_progress(ctx, dir);
+  if (exam) {
+    store.set_exam_date(*exam);
+    ctx.io.out << wrap_styled(
+        ctx.theme.dim,
+        *exam ? "Saved for every later command: the exam on " + study::format_date((*exam)->date) +
+                    ", " + std::to_string((*exam)->minutes_a_day) +
+                    " minutes a day. Drill follows a plan toward it; stats shows the plan."
+              : std::string("Exam date cleared: drill schedules as usual."),
+        text_width(ctx), "  ", "    ");
+  }
+  study::InterruptGuard guard;
+  finish_study(study::run_drill(*run->session, store, run_options, run->write));
+}
 
 void setup_drill(CLI::App& app, const std::function<Context()>& context) {
   auto bound = std::make_shared<DrillCmdOptions>();
@@ -139,7 +208,15 @@ void setup_drill(CLI::App& app, const std::function<Context()>& context) {
       ->check(whole_number(1, 1440))
       ->capture_default_str();
   drill->add_flag("--reset", bound->reset, "With --optimize: go back to FSRS-6's default weights");
-  drill->add_option("--format", bound->format, "With --evaluate or --optimize: text or json")
+  drill
+      ->add_option("--simulate", bound->simulate,
+                   "Simulate the next DAYS of drilling at each desired retention from 70% to "
+                   "95% (and the exam plan, with a date saved): reviews and minutes a day, cards "
+                   "remembered at the end; expected values, nothing written")
+      ->check(whole_number(1, 3650));
+  drill
+      ->add_option("--format", bound->format,
+                   "With --evaluate, --optimize or --simulate: text or json")
       ->check(CLI::IsMember({"text", "json"}))
       ->capture_default_str();
   drill->footer(
@@ -165,64 +242,7 @@ void setup_drill(CLI::App& app, const std::function<Context()>& context) {
       "Example: proofdeck drill --new 10 --limit 30");
   drill->callback([bound, context, drill] {
     Context ctx = context();
-    if (drill->count("--format") > 0 && !bound->evaluate && !bound->optimize) {
-      throw InputError("drill.format",
-                       "--format sets how --evaluate and --optimize write; a session is always "
-                       "text: give one of them, or leave --format out");
-    }
-    if (bound->evaluate + bound->optimize + bound->cram > 1) {
-      throw InputError("drill.mode",
-                       "--evaluate, --optimize and --cram each do one thing instead of a "
-                       "session: give one of them");
-    }
-    if (bound->reset && !bound->optimize) {
-      throw InputError("drill.reset", "--reset goes with --optimize: " + ctx.program +
-                                          " drill --optimize --reset returns to FSRS-6's "
-                                          "default weights");
-    }
-    if (bound->evaluate) {
-      run_drill_evaluate(ctx, bound->format);
-      return;
-    }
-    if (bound->optimize) {
-      run_drill_optimize(ctx, bound->format, bound->reset);
-      return;
-    }
-    if (bound->cram) {
-      auto run = start_study(ctx);
-      study::CramOptions cram;
-      cram.filters = bound->drill.filters;
-      cram.limit = drill->count("--limit") > 0 ? bound->drill.limit : cram.limit;
-      cram.show_demo = !bound->no_demo;
-      selected_questions(run->loaded, cram.filters);
-      study::ProgressStore store = open_progress(ctx, data_dir(ctx));
-      study::InterruptGuard guard;
-      finish_study(study::run_cram(*run->session, store, cram));
-      return;
-    }
-    auto run = start_study(ctx);
-    auto run_options = bound->drill;
-    run_options.show_demo = !bound->no_demo;
-    run_options.bury = !bound->no_bury;
-    // Filters that name nothing are refused before a progress database is opened, or created.
-    selected_questions(run->loaded, run_options.filters);
-    const std::filesystem::path dir = data_dir(ctx);
-    const auto exam = exam_change(ctx, *bound, *drill, dir);
-    study::DrillLock lock(dir);
-    study::ProgressStore store = open_progress(ctx, dir);
-    if (exam) {
-      store.set_exam_date(*exam);
-      ctx.io.out << wrap_styled(
-          ctx.theme.dim,
-          *exam
-              ? "Saved for every later command: the exam on " + study::format_date((*exam)->date) +
-                    ", " + std::to_string((*exam)->minutes_a_day) +
-                    " minutes a day. Drill follows a plan toward it; stats shows the plan."
-              : std::string("Exam date cleared: drill schedules as usual."),
-          text_width(ctx), "  ", "    ");
-    }
-    study::InterruptGuard guard;
-    finish_study(study::run_drill(*run->session, store, run_options, run->write));
+    run_drill_command(ctx, *bound, *drill);
   });
 }
 

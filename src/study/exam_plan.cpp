@@ -186,22 +186,7 @@ std::optional<ExamPlan> saved_exam_plan(ProgressStore& store, const std::vector<
   const std::optional<ExamDate> exam = store.exam_date();
   const LearnerDays days(store.day_starts_at());
   if (!exam || exam->date <= days.day_of(now)) return std::nullopt;
-  const std::map<std::string, Card> cards = store.cards();
   const std::vector<ReviewRow> reviews = store.reviews();
-  // New cards in the order drill deals them, every one of them, with no burying.
-  const DrillPlan order = plan_drill(banks, selected, cards, reviews, days, now,
-                                     std::numeric_limits<int>::max() / 2, false);
-  std::vector<PlanCard> plan_cards;
-  std::set<std::string> listed;
-  for (const bank::Question* q : selected) {
-    const auto it = cards.find(q->id);
-    if (it == cards.end() || it->second.state == CardState::fresh || !listed.insert(q->id).second)
-      continue;
-    plan_cards.push_back({q, it->second});
-  }
-  for (const bank::Question* q : order.fresh) {
-    if (listed.insert(q->id).second) plan_cards.push_back({q, std::nullopt});
-  }
   PlanBudget budget;
   budget.minutes_per_day = exam->minutes_a_day;
   budget.seconds_per_card = seconds_per_card(reviews);
@@ -214,7 +199,30 @@ std::optional<ExamPlan> saved_exam_plan(ProgressStore& store, const std::vector<
   }
   SchedulerOptions options;
   options.weights = store.fsrs_weights();
-  return plan_for_exam(plan_cards, Scheduler(options), days, now, exam->date, budget);
+  return plan_for_exam(plan_cards(store, banks, selected, now), Scheduler(options), days, now,
+                       exam->date, budget);
+}
+
+std::vector<PlanCard> plan_cards(ProgressStore& store, const std::vector<bank::Bank>& banks,
+                                 const std::vector<const bank::Question*>& selected,
+                                 TimePoint now) {
+  const std::map<std::string, Card> cards = store.cards();
+  // New cards in the order drill deals them, every one of them, with no burying.
+  const DrillPlan order =
+      plan_drill(banks, selected, cards, store.reviews(), LearnerDays(store.day_starts_at()), now,
+                 std::numeric_limits<int>::max() / 2, false);
+  std::vector<PlanCard> out;
+  std::set<std::string> listed;
+  for (const bank::Question* q : selected) {
+    const auto it = cards.find(q->id);
+    if (it == cards.end() || it->second.state == CardState::fresh || !listed.insert(q->id).second)
+      continue;
+    out.push_back({q, it->second});
+  }
+  for (const bank::Question* q : order.fresh) {
+    if (listed.insert(q->id).second) out.push_back({q, std::nullopt});
+  }
+  return out;
 }
 
 void follow_exam_plan(DrillPlan& queue, const ExamPlan& plan,

@@ -69,6 +69,11 @@ struct PlanBudget {
   double seconds_spent_today = 0.0;  // already drilled today: the first day has that much less
 };
 
+// The `selected` questions as cards to plan: those drill has shown with their schedules, then
+// the new ones in the order drill deals them (all of them, no burying).
+std::vector<PlanCard> plan_cards(ProgressStore& store, const std::vector<bank::Bank>& banks,
+                                 const std::vector<const bank::Question*>& selected, TimePoint now);
+
 // The plan toward the exam date saved in `store` for the `selected` questions (new cards in the
 // order drill deals them), with the weights, seconds per card and today's drilling the store
 // holds; nullopt without an exam date or once the exam day has come.
