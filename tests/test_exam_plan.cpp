@@ -2,6 +2,7 @@
 // too) and new cards that add most to recall on the exam day per second, new cards in their
 // order; it reports what it expects on the day and when the cards do not fit. drill follows its
 // first day, stats shows it, and --exam-date is checked, saved and cleared.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <deque>
@@ -15,6 +16,7 @@
 #include "study/exam_plan.hpp"
 #include "study/fsrs.hpp"
 #include "study/progress.hpp"
+#include "study/workload.hpp"
 
 namespace test_exam_plan {
 
@@ -111,21 +113,15 @@ TEST_CASE(
   const Scheduler fsrs;
   const ExamPlan plan = plan_for_exam(cards, fsrs, kDays, kNow, day(10), minutes(5));
   CHECK(plan.days_left == 10);
-  REQUIRE(plan.days.size() == 10);
   CHECK(plan.fits);
   CHECK(plan.unseen_cards == 0);
   CHECK(plan.drilled_on_the_day == 30);
   CHECK(plan.objectives == 10);
   CHECK(plan.unseen_objectives == 0);
-  std::vector<std::string> introduced;
-  for (const PlanDay& d : plan.days) {
-    CHECK(d.seconds <= 5 * 60 + 1e-9);
-    for (const auto* q : d.fresh)
-      introduced.push_back(q->id);
-  }
-  REQUIRE(introduced.size() == 30);
-  for (std::size_t i = 0; i < 30; ++i)
-    CHECK(introduced[i] == "q" + std::to_string(i));
+  CHECK(plan.busiest_minutes <= 5.0 + 1e-9);
+  REQUIRE_FALSE(plan.fresh_today.empty());
+  for (std::size_t i = 0; i < plan.fresh_today.size(); ++i)
+    CHECK(plan.fresh_today[i]->id == "q" + std::to_string(i));  // in their order
   CHECK(plan.expected_recall_cards > 0.5);
   CHECK(plan.expected_recall_cards <= 1.0);
   CHECK(plan.expected_recall_objectives <= 10.0);
@@ -141,25 +137,44 @@ TEST_CASE("exam plan: too little time leaves new cards unseen and says so", "[ex
   // One minute a day at 20 s a card: one new card (40 s) a day over 5 days.
   const ExamPlan plan = plan_for_exam(cards, fsrs, kDays, kNow, day(5), minutes(1));
   CHECK_FALSE(plan.fits);
-  CHECK(plan.new_per_day <= 1.0);
+  CHECK(plan.new_cards_per_day <= 1.0);
   CHECK(plan.unseen_cards >= 95);
   CHECK(plan.unseen_objectives == plan.unseen_cards);
 }
 
 TEST_CASE(
-    "exam plan: a review goes to the card whose exam-day recall it raises most per second, "
-    "due or not",
+    "exam plan: no schedule it weighs that fits the minutes leaves more recalled, the "
+    "usual one included",
     "[exam_plan]") {
-  const std::deque<proofdeck::bank::Question> qs = questions(2);
-  // q0 is well learned and reviewed yesterday; q1 was learned ten days ago and is fading. Neither
-  // is due for 30 days.
-  const std::vector<PlanCard> cards{{&qs[0], reviewed(1, 200.0)}, {&qs[1], reviewed(10, 3.0)}};
+  const std::deque<proofdeck::bank::Question> qs = questions(120, 2);
+  std::vector<PlanCard> cards;
+  for (const auto& q : qs)
+    cards.push_back({&q, std::nullopt});
+  cards[0].card = reviewed(3, 4.0);  // one card drilled already
   const Scheduler fsrs;
-  // 30 seconds a day: one review of 20 s.
-  const ExamPlan plan = plan_for_exam(cards, fsrs, kDays, kNow, day(7), minutes(1, 30.0));
-  REQUIRE_FALSE(plan.days.front().reviews.empty());
-  CHECK(plan.days.front().reviews.front()->id == "q1");
-  CHECK(plan.recall_on_the_day.at("q1") > fsrs.forgetting_curve(17, 3.0));
+  const ExamPlan plan = plan_for_exam(cards, fsrs, kDays, kNow, day(30), minutes(15));
+  WorkloadOptions options;
+  options.days = 30;
+  options.seconds_per_day = 15 * 60.0;
+  const auto remembered = [&](double retention, int new_per_day) {
+    SchedulerOptions scheduler;
+    scheduler.desired_retention = retention;
+    options.new_per_day = new_per_day;
+    const WorkloadRow row = simulate_workload(cards, Scheduler(scheduler), kDays, kNow, options);
+    const double busiest = *std::max_element(row.minutes_by_day.begin(), row.minutes_by_day.end());
+    return std::pair{row.remembered, busiest};
+  };
+  const auto [planned, busiest] = remembered(plan.retention, plan.new_per_day);
+  CHECK(busiest <= 15.0 + 1e-9);
+  CHECK(planned == Approx(plan.expected_recall_cards * plan.drilled_on_the_day));
+  for (const double r : kPlanRetentions) {
+    for (const int n : kPlanNewPerDay) {
+      const auto [other, other_busiest] = remembered(r, n);
+      if (other_busiest <= 15.0 + 1e-9) CHECK(other <= planned + 1e-9);
+    }
+  }
+  // drill's own defaults, 90% and 20 new cards a day, within the same minutes: no better.
+  CHECK(remembered(0.9, 20).first <= planned + 1e-9);
 }
 
 TEST_CASE("exam plan: what was drilled today counts against today's minutes", "[exam_plan]") {
@@ -171,8 +186,8 @@ TEST_CASE("exam plan: what was drilled today counts against today's minutes", "[
   PlanBudget spent = minutes(2);
   spent.seconds_spent_today = 120.0;
   const ExamPlan plan = plan_for_exam(cards, fsrs, kDays, kNow, day(3), spent);
-  CHECK(plan.days.front().fresh.empty());
-  CHECK(plan.days.back().fresh.size() == 3);  // 120 s: three new cards of 40 s
+  CHECK(plan.fresh_today.empty());
+  CHECK(plan.drilled_on_the_day > 0);  // from tomorrow on
 }
 
 TEST_CASE(

@@ -164,22 +164,31 @@ std::string leech_note(const Session& s, const bank::Question& q, int lapses) {
                          s.width, "    "));
 }
 
+// The scheduler a drill session uses: the learner's fitted weights (else the defaults), --fuzz,
+// and --retention — or, toward an exam date, the retention its plan chose.
+Scheduler drill_scheduler(ProgressStore& store, const DrillOptions& options,
+                          const std::optional<ExamPlan>& exam) {
+  SchedulerOptions scheduler;
+  scheduler.weights = store.fsrs_weights();
+  scheduler.desired_retention = exam ? exam->retention : options.retention;
+  scheduler.fuzz = options.fuzz;
+  return Scheduler(scheduler);
+}
+
 // What an exam date does to today's drill: the plan's share of today, or that the exam day has
 // come and the ordinary schedule is back.
 std::string exam_plan_note(const Session& s, ProgressStore& store,
                            const std::optional<ExamPlan>& exam, const LearnerDays& days) {
   if (exam) {
-    const PlanDay& today = exam->days.front();
     return wrap_styled(
         s.theme.dim,
-        fmt::format("Toward your exam on {} ({} left): today's plan takes {} and {} (about {} "
-                    "min at {} s a card), chosen so that the most is recalled on the day. The "
-                    "whole plan: {} stats",
+        fmt::format("Toward your exam on {} ({} left): the plan drills at {} desired retention "
+                    "with {} today, chosen so that the most is recalled on the day within {} "
+                    "minutes a day. The whole plan: {} stats",
                     format_date(exam->date), text::count(exam->days_left, "day", "days"),
-                    text::count(today.reviews.size(), "review", "reviews"),
-                    text::count(today.fresh.size(), "new card", "new cards"),
-                    text::format_number(std::round(today.seconds / 60.0)),
-                    text::format_number(std::round(exam->seconds_per_card)), s.program),
+                    text::percent(exam->retention),
+                    text::count(exam->fresh_today.size(), "new card", "new cards"),
+                    exam->minutes_per_day, s.program),
         s.width, "  ", "    ");
   }
   const std::optional<ExamDate> saved = store.exam_date();
@@ -215,11 +224,6 @@ std::string drill_summary(const Session& s, const std::vector<Answered>& answers
 
 Outcome run_drill(Session& s, ProgressStore& store, const DrillOptions& options,
                   const ReportWriter& write) {
-  SchedulerOptions scheduler_options;
-  scheduler_options.weights = store.fsrs_weights();  // the learner's fit, else the defaults
-  scheduler_options.desired_retention = options.retention;
-  scheduler_options.fuzz = options.fuzz;
-  const Scheduler scheduler(scheduler_options);
   const std::vector<const bank::Question*> selected =
       bank::select_questions(s.banks, options.filters);
   std::map<std::string, Card> cards = store.cards();
@@ -233,7 +237,8 @@ Outcome run_drill(Session& s, ProgressStore& store, const DrillOptions& options,
                               options.new_per_day, options.bury);
   // Toward an exam date, today's part of the plan replaces the ordinary queue.
   const std::optional<ExamPlan> exam = saved_exam_plan(store, s.banks, selected, now);
-  if (exam) follow_exam_plan(plan, *exam, cards);
+  if (exam) follow_exam_plan(plan, *exam);
+  const Scheduler scheduler = drill_scheduler(store, options, exam);
   const std::vector<const bank::Question*>& due = plan.due;
   const std::vector<const bank::Question*>& fresh = plan.fresh;
   std::vector<const bank::Question*> queue = due;

@@ -2,6 +2,7 @@
 #include "study/exam_plan.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <set>
 #include <stdexcept>
@@ -11,41 +12,6 @@ namespace proofdeck::study {
 namespace {
 
 constexpr std::size_t kTimedAnswers = 200;  // the latest drill answers the seconds come from
-
-// What the plan knows of a card's memory: stability and difficulty after its last review, on a
-// learner day, and the recall it expects on the exam day.
-struct PlannedMemory {
-  double stability = 0.0;
-  double difficulty = 0.0;
-  LearnerDate last{};
-  double on_the_day = 0.0;
-  bool shown = false;
-};
-
-struct PlannedReview {
-  std::size_t card;
-  double gain;  // in exam-day recall
-  double cost;  // seconds
-};
-
-// A review on `day` of a card shown before it: the exam-day recall it leads to — recalled (as
-// likely as the card's retrievability then) it is rated Good, forgotten it is rated Again and
-// relearned the same day — against the recall without it, and the seconds it takes (a lapse adds
-// its relearning step).
-PlannedReview review_on(const Scheduler& fsrs, const PlannedMemory& m, std::size_t index,
-                        LearnerDate day, LearnerDate exam, double seconds) {
-  const auto days = [](LearnerDate from, LearnerDate to) {
-    return static_cast<double>((to - from).count());
-  };
-  const double r = fsrs.forgetting_curve(days(m.last, day), m.stability);
-  const double recalled = fsrs.next_stability(m.difficulty, m.stability, r, Rating::good);
-  const double lapsed = fsrs.short_term_stability(
-      fsrs.next_stability(m.difficulty, m.stability, r, Rating::again), Rating::good);
-  const double with = r * fsrs.forgetting_curve(days(day, exam), recalled) +
-                      (1.0 - r) * fsrs.forgetting_curve(days(day, exam), lapsed);
-  const double without = fsrs.forgetting_curve(days(m.last, exam), m.stability);
-  return {index, with - without, seconds * (2.0 - r)};
-}
 
 }  // namespace
 
@@ -68,115 +34,88 @@ TimePoint exam_moment(const LearnerDays& days, LearnerDate date) {
 ExamPlan plan_for_exam(const std::vector<PlanCard>& cards, const Scheduler& fsrs,
                        const LearnerDays& days, TimePoint now, LearnerDate exam_date,
                        const PlanBudget& budget) {
-  const LearnerDate today = days.day_of(now);
   ExamPlan plan;
   plan.date = exam_date;
-  plan.days_left = static_cast<int>((exam_date - today).count());
+  plan.days_left = static_cast<int>((exam_date - days.day_of(now)).count());
   if (plan.days_left < 1) {
     throw std::invalid_argument("an exam plan needs an exam day after today, not " +
                                 format_date(exam_date));
   }
   plan.minutes_per_day = budget.minutes_per_day;
   plan.seconds_per_card = budget.seconds_per_card;
-  const double s = budget.seconds_per_card;
-
-  std::vector<PlannedMemory> memory(cards.size());
-  std::vector<std::size_t> fresh;  // indexes of new cards, in the order they may come
+  std::vector<std::size_t> fresh;  // new cards, in the order they come
   for (std::size_t i = 0; i < cards.size(); ++i) {
-    const std::optional<Card>& card = cards[i].card;
-    if (card && card->state != CardState::fresh && card->stability > 0.0 && card->last_review) {
-      memory[i] = {card->stability, card->difficulty, days.day_of(*card->last_review), 0.0, true};
-      memory[i].on_the_day = fsrs.forgetting_curve(
-          static_cast<double>((exam_date - memory[i].last).count()), card->stability);
-    } else {
+    const std::optional<Card>& c = cards[i].card;
+    if (!(c && c->state != CardState::fresh && c->stability > 0.0 && c->last_review && c->due))
       fresh.push_back(i);
-    }
   }
-  // A new card learned on a day: rated Good, then Good again at its learning step.
-  const double first_stability =
-      fsrs.short_term_stability(fsrs.initial_stability(Rating::good), Rating::good);
-  const double first_difficulty =
-      fsrs.next_difficulty(fsrs.initial_difficulty(Rating::good), Rating::good);
 
-  std::size_t next_new = 0;
-  double total_seconds = 0.0;
-  std::size_t total_reviews = 0;
-  for (int d = 0; d < plan.days_left; ++d) {
-    PlanDay day;
-    day.date = today + std::chrono::days(d);
-    double left = budget.minutes_per_day * 60.0 - (d == 0 ? budget.seconds_spent_today : 0.0);
-    std::vector<PlannedReview> reviews;
-    for (std::size_t i = 0; i < cards.size(); ++i) {
-      if (memory[i].shown && memory[i].last < day.date)
-        reviews.push_back(review_on(fsrs, memory[i], i, day.date, exam_date, s));
-    }
-    std::sort(reviews.begin(), reviews.end(), [&](const PlannedReview& a, const PlannedReview& b) {
-      const double ra = a.gain / a.cost, rb = b.gain / b.cost;
-      return ra != rb ? ra > rb : cards[a.card].question->id < cards[b.card].question->id;
-    });
-    const double new_gain =
-        fsrs.forgetting_curve(static_cast<double>((exam_date - day.date).count()), first_stability);
-    const double new_cost = 2.0 * s;
-    std::size_t r = 0;
-    for (;;) {
-      while (r < reviews.size() && reviews[r].cost > left)
-        ++r;  // longer than what is left of the day
-      const bool review_ok = r < reviews.size() && reviews[r].gain > 0.0;
-      const bool new_ok = next_new < fresh.size() && new_cost <= left && new_gain > 0.0;
-      if (!review_ok && !new_ok) break;
-      if (review_ok && (!new_ok || reviews[r].gain / reviews[r].cost >= new_gain / new_cost)) {
-        const PlannedReview& c = reviews[r++];
-        PlannedMemory& m = memory[c.card];
-        const double elapsed = static_cast<double>((day.date - m.last).count());
-        const double retrievability = fsrs.forgetting_curve(elapsed, m.stability);
-        m.on_the_day += c.gain;
-        // Later days follow the recalled branch, the more likely one.
-        m.stability = fsrs.next_stability(m.difficulty, m.stability, retrievability, Rating::good);
-        m.difficulty = fsrs.next_difficulty(m.difficulty, Rating::good);
-        m.last = day.date;
-        left -= c.cost;
-        day.seconds += c.cost;
-        day.reviews.push_back(cards[c.card].question);
-      } else {
-        PlannedMemory& m = memory[fresh[next_new]];
-        m = {first_stability, first_difficulty, day.date, new_gain, true};
-        left -= new_cost;
-        day.seconds += new_cost;
-        day.fresh.push_back(cards[fresh[next_new]].question);
-        ++next_new;
+  WorkloadOptions options;
+  options.days = plan.days_left;
+  options.seconds_per_card = budget.seconds_per_card;
+  options.seconds_per_day = budget.minutes_per_day * 60.0;
+  options.spent_today = budget.seconds_spent_today;
+  std::optional<WorkloadRow> best;
+  double best_overrun = 0.0;
+  for (const double retention : kPlanRetentions) {
+    SchedulerOptions scheduler = fsrs.options();
+    scheduler.desired_retention = retention;
+    const Scheduler candidate(scheduler);
+    for (const int new_per_day : kPlanNewPerDay) {
+      // More new cards a day than there are new cards changes nothing.
+      if (new_per_day > 1 && static_cast<std::size_t>(new_per_day) > fresh.size() &&
+          static_cast<std::size_t>(new_per_day / 2) >= fresh.size())
+        continue;
+      options.new_per_day = new_per_day;
+      WorkloadRow row = simulate_workload(cards, candidate, days, now, options);
+      double busiest = 0.0;
+      for (std::size_t d = 0; d < row.minutes_by_day.size(); ++d) {
+        const double spent = d == 0 ? budget.seconds_spent_today / 60.0 : 0.0;
+        busiest = std::max(busiest, row.minutes_by_day[d] + spent);
+      }
+      const double overrun = std::max(0.0, busiest - budget.minutes_per_day);
+      const bool better =
+          !best || overrun < best_overrun - 1e-9 ||
+          (overrun <= best_overrun + 1e-9 && (row.remembered > best->remembered + 1e-9 ||
+                                              (row.remembered > best->remembered - 1e-9 &&
+                                               row.minutes_per_day < best->minutes_per_day)));
+      if (better) {
+        best = std::move(row);
+        best_overrun = overrun;
+        plan.retention = retention;
+        plan.new_per_day = new_per_day;
+        plan.busiest_minutes = busiest;
       }
     }
-    total_seconds += day.seconds;
-    total_reviews += day.reviews.size();
-    plan.days.push_back(std::move(day));
   }
 
+  const WorkloadRow& row = *best;
   const double n_days = static_cast<double>(plan.days_left);
-  plan.reviews_per_day = static_cast<double>(total_reviews) / n_days;
-  plan.new_per_day = static_cast<double>(next_new) / n_days;
-  plan.minutes_used_per_day = total_seconds / n_days / 60.0;
+  for (const double r : row.reviews_by_day)
+    plan.reviews_per_day += r / n_days;
+  plan.new_cards_per_day = static_cast<double>(row.introduced) / n_days;
+  plan.minutes_used_per_day = row.minutes_per_day;
+  const auto today_new = static_cast<std::size_t>(row.new_by_day.empty() ? 0 : row.new_by_day[0]);
+  for (std::size_t k = 0; k < today_new && k < fresh.size(); ++k)
+    plan.fresh_today.push_back(cards[fresh[k]].question);
   plan.cards = static_cast<int>(cards.size());
-  plan.unseen_cards = static_cast<int>(fresh.size() - next_new);
-  plan.fits = plan.unseen_cards == 0;
-  std::map<std::string, double> best;  // objective → its best card's recall
-  std::set<std::string> seen;
-  double recalled = 0.0;
-  for (std::size_t i = 0; i < cards.size(); ++i) {
-    const std::string objective = cards[i].question->objective_id();
-    double& b = best[objective];
-    if (!memory[i].shown) continue;
-    seen.insert(objective);
-    ++plan.drilled_on_the_day;
-    recalled += memory[i].on_the_day;
-    b = std::max(b, memory[i].on_the_day);
-    plan.recall_on_the_day[cards[i].question->id] = memory[i].on_the_day;
+  plan.unseen_cards = static_cast<int>(fresh.size()) - row.introduced;
+  plan.drilled_on_the_day = plan.cards - plan.unseen_cards;
+  plan.expected_recall_cards = row.shown_recall;
+  plan.fits = plan.unseen_cards == 0 && best_overrun <= 0.0;
+  // Shown by the exam day: the cards drilled before, and the first `introduced` new ones.
+  std::vector<bool> shown(cards.size(), true);
+  for (std::size_t k = static_cast<std::size_t>(row.introduced); k < fresh.size(); ++k)
+    shown[fresh[k]] = false;
+  std::map<std::string, int> shown_cards;  // objective → its cards shown by the exam day
+  for (std::size_t i = 0; i < cards.size(); ++i)
+    shown_cards[cards[i].question->objective_id()] += shown[i] ? 1 : 0;
+  plan.objectives = static_cast<int>(shown_cards.size());
+  for (const auto& [objective, k] : shown_cards) {
+    if (k == 0) ++plan.unseen_objectives;
+    // Recalled when any of its cards is, each as likely as the mean.
+    plan.expected_recall_objectives += 1.0 - std::pow(1.0 - row.shown_recall, k);
   }
-  plan.expected_recall_cards =
-      plan.drilled_on_the_day > 0 ? recalled / plan.drilled_on_the_day : 0.0;
-  plan.objectives = static_cast<int>(best.size());
-  for (const auto& [objective, r] : best)
-    plan.expected_recall_objectives += r;
-  plan.unseen_objectives = plan.objectives - static_cast<int>(seen.size());
   return plan;
 }
 
@@ -225,41 +164,78 @@ std::vector<PlanCard> plan_cards(ProgressStore& store, const std::vector<bank::B
   return out;
 }
 
-void follow_exam_plan(DrillPlan& queue, const ExamPlan& plan,
-                      const std::map<std::string, Card>& cards) {
-  std::vector<const bank::Question*> due;
-  for (const bank::Question* q : queue.due) {
-    const auto it = cards.find(q->id);
-    if (it != cards.end() &&
-        (it->second.state == CardState::learning || it->second.state == CardState::relearning))
-      due.push_back(q);
-  }
-  const PlanDay& today = plan.days.front();
-  for (const bank::Question* q : today.reviews) {
-    if (std::find(due.begin(), due.end(), q) == due.end()) due.push_back(q);
-  }
-  queue.due = std::move(due);
-  queue.fresh = today.fresh;
+void follow_exam_plan(DrillPlan& queue, const ExamPlan& plan) {
+  queue.fresh = plan.fresh_today;
   queue.held_back = 0;
 }
 
-std::vector<ReviewRow> planned_answers(const ExamPlan& plan, const LearnerDays& days,
+std::vector<ReviewRow> planned_answers(const ExamPlan& plan, const std::vector<PlanCard>& cards,
+                                       const Scheduler& fsrs, const LearnerDays& days,
                                        TimePoint now) {
+  SchedulerOptions options = fsrs.options();
+  options.desired_retention = plan.retention;
+  const Scheduler scheduler(options);
+  const LearnerDate today = days.day_of(now);
+  const int exam_day = plan.days_left;
   std::vector<ReviewRow> rows;
-  for (const PlanDay& day : plan.days) {
-    const TimePoint at = std::max(now, exam_moment(days, day.date));
-    for (const auto* list : {&day.fresh, &day.reviews}) {
-      for (const bank::Question* q : *list) {
-        ReviewRow row;
-        row.card = q->id;
-        row.topic = q->topic;
-        row.at = at;
-        row.mode = "drill";
-        row.correct = true;
-        row.rating = 3;
-        rows.push_back(std::move(row));
+  const auto answer = [&](const bank::Question* q, int day) {
+    ReviewRow row;
+    row.card = q->id;
+    row.topic = q->topic;
+    row.at = day == 0 ? now : exam_moment(days, today + std::chrono::days(day));
+    row.mode = "drill";
+    row.correct = true;
+    row.rating = 3;
+    rows.push_back(std::move(row));
+  };
+  // Each shown card's recalled path: a review each time the plan's schedule makes it due.
+  const auto follow = [&](const bank::Question* q, double stability, double difficulty, int last,
+                          int due) {
+    while (due < exam_day) {
+      const double r = scheduler.forgetting_curve(due - last, stability);
+      stability = scheduler.next_stability(difficulty, stability, r, Rating::good);
+      difficulty = scheduler.next_difficulty(difficulty, Rating::good);
+      answer(q, due);
+      last = due;
+      due += scheduler.next_interval_days(stability);
+    }
+  };
+  const double first_stability =
+      scheduler.short_term_stability(scheduler.initial_stability(Rating::good), Rating::good);
+  const double first_difficulty =
+      scheduler.next_difficulty(scheduler.initial_difficulty(Rating::good), Rating::good);
+  int learned = 0, day = 0, left_today = 0;
+  bool first = true;
+  std::vector<int> new_by_day;  // the plan's new cards a day, as simulate_workload deals them
+  for (const PlanCard& c : cards) {
+    const std::optional<Card>& card = c.card;
+    if (card && card->state != CardState::fresh && card->stability > 0.0 && card->last_review &&
+        card->due) {
+      const int last = static_cast<int>((days.day_of(*card->last_review) - today).count());
+      const int due = static_cast<int>((days.day_of(*card->due) - today).count());
+      follow(c.question, card->stability, card->difficulty, last, std::max({due, last + 1, 0}));
+      continue;
+    }
+    if (learned >= plan.drilled_on_the_day) continue;
+    // New cards at the plan's rate from today; today's are the ones drill asks now.
+    if (first) {
+      left_today = static_cast<int>(plan.fresh_today.size());
+      first = false;
+      if (left_today == 0) {
+        day = 1;
+        left_today = plan.new_per_day;
       }
     }
+    while (left_today == 0 && day < exam_day) {
+      ++day;
+      left_today = plan.new_per_day;
+    }
+    if (day >= exam_day) continue;
+    answer(c.question, day);
+    follow(c.question, first_stability, first_difficulty, day,
+           day + scheduler.next_interval_days(first_stability));
+    --left_today;
+    ++learned;
   }
   return rows;
 }

@@ -1,9 +1,9 @@
-// A study plan toward the learner's exam date: which reviews (early ones too) and which new
-// cards to take each day so that the most cards are recalled at 09:00 on the exam day, within the
-// minutes the learner has a day. FSRS's retrievability with the weights in use predicts recall.
-// Greedy, day by day: take the review or new card with the largest gain in exam-day recall per
-// second until the day's minutes are spent (docs/study.md, "Toward the exam date", states the
-// assumptions). Pure computation; drill follows the plan's first day and stats shows it.
+// A study plan toward the learner's exam date: the desired retention and new cards a day that
+// leave the most cards recalled at 09:00 on the exam day, within the minutes the learner has a
+// day. FSRS's retrievability with the weights in use predicts recall, and the workload simulator
+// (study/workload.hpp) prices each candidate in expected values (docs/study.md, "Toward the exam
+// date", states the method and its assumptions). Pure computation; drill follows the plan and
+// stats shows it.
 #pragma once
 
 #include <map>
@@ -16,10 +16,10 @@
 #include "study/fsrs.hpp"
 #include "study/learner_day.hpp"
 #include "study/progress.hpp"
+#include "study/workload.hpp"
 
 namespace proofdeck::study {
 
-inline constexpr double kDefaultSecondsPerCard = 20.0;  // before any timed drill answer
 inline constexpr int kDefaultMinutesPerDay = 30;
 
 // The seconds a review takes this learner: the median answer time of their latest 200 timed
@@ -29,38 +29,32 @@ double seconds_per_card(const std::vector<ReviewRow>& rows);
 // 09:00 local on `date`: the moment the plan maximises recall at.
 TimePoint exam_moment(const LearnerDays& days, LearnerDate date);
 
-// A card the plan may take: its question, and its schedule once drill has shown it (nullopt:
-// new). New cards are given in the order they may be introduced (the study order).
-struct PlanCard {
-  const bank::Question* question = nullptr;
-  std::optional<Card> card;
-};
-
-struct PlanDay {
-  LearnerDate date;
-  std::vector<const bank::Question*> reviews;  // largest gain per second first
-  std::vector<const bank::Question*> fresh;    // new cards, in the order they are introduced
-  double seconds = 0.0;                        // expected
-};
+// The desired retentions and new cards a day the plan chooses among.
+inline constexpr std::array<double, 10> kPlanRetentions{0.70, 0.75, 0.80, 0.85, 0.88,
+                                                        0.90, 0.92, 0.94, 0.96, 0.97};
+inline constexpr std::array<int, 14> kPlanNewPerDay{1,  2,  3,  4,  5,  6,   8,
+                                                    10, 15, 20, 30, 50, 100, 200};
 
 struct ExamPlan {
   LearnerDate date;   // the exam's
   int days_left = 0;  // learner days from today to the exam day
   int minutes_per_day = kDefaultMinutesPerDay;
   double seconds_per_card = kDefaultSecondsPerCard;
-  std::vector<PlanDay> days;     // today first, up to the day before the exam
-  double reviews_per_day = 0.0;  // mean over the days
-  double new_per_day = 0.0;
+  double retention = 0.9;  // the desired retention drill schedules with until the exam
+  int new_per_day = 0;     // new cards a day (fewer on a day the minutes run out)
+  std::vector<const bank::Question*> fresh_today;  // the new cards to learn today
+  double reviews_per_day = 0.0;                    // mean over the days, expected
+  double new_cards_per_day = 0.0;
   double minutes_used_per_day = 0.0;
+  double busiest_minutes = 0.0;      // the fullest day's
   int cards = 0;                     // selected
   int drilled_on_the_day = 0;        // of them, shown by the exam day
-  double expected_recall_cards = 0;  // share of those recalled on the day (Σ R / drilled)
+  double expected_recall_cards = 0;  // share of those recalled on the day
   int objectives = 0;
-  double expected_recall_objectives = 0;  // Σ over objectives of the best R among its cards
+  double expected_recall_objectives = 0;  // expected count: an objective by any of its cards
   int unseen_objectives = 0;              // no card of theirs shown by the exam day
-  int unseen_cards = 0;                   // new cards the plan has no time for
-  bool fits = true;                       // every card shown by the exam day
-  std::map<std::string, double> recall_on_the_day;  // by question id
+  int unseen_cards = 0;                   // new cards the minutes leave out
+  bool fits = true;                       // every card shown by the exam day, within the minutes
 };
 
 struct PlanBudget {
@@ -81,19 +75,22 @@ std::optional<ExamPlan> saved_exam_plan(ProgressStore& store, const std::vector<
                                         const std::vector<const bank::Question*>& selected,
                                         TimePoint now);
 
-// Today's part of the plan in place of drill's ordinary queue: cards due in their (re)learning
-// steps still come first, then the reviews the plan takes today (early ones too), then its new
-// cards; due cards the plan leaves for later wait.
-void follow_exam_plan(DrillPlan& queue, const ExamPlan& plan,
-                      const std::map<std::string, Card>& cards);
+// Today's part of the plan in drill's queue: the due cards as ever, and today's new cards from
+// the plan rather than --new (drill schedules them at the plan's retention).
+void follow_exam_plan(DrillPlan& queue, const ExamPlan& plan);
 
-// Readiness's view of the plan: each planned review and new card as a right drill answer at
-// 09:00 of its day (now, today), to estimate readiness on the exam day as if the plan were kept.
-std::vector<ReviewRow> planned_answers(const ExamPlan& plan, const LearnerDays& days,
+// Readiness's view of the plan kept: each card shown by the exam day answered right at each review
+// the plan's schedule gives it when recalled (new cards on the day the plan learns them), at
+// 09:00 of those days (today: now).
+std::vector<ReviewRow> planned_answers(const ExamPlan& plan, const std::vector<PlanCard>& cards,
+                                       const Scheduler& scheduler, const LearnerDays& days,
                                        TimePoint now);
 
-// The plan from `now` to `exam_date` for `cards` (drilled and new). Throws std::invalid_argument
-// unless the exam day is after today.
+// The plan from `now` to `exam_date` for `cards` (drilled and new; new ones in the order they
+// come): of kPlanRetentions × kPlanNewPerDay, the schedule that leaves the most cards expected to
+// be recalled on the exam day while no day asks more than the minutes (ties: fewer minutes);
+// when none fits, the one that overruns least. Throws std::invalid_argument unless the exam day
+// is after today.
 ExamPlan plan_for_exam(const std::vector<PlanCard>& cards, const Scheduler& scheduler,
                        const LearnerDays& days, TimePoint now, LearnerDate exam_date,
                        const PlanBudget& budget);

@@ -27,7 +27,8 @@ std::optional<ExamPlanView> exam_plan_view(ProgressStore& store,
   v.minutes_per_day = plan->minutes_per_day;
   v.seconds_per_card = plan->seconds_per_card;
   v.reviews_per_day = plan->reviews_per_day;
-  v.new_per_day = plan->new_per_day;
+  v.new_per_day = plan->new_cards_per_day;
+  v.retention = plan->retention;
   v.minutes_used_per_day = plan->minutes_used_per_day;
   v.cards = plan->cards;
   v.drilled_on_the_day = plan->drilled_on_the_day;
@@ -40,7 +41,10 @@ std::optional<ExamPlanView> exam_plan_view(ProgressStore& store,
   v.readiness_today = readiness_today;
   const LearnerDays days(store.day_starts_at());
   std::vector<ReviewRow> kept = reviews;
-  const std::vector<ReviewRow> planned = planned_answers(*plan, days, now);
+  SchedulerOptions options;
+  options.weights = store.fsrs_weights();
+  const std::vector<ReviewRow> planned = planned_answers(
+      *plan, plan_cards(store, banks, questions, now), Scheduler(options), days, now);
   kept.insert(kept.end(), planned.begin(), planned.end());
   v.readiness_on_the_day =
       readiness_view(banks, topics, kept, exam_moment(days, plan->date), view).overall;
@@ -54,6 +58,7 @@ void to_json(nlohmann::ordered_json& json, const ExamPlanView& p) {
   json = {{"date", p.date},
           {"days_left", p.days_left},
           {"minutes_per_day", p.minutes_per_day},
+          {"retention", p.retention},
           {"seconds_per_card", p.seconds_per_card},
           {"reviews_per_day", p.reviews_per_day},
           {"new_per_day", p.new_per_day},
@@ -73,13 +78,13 @@ void to_json(nlohmann::ordered_json& json, const ExamPlanView& p) {
 std::string render_exam_plan(const ExamPlanView& p, const Theme& theme, int width,
                              const std::string& program) {
   const std::string load = fmt::format(
-      "Exam on {} ({}): about {} {} + {} new a day (~{} min); expected recall on the day {} of "
-      "drilled cards, {} of {} objectives.",
+      "Exam on {} ({}): about {} {} + {} new a day (~{} min, at {} desired retention); "
+      "expected recall on the day {} of drilled cards, {} of {} objectives.",
       p.date, text::count(p.days_left, "day", "days"),
       text::format_number(std::round(p.reviews_per_day)),
       std::round(p.reviews_per_day) == 1.0 ? "review" : "reviews",
       text::format_number(std::round(p.new_per_day)),
-      text::format_number(std::round(p.minutes_used_per_day)),
+      text::format_number(std::round(p.minutes_used_per_day)), text::percent(p.retention),
       text::percent(p.expected_recall_cards),
       text::format_number(std::round(p.expected_recall_objectives)), p.objectives);
   std::string out = "\n" +

@@ -20,6 +20,7 @@ struct ExamPlanView {
   std::string date;  // "2027-01-20"
   int days_left = 0;
   int minutes_per_day = 0;
+  double retention = 0.0;  // the desired retention the plan drills at
   double seconds_per_card = 0.0;
   double reviews_per_day = 0.0;
   double new_per_day = 0.0;
@@ -46,7 +47,7 @@ std::optional<ExamPlanView> exam_plan_view(ProgressStore& store,
                                            const ReadinessViewOptions& view,
                                            std::optional<double> readiness_today);
 
-// {"date", "days_left", "minutes_per_day", "seconds_per_card", "reviews_per_day",
+// {"date", "days_left", "minutes_per_day", "retention", "seconds_per_card", "reviews_per_day",
 // "new_per_day", "minutes_used_per_day", "cards", "drilled_on_the_day",
 // "expected_recall_cards", "objectives", "expected_recall_objectives", "unseen_objectives",
 // "unseen_cards", "fits", "readiness_on_the_day", "readiness_today"}.

@@ -69,6 +69,7 @@ WorkloadRow simulate_workload(const std::vector<PlanCard>& cards, const Schedule
   double reviews = 0.0;
   for (int d = 0; d < options.days; ++d) {
     double seconds = 0.0;
+    const double reviews_before = reviews;
     const auto due = population.find(d);
     if (due != population.end()) {
       const std::map<Share, Branch> shares = std::move(due->second);
@@ -88,8 +89,11 @@ WorkloadRow simulate_workload(const std::vector<PlanCard>& cards, const Schedule
         seconds += b.weight * (2.0 - r) * s;
       }
     }
-    const std::size_t introduced =
+    const double left = options.seconds_per_day - (d == 0 ? options.spent_today : 0.0) - seconds;
+    std::size_t introduced =
         std::min(fresh, static_cast<std::size_t>(std::max(options.new_per_day, 0)));
+    if (std::isfinite(left))
+      introduced = std::min(introduced, static_cast<std::size_t>(std::max(left, 0.0) / (2.0 * s)));
     if (introduced > 0) {
       add(population, d + fsrs.next_interval_days(first_stability),
           {static_cast<double>(introduced), first_stability, first_difficulty, d});
@@ -97,14 +101,21 @@ WorkloadRow simulate_workload(const std::vector<PlanCard>& cards, const Schedule
       seconds += 2.0 * s * static_cast<double>(introduced);
     }
     row.minutes_by_day.push_back(seconds / 60.0);
+    row.reviews_by_day.push_back(reviews - reviews_before);
+    row.new_by_day.push_back(static_cast<int>(introduced));
+    row.introduced += static_cast<int>(introduced);
   }
   double minutes = 0.0;
   for (const double m : row.minutes_by_day)
     minutes += m;
+  double shown = 0.0;
   for (const auto& [day, shares] : population) {
-    for (const auto& [key, b] : shares)
+    for (const auto& [key, b] : shares) {
       row.remembered += b.weight * fsrs.forgetting_curve(options.days - b.last, b.stability);
+      shown += b.weight;
+    }
   }
+  row.shown_recall = shown > 0.0 ? row.remembered / shown : 0.0;
   const double n_days = std::max(1, options.days);
   row.reviews_per_day = reviews / n_days;
   row.minutes_per_day = minutes / n_days;

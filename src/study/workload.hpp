@@ -7,17 +7,26 @@
 // drill's order and are learned on their first day (Good at each of their two steps).
 #pragma once
 
+#include <array>
+#include <limits>
 #include <optional>
 #include <vector>
 
 #include "bank/model.hpp"
-#include "study/exam_plan.hpp"
 #include "study/fsrs.hpp"
 #include "study/learner_day.hpp"
 
 namespace proofdeck::study {
 
 inline constexpr std::array<double, 6> kSimulatedRetentions{0.70, 0.75, 0.80, 0.85, 0.90, 0.95};
+inline constexpr double kDefaultSecondsPerCard = 20.0;  // before any timed drill answer
+
+// A card to simulate or plan: its question, and its schedule once drill has shown it (nullopt:
+// new). New cards are given in the order they may be introduced (the study order).
+struct PlanCard {
+  const bank::Question* question = nullptr;
+  std::optional<Card> card;
+};
 
 struct WorkloadRow {
   double retention = 0.0;
@@ -26,12 +35,20 @@ struct WorkloadRow {
   double remembered = 0.0;       // Σ retrievability over the cards on the last day
   double minutes_per_remembered = 0.0;
   std::vector<double> minutes_by_day;  // day 0 (today) first
+  std::vector<double> reviews_by_day;
+  std::vector<int> new_by_day;
+  int introduced = 0;         // new cards learned over the days
+  double shown_recall = 0.0;  // mean retrievability, on the last day, of the cards shown by then
 };
 
 struct WorkloadOptions {
   int days = 365;
   int new_per_day = 20;
   double seconds_per_card = kDefaultSecondsPerCard;
+  // A day's new cards stop where the day's minutes would be exceeded (reviews are always done);
+  // the first day has `spent_today` seconds less.
+  double seconds_per_day = std::numeric_limits<double>::infinity();
+  double spent_today = 0.0;
 };
 
 // One row for `retention`: `cards` (drilled and new, new ones in the order they come) from the
