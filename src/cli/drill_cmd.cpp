@@ -238,8 +238,14 @@ void setup_drill(CLI::App& app, const std::function<Context()>& context) {
       "saved "
       "at once (progress.db, one transaction each), so Ctrl-C or a crash loses nothing answered. "
       "A parametric question is one card that draws fresh numbers at each review. Cards missed "
-      "8 times after learning are flagged as leeches.\n"
-      "Example: proofdeck drill --new 10 --limit 30");
+      "8 times after learning are flagged as leeches. With an exam date saved (--exam-date), the "
+      "desired retention and each day's new cards come from the plan toward it (stats shows it) "
+      "until the day. --optimize, --evaluate, --simulate and --cram each do one thing instead "
+      "of a session.\n"
+      "Examples:\n"
+      "  proofdeck drill --new 10 --limit 30\n"
+      "  proofdeck drill --exam-date 2027-01-20 --minutes-a-day 30\n"
+      "  proofdeck drill --simulate 365");
   drill->callback([bound, context, drill] {
     Context ctx = context();
     run_drill_command(ctx, *bound, *drill);

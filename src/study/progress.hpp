@@ -33,7 +33,7 @@ struct AnswerRecord {
   std::string bank;
   std::string topic;
   TimePoint at;
-  std::string mode;  // quiz | exam | drill
+  std::string mode;  // quiz | exam | drill | cram (drill --cram: no rating, no schedule)
   std::int64_t session = 0;
   bool correct = false;
   std::string answer;  // what the learner typed, normalized
