@@ -184,5 +184,4 @@ TEST_CASE("fsrs fit: smooth_and_fill orders the initial stabilities and fills th
   CHECK_FALSE(smooth_and_fill({{2, 1.0}}, {}).has_value());
 }
 
-
 }  // namespace test_fsrs_optimize

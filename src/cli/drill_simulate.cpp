@@ -86,8 +86,7 @@ void run_drill_simulate(Context& context, study::DrillOptions options, int days,
         study::simulate_workload(cards, study::Scheduler(scheduler), learner, now, workload));
     if (std::abs(retention - options.retention) < 1e-9) in_use = rows.size() - 1;
   }
-  const std::optional<study::ExamPlan> plan =
-      study::saved_exam_plan(store, loaded.banks, selected, now);
+  const std::optional<study::ExamPlan> plan = study::saved_exam_plan(store, cards, now);
   const double plan_minutes =
       plan ? plan->minutes_used_per_day * static_cast<double>(plan->days_left) : 0.0;
   const double plan_remembered =

@@ -236,7 +236,9 @@ Outcome run_drill(Session& s, ProgressStore& store, const DrillOptions& options,
   DrillPlan plan = plan_drill(s.banks, selected, cards, store.reviews(), days, now,
                               options.new_per_day, options.bury);
   // Toward an exam date, today's part of the plan replaces the ordinary queue.
-  const std::optional<ExamPlan> exam = saved_exam_plan(store, s.banks, selected, now);
+  const std::optional<ExamPlan> exam =
+      store.exam_date() ? saved_exam_plan(store, plan_cards(store, s.banks, selected, now), now)
+                        : std::nullopt;
   if (exam) follow_exam_plan(plan, *exam);
   const Scheduler scheduler = drill_scheduler(store, options, exam);
   const std::vector<const bank::Question*>& due = plan.due;

@@ -122,13 +122,4 @@ Dual<N> pow(const Dual<N>& x, const Dual<N>& y) {
   return combine(p, y.value * std::pow(x.value, y.value - 1.0), x, p * std::log(x.value), y);
 }
 
-// The plain value of a number, dual or not.
-inline double value_of(double x) {
-  return x;
-}
-template <std::size_t N>
-double value_of(const Dual<N>& x) {
-  return x.value;
-}
-
 }  // namespace proofdeck::study

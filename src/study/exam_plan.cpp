@@ -45,9 +45,7 @@ ExamPlan plan_for_exam(const std::vector<PlanCard>& cards, const Scheduler& fsrs
   plan.seconds_per_card = budget.seconds_per_card;
   std::vector<std::size_t> fresh;  // new cards, in the order they come
   for (std::size_t i = 0; i < cards.size(); ++i) {
-    const std::optional<Card>& c = cards[i].card;
-    if (!(c && c->state != CardState::fresh && c->stability > 0.0 && c->last_review && c->due))
-      fresh.push_back(i);
+    if (!shown_before(cards[i])) fresh.push_back(i);
   }
 
   WorkloadOptions options;
@@ -119,8 +117,7 @@ ExamPlan plan_for_exam(const std::vector<PlanCard>& cards, const Scheduler& fsrs
   return plan;
 }
 
-std::optional<ExamPlan> saved_exam_plan(ProgressStore& store, const std::vector<bank::Bank>& banks,
-                                        const std::vector<const bank::Question*>& selected,
+std::optional<ExamPlan> saved_exam_plan(ProgressStore& store, const std::vector<PlanCard>& cards,
                                         TimePoint now) {
   const std::optional<ExamDate> exam = store.exam_date();
   const LearnerDays days(store.day_starts_at());
@@ -138,8 +135,7 @@ std::optional<ExamPlan> saved_exam_plan(ProgressStore& store, const std::vector<
   }
   SchedulerOptions options;
   options.weights = store.fsrs_weights();
-  return plan_for_exam(plan_cards(store, banks, selected, now), Scheduler(options), days, now,
-                       exam->date, budget);
+  return plan_for_exam(cards, Scheduler(options), days, now, exam->date, budget);
 }
 
 std::vector<PlanCard> plan_cards(ProgressStore& store, const std::vector<bank::Bank>& banks,
@@ -200,20 +196,13 @@ std::vector<ReviewRow> planned_answers(const ExamPlan& plan, const std::vector<P
       due += scheduler.next_interval_days(stability);
     }
   };
-  const double first_stability =
-      scheduler.short_term_stability(scheduler.initial_stability(Rating::good), Rating::good);
-  const double first_difficulty =
-      scheduler.next_difficulty(scheduler.initial_difficulty(Rating::good), Rating::good);
+  const LearnedMemory memory = first_day_memory(scheduler);
   int learned = 0, day = 0, left_today = 0;
   bool first = true;
-  std::vector<int> new_by_day;  // the plan's new cards a day, as simulate_workload deals them
   for (const PlanCard& c : cards) {
-    const std::optional<Card>& card = c.card;
-    if (card && card->state != CardState::fresh && card->stability > 0.0 && card->last_review &&
-        card->due) {
-      const int last = static_cast<int>((days.day_of(*card->last_review) - today).count());
-      const int due = static_cast<int>((days.day_of(*card->due) - today).count());
-      follow(c.question, card->stability, card->difficulty, last, std::max({due, last + 1, 0}));
+    if (shown_before(c)) {
+      const ShownDays shown = shown_days(*c.card, days, today);
+      follow(c.question, c.card->stability, c.card->difficulty, shown.last, shown.due);
       continue;
     }
     if (learned >= plan.drilled_on_the_day) continue;
@@ -232,8 +221,8 @@ std::vector<ReviewRow> planned_answers(const ExamPlan& plan, const std::vector<P
     }
     if (day >= exam_day) continue;
     answer(c.question, day);
-    follow(c.question, first_stability, first_difficulty, day,
-           day + scheduler.next_interval_days(first_stability));
+    follow(c.question, memory.stability, memory.difficulty, day,
+           day + scheduler.next_interval_days(memory.stability));
     --left_today;
     ++learned;
   }

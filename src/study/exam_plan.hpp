@@ -68,11 +68,10 @@ struct PlanBudget {
 std::vector<PlanCard> plan_cards(ProgressStore& store, const std::vector<bank::Bank>& banks,
                                  const std::vector<const bank::Question*>& selected, TimePoint now);
 
-// The plan toward the exam date saved in `store` for the `selected` questions (new cards in the
-// order drill deals them), with the weights, seconds per card and today's drilling the store
-// holds; nullopt without an exam date or once the exam day has come.
-std::optional<ExamPlan> saved_exam_plan(ProgressStore& store, const std::vector<bank::Bank>& banks,
-                                        const std::vector<const bank::Question*>& selected,
+// The plan toward the exam date saved in `store` for `cards` (plan_cards), with the weights,
+// seconds per card and today's drilling the store holds; nullopt without an exam date or once
+// the exam day has come.
+std::optional<ExamPlan> saved_exam_plan(ProgressStore& store, const std::vector<PlanCard>& cards,
                                         TimePoint now);
 
 // Today's part of the plan in drill's queue: the due cards as ever, and today's new cards from

@@ -7,6 +7,7 @@
 
 #include "render/theme.hpp"
 #include "study/exam_plan.hpp"
+#include "study/json_null.hpp"
 #include "text/number.hpp"
 #include "text/width.hpp"
 
@@ -19,7 +20,9 @@ std::optional<ExamPlanView> exam_plan_view(ProgressStore& store,
                                            const std::vector<ReviewRow>& reviews, TimePoint now,
                                            const ReadinessViewOptions& view,
                                            std::optional<double> readiness_today) {
-  const std::optional<ExamPlan> plan = saved_exam_plan(store, banks, questions, now);
+  if (!store.exam_date()) return std::nullopt;
+  const std::vector<PlanCard> cards = plan_cards(store, banks, questions, now);
+  const std::optional<ExamPlan> plan = saved_exam_plan(store, cards, now);
   if (!plan) return std::nullopt;
   ExamPlanView v;
   v.date = format_date(plan->date);
@@ -43,8 +46,8 @@ std::optional<ExamPlanView> exam_plan_view(ProgressStore& store,
   std::vector<ReviewRow> kept = reviews;
   SchedulerOptions options;
   options.weights = store.fsrs_weights();
-  const std::vector<ReviewRow> planned = planned_answers(
-      *plan, plan_cards(store, banks, questions, now), Scheduler(options), days, now);
+  const std::vector<ReviewRow> planned =
+      planned_answers(*plan, cards, Scheduler(options), days, now);
   kept.insert(kept.end(), planned.begin(), planned.end());
   v.readiness_on_the_day =
       readiness_view(banks, topics, kept, exam_moment(days, plan->date), view).overall;
@@ -52,9 +55,6 @@ std::optional<ExamPlanView> exam_plan_view(ProgressStore& store,
 }
 
 void to_json(nlohmann::ordered_json& json, const ExamPlanView& p) {
-  const auto or_null = [](const std::optional<double>& x) {
-    return x ? nlohmann::ordered_json(*x) : nlohmann::ordered_json(nullptr);
-  };
   json = {{"date", p.date},
           {"days_left", p.days_left},
           {"minutes_per_day", p.minutes_per_day},

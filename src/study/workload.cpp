@@ -41,6 +41,23 @@ void add(Population& population, int due, const Branch& b) {
 
 }  // namespace
 
+bool shown_before(const PlanCard& plan_card) {
+  const std::optional<Card>& card = plan_card.card;
+  return card && card->state != CardState::fresh && card->stability > 0.0 && card->last_review &&
+         card->due;
+}
+
+ShownDays shown_days(const Card& card, const LearnerDays& days, LearnerDate today) {
+  const int last = static_cast<int>((days.day_of(*card.last_review) - today).count());
+  const int due = static_cast<int>((days.day_of(*card.due) - today).count());
+  return {last, std::max({due, last + 1, 0})};
+}
+
+LearnedMemory first_day_memory(const Scheduler& fsrs) {
+  return {fsrs.short_term_stability(fsrs.initial_stability(Rating::good), Rating::good),
+          fsrs.next_difficulty(fsrs.initial_difficulty(Rating::good), Rating::good)};
+}
+
 WorkloadRow simulate_workload(const std::vector<PlanCard>& cards, const Scheduler& fsrs,
                               const LearnerDays& days, TimePoint now,
                               const WorkloadOptions& options) {
@@ -49,20 +66,15 @@ WorkloadRow simulate_workload(const std::vector<PlanCard>& cards, const Schedule
   Population population;
   std::size_t fresh = 0;
   for (const PlanCard& plan_card : cards) {
-    const std::optional<Card>& card = plan_card.card;
-    if (card && card->state != CardState::fresh && card->stability > 0.0 && card->last_review &&
-        card->due) {
-      const int last = static_cast<int>((days.day_of(*card->last_review) - today).count());
-      const int due = static_cast<int>((days.day_of(*card->due) - today).count());
-      add(population, std::max({due, last + 1, 0}), {1.0, card->stability, card->difficulty, last});
-    } else {
+    if (!shown_before(plan_card)) {
       ++fresh;
+      continue;
     }
+    const Card& card = *plan_card.card;
+    const ShownDays shown = shown_days(card, days, today);
+    add(population, shown.due, {1.0, card.stability, card.difficulty, shown.last});
   }
-  const double first_stability =
-      fsrs.short_term_stability(fsrs.initial_stability(Rating::good), Rating::good);
-  const double first_difficulty =
-      fsrs.next_difficulty(fsrs.initial_difficulty(Rating::good), Rating::good);
+  const LearnedMemory learned = first_day_memory(fsrs);
 
   WorkloadRow row;
   row.retention = fsrs.options().desired_retention;
@@ -95,8 +107,8 @@ WorkloadRow simulate_workload(const std::vector<PlanCard>& cards, const Schedule
     if (std::isfinite(left))
       introduced = std::min(introduced, static_cast<std::size_t>(std::max(left, 0.0) / (2.0 * s)));
     if (introduced > 0) {
-      add(population, d + fsrs.next_interval_days(first_stability),
-          {static_cast<double>(introduced), first_stability, first_difficulty, d});
+      add(population, d + fsrs.next_interval_days(learned.stability),
+          {static_cast<double>(introduced), learned.stability, learned.difficulty, d});
       fresh -= introduced;
       seconds += 2.0 * s * static_cast<double>(introduced);
     }

@@ -28,6 +28,24 @@ struct PlanCard {
   std::optional<Card> card;
 };
 
+// Whether drill has shown the card: a schedule with a memory, a last review and a due date.
+bool shown_before(const PlanCard& card);
+
+// A shown card's learner days counted from `today`: its last review's, and the one it falls due
+// (never before today, nor on the day of its last review).
+struct ShownDays {
+  int last = 0;
+  int due = 0;
+};
+ShownDays shown_days(const Card& card, const LearnerDays& days, LearnerDate today);
+
+// A new card's memory once learned on its first day: rated Good, then Good again at its step.
+struct LearnedMemory {
+  double stability = 0.0;
+  double difficulty = 0.0;
+};
+LearnedMemory first_day_memory(const Scheduler& scheduler);
+
 struct WorkloadRow {
   double retention = 0.0;
   double reviews_per_day = 0.0;  // answers to learned cards, relearning steps included
