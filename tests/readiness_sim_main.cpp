@@ -1,8 +1,9 @@
 // proofdeck_readiness_sim: simulated learners against stats' readiness (tests/readiness_sim.hpp),
-// printed as docs/readiness.md's tables. scripts/readiness runs it with 2,000 learners a
-// configuration.
+// printed as docs/readiness.md's tables; with --exam-plan, the exam plan against the ordinary
+// schedule (tests/exam_plan_sim.hpp), printed as docs/study.md's table. scripts/readiness runs it
+// with 2,000 learners a configuration (1,000 with --exam-plan).
 //
-//   proofdeck_readiness_sim [--learners N] [--threads T] [--config NAME]...
+//   proofdeck_readiness_sim [--exam-plan] [--learners N] [--threads T] [--config NAME]...
 #include <chrono>
 #include <cstdlib>
 #include <iostream>
@@ -13,12 +14,14 @@
 #include <fmt/format.h>
 
 #include "bank/sources.hpp"
+#include "exam_plan_sim.hpp"
 #include "readiness_sim.hpp"
 
 int main(int argc, char** argv) {
   int learners = 200;
   int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   std::vector<std::string> names;
+  bool exam_plan = false;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     const auto value = [&]() -> std::string {
@@ -28,32 +31,48 @@ int main(int argc, char** argv) {
       }
       return argv[++i];
     };
-    if (arg == "--learners") {
+    if (arg == "--exam-plan") {
+      exam_plan = true;
+    } else if (arg == "--learners") {
       learners = std::stoi(value());
     } else if (arg == "--threads") {
       threads = std::stoi(value());
     } else if (arg == "--config") {
       names.push_back(value());
     } else {
-      std::cerr
-          << "usage: proofdeck_readiness_sim [--learners N] [--threads T] [--config NAME]...\n";
+      std::cerr << "usage: proofdeck_readiness_sim [--exam-plan] [--learners N] [--threads T] "
+                   "[--config NAME]...\n";
       return 2;
     }
   }
   if (names.empty()) {
     for (const readiness_sim::Config& config : readiness_sim::configurations())
-      names.push_back(config.name);
+      if (!exam_plan || !config.dev) names.push_back(config.name);
   }
   const auto banks = proofdeck::bank::load_banks(proofdeck::bank::BankSources{{}, true});
+  const auto seconds_since = [](auto started) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  };
+  if (exam_plan) {
+    std::vector<std::pair<std::string, std::vector<readiness_sim::PlanPair>>> results;
+    for (const std::string& name : names) {
+      const auto started = std::chrono::steady_clock::now();
+      results.emplace_back(name, readiness_sim::simulate_exam_plans(
+                                     readiness_sim::configuration(name), banks, learners, threads));
+      std::cerr << fmt::format("{}: {} paired learners in {:.0f} s\n", name, learners,
+                               seconds_since(started));
+    }
+    std::cout << readiness_sim::exam_plan_markdown(results);
+    return 0;
+  }
   std::vector<readiness_sim::Summary> summaries;
   for (const std::string& name : names) {
     const auto started = std::chrono::steady_clock::now();
     const auto observations =
         readiness_sim::simulate(readiness_sim::configuration(name), banks, learners, threads);
     summaries.push_back(readiness_sim::summarize(name, observations));
-    std::cerr << fmt::format(
-        "{}: {} learners in {:.0f} s\n", name, learners,
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+    std::cerr << fmt::format("{}: {} learners in {:.0f} s\n", name, learners,
+                             seconds_since(started));
   }
   std::cout << readiness_sim::markdown(summaries, learners);
   return 0;

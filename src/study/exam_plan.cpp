@@ -66,6 +66,10 @@ ExamPlan plan_for_exam(const std::vector<PlanCard>& cards, const Scheduler& fsrs
         continue;
       options.new_per_day = new_per_day;
       WorkloadRow row = simulate_workload(cards, candidate, days, now, options);
+      // Where no day took as many new cards as it might, the new cards or the minutes ran out
+      // first: more a day would change nothing, so the larger numbers are the same schedule.
+      const bool capped = std::find(row.new_by_day.begin(), row.new_by_day.end(), new_per_day) !=
+                          row.new_by_day.end();
       double busiest = 0.0;
       for (std::size_t d = 0; d < row.minutes_by_day.size(); ++d) {
         const double spent = d == 0 ? budget.seconds_spent_today / 60.0 : 0.0;
@@ -84,6 +88,7 @@ ExamPlan plan_for_exam(const std::vector<PlanCard>& cards, const Scheduler& fsrs
         plan.new_per_day = new_per_day;
         plan.busiest_minutes = busiest;
       }
+      if (!capped) break;
     }
   }
 

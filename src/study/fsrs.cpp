@@ -169,6 +169,7 @@ Scheduler::Scheduler(SchedulerOptions options) : options_(std::move(options)) {
   }
   decay_ = fsrs_formulas::decay(options_.weights);
   factor_ = fsrs_formulas::factor(decay_);
+  interval_term_ = std::pow(options_.desired_retention, 1.0 / decay_) - 1.0;
 }
 
 double Scheduler::forgetting_curve(double elapsed, double stability) const {
@@ -186,8 +187,7 @@ int Scheduler::next_interval_days(double stability) const {
     throw std::invalid_argument("next_interval_days needs a positive stability, got " +
                                 number_text(stability));
   }
-  const double interval =
-      (stability / factor_) * (std::pow(options_.desired_retention, 1.0 / decay_) - 1.0);
+  const double interval = (stability / factor_) * interval_term_;
   const double maximum = static_cast<double>(options_.maximum_interval);
   return static_cast<int>(std::min(std::max(round_half_even(interval), 1.0), maximum));
 }

@@ -186,8 +186,9 @@ class Scheduler {
                                      std::optional<int>& graduated_days) const;
 
   SchedulerOptions options_;
-  double decay_ = 0.0;   // -w20
-  double factor_ = 0.0;  // 0.9^(1/decay) - 1
+  double decay_ = 0.0;          // -w20
+  double factor_ = 0.0;         // 0.9^(1/decay) - 1
+  double interval_term_ = 0.0;  // retention^(1/decay) - 1, an interval per stability × factor
 };
 
 // Due dates are stored as ISO-8601 UTC (core/time.hpp).
