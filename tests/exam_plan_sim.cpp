@@ -18,6 +18,7 @@
 #include "study/exam_plan.hpp"
 #include "study/fsrs.hpp"
 #include "study/learner_day.hpp"
+#include "study/modes.hpp"
 #include "study/progress.hpp"
 
 namespace readiness_sim {
