@@ -21,6 +21,7 @@
 #include "bank/model.hpp"
 #include "engine/rng.hpp"
 #include "readiness_sim.hpp"
+#include "study/chance.hpp"
 #include "study/fsrs.hpp"
 #include "study/learner_day.hpp"
 #include "study/progress.hpp"

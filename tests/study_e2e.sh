@@ -44,6 +44,26 @@ sql() {
   python3 "$here/sqlite_value.py" "$1" "$2"
 }
 
+# interrupt_at PROMPT NAME [ARG...]: a drill of order-without-pe (with ARGs) in $work/drill-NAME,
+# answered f, sent SIGINT once PROMPT shows; sets data and status (the exit status).
+interrupt_at() {
+  local prompt=$1 name=$2
+  shift 2
+  data="$work/drill-$name"
+  mkfifo "$work/in-$name"
+  "$proofdeck" drill --question order-without-pe "$@" --data-dir "$data" "${common[@]}" \
+    <"$work/in-$name" >"$work/out-$name" 2>"$work/err-$name" &
+  local pid=$!
+  exec 3>"$work/in-$name"
+  echo f >&3
+  wait_for "$work/out-$name" "$prompt" || true
+  sleep 0.2
+  kill -s INT "$pid"
+  status=0
+  wait "$pid" || status=$?
+  exec 3>&-
+}
+
 # wait_for FILE TEXT: up to 10 s for TEXT to appear in FILE.
 wait_for() {
   for _ in $(seq 200); do
@@ -99,19 +119,7 @@ sessions() {
   done
 
   # --- Ctrl-C at "How was it?" after a right answer --------------------------------------------
-  data="$work/drill-rating"
-  mkfifo "$work/in-rating"
-  "$proofdeck" drill --question order-without-pe --data-dir "$data" "${common[@]}" \
-    <"$work/in-rating" >"$work/out-rating" 2>"$work/err-rating" &
-  pid=$!
-  exec 3>"$work/in-rating"
-  echo f >&3
-  wait_for "$work/out-rating" "How was it?" || true
-  sleep 0.2
-  kill -s INT "$pid"
-  status=0
-  wait "$pid" || status=$?
-  exec 3>&-
+  interrupt_at "How was it?" rating
   check "SIGINT at the rating prompt exits 130" test "$status" -eq 130
   check "SIGINT at the rating prompt says the card is not rated" \
     grep -qF "Not rated: this card's schedule is unchanged" "$work/out-rating"
@@ -121,6 +129,13 @@ sessions() {
   check "SIGINT at the rating prompt saves no review and no schedule" \
     test "$(sql "$data/progress.db" "SELECT count(*) FROM reviews") $(sql "$data/progress.db" \
       "SELECT count(*) FROM cards")" = "0 0"
+
+  # --- Ctrl-C at "How sure?" (--confidence) ------------------------------------------------------
+  # The answer is kept at 1, Moodle's default, and rated by it, like every answer given.
+  interrupt_at "How sure?" sure --confidence
+  check "SIGINT at the confidence prompt exits 130" test "$status" -eq 130
+  check "SIGINT at the confidence prompt keeps the answer at 1, rated Hard" \
+    test "$(sql "$data/progress.db" "SELECT confidence || '|' || rating FROM reviews")" = "1|2"
 
   # --- an exam's clock ---------------------------------------------------------------------------
   data="$work/exam"
@@ -213,6 +228,7 @@ kill_loop() {
   lost=0
   unreadable=0
   total=0
+  sure_acknowledged=0
   reviews_now() {
     "$proofdeck" stats --format json --data-dir "$data" </dev/null 2>"$work/err-stats" |
       python3 -c 'import json, sys; print(json.load(sys.stdin)["reviews"]["total"])'
@@ -223,8 +239,12 @@ kill_loop() {
     # (each reviewed card buries its objective's others), and a drill with nothing to ask would
     # leave the wait below to time out.
     day=$(date -u -d "2026-01-01 +$attempt days" +%Y-%m-%dT09:00:00Z)
+    # Every third drill asks how sure each answer is: the level is saved with the answer.
+    sure=$((attempt % 3 == 0))
+    confidence=(--no-confidence)
+    ((sure)) && confidence=(--confidence)
     "$proofdeck" drill --auto-rate --limit 1000 --new 1000 --type truefalse --data-dir "$data" \
-      --color never --seed "$attempt" --now "$day" \
+      --color never --seed "$attempt" --now "$day" "${confidence[@]}" \
       <"$work/in-kill-$attempt" >"$work/out-kill" 2>"$work/err-kill" &
     pid=$!
     exec 3>"$work/in-kill-$attempt"
@@ -233,6 +253,7 @@ kill_loop() {
     answers=$((RANDOM % 6 + 1))
     for _ in $(seq "$answers"); do
       if ((RANDOM % 2)); then echo t >&3 2>/dev/null || true; else echo f >&3 2>/dev/null || true; fi
+      if ((sure)); then echo $((RANDOM % 3 + 1)) >&3 2>/dev/null || true; fi
     done
     # Every other kill waits for a first acknowledged answer (a sanitizer build answers slowly),
     # the others may land anywhere, even before the first commit.
@@ -242,6 +263,7 @@ kill_loop() {
     wait "$pid" 2>/dev/null || true
     exec 3>&-
     acknowledged=$(grep -c "Rated " "$work/out-kill" || true)
+    ((sure)) && sure_acknowledged=$((sure_acknowledged + acknowledged))
     if ! after=$(reviews_now); then
       unreadable=$((unreadable + 1))
       fail "run after kill $attempt could not open the database" "$(cat "$work/err-stats")"
@@ -256,6 +278,11 @@ kill_loop() {
   check "the killed drills saved answers ($total) before their kills" test "$total" -gt 0
   check "after each of $kills SIGKILLs the next run opened the database" test "$unreadable" -eq 0
   check "after $kills SIGKILLs no acknowledged answer was lost" test "$lost" -eq 0
+  check "the killed drills with confidence acknowledged answers ($sure_acknowledged)" \
+    test "$sure_acknowledged" -gt 0
+  check "after $kills SIGKILLs every acknowledged answer given with confidence kept its level" \
+    test "$(sql "$data/progress.db" \
+      'SELECT count(*) FROM reviews WHERE confidence BETWEEN 1 AND 3')" -ge "$sure_acknowledged"
   check "after $kills SIGKILLs the database passes integrity_check" \
     test "$(sql "$data/progress.db" 'PRAGMA integrity_check')" = ok
 }

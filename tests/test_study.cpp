@@ -366,7 +366,7 @@ TEST_CASE("a new data folder gets a fresh database at the current schema", "[stu
   SQLite::Database db((folder / "progress.db").string());
   SQLite::Statement version(db, "SELECT value FROM meta WHERE key = 'schema_version'");
   REQUIRE(version.executeStep());
-  CHECK(version.getColumn(0).getString() == "4");
+  CHECK(version.getColumn(0).getString() == "5");
   SQLite::Statement journal(db, "PRAGMA journal_mode");
   REQUIRE(journal.executeStep());
   CHECK(journal.getColumn(0).getString() == "wal");
@@ -408,6 +408,38 @@ TEST_CASE("a schema-1 database is migrated in place: its sessions are kept and g
   store.end_session(sessions[0].id, at("2026-01-01T00:20:00Z"), 15, 20, true, false,
                     "{\"minutes\":20}");
   CHECK(store.sessions()[0].result == "{\"minutes\":20}");
+}
+
+TEST_CASE("a schema-4 database gains the confidence column: its reviews are kept, unasked",
+          "[study][progress]") {
+  cli_test::TempDir dir;
+  AnswerRecord answer;
+  answer.card = "q1";
+  answer.at = at("2026-01-01T00:00:00Z");
+  answer.mode = "quiz";
+  answer.correct = true;
+  {
+    ProgressStore store = ProgressStore::open(dir.path());
+    answer.session = store.begin_session("quiz", answer.at, "{}");
+    store.record(answer, std::nullopt);
+  }
+  {
+    // As proofdeck wrote it before confidence was asked.
+    SQLite::Database db((dir.path() / "progress.db").string(), SQLite::OPEN_READWRITE);
+    db.exec("ALTER TABLE reviews DROP COLUMN confidence");
+    db.exec("UPDATE meta SET value = '4' WHERE key = 'schema_version'");
+  }
+  ProgressStore store = ProgressStore::open(dir.path());
+  REQUIRE(store.reviews().size() == 1);
+  CHECK(store.reviews()[0].card == "q1");
+  CHECK_FALSE(store.reviews()[0].confidence);
+  answer.card = "q2";
+  answer.confidence = 3;
+  store.record(answer, std::nullopt);
+  const std::vector<ReviewRow> rows = store.reviews();
+  REQUIRE(rows.size() == 2);
+  CHECK_FALSE(rows[0].confidence);
+  CHECK(rows[1].confidence == std::optional<int>(3));
 }
 
 TEST_CASE("a file that is not a database is refused and left byte for byte", "[study][progress]") {

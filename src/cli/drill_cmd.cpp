@@ -32,6 +32,7 @@ struct DrillCmdOptions {
   std::string format = "text";  // --format, for --evaluate and --optimize
   std::string exam_date;        // --exam-date YYYY-MM-DD | none
   int minutes_a_day = study::kDefaultMinutesPerDay;  // --minutes-a-day N
+  ConfidenceFlags confidence;                        // --confidence, --no-confidence
 };
 
 // What --exam-date and --minutes-a-day change, checked before a store is opened (or created):
@@ -148,6 +149,7 @@ void run_drill_command(Context& ctx, const DrillCmdOptions& bound, const CLI::Ap
               : std::string("Exam date cleared: drill schedules as usual."),
         text_width(ctx), "  ", "    ");
   }
+  apply_confidence(bound.confidence, store, *run->session);
   study::InterruptGuard guard;
   finish_study(study::run_drill(*run->session, store, run_options, run->write));
 }
@@ -165,6 +167,7 @@ void setup_drill(CLI::App& app, const std::function<Context()>& context) {
       ->check(whole_number(1, 100000))
       ->capture_default_str();
   drill->add_flag("--no-demo", bound->no_demo, "Leave the live proof out of the feedback");
+  add_confidence_flags(drill, bound->confidence);
   drill->add_flag("--auto-rate", options->auto_rate,
                   "Rate every right answer Good instead of asking Hard / Good / Easy");
   drill->add_option("--report", options->report_path,

@@ -22,6 +22,7 @@ struct ExamCmdOptions {
   study::ExamOptions exam;
   bool no_demo = false;             // --no-demo
   std::vector<std::size_t> review;  // --review [N]: empty or 0, the latest
+  ConfidenceFlags confidence;
 };
 
 }  // namespace
@@ -52,6 +53,9 @@ void setup_exam(CLI::App& app, const std::function<Context()>& context) {
           ->check(number(0.0, 100.0))
           ->capture_default_str());
   exam->add_flag("--no-demo", bound->no_demo, "Leave the proof figures out of the results");
+  add_confidence_flags(exam, bound->confidence);
+  for (const char* flag : {"--confidence", "--no-confidence"})
+    form_options.push_back(exam->get_option(flag));
   form_options.push_back(
       exam->add_option("--report", options->report_path, "Write the result as JSON to FILE"));
   CLI::Option* review_option =
@@ -115,6 +119,7 @@ void setup_exam(CLI::App& app, const std::function<Context()>& context) {
     // Filters that name nothing are refused before a progress database is opened, or created.
     selected_questions(run->loaded, run_options.filters);
     study::ProgressStore store = open_progress(ctx, data_dir(ctx));
+    apply_confidence(bound->confidence, store, *run->session);
     study::InterruptGuard guard;
     finish_study(study::run_exam(*run->session, store, run_options, run->write));
   });

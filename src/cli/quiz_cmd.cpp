@@ -19,6 +19,7 @@ struct QuizCmdOptions {
   int count = 0;         // --count N (0: the default)
   bool no_demo = false;  // --no-demo
   int weakest = 0;       // --weakest N (0: not asked for)
+  ConfidenceFlags confidence;
 };
 
 }  // namespace
@@ -37,6 +38,7 @@ void setup_quiz(CLI::App& app, const std::function<Context()>& context) {
                       study::kDefaultQuizCount))
       ->check(whole_number(1, 100000));
   quiz->add_flag("--no-demo", bound->no_demo, "Leave the live proof out of the feedback");
+  add_confidence_flags(quiz, bound->confidence);
   quiz->add_flag("--missed", options->missed,
                  "Only the questions whose latest answer (in any mode) was wrong");
   quiz->add_option("--weakest", bound->weakest,
@@ -71,6 +73,7 @@ void setup_quiz(CLI::App& app, const std::function<Context()>& context) {
     // Filters that name nothing are refused before a progress database is opened, or created.
     selected_questions(run->loaded, run_options.filters);
     study::ProgressStore store = open_progress(ctx, data_dir(ctx));
+    apply_confidence(bound->confidence, store, *run->session);
     study::InterruptGuard guard;
     finish_study(study::run_quiz(*run->session, store, run_options, run->write));
   });

@@ -50,6 +50,26 @@ study::ProgressStore open_progress(const Context& context, const std::filesystem
   return store;
 }
 
+void add_confidence_flags(CLI::App* command, ConfidenceFlags& flags) {
+  command->add_flag("--confidence", flags.on,
+                    "After each answer, ask how sure you are (1 guessing, 2 fairly sure, 3 sure) "
+                    "and mark it as Moodle's certainty-based marking does; kept for later "
+                    "sessions");
+  command->add_flag("--no-confidence", flags.off,
+                    "Stop asking how sure you are (kept for later sessions)");
+}
+
+void apply_confidence(const ConfidenceFlags& flags, study::ProgressStore& store,
+                      study::Session& session) {
+  if (flags.on && flags.off) {
+    throw InputError("study.confidence",
+                     "--confidence and --no-confidence: give one, to ask how sure each answer is "
+                     "or to stop asking");
+  }
+  if (flags.on || flags.off) store.set_asks_confidence(flags.on);
+  session.asks_confidence = store.asks_confidence();
+}
+
 namespace {
 
 // A new form each run: five or six digits, short enough to read off the screen and retype.

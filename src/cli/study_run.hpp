@@ -35,6 +35,19 @@ struct StudyRun {
 };
 std::unique_ptr<StudyRun> start_study(Context& context);
 
+// --confidence and --no-confidence on quiz, exam and drill: ask how sure each answer is, or stop
+// asking; the last one given is saved for later sessions.
+struct ConfidenceFlags {
+  bool on = false;
+  bool off = false;
+};
+void add_confidence_flags(CLI::App* command, ConfidenceFlags& flags);
+
+// Whether the session asks: the flag given (saved in the store for later sessions), else the
+// choice saved, else no. Both flags at once are a usage error (exit 2) that saves nothing.
+void apply_confidence(const ConfidenceFlags& flags, study::ProgressStore& store,
+                      study::Session& session);
+
 // Exit 130 after an interrupted session (its answers are saved).
 void finish_study(const study::Outcome& outcome);
 

@@ -278,4 +278,12 @@ Grade grade(const Instance& instance, const Reply& reply) {
   return result;
 }
 
+std::string folded_word(std::string_view line) {
+  std::string word;
+  for (const char c : line)
+    if (!std::isspace(static_cast<unsigned char>(c)))
+      word += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return word;
+}
+
 }  // namespace proofdeck::study

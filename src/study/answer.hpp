@@ -56,6 +56,10 @@ struct Reply {
 // no answer can be: flag, back, next, goto N, review, submit, time, help (or ?), demo.
 Reply parse_reply(const Instance& instance, std::string_view line, bool exam = false);
 
+// A line as a one-word reply to a prompt ("How was it?", "How sure?", "Submit now?"): lower case,
+// its spaces removed.
+std::string folded_word(std::string_view line);
+
 // The answer as the learner reads it back (review screens, "Your answer:"): a number by the
 // number rule ("33,554,432" for 2^25, "45.254834"), anything else as shown ("b,e", "true").
 std::string answer_for_people(const Instance& instance, const Reply& reply);

@@ -14,6 +14,7 @@
 #include "bank/form.hpp"
 #include "bank/instance.hpp"
 #include "core/errors.hpp"
+#include "study/confidence.hpp"
 #include "study/exam_plan.hpp"
 #include "study/session_parts.hpp"
 #include "text/escape.hpp"
@@ -23,6 +24,9 @@
 namespace proofdeck::study {
 
 namespace {
+
+constexpr std::chrono::minutes kConfidentMissStep{1};
+constexpr std::size_t kConfidentMissGap = 3;
 
 // The drill's header and seed line, and what waits for another day.
 std::string drill_header(const Session& s, const DrillPlan& plan, std::size_t ahead,
@@ -95,10 +99,7 @@ Rating ask_rating(Session& s, Answered& a, Outcome& outcome, bool& stop_after) {
       return rating;
     }
     if (s.echo_input) s.out << text::terminal_safe(line) << "\n";
-    std::string word;
-    for (const char c : line)
-      if (!std::isspace(static_cast<unsigned char>(c)))
-        word += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    const std::string word = folded_word(line);
     if (word.empty() || word == "g" || word == "good") return rating;
     if (word == "q" || word == ":q" || word == "quit") {  // the answer still counts, as good
       stop_after = true;
@@ -119,6 +120,45 @@ Rating ask_rating(Session& s, Answered& a, Outcome& outcome, bool& stop_after) {
                            s.width - 2, "    ");
   }
   return rating;
+}
+
+// With confidence, the rating is what the learner said before seeing the feedback: right at 1
+// (guessing) Hard, at 2 or 3 Good; wrong at any level Again.
+Rating confidence_rating(const Answered& a) {
+  if (!a.grade.correct) return Rating::again;
+  return a.confidence.value_or(kLowestConfidence) == kLowestConfidence ? Rating::hard
+                                                                       : Rating::good;
+}
+
+// A miss at 3 (sure) is a misconception held with confidence, corrected most readily while the
+// feedback is fresh (the hypercorrection effect): its step is kConfidentMissStep rather than 10
+// minutes, and the card comes back in this session after kConfidentMissGap other cards (fewer
+// when fewer are left).
+void hurry_back(Card& card, TimePoint at, std::vector<const bank::Question*>& queue,
+                std::size_t next, const bank::Question* q) {
+  if ((card.state == CardState::learning || card.state == CardState::relearning) && card.due &&
+      *card.due > at + kConfidentMissStep)
+    card.due = at + kConfidentMissStep;
+  const std::size_t back = std::min(next + kConfidentMissGap, queue.size());
+  queue.insert(queue.begin() + static_cast<std::ptrdiff_t>(back), q);
+}
+
+// After an answer: with confidence, how sure (asked before the feedback) rates the card;
+// without, the feedback and then "How was it?" after a right answer. `stop_after` when the learner
+// stopped at either question.
+Rating feedback_and_rating(Session& s, Answered& a, const DrillOptions& options, Outcome& outcome,
+                           bool& stop_after) {
+  if (s.asks_confidence) {
+    const ConfidenceReply sure = take_confidence(s, a);
+    if (sure.end != ConfidenceReply::End::interrupted)
+      s.out << render_feedback(s, a, options.show_demo);
+    stop_after = sure.end != ConfidenceReply::End::chosen;
+    outcome.interrupted = sure.end == ConfidenceReply::End::interrupted;
+    return confidence_rating(a);
+  }
+  s.out << render_feedback(s, a, options.show_demo);
+  if (!a.grade.correct) return Rating::again;  // wrong, or right only after opening the proof
+  return options.auto_rate ? Rating::good : ask_rating(s, a, outcome, stop_after);
 }
 
 // A drill that read no answer: the cards waiting and how to pipe answers in, or, with none
@@ -217,6 +257,7 @@ std::string drill_summary(const Session& s, const std::vector<Answered>& answers
              fmt::format("{} saved · {} due now", text::count(reviews, "review", "reviews"),
                          text::count(due_left, "card", "cards")),
              s.width, "  ", "    ") +
+         (s.asks_confidence ? render_cbm(s, summarize_cbm(cbm_answers(answers, false))) : "") +
          seed_line(s);
 }
 
@@ -314,13 +355,8 @@ Outcome run_drill(Session& s, ProgressStore& store, const DrillOptions& options,
     }
     a.answered = true;
     a.grade = grade(a.instance, a.reply);
-    s.out << render_feedback(s, a, options.show_demo);
-    Rating rating = Rating::again;  // wrong, or right only after opening the proof
     bool stop_after = false;
-    if (a.grade.correct) {
-      rating = Rating::good;
-      if (!options.auto_rate) rating = ask_rating(s, a, outcome, stop_after);
-    }
+    const Rating rating = feedback_and_rating(s, a, options, outcome, stop_after);
     if (!a.rated) {
       s.out << wrap_styled(s.theme.dim,
                            "Not rated: this card's schedule is unchanged, and no review is saved.",
@@ -329,8 +365,10 @@ Outcome run_drill(Session& s, ProgressStore& store, const DrillOptions& options,
       break;
     }
     const TimePoint at = s.now();
-    const ReviewOutcome reviewed = days.review(scheduler, card, rating, at,
-                                               options.fuzz ? uniform : std::function<double()>{});
+    ReviewOutcome reviewed = days.review(scheduler, card, rating, at,
+                                         options.fuzz ? uniform : std::function<double()>{});
+    if (rating == Rating::again && a.confidence == kHighestConfidence)
+      hurry_back(reviewed.card, at, queue, next, q);
     AnswerRecord record = record_of(s, a, "drill", id);
     record.at = at;
     record.rating = rating;
@@ -365,7 +403,9 @@ Outcome run_drill(Session& s, ProgressStore& store, const DrillOptions& options,
   s.fit_to_terminal();
   s.out << drill_summary(s, answers, outcome, days, cards, selected, reviews);
   if (!options.report_path.empty()) {
-    write(options.report_path, session_report(s, "drill", answers).dump(2) + "\n");
+    nlohmann::ordered_json report = session_report(s, "drill", answers);
+    if (s.asks_confidence) report["cbm"] = cbm_json(summarize_cbm(cbm_answers(answers, false)));
+    write(options.report_path, report.dump(2) + "\n");
   }
   return outcome;
 }

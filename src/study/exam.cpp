@@ -15,6 +15,7 @@
 #include "bank/form.hpp"
 #include "bank/instance.hpp"
 #include "core/errors.hpp"
+#include "study/confidence.hpp"
 #include "study/readiness.hpp"
 #include "study/session_parts.hpp"
 #include "study/stats.hpp"
@@ -99,6 +100,7 @@ std::string exam_result_json(const ExamState& exam, double minutes_taken,
     nlohmann::ordered_json entry = {{"id", a.question->id}, {"bank", a.question->bank}};
     if (!a.instance.bindings.empty()) entry["params"] = a.instance.bindings;
     entry["answer"] = a.answered ? nlohmann::ordered_json(a.reply.typed) : nullptr;
+    if (a.answered && a.confidence) entry["confidence"] = *a.confidence;
     entry["flagged"] = static_cast<bool>(exam.flagged[i]);
     form.push_back(std::move(entry));
   }
@@ -131,6 +133,9 @@ std::string render_results(Session& s, const std::vector<Answered>& answers, dou
   verdict.replace(word, 4,
                   passed ? fmt::format(s.theme.good, "PASS") : fmt::format(s.theme.bad, "FAIL"));
   std::string out = render_summary(s, answers, title, true, elapsed) + verdict;
+  // Taken with confidence: the certainty-based marks, unanswered questions scoring 0.
+  if (std::any_of(answers.begin(), answers.end(), [](const Answered& a) { return a.confidence; }))
+    out += render_cbm(s, summarize_cbm(cbm_answers(answers, true)));
   const auto note = [&](const std::string& message) {
     out += text::wrap_block(message, s.width, "  ", "    ");
   };
@@ -265,6 +270,14 @@ struct ExamNavigator {
           a.answered = true;
           a.reply = reply;
           a.grade = grade(a.instance, reply);
+          // How sure, asked again each time the answer changes.
+          if (s.asks_confidence) {
+            const ConfidenceReply sure = take_confidence(s, a, deadline, status());
+            if (sure.end == ConfidenceReply::End::interrupted) outcome.interrupted = true;
+            if (sure.end == ConfidenceReply::End::timeout) timed_out = true;
+            if (sure.end == ConfidenceReply::End::ended || sure.end == ConfidenceReply::End::quit)
+              return;  // as at the question: submit what is answered
+          }
           go(exam.current + 1);
           continue;
         }
@@ -351,10 +364,7 @@ struct ExamNavigator {
     } else if (read == LineReader::Status::end) {
       submitted = true;
     } else {
-      std::string word;
-      for (const char c : line)
-        if (!std::isspace(static_cast<unsigned char>(c)))
-          word += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      const std::string word = folded_word(line);
       submitted = word == "yes" || word == "y";
       if (!submitted) note("Not submitted: the exam goes on.");
     }
@@ -454,6 +464,7 @@ Outcome run_exam(Session& s, ProgressStore& store, const ExamOptions& options,
   }
   if (!options.report_path.empty()) {
     nlohmann::ordered_json report = session_report(s, "exam", exam.answers);
+    if (s.asks_confidence) report["cbm"] = cbm_json(summarize_cbm(cbm_answers(exam.answers, true)));
     report["score"]["total"] = n;
     report["pass_percent"] = options.pass;
     report["percent"] = percent;
@@ -551,6 +562,10 @@ void review_exam(Session& s, ProgressStore& store, const ExamReviewOptions& opti
       }
       a.answered = true;
       a.grade = grade(a.instance, a.reply);
+      if (const auto sure = kept.find("confidence"); sure != kept.end() &&
+                                                     sure->is_number_integer() &&
+                                                     sure->get<int>() >= 1 && sure->get<int>() <= 3)
+        a.confidence = sure->get<int>();
     }
   }
   int answered_total = 0;

@@ -74,6 +74,11 @@ const std::vector<std::vector<std::string>>& migrations() {
           "NOT NULL, reviews INTEGER NOT NULL, items INTEGER NOT NULL, log_loss REAL, rmse_bins "
           "REAL)",
       },
+      {
+          // How sure the learner said they were of the answer (--confidence): 1 guessing, 2
+          // fairly sure, 3 sure; NULL when not asked.
+          "ALTER TABLE reviews ADD COLUMN confidence INTEGER",
+      },
   };
   return steps;
 }
@@ -320,8 +325,8 @@ void ProgressStore::record(const AnswerRecord& answer, const std::optional<Card>
     SQLite::Transaction transaction(*db_, SQLite::TransactionBehavior::IMMEDIATE);
     SQLite::Statement insert(*db_,
                              "INSERT INTO reviews(card, at, rating, elapsed_days, mode, session, "
-                             "correct, answer, trap, topic, bank, duration_ms) VALUES(?, ?, ?, ?, "
-                             "?, ?, ?, ?, ?, ?, ?, ?)");
+                             "correct, answer, trap, topic, bank, duration_ms, confidence) "
+                             "VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     insert.bind(1, answer.card);
     insert.bind(2, format_time(answer.at));
     if (answer.rating) {
@@ -346,6 +351,11 @@ void ProgressStore::record(const AnswerRecord& answer, const std::optional<Card>
     insert.bind(10, answer.topic);
     insert.bind(11, answer.bank);
     insert.bind(12, answer.duration_ms);
+    if (answer.confidence) {
+      insert.bind(13, *answer.confidence);
+    } else {
+      insert.bind(13);
+    }
     insert.exec();
     if (schedule) {
       SQLite::Statement upsert(
@@ -437,9 +447,11 @@ void ProgressStore::end_session(std::int64_t session, TimePoint ended, int corre
 
 std::vector<ReviewRow> ProgressStore::reviews() {
   std::vector<ReviewRow> rows;
-  SQLite::Statement query(*db_,
-                          "SELECT card, topic, at, mode, correct, trap, rating, elapsed_days, "
-                          "session, duration_ms FROM reviews ORDER BY id");
+  // Schema 4 had no confidence (a read-only store reads it unmigrated).
+  SQLite::Statement query(
+      *db_, fmt::format("SELECT card, topic, at, mode, correct, trap, rating, elapsed_days, "
+                        "session, duration_ms, {} FROM reviews ORDER BY id",
+                        schema_ >= 5 ? "confidence" : "NULL"));
   while (query.executeStep()) {
     ReviewRow row;
     row.card = query.getColumn(0).getString();
@@ -452,6 +464,7 @@ std::vector<ReviewRow> ProgressStore::reviews() {
     if (!query.getColumn(7).isNull()) row.elapsed_days = query.getColumn(7).getInt();
     if (!query.getColumn(8).isNull()) row.session = query.getColumn(8).getInt64();
     if (!query.getColumn(9).isNull()) row.duration_ms = query.getColumn(9).getInt64();
+    if (!query.getColumn(10).isNull()) row.confidence = query.getColumn(10).getInt();
     rows.push_back(std::move(row));
   }
   return rows;
@@ -507,9 +520,9 @@ DrillLock::~DrillLock() {
 }
 
 int ProgressStore::day_starts_at() {
-  SQLite::Statement query(*db_, "SELECT value FROM meta WHERE key = 'day_starts_at'");
-  if (!query.executeStep()) return kDefaultDayStartsAt;
-  const std::string value = query.getColumn(0).getString();
+  const std::optional<std::string> stored = meta("day_starts_at");
+  if (!stored) return kDefaultDayStartsAt;
+  const std::string& value = *stored;
   const bool digits = !value.empty() && value.size() <= 2 &&
                       value.find_first_not_of("0123456789") == std::string::npos;
   if (!digits || std::stoi(value) > 23) {
@@ -522,13 +535,37 @@ int ProgressStore::day_starts_at() {
   return std::stoi(value);
 }
 
+std::optional<std::string> ProgressStore::meta(const std::string& key) {
+  SQLite::Statement query(*db_, "SELECT value FROM meta WHERE key = ?");
+  query.bind(1, key);
+  if (!query.executeStep()) return std::nullopt;
+  return query.getColumn(0).getString();
+}
+
+void ProgressStore::set_meta(const std::string& key, const std::string& value) {
+  SQLite::Statement set(*db_, "INSERT OR REPLACE INTO meta(key, value) VALUES(?, ?)");
+  set.bind(1, key);
+  set.bind(2, value);
+  set.exec();
+}
+
+bool ProgressStore::asks_confidence() {
+  const std::optional<std::string> value = meta("confidence");
+  if (!value) return false;
+  if (*value != "on" && *value != "off") {
+    throw StateError("progress.confidence",
+                     fmt::format("{}: meta's confidence is \"{}\", not on or off; set it again "
+                                 "with --confidence or --no-confidence on quiz, exam or drill",
+                                 path_.string(), *value));
+  }
+  return *value == "on";
+}
+
+void ProgressStore::set_asks_confidence(bool asks) {
+  set_meta("confidence", asks ? "on" : "off");
+}
+
 std::optional<ExamDate> ProgressStore::exam_date() {
-  const auto meta = [&](const char* key) -> std::optional<std::string> {
-    SQLite::Statement query(*db_, "SELECT value FROM meta WHERE key = ?");
-    query.bind(1, key);
-    if (!query.executeStep()) return std::nullopt;
-    return query.getColumn(0).getString();
-  };
   const std::optional<std::string> date = meta("exam_date");
   if (!date) return std::nullopt;
   const auto refuse_value = [&](const char* key, const std::string& value, const char* expected) {
@@ -556,23 +593,14 @@ void ProgressStore::set_exam_date(const std::optional<ExamDate>& exam) {
   if (!exam) {
     db_->exec("DELETE FROM meta WHERE key IN ('exam_date', 'minutes_a_day')");
   } else {
-    SQLite::Statement set(*db_, "INSERT OR REPLACE INTO meta(key, value) VALUES(?, ?)");
-    for (const auto& [key, value] :
-         {std::pair<std::string, std::string>{"exam_date", format_date(exam->date)},
-          {"minutes_a_day", std::to_string(exam->minutes_a_day)}}) {
-      set.bind(1, key);
-      set.bind(2, value);
-      set.exec();
-      set.reset();
-    }
+    set_meta("exam_date", format_date(exam->date));
+    set_meta("minutes_a_day", std::to_string(exam->minutes_a_day));
   }
   transaction.commit();
 }
 
 void ProgressStore::set_day_starts_at(int hour) {
-  SQLite::Statement set(*db_, "INSERT OR REPLACE INTO meta(key, value) VALUES('day_starts_at', ?)");
-  set.bind(1, std::to_string(hour));
-  set.exec();
+  set_meta("day_starts_at", std::to_string(hour));
 }
 
 }  // namespace proofdeck::study

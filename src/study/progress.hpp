@@ -41,6 +41,7 @@ struct AnswerRecord {
   std::int64_t duration_ms = 0;
   std::optional<Rating> rating;     // drill only
   std::optional<int> elapsed_days;  // drill only
+  std::optional<int> confidence;    // 1–3 when the learner was asked (--confidence)
 };
 
 struct SessionRecord {
@@ -66,8 +67,9 @@ struct ReviewRow {
   std::string trap;
   std::optional<int> rating;
   std::optional<int> elapsed_days;
-  std::int64_t session = 0;      // 0: none recorded
-  std::int64_t duration_ms = 0;  // time to answer; 0: none recorded
+  std::int64_t session = 0;       // 0: none recorded
+  std::int64_t duration_ms = 0;   // time to answer; 0: none recorded
+  std::optional<int> confidence;  // 1–3 when asked (--confidence); none before schema 5
 };
 
 // A question skipped (quiz or drill `:s`): no answer, so no review row.
@@ -105,7 +107,7 @@ struct ExamDate {
 
 class ProgressStore {
  public:
-  static constexpr int kSchemaVersion = 4;
+  static constexpr int kSchemaVersion = 5;
 
   // Opens dir/progress.db, creating the folder and a fresh database when neither exists, and
   // migrating an older schema. StateError when the folder cannot be created, `dir` is a file, or
@@ -160,6 +162,12 @@ class ProgressStore {
   // Saves both, or with nullopt removes both.
   void set_exam_date(const std::optional<ExamDate>& exam);
 
+  // Whether quiz, exam and drill ask how sure each answer is (meta "confidence": "on" or "off",
+  // the last --confidence or --no-confidence given); false when never set. StateError when the
+  // stored value is neither.
+  bool asks_confidence();
+  void set_asks_confidence(bool asks);
+
   // The FSRS-6 fit in use (meta "fsrs_fit"), nullopt while drill schedules with the defaults.
   // StateError when the stored fit is not one proofdeck wrote (it names the field and the fix).
   std::optional<FsrsFitRecord> fsrs_fit();
@@ -173,6 +181,9 @@ class ProgressStore {
   void reset_fsrs_fit(const std::map<std::string, CardMemory>& memory);
 
  private:
+  std::optional<std::string> meta(const std::string& key);
+  void set_meta(const std::string& key, const std::string& value);
+
   ProgressStore(std::filesystem::path path, std::unique_ptr<SQLite::Database> db, bool created,
                 bool read_only = false, int schema = kSchemaVersion)
       : path_(std::move(path)),

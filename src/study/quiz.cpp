@@ -17,6 +17,7 @@
 #include "bank/form.hpp"
 #include "bank/instance.hpp"
 #include "core/errors.hpp"
+#include "study/confidence.hpp"
 #include "study/session_parts.hpp"
 #include "text/escape.hpp"
 #include "text/number.hpp"
@@ -199,10 +200,12 @@ Outcome run_quiz(Session& s, ProgressStore& store, const QuizOptions& options,
                                  "  Skipped: its answer follows the quiz.\n", answers);
   s.fit_to_terminal();
   s.out << render_summary(s, answers, outcome.interrupted ? "Quiz interrupted" : "Quiz finished");
+  if (s.asks_confidence) s.out << render_cbm(s, summarize_cbm(cbm_answers(answers, false)));
   s.out << next_commands(s, options, answers, size, drawn.facts);
   s.out << seed_line(s);
   if (!options.report_path.empty()) {
     nlohmann::ordered_json report = session_report(s, "quiz", answers);
+    if (s.asks_confidence) report["cbm"] = cbm_json(summarize_cbm(cbm_answers(answers, false)));
     report["form"] = form_json(form);
     report["filters"] = filters_json(options.filters);
     write(options.report_path, report.dump(2) + "\n");

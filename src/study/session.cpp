@@ -501,6 +501,7 @@ nlohmann::ordered_json session_report(const Session& session, const std::string&
     entry["skipped"] = !a.answered;
     if (a.answered && a.reply.revealed) entry["revealed"] = true;
     if (mode == "drill") entry["rated"] = a.answered && a.rated;
+    if (a.confidence) entry["confidence"] = *a.confidence;
     questions.push_back(std::move(entry));
     if (!a.answered) {
       ++skipped;

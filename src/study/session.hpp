@@ -50,6 +50,8 @@ struct Session {
   // The terminal's width now, when the width is the terminal's (not --width, not a pipe): read
   // again before each question, so a resized terminal is used from the next one on.
   std::function<int()> measure_width = nullptr;
+  // --confidence: after each answer, ask how sure it is (study/confidence.hpp).
+  bool asks_confidence = false;
 
   // The session's clock: the start plus the time that has really passed since.
   TimePoint now() const;
@@ -68,6 +70,7 @@ struct Answered {
   Reply reply;
   Grade grade;
   std::int64_t time_ms = 0;
+  std::optional<int> confidence;  // 1–3 when asked (--confidence)
   // drill: whether a rating was saved; false when the drill was interrupted (or its input ended)
   // at "How was it?" after a right answer: the card's schedule is unchanged.
   bool rated = true;
@@ -117,7 +120,8 @@ std::string render_score(const Session& session, const std::vector<Answered>& an
 
 // The report --report writes: {"mode", "seed", "started", "duration_s", "score": {"correct",
 // "total"}, "skipped", "questions": [{"id", "bank", "topic", "answer", "correct", "trap",
-// "time_ms", "skipped"}], "topics", "traps"}.
+// "time_ms", "skipped", "confidence" (when asked)}], "topics", "traps"}; with confidence the
+// modes add "cbm" (study/confidence.hpp).
 nlohmann::ordered_json session_report(const Session& session, const std::string& mode,
                                       const std::vector<Answered>& answers);
 

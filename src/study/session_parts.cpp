@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "bank/instance.hpp"
+#include "study/confidence.hpp"
 #include "text/escape.hpp"
 #include "text/number.hpp"
 #include "text/width.hpp"
@@ -38,6 +39,7 @@ AnswerRecord record_of(const Session& session, const Answered& a, const std::str
   record.answer = a.reply.text;
   record.trap = a.grade.trap;
   record.duration_ms = a.time_ms;
+  record.confidence = a.confidence;
   return record;
 }
 
@@ -57,8 +59,15 @@ bool ask_each(Session& s, ProgressStore& store, const std::vector<Instance>& for
     if (result == AskResult::answered) {
       a.answered = true;
       a.grade = grade(a.instance, a.reply);
+      // How sure, before the feedback says whether it was right.
+      const ConfidenceReply sure = s.asks_confidence ? take_confidence(s, a) : ConfidenceReply{};
       store.record(record_of(s, a, mode, session_id), std::nullopt);
-      s.out << render_feedback(s, a, show_demo);
+      if (sure.end != ConfidenceReply::End::interrupted) s.out << render_feedback(s, a, show_demo);
+      if (sure.end != ConfidenceReply::End::chosen) {
+        interrupted = sure.end == ConfidenceReply::End::interrupted;
+        answers.push_back(std::move(a));
+        break;
+      }
     } else if (result == AskResult::skipped) {
       store.record_skip(a.question->id, s.now(), mode, session_id);
       s.out << skipped_note;
