@@ -17,6 +17,7 @@
 #include <SQLiteCpp/Statement.h>
 #include "cli_test_support.hpp"
 #include "learner_cli_support.hpp"
+#include "study/calibration_view.hpp"
 
 namespace test_confidence {
 
@@ -289,6 +290,16 @@ TEST_CASE(
     CHECK_THAT(quiz.out.str(),
                Contains("At 3 sure: 24 of 40 right (60%) · over-confident") &&
                    Contains("Over-confident: when you said 3 (sure) you were right 24 of 40"));
+    Cli stats;
+    REQUIRE(statements.run(stats, {"stats", "--format", "json"}) == 0);
+    const json calibration = json::parse(stats.out.str())["calibration"];
+    CHECK(calibration[2]["answers"] == 40);
+    CHECK(calibration[2]["judgement"] == "over-confident");
+    CHECK(calibration[2]["interval"][0].get<double>() == Approx(0.4460).epsilon(1e-3));
+    Cli text;
+    REQUIRE(statements.run(text, {"stats"}) == 0);
+    CHECK_THAT(text.out.str(),
+               Contains("60% right of 40 (45–74%) · pays from 80% · over-confident"));
   }
   SECTION("calibrated") {
     // Knows s01–s20 (all true: t at 3); guesses t at 1 on the rest (4 of 20 true).
@@ -302,7 +313,49 @@ TEST_CASE(
     CHECK_THAT(out, Contains("At 1 guessing: 4 of 20 right (20%) · well judged") &&
                         Contains("At 3 sure: 20 of 20 right (100%) · well judged") &&
                         Contains("Your confidence was well judged"));
+    Cli stats;
+    REQUIRE(statements.run(stats, {"stats", "--format", "json"}) == 0);
+    for (const json& level : json::parse(stats.out.str())["calibration"]) {
+      INFO(level.dump());
+      if (level["answers"].get<int>() >= 20) CHECK(level["judgement"] == "well judged");
+    }
   }
+}
+
+TEST_CASE("stats lists the traps fallen into at 3 with the demo that refutes each",
+          "[cli][study][confidence]") {
+  LearnerCli learner;
+  // order-without-pe is false: t falls into attention-knows-order, at 3 twice and at 1 once.
+  for (const char* input : {"t\n3\n", "t\n3\n", "t\n1\n"}) {
+    Cli quiz;
+    REQUIRE(learner.run(quiz,
+                        {"quiz", "--question", "order-without-pe", "--confidence", "--no-demo"},
+                        input) == 0);
+  }
+  Cli stats;
+  REQUIRE(learner.run(stats, {"stats", "--format", "json"}) == 0);
+  const json out = json::parse(stats.out.str());
+  CHECK(out["confident_misconceptions"] ==
+        json::array({{{"trap", "attention-knows-order"},
+                      {"name", "Attention already handles order"},
+                      {"times", 2},
+                      {"demo", "order-blindness"},
+                      {"command", "proofdeck quiz --trap attention-knows-order"}}}));
+  CHECK(out["calibration"][0]["answers"] == 1);
+  CHECK(out["calibration"][1]["share_right"].is_null());
+  Cli text;
+  REQUIRE(learner.run(text, {"stats"}) == 0);
+  CHECK_THAT(text.out.str(), Contains("Attention already handles order — 2 times at 3") &&
+                                 Contains("proofdeck demo run order-blindness") &&
+                                 Contains("proofdeck quiz --trap attention-knows-order"));
+}
+
+TEST_CASE("the interval around a share right is Wilson's at 95%", "[confidence]") {
+  const auto [low, high] = proofdeck::study::wilson_interval(12, 20);
+  CHECK(low == Approx(0.3866).epsilon(1e-3));
+  CHECK(high == Approx(0.7812).epsilon(1e-3));
+  CHECK(proofdeck::study::wilson_interval(0, 2).first == 0.0);
+  CHECK(proofdeck::study::wilson_interval(5, 5).second == Approx(1.0));
 }
 
 }  // namespace test_confidence

@@ -56,8 +56,10 @@ void setup_stats(CLI::App& app, const std::function<Context()>& context) {
       return;
     }
     study::ProgressStore store = existing ? std::move(*existing) : study::ProgressStore::empty();
+    study::StatsOptions stats_options = options->stats;
+    stats_options.program = ctx.program;
     const study::Stats computed =
-        study::compute_stats(store, banks, resolve_now(ctx), options->stats);
+        study::compute_stats(store, banks, resolve_now(ctx), stats_options);
     if (options->format == "json") {
       // "store" first: the database read, null when there is none yet.
       nlohmann::ordered_json result = {

@@ -301,6 +301,7 @@ Stats compute_stats(ProgressStore& store, const std::vector<bank::Bank>& banks, 
   stats.exam_plan = exam_plan_view(store, banks, questions.questions, questions.topics, reviews,
                                    now, view, stats.readiness.overall);
   stats.traps = trap_records(banks, questions, reviews);
+  stats.calibration = calibration_view(reviews, banks, options.program);
   return stats;
 }
 
@@ -382,6 +383,8 @@ void to_json(ordered_json& json, const Stats& stats) {
                   {"reviews", or_null(stats.fsrs.reviews)}};
   json["exam_plan"] =
       stats.exam_plan ? nlohmann::ordered_json(*stats.exam_plan) : nlohmann::ordered_json(nullptr);
+  json["calibration"] = calibration_json(stats.calibration);
+  json["confident_misconceptions"] = misconceptions_json(stats.calibration);
 }
 
 // --- text ---------------------------------------------------------------------------------------
@@ -723,6 +726,7 @@ std::string render_stats(const Stats& stats, const Theme& theme, int width,
   out += render_readiness(stats.readiness, theme, width, program);
   if (stats.exam_plan) out += render_exam_plan(*stats.exam_plan, theme, width, program);
   out += render_traps(stats.traps, theme, width, program);
+  out += render_calibration(stats.calibration, theme, width, program);
   std::string list;
   for (const Leech& leech : stats.leeches)
     list += fmt::format("{}{} ({})", list.empty() ? "" : ", ", text::terminal_safe(leech.id),

@@ -13,6 +13,7 @@
 
 #include "bank/model.hpp"
 #include "render/theme.hpp"
+#include "study/calibration_view.hpp"
 #include "study/chance.hpp"
 #include "study/exam_plan_view.hpp"
 #include "study/fsrs.hpp"
@@ -27,6 +28,7 @@ struct StatsOptions {
   int default_exam_length = 20;  // questions in the exam whose pass chance is given, when none
                                  // was taken yet (else the latest exam's length)
   ReadinessForms* kept_forms = nullptr;  // readiness forms to reuse (readiness.hpp)
+  std::string program = "proofdeck";     // begins the commands the sections give
 };
 
 // Reviews of every mode: today (the learner's day, learner_day.hpp) and in total.
@@ -142,6 +144,7 @@ struct Stats {
   std::vector<Leech> leeches;             // cards of kLeechLapses lapses or more
   FsrsInUse fsrs;                         // the weights drill schedules with
   std::optional<ExamPlanView> exam_plan;  // toward the exam date, while one is ahead
+  CalibrationView calibration;            // answers given with a level (--confidence)
 };
 
 // Reads the progress database against the loaded banks at `now`. Questions no longer loaded
@@ -158,7 +161,8 @@ Stats compute_stats(ProgressStore& store, const std::vector<bank::Bank>& banks, 
 // "low", "high", "pass_chance"}, "date"}], "readiness": (readiness_view.hpp), "traps": [{"id",
 // "name", "exposed", "fell", "miss_rate"}], "leeches": [{"id", "lapses"}], "fsrs": {"weights":
 // [21 numbers], "fitted", "fitted_at", "reviews"}, "exam_plan": (exam_plan_view.hpp) or null
-// without an exam date ahead}; an absent value is null. Dates are the
+// without an exam date ahead, "calibration" and "confident_misconceptions"
+// (calibration_view.hpp)}; an absent value is null. Dates are the
 // learner's days.
 void to_json(nlohmann::ordered_json& json, const Stats& stats);
 
