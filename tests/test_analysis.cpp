@@ -265,8 +265,8 @@ TEST_CASE(
                                                                     "weak_discrimination"});
   CHECK(analysis["reports"].is_number_integer());
   const ordered_json& group = analysis["groups"][0];
-  CHECK(keys_of(group) ==
-        std::vector<std::string>{"banks", "reports", "forms", "questions", "objectives", "traps"});
+  CHECK(keys_of(group) == std::vector<std::string>{"banks", "reports", "forms", "questions",
+                                                   "objectives", "traps", "calibration"});
 
   const ordered_json& form = group["forms"][0];
   CHECK(keys_of(form) == std::vector<std::string>{"mode", "seed", "questions", "reports",
@@ -281,11 +281,12 @@ TEST_CASE(
 
   const ordered_json& q = group["questions"][0];
   CHECK(keys_of(q) ==
-        std::vector<std::string>{"id",          "bank",       "topic",         "type",
-                                 "objective",   "prompt",     "attempts",      "answered",
-                                 "facility",    "sd",         "guess_chance",  "discrimination",
-                                 "upper_lower", "efficiency", "median_time_s", "group_size",
-                                 "options",     "no_answer",  "flags",         "judged"});
+        std::vector<std::string>{"id",          "bank",       "topic",           "type",
+                                 "objective",   "prompt",     "attempts",        "answered",
+                                 "facility",    "sd",         "guess_chance",    "discrimination",
+                                 "upper_lower", "efficiency", "median_time_s",   "group_size",
+                                 "options",     "no_answer",  "confident_wrong", "flags",
+                                 "judged"});
   CHECK(q["attempts"].is_number_integer());
   CHECK(q["group_size"].is_number_integer());
   CHECK(q["facility"].is_number_float());
@@ -311,7 +312,7 @@ TEST_CASE(
 
 TEST_CASE(
     "a question no loaded bank holds has common wrong answers in its JSON, between no_answer "
-    "and flags",
+    "and confident_wrong",
     "[analyze]") {
   const bank::Bank synthetic = class_sim::synthetic_bank(2);
   class_sim::ClassOptions options;
@@ -323,7 +324,8 @@ TEST_CASE(
   const auto at = [&](const char* name) { return std::find(keys.begin(), keys.end(), name); };
   REQUIRE(at("common_wrong_answers") != keys.end());
   CHECK(at("common_wrong_answers") == at("no_answer") + 1);
-  CHECK(at("flags") == at("common_wrong_answers") + 1);
+  CHECK(at("confident_wrong") == at("common_wrong_answers") + 1);
+  CHECK(q["confident_wrong"].is_null());  // the simulated class was not asked
   CHECK(q["bank"].is_null());
   CHECK(q["prompt"].is_null());
   CHECK(q["guess_chance"].is_null());

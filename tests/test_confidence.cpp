@@ -358,4 +358,65 @@ TEST_CASE("the interval around a share right is Wilson's at 95%", "[confidence]"
   CHECK(proofdeck::study::wilson_interval(5, 5).second == Approx(1.0));
 }
 
+TEST_CASE("analyze gives each question's answers wrong at 3 and the class's calibration",
+          "[cli][analysis][confidence]") {
+  TempDir reports;
+  // Three learners take one form (seed 0: order-without-pe, mha-purpose, per-head-qkv): each
+  // falls for attention-knows-order at 3, answers mha-purpose at 2 and the number at 1.
+  for (int k = 0; k < 3; ++k) {
+    LearnerCli learner;
+    Cli quiz;
+    REQUIRE(learner.run(quiz,
+                        {"quiz", "--confidence", "--no-demo", "--report",
+                         (reports.path() / fmt::format("l{}.json", k)).string()},
+                        "t\n3\na\n2\n5\n1\n") == 0);
+  }
+  Cli analyze;
+  analyze.in.str("");
+  REQUIRE(analyze.run({"analyze", reports.path().string(), "--no-builtin", "--bank",
+                       std::string(PROOFDECK_FIXTURE_DIR) + "/../banks", "--format", "json"}) == 0);
+  const json group = json::parse(analyze.out.str())["groups"][0];
+  for (const json& q : group["questions"]) {
+    INFO(q["id"]);
+    if (q["id"] == "order-without-pe") {
+      CHECK(q["confident_wrong"] == json{{"with_level", 3},
+                                         {"wrong_at_3", 3},
+                                         {"share", 1.0},
+                                         {"trap", "attention-knows-order"}});
+    } else {
+      CHECK(q["confident_wrong"]["wrong_at_3"] == 0);
+    }
+  }
+  CHECK(group["calibration"][2]["answers"] == 3);
+  CHECK(group["calibration"][2]["interval"][0] == 0.0);
+  CHECK(group["calibration"][2]["judgement"] == "over-confident");
+
+  Cli text;
+  REQUIRE(text.run({"analyze", reports.path().string(), "--no-builtin", "--bank",
+                    std::string(PROOFDECK_FIXTURE_DIR) + "/../banks", "--color", "never", "--width",
+                    "100"}) == 0);
+  CHECK_THAT(text.out.str(),
+             Contains("Confidence, the class (9 answers given with a level)") &&
+                 Contains("order-without-pe — 3 of 3 answers given with a level (100%), most") &&
+                 Contains("Attention already handles order"));
+}
+
+TEST_CASE("a report whose confidence is not 1, 2 or 3 is skipped, with the field named",
+          "[cli][analysis][confidence]") {
+  TempDir reports;
+  LearnerCli learner;
+  Cli quiz;
+  const std::string path = (reports.path() / "l.json").string();
+  REQUIRE(learner.run(quiz, {"quiz", "--confidence", "--no-demo", "--report", path},
+                      "t\n3\na\n2\n5\n1\n") == 0);
+  json report = json::parse(read_file(path));
+  report["questions"][0]["confidence"] = 5;
+  std::ofstream(path) << report.dump();
+  Cli analyze;
+  analyze.run({"analyze", path, "--no-builtin", "--bank",
+               std::string(PROOFDECK_FIXTURE_DIR) + "/../banks"});
+  CHECK_THAT(analyze.out.str() + analyze.err.str(),
+             Contains("questions[0] \"confidence\" is 5, expected 1, 2 or 3"));
+}
+
 }  // namespace test_confidence

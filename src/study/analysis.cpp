@@ -40,6 +40,17 @@ const json& field(const json& object, const char* name, const std::string& path,
   return *it;
 }
 
+// How sure the learner said they were (--confidence): 1, 2 or 3; nullopt when not asked.
+std::optional<int> confidence_of(const json& q, const std::string& path, const std::string& where) {
+  const auto sure = q.find("confidence");
+  if (sure == q.end() || sure->is_null()) return std::nullopt;
+  if (!sure->is_number_integer() || sure->get<int>() < 1 || sure->get<int>() > 3) {
+    not_a_report(path, fmt::format("{}\"confidence\" is {}, expected 1, 2 or 3", where,
+                                   json_preview(*sure)));
+  }
+  return sure->get<int>();
+}
+
 }  // namespace
 
 SessionReport parse_report(const json& report, const std::string& path) {
@@ -97,6 +108,8 @@ SessionReport parse_report(const json& report, const std::string& path) {
                                      "86,400,000 (a day)",
                                      where, json_preview(time)));
     answer.time_ms = static_cast<std::int64_t>(time.get<double>());
+    answer.confidence = confidence_of(q, path, where);
+    if (!answer.answered) answer.confidence.reset();
     out.answers.push_back(std::move(answer));
   }
   // Reports written before forms were recorded: the questions met are the form.
@@ -544,6 +557,10 @@ QuestionAnalysis analyze_question(const std::string& id, const std::vector<Met>&
 
   // For numbers and orders, the wrong answers given most often.
   if (!question || infos.empty()) out.common_wrong_answers = common_wrong_answers(met);
+  std::vector<const ReportAnswer*> answers;
+  for (const Met& m : met)
+    answers.push_back(m.answer);
+  out.confident_wrong = confident_wrong(answers);
 
   std::stable_sort(flags.begin(), flags.end(),
                    [](const Flag& a, const Flag& b) { return a.kind < b.kind; });
@@ -738,6 +755,7 @@ GroupAnalysis analyze_group(const Group& group, const Lookup& lookup,
   out.questions = analyze_questions(group, lookup, options);
   out.objectives = analyze_objectives(group, lookup);
   out.traps = analyze_traps(group, lookup);
+  out.calibration = class_calibration(group.reports);
   return out;
 }
 

@@ -18,6 +18,7 @@
 
 #include "bank/model.hpp"
 #include "render/theme.hpp"
+#include "study/calibration_view.hpp"
 
 namespace proofdeck::study {
 
@@ -30,6 +31,7 @@ struct ReportAnswer {
                            // when not answered
   std::string trap;        // the trap the answer fell into; empty when none
   std::int64_t time_ms = 0;
+  std::optional<int> confidence;  // 1–3 when the learner was asked (--confidence)
 };
 
 // One learner's quiz or exam, as `--report FILE` wrote it.
@@ -147,6 +149,15 @@ struct QuestionFlag {
   std::string look_at;
 };
 
+// A question's answers given with a level (--confidence), and the wrong ones given at 3 (sure):
+// misconceptions held with confidence.
+struct ConfidentWrong {
+  int with_level = 0;               // answers given with a level
+  int wrong_at_3 = 0;               // of them, wrong at 3
+  double share = 0;                 // wrong_at_3 over with_level
+  std::optional<std::string> trap;  // the trap most of them fell into; nullopt when none
+};
+
 // One question over the learners who met it. bank, topic, type, objective and prompt are nullopt
 // when no loaded bank holds the question.
 struct QuestionAnalysis {
@@ -171,8 +182,9 @@ struct QuestionAnalysis {
   // The wrong answers given most often (at most three), for a question without options or
   // that no loaded bank holds; nullopt (and absent from the JSON) for the others.
   std::optional<std::vector<WrongAnswer>> common_wrong_answers;
-  std::vector<QuestionFlag> flags;  // worst first; none when not judged
-  bool judged = false;              // enough attempts (min_attempts) for flags
+  std::optional<ConfidentWrong> confident_wrong;  // nullopt when no answer had a level
+  std::vector<QuestionFlag> flags;                // worst first; none when not judged
+  bool judged = false;                            // enough attempts (min_attempts) for flags
 };
 
 // How often the questions of one objective were answered right.
@@ -201,6 +213,8 @@ struct GroupAnalysis {
   std::vector<QuestionAnalysis> questions;    // worst first
   std::vector<ObjectiveAnalysis> objectives;  // hardest first
   std::vector<TrapAnalysis> traps;            // most fallen for first
+  // The class's confidence: levels 1–3 over every answer given with one; empty when none was.
+  std::vector<CalibrationRow> calibration;
 };
 
 // What `analyze` reports over a class's session reports.
@@ -219,6 +233,12 @@ Analysis analyze_reports(const std::vector<SessionReport>& reports,
                          const std::vector<SkippedReport>& skipped,
                          const std::vector<bank::Bank>& banks, const AnalysisOptions& options = {});
 
+// A question's answers given with a level: how many, and the wrong ones at 3 with the trap most of
+// them fell into; nullopt when none had a level (analysis_confidence.cpp).
+std::optional<ConfidentWrong> confident_wrong(const std::vector<const ReportAnswer*>& answers);
+// The class's calibration over every answer given with a level; empty when none was.
+std::vector<CalibrationRow> class_calibration(const std::vector<const SessionReport*>& reports);
+
 // The terminal report, fitted to `width` columns, worst questions first.
 std::string render_analysis(const Analysis& analysis, const Theme& theme, int width);
 // One row per question (RFC 4180).
@@ -234,6 +254,7 @@ void to_json(nlohmann::ordered_json& out, const FormAnalysis& form);
 void to_json(nlohmann::ordered_json& out, const OptionAnalysis& option);
 void to_json(nlohmann::ordered_json& out, const WrongAnswer& wrong);
 void to_json(nlohmann::ordered_json& out, const QuestionFlag& flag);
+void to_json(nlohmann::ordered_json& out, const ConfidentWrong& wrong);
 void to_json(nlohmann::ordered_json& out, const QuestionAnalysis& question);
 void to_json(nlohmann::ordered_json& out, const ObjectiveAnalysis& objective);
 void to_json(nlohmann::ordered_json& out, const TrapAnalysis& trap);

@@ -86,8 +86,17 @@ void to_json(ordered_json& out, const QuestionAnalysis& question) {
   out["options"] = question.options;
   out["no_answer"] = question.no_answer;
   if (question.common_wrong_answers) out["common_wrong_answers"] = *question.common_wrong_answers;
+  out["confident_wrong"] =
+      question.confident_wrong ? ordered_json(*question.confident_wrong) : ordered_json(nullptr);
   out["flags"] = question.flags;
   out["judged"] = question.judged;
+}
+
+void to_json(ordered_json& out, const ConfidentWrong& wrong) {
+  out = {{"with_level", wrong.with_level},
+         {"wrong_at_3", wrong.wrong_at_3},
+         {"share", wrong.share},
+         {"trap", or_null(wrong.trap)}};
 }
 
 void to_json(ordered_json& out, const ObjectiveAnalysis& objective) {
@@ -114,6 +123,7 @@ void to_json(ordered_json& out, const GroupAnalysis& group) {
   out["questions"] = group.questions;
   out["objectives"] = group.objectives;
   out["traps"] = group.traps;
+  out["calibration"] = calibration_json(group.calibration);
 }
 
 void to_json(ordered_json& out, const Analysis& analysis) {

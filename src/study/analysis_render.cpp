@@ -149,6 +149,43 @@ std::string render_unflagged(const std::vector<const QuestionAnalysis*>& questio
   return out;
 }
 
+// With confidence asked: the class's calibration, and the questions answered wrong at 3 (sure),
+// most often first — misconceptions held with confidence, and the trap that drew them.
+std::string render_confidence(const GroupAnalysis& group, const Theme& theme, int width) {
+  if (group.calibration.empty()) return "";
+  int given = 0;
+  for (const CalibrationRow& row : group.calibration)
+    given += row.answers;
+  std::string out =
+      "\n" + wrap_styled(theme.emphasis,
+                         fmt::format("Confidence, the class ({} given with a level)",
+                                     given == 1 ? "1 answer" : fmt::format("{} answers", given)),
+                         width);
+  out += render_calibration_rows(group.calibration, width);
+  std::vector<const QuestionAnalysis*> sure_and_wrong;
+  for (const QuestionAnalysis& q : group.questions)
+    if (q.confident_wrong && q.confident_wrong->wrong_at_3 > 0) sure_and_wrong.push_back(&q);
+  if (sure_and_wrong.empty()) return out;
+  std::stable_sort(sure_and_wrong.begin(), sure_and_wrong.end(), [](const auto* a, const auto* b) {
+    return a->confident_wrong->share > b->confident_wrong->share;
+  });
+  out += "\n" + wrap_styled(theme.emphasis, "Wrong at 3 (sure), most often first", width);
+  for (const QuestionAnalysis* q : sure_and_wrong) {
+    const ConfidentWrong& w = *q->confident_wrong;
+    std::string trap;
+    if (w.trap) {
+      const auto named = std::find_if(group.traps.begin(), group.traps.end(),
+                                      [&](const TrapAnalysis& t) { return t.id == *w.trap; });
+      trap = named != group.traps.end() && named->name ? *named->name : *w.trap;
+    }
+    out += text::wrap_block(
+        fmt::format("{} — {} of {} answers given with a level ({}){}", safe(q->id), w.wrong_at_3,
+                    w.with_level, share(w.share), trap.empty() ? "" : ", most into " + safe(trap)),
+        width, "  ", "    ");
+  }
+  return out;
+}
+
 std::string render_group(const GroupAnalysis& group, const AnalysisThresholds& thresholds,
                          const Theme& theme, int width) {
   std::string out;
@@ -206,7 +243,7 @@ std::string render_group(const GroupAnalysis& group, const AnalysisThresholds& t
         width, "  ", "    ");
   if (!traps.empty())
     out += "\n" + wrap_styled(theme.emphasis, "Traps, most fallen for first", width) + traps;
-  return out;
+  return out + render_confidence(group, theme, width);
 }
 
 std::string csv_field(const std::string& value) {

@@ -45,7 +45,8 @@ std::string window_words(int level) {
   const CbmWindow w = cbm_window(level);
   if (w.low <= 0.0) return "pays below " + text::percent(w.high);
   if (w.high >= 1.0) return "pays from " + text::percent(w.low);
-  return fmt::format("pays from {} to {}", text::percent(w.low), text::percent(w.high));
+  return fmt::format("pays at {}–{}", text::format_number(std::round(100.0 * w.low)),
+                     text::percent(w.high));
 }
 
 // A table row whole where it fits, so that its columns line up; else wrapped.
@@ -70,29 +71,41 @@ std::pair<double, double> wilson_interval(int right, int answers) {
   const double z2 = kZ95 * kZ95;
   const double centre = (p + z2 / (2 * n)) / (1 + z2 / n);
   const double half = kZ95 * std::sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n);
-  return {std::max(0.0, centre - half), std::min(1.0, centre + half)};
+  // Exactly 0 and 1 at the ends (the formula leaves rounding there).
+  return {right == 0 ? 0.0 : std::max(0.0, centre - half),
+          right == answers ? 1.0 : std::min(1.0, centre + half)};
 }
 
-CalibrationView calibration_view(const std::vector<ReviewRow>& reviews,
-                                 const std::vector<bank::Bank>& banks, const std::string& program) {
-  CalibrationView view;
+std::vector<CalibrationRow> calibration_rows(const std::vector<std::pair<int, bool>>& answers) {
+  std::vector<CalibrationRow> rows;
   for (int level = kLowestConfidence; level <= kHighestConfidence; ++level)
-    view.rows.push_back({level, 0, 0, std::nullopt, std::nullopt, std::nullopt});
-  std::map<std::string, int> fell_sure;
-  for (const ReviewRow& r : reviews) {
-    if (!r.confidence || *r.confidence < kLowestConfidence || *r.confidence > kHighestConfidence)
-      continue;
-    CalibrationRow& row = view.rows[static_cast<std::size_t>(*r.confidence - 1)];
+    rows.push_back({level, 0, 0, std::nullopt, std::nullopt, std::nullopt});
+  for (const auto& [level, right] : answers) {
+    if (level < kLowestConfidence || level > kHighestConfidence) continue;
+    CalibrationRow& row = rows[static_cast<std::size_t>(level - 1)];
     ++row.answers;
-    row.right += r.correct;
-    if (!r.correct && !r.trap.empty() && *r.confidence == kHighestConfidence) ++fell_sure[r.trap];
+    row.right += right;
   }
-  for (CalibrationRow& row : view.rows) {
+  for (CalibrationRow& row : rows) {
     if (row.answers == 0) continue;
     row.share_right = static_cast<double>(row.right) / row.answers;
     row.interval = wilson_interval(row.right, row.answers);
     row.judgement = cbm_judgement(row.level, row.answers, row.right);
   }
+  return rows;
+}
+
+CalibrationView calibration_view(const std::vector<ReviewRow>& reviews,
+                                 const std::vector<bank::Bank>& banks, const std::string& program) {
+  CalibrationView view;
+  std::vector<std::pair<int, bool>> given;
+  std::map<std::string, int> fell_sure;
+  for (const ReviewRow& r : reviews) {
+    if (!r.confidence) continue;
+    given.emplace_back(*r.confidence, r.correct);
+    if (!r.correct && !r.trap.empty() && *r.confidence == kHighestConfidence) ++fell_sure[r.trap];
+  }
+  view.rows = calibration_rows(given);
   const std::map<std::string, TrapFacts> facts = trap_facts(banks);
   for (const auto& [trap, times] : fell_sure) {
     ConfidentMisconception m;
@@ -117,10 +130,10 @@ CalibrationView calibration_view(const std::vector<ReviewRow>& reviews,
   return view;
 }
 
-nlohmann::ordered_json calibration_json(const CalibrationView& view) {
-  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
-  for (const CalibrationRow& row : view.rows) {
-    rows.push_back(
+nlohmann::ordered_json calibration_json(const std::vector<CalibrationRow>& rows) {
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+  for (const CalibrationRow& row : rows) {
+    list.push_back(
         {{"level", row.level},
          {"answers", row.answers},
          {"right", row.right},
@@ -130,7 +143,7 @@ nlohmann::ordered_json calibration_json(const CalibrationView& view) {
                        : nlohmann::ordered_json(nullptr)},
          {"judgement", row.judgement ? nlohmann::ordered_json(*row.judgement) : nullptr}});
   }
-  return rows;
+  return list;
 }
 
 nlohmann::ordered_json misconceptions_json(const CalibrationView& view) {
@@ -145,6 +158,33 @@ nlohmann::ordered_json misconceptions_json(const CalibrationView& view) {
   return list;
 }
 
+std::string render_calibration_rows(const std::vector<CalibrationRow>& rows, int width) {
+  std::string out;
+  std::vector<std::string> names;
+  for (const CalibrationRow& row : rows)
+    names.push_back(confidence_name(row.level));
+  const int name_width = text::widest(names);
+  for (const CalibrationRow& row : rows) {
+    std::string line = text::pad_right(confidence_name(row.level), name_width) + "  ";
+    if (row.answers == 0) {
+      out += aligned(line + "no answers", width);
+      continue;
+    }
+    const std::string numbers = fmt::format(
+        "{} right of {} ({}–{}) · {} · {}", text::pad_left(text::percent(*row.share_right), 4),
+        row.answers, text::format_number(std::round(100.0 * row.interval->first)),
+        text::percent(row.interval->second), window_words(row.level), *row.judgement);
+    // The bar where the whole row fits beside it.
+    const int filled = static_cast<int>(std::lround(*row.share_right * kBarColumns));
+    std::string bar;
+    for (int c = 0; c < kBarColumns; ++c)
+      bar += c < filled ? "█" : "░";
+    const bool room = 2 + text::display_width(line + bar + "  " + numbers) <= width;
+    out += aligned(line + (room ? bar + "  " : "") + numbers, width);
+  }
+  return out;
+}
+
 std::string render_calibration(const CalibrationView& view, const Theme& theme, int width,
                                const std::string& program) {
   if (view.answers() == 0) return "";
@@ -154,28 +194,7 @@ std::string render_calibration(const CalibrationView& view, const Theme& theme, 
                                        "with one; 95% interval)",
                                        text::count(view.answers(), "answer", "answers")),
                            width);
-  std::vector<std::string> names;
-  for (const CalibrationRow& row : view.rows)
-    names.push_back(confidence_name(row.level));
-  const int name_width = text::widest(names);
-  for (const CalibrationRow& row : view.rows) {
-    std::string line = text::pad_right(confidence_name(row.level), name_width) + "  ";
-    if (row.answers == 0) {
-      out += aligned(line + "no answers", width);
-      continue;
-    }
-    const std::string numbers =
-        fmt::format("{} right of {} ({}–{}) · {} · {}", text::percent(*row.share_right),
-                    row.answers, text::format_number(std::round(100.0 * row.interval->first)),
-                    text::percent(row.interval->second), window_words(row.level), *row.judgement);
-    // The bar where the whole row fits beside it.
-    const int filled = static_cast<int>(std::lround(*row.share_right * kBarColumns));
-    std::string bar;
-    for (int c = 0; c < kBarColumns; ++c)
-      bar += c < filled ? "█" : "░";
-    const bool room = 2 + text::display_width(line + bar + "  " + numbers) <= width;
-    out += aligned(line + (room ? bar + "  " : "") + numbers, width);
-  }
+  out += render_calibration_rows(view.rows, width);
   if (view.misconceptions.empty()) return out;
   out += "\n" + wrap_labelled("Misconceptions held with confidence", theme.emphasis,
                               "(traps fallen into at 3, sure: the demo that refutes each, then "

@@ -40,6 +40,9 @@ struct CalibrationView {
   int answers() const;                                 // given with a level
 };
 
+// The rows for levels 1, 2 and 3 from (level, right) pairs; a level outside 1–3 counts nowhere.
+std::vector<CalibrationRow> calibration_rows(const std::vector<std::pair<int, bool>>& answers);
+
 // Over every answer saved with a level (any mode); `program` begins the commands.
 CalibrationView calibration_view(const std::vector<ReviewRow>& reviews,
                                  const std::vector<bank::Bank>& banks, const std::string& program);
@@ -47,10 +50,14 @@ CalibrationView calibration_view(const std::vector<ReviewRow>& reviews,
 // The Wilson score interval for `right` of `answers` at 95%.
 std::pair<double, double> wilson_interval(int right, int answers);
 
-// JSON: "calibration": [{"level", "answers", "right", "share_right", "interval": [lo, hi]}],
-// "confident_misconceptions": [{"trap", "name", "times", "demo", "command"}].
-nlohmann::ordered_json calibration_json(const CalibrationView& view);
+// JSON: "calibration": [{"level", "answers", "right", "share_right", "interval": [lo, hi],
+// "judgement"}], "confident_misconceptions": [{"trap", "name", "times", "demo", "command"}].
+nlohmann::ordered_json calibration_json(const std::vector<CalibrationRow>& rows);
 nlohmann::ordered_json misconceptions_json(const CalibrationView& view);
+
+// The rows as text, a line each: the share right with its interval, the window the level's
+// marks reward and the judgement, with a bar where the line has room for one.
+std::string render_calibration_rows(const std::vector<CalibrationRow>& rows, int width);
 
 // The section as text: nothing until an answer was given with a level.
 std::string render_calibration(const CalibrationView& view, const Theme& theme, int width,

@@ -383,7 +383,7 @@ void to_json(ordered_json& json, const Stats& stats) {
                   {"reviews", or_null(stats.fsrs.reviews)}};
   json["exam_plan"] =
       stats.exam_plan ? nlohmann::ordered_json(*stats.exam_plan) : nlohmann::ordered_json(nullptr);
-  json["calibration"] = calibration_json(stats.calibration);
+  json["calibration"] = calibration_json(stats.calibration.rows);
   json["confident_misconceptions"] = misconceptions_json(stats.calibration);
 }
 
