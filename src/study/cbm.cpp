@@ -136,9 +136,9 @@ std::string cbm_sentence(const CbmSummary& summary) {
            "often as its marks reward.";
   }
   const CbmWindow w = cbm_window(worst->level);
-  const std::string record = fmt::format("when you said {} ({}) you were right {} of {} times ({})",
-                                         worst->level, level_words(worst->level), worst->right,
-                                         worst->answers, text::percent(worst->accuracy));
+  const std::string record = fmt::format(
+      "when you said {} ({}) you were right {} of {} ({})", worst->level, level_words(worst->level),
+      worst->right, text::count(worst->answers, "time", "times"), text::percent(worst->accuracy));
   const bool slightly = worst->judgement->starts_with("slightly");
   if (worst->accuracy < w.low) {
     return fmt::format(
