@@ -31,7 +31,7 @@ struct ReportAnswer {
                            // when not answered
   std::string trap;        // the trap the answer fell into; empty when none
   std::int64_t time_ms = 0;
-  std::optional<int> confidence;  // 1–3 when the learner was asked (--confidence)
+  std::optional<int> confidence = std::nullopt;  // 1–3 when the learner was asked (--confidence)
 };
 
 // One learner's quiz or exam, as `--report FILE` wrote it.

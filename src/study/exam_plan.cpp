@@ -116,8 +116,9 @@ ExamPlan plan_for_exam(const std::vector<PlanCard>& cards, const Scheduler& fsrs
   plan.objectives = static_cast<int>(shown_cards.size());
   for (const auto& [objective, k] : shown_cards) {
     if (k == 0) ++plan.unseen_objectives;
-    // Recalled when any of its cards is, each as likely as the mean.
-    plan.expected_recall_objectives += 1.0 - std::pow(1.0 - row.shown_recall, k);
+    // As recalled as the best recalled of its cards shown; the simulator's cards are alike once
+    // learned, so that is the mean recall of a shown card.
+    if (k > 0) plan.expected_recall_objectives += row.shown_recall;
   }
   return plan;
 }

@@ -51,7 +51,7 @@ struct ExamPlan {
   int drilled_on_the_day = 0;        // of them, shown by the exam day
   double expected_recall_cards = 0;  // share of those recalled on the day
   int objectives = 0;
-  double expected_recall_objectives = 0;  // expected count: an objective by any of its cards
+  double expected_recall_objectives = 0;  // expected count: an objective by the max over its cards
   int unseen_objectives = 0;              // no card of theirs shown by the exam day
   int unseen_cards = 0;                   // new cards the minutes leave out
   bool fits = true;                       // every card shown by the exam day, within the minutes

@@ -39,9 +39,9 @@ struct AnswerRecord {
   std::string answer;  // what the learner typed, normalized
   std::string trap;    // the trap the chosen answer embodies, or ""
   std::int64_t duration_ms = 0;
-  std::optional<Rating> rating;     // drill only
-  std::optional<int> elapsed_days;  // drill only
-  std::optional<int> confidence;    // 1–3 when the learner was asked (--confidence)
+  std::optional<Rating> rating;                  // drill only
+  std::optional<int> elapsed_days;               // drill only
+  std::optional<int> confidence = std::nullopt;  // 1–3 when the learner was asked (--confidence)
 };
 
 struct SessionRecord {
@@ -67,9 +67,10 @@ struct ReviewRow {
   std::string trap;
   std::optional<int> rating;
   std::optional<int> elapsed_days;
-  std::int64_t session = 0;       // 0: none recorded
-  std::int64_t duration_ms = 0;   // time to answer; 0: none recorded
-  std::optional<int> confidence;  // 1–3 when asked (--confidence); none before schema 5
+  std::int64_t session = 0;      // 0: none recorded
+  std::int64_t duration_ms = 0;  // time to answer; 0: none recorded
+  std::optional<int> confidence =
+      std::nullopt;  // 1–3 when asked (--confidence); none before schema 5
 };
 
 // A question skipped (quiz or drill `:s`): no answer, so no review row.

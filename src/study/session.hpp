@@ -70,7 +70,7 @@ struct Answered {
   Reply reply;
   Grade grade;
   std::int64_t time_ms = 0;
-  std::optional<int> confidence;  // 1–3 when asked (--confidence)
+  std::optional<int> confidence = std::nullopt;  // 1–3 when asked (--confidence)
   // drill: whether a rating was saved; false when the drill was interrupted (or its input ended)
   // at "How was it?" after a right answer: the card's schedule is unchanged.
   bool rated = true;
