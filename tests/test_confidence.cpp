@@ -315,7 +315,9 @@ TEST_CASE(
                         Contains("Your confidence was well judged"));
     Cli stats;
     REQUIRE(statements.run(stats, {"stats", "--format", "json"}) == 0);
-    for (const json& level : json::parse(stats.out.str())["calibration"]) {
+    const json calibration = json::parse(stats.out.str())["calibration"];
+    REQUIRE(calibration.size() == 3);
+    for (const json& level : calibration) {
       INFO(level.dump());
       if (level["answers"].get<int>() >= 20) CHECK(level["judgement"] == "well judged");
     }

@@ -84,8 +84,10 @@ TEST_CASE("when the ordinary schedule does as well on average the interval holds
   CHECK(readiness_sim::paired_difference({}).mean == 0.0);
 }
 
+// Out of the quick loop and the sanitizer tree (each life is a month of drilling, five times
+// slower under ASan): the CTest exam_plan_beats_the_ordinary_schedule runs it in the portable tree.
 TEST_CASE("a learner's two lives: the plan within its minutes, the ordinary schedule's matched",
-          "[exam-plan-sim]") {
+          "[.exam-plan-lives]") {
   const auto banks = bank::load_banks(bank::BankSources{{}, true});
   const std::vector<PlanPair> pairs =
       readiness_sim::simulate_exam_plans(readiness_sim::configuration("dev"), banks, 2, threads());
