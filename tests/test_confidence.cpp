@@ -415,8 +415,9 @@ TEST_CASE("a report whose confidence is not 1, 2 or 3 is skipped, with the field
   report["questions"][0]["confidence"] = 5;
   std::ofstream(path) << report.dump();
   Cli analyze;
+  // Wide enough that the message, whose path is as long as the temporary folder's, is one line.
   analyze.run({"analyze", path, "--no-builtin", "--bank",
-               std::string(PROOFDECK_FIXTURE_DIR) + "/../banks"});
+               std::string(PROOFDECK_FIXTURE_DIR) + "/../banks", "--width", "1000"});
   CHECK_THAT(analyze.out.str() + analyze.err.str(),
              Contains("questions[0] \"confidence\" is 5, expected 1, 2 or 3"));
 }
