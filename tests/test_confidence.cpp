@@ -415,11 +415,18 @@ TEST_CASE("a report whose confidence is not 1, 2 or 3 is skipped, with the field
   report["questions"][0]["confidence"] = 5;
   std::ofstream(path) << report.dump();
   Cli analyze;
-  // Wide enough that the message, whose path is as long as the temporary folder's, is one line.
   analyze.run({"analyze", path, "--no-builtin", "--bank",
-               std::string(PROOFDECK_FIXTURE_DIR) + "/../banks", "--width", "1000"});
-  CHECK_THAT(analyze.out.str() + analyze.err.str(),
-             Contains("questions[0] \"confidence\" is 5, expected 1, 2 or 3"));
+               std::string(PROOFDECK_FIXTURE_DIR) + "/../banks"});
+  // The message is wrapped where its path (the temporary folder's) ends: read it unwrapped.
+  std::string said;
+  for (const char c : analyze.out.str() + analyze.err.str()) {
+    if (c == '\n' || c == ' ') {
+      if (!said.empty() && said.back() != ' ') said += ' ';
+    } else {
+      said += c;
+    }
+  }
+  CHECK_THAT(said, Contains("\"confidence\" is 5, expected 1, 2 or 3") && Contains("skipped:"));
 }
 
 }  // namespace test_confidence
