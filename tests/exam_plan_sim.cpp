@@ -31,8 +31,6 @@ using proofdeck::TimePoint;
 namespace {
 
 constexpr double kMinutesTolerance = 0.05;
-constexpr double kLowestRetention = 0.70, kHighestRetention = 0.97;
-constexpr int kRetentionSearchSteps = 8;
 constexpr int kBootstrapResamples = 2000;
 
 // What one life of 30 days came to.
@@ -94,57 +92,14 @@ Life live(const World& world, const Config& config, const std::string& stratum, 
       }
       if (day == 0) life.first_retention = options.desired_retention;
       const study::Scheduler scheduler(options);
-      std::vector<const bank::Question*> queue = plan.due;
-      queue.insert(queue.end(), plan.fresh.begin(), plan.fresh.end());
       DrillRun run{world, learner, rng, store, days, scheduler, cards, now};
-      int next_ms = 0, carried_ms = 0;  // the clock counts whole seconds
-      drill_session(
-          run, queue,
-          {static_cast<int>(all.size()) * 4, [] { return true; },
-           [&] {
-             next_ms = static_cast<int>(std::lround(
-                 1000.0 * median_seconds * std::exp(rng.normal(0.0, kSecondsSpreadWithinLearner))));
-             return next_ms;
-           },
-           [&] {
-             carried_ms += next_ms;
-             now += std::chrono::seconds(carried_ms / 1000);
-             carried_ms %= 1000;
-             seconds += next_ms / 1000.0;
-           }});
+      timed_evening(run, plan, median_seconds, kSecondsSpreadWithinLearner, seconds);
     }
     life.minutes = seconds / 60.0;
     life.score = truth_of(world, learner, study::exam_moment(days, exam_date)).score;
   }
   std::filesystem::remove_all(folder);
   return life;
-}
-
-// B: the ordinary schedule's retention whose minutes come nearest A's — bisection over
-// 0.70–0.97 (more retention, more reviews) until within 5%.
-std::pair<Life, double> matched_ordinary(const World& world, const Config& config,
-                                         const std::string& stratum, std::uint64_t seed,
-                                         double target, const std::filesystem::path& folder) {
-  const auto within = [&](const Life& l) {
-    return std::fabs(l.minutes - target) <= kMinutesTolerance * target;
-  };
-  double low = kLowestRetention, high = kHighestRetention;
-  Life at_low = live(world, config, stratum, seed, low, folder);
-  if (within(at_low) || at_low.minutes > target) return {at_low, low};
-  Life at_high = live(world, config, stratum, seed, high, folder);
-  if (within(at_high) || at_high.minutes < target) return {at_high, high};
-  std::pair<Life, double> nearest = target - at_low.minutes < at_high.minutes - target
-                                        ? std::pair{at_low, low}
-                                        : std::pair{at_high, high};
-  for (int step = 0; step < kRetentionSearchSteps; ++step) {
-    const double middle = (low + high) / 2.0;
-    const Life at_middle = live(world, config, stratum, seed, middle, folder);
-    if (std::fabs(at_middle.minutes - target) < std::fabs(nearest.first.minutes - target))
-      nearest = {at_middle, middle};
-    if (within(at_middle)) break;
-    (at_middle.minutes < target ? low : high) = middle;
-  }
-  return nearest;
 }
 
 }  // namespace
@@ -174,8 +129,11 @@ std::vector<PlanPair> simulate_exam_plans(const Config& config,
     const std::filesystem::path folder =
         scratch_folder(fmt::format("plan-{}-{}-{}", config.name, k, thread));
     const Life plan = live(world, config, pair.stratum, seed, std::nullopt, folder);
-    const auto [ordinary, retention] =
-        matched_ordinary(world, config, pair.stratum, seed, plan.minutes, folder);
+    // B: the ordinary schedule's retention whose minutes come nearest A's.
+    const auto [ordinary, retention] = match_minutes(
+        plan.minutes, kMinutesTolerance,
+        [&](double r) { return live(world, config, pair.stratum, seed, r, folder); },
+        [](const Life& l) { return l.minutes; });
     pair.plan_score = plan.score;
     pair.plan_minutes = plan.minutes;
     pair.plan_retention = plan.first_retention;
@@ -187,24 +145,31 @@ std::vector<PlanPair> simulate_exam_plans(const Config& config,
   return pairs;
 }
 
-PairedDifference paired_difference(const std::vector<PlanPair>& pairs) {
+PairedDifference paired_difference(const std::vector<double>& differences) {
   PairedDifference result;
-  if (pairs.empty()) return result;
-  const auto n = static_cast<double>(pairs.size());
-  for (const PlanPair& p : pairs)
-    result.mean += 100.0 * p.difference() / n;
+  if (differences.empty()) return result;
+  const auto n = static_cast<double>(differences.size());
+  for (const double d : differences)
+    result.mean += 100.0 * d / n;
   engine::Rng rng(0x6578616d);
   std::vector<double> means;
   for (int b = 0; b < kBootstrapResamples; ++b) {
     double sum = 0.0;
-    for (std::size_t k = 0; k < pairs.size(); ++k)
-      sum += pairs[rng.below(pairs.size())].difference();
+    for (std::size_t k = 0; k < differences.size(); ++k)
+      sum += differences[rng.below(differences.size())];
     means.push_back(100.0 * sum / n);
   }
   std::sort(means.begin(), means.end());
   result.low = means[static_cast<std::size_t>(0.025 * kBootstrapResamples)];
   result.high = means[static_cast<std::size_t>(0.975 * kBootstrapResamples) - 1];
   return result;
+}
+
+PairedDifference paired_difference(const std::vector<PlanPair>& pairs) {
+  std::vector<double> differences;
+  for (const PlanPair& p : pairs)
+    differences.push_back(p.difference());
+  return paired_difference(differences);
 }
 
 namespace {

@@ -7,8 +7,10 @@
 // fresh exam form. docs/study.md reports the paired differences (scripts/readiness --exam-plan).
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "bank/model.hpp"
@@ -37,6 +39,36 @@ struct PlanPair {
   double difference() const { return plan_score - ordinary_score; }
 };
 
+// The desired retention, over 0.70–0.97, at which a life's minutes come nearest `target`:
+// bisection (more retention, more reviews) until within `tolerance` × target, 8 steps at most.
+// `live(retention)` lives it; `minutes_of` reads its minutes. Returns the nearest life and its
+// retention.
+template <typename Live, typename Minutes>
+auto match_minutes(double target, double tolerance, Live live, Minutes minutes_of)
+    -> std::pair<decltype(live(0.0)), double> {
+  using Life = decltype(live(0.0));
+  constexpr double kLowest = 0.70, kHighest = 0.97;
+  constexpr int kSteps = 8;
+  const auto off = [&](const Life& l) { return std::fabs(minutes_of(l) - target); };
+  const auto within = [&](const Life& l) { return off(l) <= tolerance * target; };
+  double low = kLowest, high = kHighest;
+  Life at_low = live(low);
+  if (within(at_low) || minutes_of(at_low) > target) return {at_low, low};
+  Life at_high = live(high);
+  if (within(at_high) || minutes_of(at_high) < target) return {at_high, high};
+  std::pair<Life, double> nearest = target - minutes_of(at_low) < minutes_of(at_high) - target
+                                        ? std::pair{at_low, low}
+                                        : std::pair{at_high, high};
+  for (int step = 0; step < kSteps; ++step) {
+    const double middle = (low + high) / 2.0;
+    Life at_middle = live(middle);
+    if (off(at_middle) < off(nearest.first)) nearest = {at_middle, middle};
+    if (within(at_middle)) break;
+    (minutes_of(at_middle) < target ? low : high) = middle;
+  }
+  return nearest;
+}
+
 // Learner k's seed: their ability, memory and study draws in both lives.
 std::uint64_t plan_learner_seed(const Config& config, int k);
 
@@ -52,11 +84,13 @@ std::vector<PlanPair> simulate_exam_plans(const Config& config,
                                           int learners, int threads);
 
 // The paired mean difference A − B in points, with its 95% percentile bootstrap interval (pairs
-// resampled whole, 2,000 times, from a fixed seed).
+// resampled whole, 2,000 times, from a fixed seed): of the pairs, or of differences given as
+// shares.
 struct PairedDifference {
   double mean = 0, low = 0, high = 0;
 };
 PairedDifference paired_difference(const std::vector<PlanPair>& pairs);
+PairedDifference paired_difference(const std::vector<double>& differences);
 
 // The pairs of each configuration as docs/study.md's table and its notes.
 std::string exam_plan_markdown(

@@ -1,9 +1,11 @@
 // proofdeck_readiness_sim: simulated learners against stats' readiness (tests/readiness_sim.hpp),
 // printed as docs/readiness.md's tables; with --exam-plan, the exam plan against the ordinary
-// schedule (tests/exam_plan_sim.hpp), printed as docs/study.md's table. scripts/readiness runs it
-// with 2,000 learners a configuration (1,000 with --exam-plan).
+// schedule (tests/exam_plan_sim.hpp), and with --confidence, drilling with confidence against
+// without (tests/confidence_sim.hpp), each printed as a table of docs/study.md. scripts/readiness
+// runs it with 2,000 learners a configuration (1,000 with --exam-plan or --confidence).
 //
-//   proofdeck_readiness_sim [--exam-plan] [--learners N] [--threads T] [--config NAME]...
+//   proofdeck_readiness_sim [--exam-plan | --confidence] [--learners N] [--threads T]
+//                           [--config NAME]...
 #include <chrono>
 #include <cstdlib>
 #include <iostream>
@@ -14,6 +16,7 @@
 #include <fmt/format.h>
 
 #include "bank/sources.hpp"
+#include "confidence_sim.hpp"
 #include "exam_plan_sim.hpp"
 #include "readiness_sim.hpp"
 
@@ -22,6 +25,7 @@ int main(int argc, char** argv) {
   int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   std::vector<std::string> names;
   bool exam_plan = false;
+  bool confidence = false;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     const auto value = [&]() -> std::string {
@@ -33,6 +37,8 @@ int main(int argc, char** argv) {
     };
     if (arg == "--exam-plan") {
       exam_plan = true;
+    } else if (arg == "--confidence") {
+      confidence = true;
     } else if (arg == "--learners") {
       learners = std::stoi(value());
     } else if (arg == "--threads") {
@@ -40,14 +46,14 @@ int main(int argc, char** argv) {
     } else if (arg == "--config") {
       names.push_back(value());
     } else {
-      std::cerr << "usage: proofdeck_readiness_sim [--exam-plan] [--learners N] [--threads T] "
-                   "[--config NAME]...\n";
+      std::cerr << "usage: proofdeck_readiness_sim [--exam-plan | --confidence] [--learners N] "
+                   "[--threads T] [--config NAME]...\n";
       return 2;
     }
   }
   if (names.empty()) {
     for (const readiness_sim::Config& config : readiness_sim::configurations())
-      if (!exam_plan || !config.dev) names.push_back(config.name);
+      if ((!exam_plan && !confidence) || !config.dev) names.push_back(config.name);
   }
   const auto banks = proofdeck::bank::load_banks(proofdeck::bank::BankSources{{}, true});
   const auto seconds_since = [](auto started) {
@@ -63,6 +69,18 @@ int main(int argc, char** argv) {
                                seconds_since(started));
     }
     std::cout << readiness_sim::exam_plan_markdown(results);
+    return 0;
+  }
+  if (confidence) {
+    std::vector<std::pair<std::string, std::vector<readiness_sim::ConfidencePair>>> results;
+    for (const std::string& name : names) {
+      const auto started = std::chrono::steady_clock::now();
+      results.emplace_back(name, readiness_sim::simulate_confidence(
+                                     readiness_sim::configuration(name), banks, learners, threads));
+      std::cerr << fmt::format("{}: {} paired learners in {:.0f} s\n", name, learners,
+                               seconds_since(started));
+    }
+    std::cout << readiness_sim::confidence_markdown(results);
     return 0;
   }
   std::vector<readiness_sim::Summary> summaries;

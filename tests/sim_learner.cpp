@@ -5,12 +5,16 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <limits>
 #include <numeric>
+#include <optional>
 #include <stdexcept>
 #include <thread>
 
 #include <fmt/format.h>
 
+#include "study/cbm.hpp"
+#include "study/drill_plan.hpp"
 #include "study/modes.hpp"
 
 namespace readiness_sim {
@@ -189,16 +193,24 @@ double Learner::recall(std::size_t i, TimePoint now) const {
   return 0.0;
 }
 
-double Learner::chance(std::size_t i, TimePoint now) const {
+double Learner::knows(std::size_t i, TimePoint now) const {
   const std::size_t o = world_.objective_of[i];
   const double theta = general_ + topic_[world_.topic_of[i]] + objective_[o] + learned_[o];
   const double knows_by_ability =
       logistic(world_.discrimination[i] * (theta - world_.difficulty[i]));
-  const double knows = 1.0 - (1.0 - knows_by_ability) * (1.0 - recall(i, now));
+  return 1.0 - (1.0 - knows_by_ability) * (1.0 - recall(i, now));
+}
+
+double Learner::chance(std::size_t i, TimePoint now) const {
+  const double known = knows(i, now);
   double guess = world_.guess[i];
   for (const std::size_t trap : world_.traps_of[i])
-    if (holds_[trap]) guess = 0.0;
-  return (1.0 - world_.slip[i]) * knows + (1.0 - knows) * guess;
+    if (holds(trap, now)) guess = 0.0;
+  return (1.0 - world_.slip[i]) * known + (1.0 - known) * guess;
+}
+
+bool Learner::holds(std::size_t trap, TimePoint now) const {
+  return holds_[trap] || (!returns_at_.empty() && returns_at_[trap] <= days_of(now));
 }
 
 std::string Learner::trap_of_wrong(std::size_t i, engine::Rng& rng) const {
@@ -207,6 +219,68 @@ std::string Learner::trap_of_wrong(std::size_t i, engine::Rng& rng) const {
     if (holds_[trap]) return world_.traps[trap];
   if (traps.empty()) return "";
   return world_.traps[traps[rng.below(traps.size())]];
+}
+
+void Learner::hypercorrect(const Hypercorrection& model, std::uint64_t seed) {
+  hypercorrection_ = std::make_unique<Hypercorrection>(model);
+  correction_rng_ = engine::Rng(seed);
+  belief_.clear();
+  for (std::size_t t = 0; t < world_.traps.size(); ++t)
+    belief_.push_back(correction_rng_.uniform(model.belief[0], model.belief[1]));
+  returns_at_.assign(world_.traps.size(), std::numeric_limits<double>::infinity());
+}
+
+int Learner::level_of(double feeling, engine::Rng& rng) const {
+  const double felt = feeling + rng.normal(0.0, hypercorrection_->noise);
+  return felt >= 0.8 ? 3 : felt >= 2.0 / 3.0 ? 2 : 1;
+}
+
+Attempt Learner::attempt(std::size_t i, TimePoint now, engine::Rng& rng) const {
+  if (!hypercorrection_) throw std::logic_error("attempt() needs a hypercorrection model");
+  const double known = knows(i, now);
+  const double slip = world_.slip[i];
+  std::optional<std::size_t> held;
+  for (const std::size_t trap : world_.traps_of[i])
+    if (!held && holds(trap, now)) held = trap;
+  Attempt a;
+  const double u = rng.uniform();
+  if (u < known) {  // known: right unless it slips
+    a.correct = u >= known * slip;
+    a.confidence = level_of(known, rng);
+    if (!a.correct) a.trap = trap_of_wrong(i, rng);
+  } else if (held) {  // a misconception answers
+    a.trap = world_.traps[*held];
+    a.by_misconception = true;
+    a.confidence = level_of(belief_[*held], rng);
+  } else {  // a guess
+    a.correct = rng.uniform() < world_.guess[i];
+    a.confidence = level_of(world_.guess[i], rng);
+    if (!a.correct) a.trap = trap_of_wrong(i, rng);
+  }
+  return a;
+}
+
+void Learner::feedback(std::size_t i, const Attempt& a, TimePoint now) {
+  if (!hypercorrection_) return;
+  const Hypercorrection& model = *hypercorrection_;
+  const double t = days_of(now);
+  const std::size_t level = static_cast<std::size_t>(std::clamp(a.confidence, 1, 3) - 1);
+  for (const std::size_t trap : world_.traps_of[i]) {
+    if (returns_at_[trap] <= t) {  // came back: held again
+      holds_[trap] = true;
+      returns_at_[trap] = std::numeric_limits<double>::infinity();
+    }
+    if (a.by_misconception && world_.traps[trap] == a.trap && holds_[trap]) {
+      if (correction_rng_.uniform() < model.corrected[level]) {
+        holds_[trap] = false;
+        if (correction_rng_.uniform() < model.returns[level])
+          returns_at_[trap] = t - model.return_days * std::log(1.0 - correction_rng_.uniform());
+      }
+    } else if (a.correct && !holds_[trap] && std::isfinite(returns_at_[trap]) &&
+               correction_rng_.uniform() < model.settled_by_retrieval) {
+      returns_at_[trap] = std::numeric_limits<double>::infinity();
+    }
+  }
 }
 
 void Learner::learn(std::size_t i, bool correct, TimePoint now, double weight) {
@@ -329,28 +403,66 @@ study::AnswerRecord answer_record(const World& world, const Learner& learner, en
   return record;
 }
 
-int drill_session(DrillRun& run, const std::vector<const bank::Question*>& queue,
+namespace {
+
+// One answer of a drill session as the learner gives it: with a hypercorrection model, their
+// attempt (how sure they felt saved when the session asks); else answer_record()'s.
+study::AnswerRecord drill_answer(DrillRun& run, const bank::Question& q, std::int64_t session,
+                                 Attempt& attempt) {
+  if (!run.learner.hypercorrects()) {
+    study::AnswerRecord record =
+        answer_record(run.world, run.learner, run.rng, q, "drill", session, run.now);
+    attempt.correct = record.correct;
+    return record;
+  }
+  attempt = run.learner.attempt(run.world.index.at(q.id), run.now, run.rng);
+  study::AnswerRecord record;
+  record.card = q.id;
+  record.bank = q.bank;
+  record.topic = q.topic;
+  record.at = run.now;
+  record.mode = "drill";
+  record.session = session;
+  record.correct = attempt.correct;
+  record.answer = attempt.correct ? "right" : "wrong";
+  record.trap = attempt.trap;
+  if (run.asks_confidence) record.confidence = attempt.confidence;
+  return record;
+}
+
+}  // namespace
+
+int drill_session(DrillRun& run, const std::vector<const bank::Question*>& dealt,
                   const DrillPace& pace) {
-  if (queue.empty()) return 0;
+  if (dealt.empty()) return 0;
   const std::int64_t session = run.store.begin_session("drill", run.now, "{}");
+  std::vector<const bank::Question*> queue = dealt;  // a miss at 3 comes back into it
   std::vector<const bank::Question*> learning;
   int reviews = 0;
-  const auto review = [&](const bank::Question* q) {
+  const auto review = [&](const bank::Question* q, std::size_t next) {
     const study::Card card = run.cards.contains(q->id) ? run.cards[q->id] : study::Card{};
-    study::AnswerRecord record =
-        answer_record(run.world, run.learner, run.rng, *q, "drill", session, run.now);
+    Attempt attempt;
+    study::AnswerRecord record = drill_answer(run, *q, session, attempt);
     record.duration_ms = pace.duration_ms();
     const std::size_t i = run.world.index.at(q->id);
+    // Asked how sure, the rating is drill's from the level; else "How was it?" by how easily the
+    // learner knew it.
     const double own_recall = run.learner.chance(i, run.now);
-    const study::Rating rating = !record.correct     ? study::Rating::again
+    const study::Rating rating = run.asks_confidence
+                                     ? study::confidence_rating(record.correct, attempt.confidence)
+                                 : !record.correct   ? study::Rating::again
                                  : own_recall > 0.92 ? study::Rating::easy
                                  : own_recall > 0.7  ? study::Rating::good
                                                      : study::Rating::hard;
-    const study::ReviewOutcome reviewed = run.days.review(run.scheduler, card, rating, run.now);
+    study::ReviewOutcome reviewed = run.days.review(run.scheduler, card, rating, run.now);
+    if (run.asks_confidence && rating == study::Rating::again &&
+        attempt.confidence == study::kHighestConfidence)
+      study::hurry_back(reviewed.card, run.now, queue, next, q);
     record.rating = rating;
     record.elapsed_days = reviewed.elapsed_days;
     run.store.record(record, reviewed.card);
     run.cards[q->id] = reviewed.card;
+    run.learner.feedback(i, attempt, run.now);
     run.learner.learn(i, record.correct, run.now, 1.0);
     if ((reviewed.card.state == study::CardState::learning ||
          reviewed.card.state == study::CardState::relearning) &&
@@ -359,9 +471,10 @@ int drill_session(DrillRun& run, const std::vector<const bank::Question*>& queue
     ++reviews;
     pace.after_answer();
   };
-  for (const bank::Question* q : queue) {
+  for (std::size_t next = 0; next < queue.size();) {
     if (reviews >= pace.max_reviews || !pace.may_answer()) break;
-    review(q);
+    const bank::Question* q = queue[next++];
+    review(q, next);
   }
   // Cards in their steps come back within the session, as drill brings them back.
   for (int pass = 0; pass < 3 && pace.may_answer(); ++pass) {
@@ -372,7 +485,7 @@ int drill_session(DrillRun& run, const std::vector<const bank::Question*>& queue
            card.state == study::CardState::relearning) &&
           card.due && *card.due <= run.now + std::chrono::minutes(20) && pace.may_answer()) {
         if (*card.due > run.now) run.now = *card.due;
-        review(q);
+        review(q, queue.size());
         any = true;
       }
     }
@@ -380,6 +493,26 @@ int drill_session(DrillRun& run, const std::vector<const bank::Question*>& queue
   }
   run.store.end_session(session, run.now, 0, reviews, std::nullopt, false);
   return reviews;
+}
+
+void timed_evening(DrillRun& run, const study::DrillPlan& plan, double median_seconds,
+                   double spread, double& seconds) {
+  std::vector<const bank::Question*> queue = plan.due;
+  queue.insert(queue.end(), plan.fresh.begin(), plan.fresh.end());
+  int next_ms = 0, carried_ms = 0;  // the clock counts whole seconds
+  drill_session(run, queue,
+                {static_cast<int>(run.world.items.size()) * 4, [] { return true; },
+                 [&] {
+                   next_ms = static_cast<int>(std::lround(1000.0 * median_seconds *
+                                                          std::exp(run.rng.normal(0.0, spread))));
+                   return next_ms;
+                 },
+                 [&] {
+                   carried_ms += next_ms;
+                   run.now += std::chrono::seconds(carried_ms / 1000);
+                   carried_ms %= 1000;
+                   seconds += next_ms / 1000.0;
+                 }});
 }
 
 }  // namespace readiness_sim

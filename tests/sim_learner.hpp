@@ -4,9 +4,11 @@
 // (the world); a learner has an ability per topic and objective, misconceptions held as traps,
 // learning from feedback with transfer inside an objective, and forgetting by ACT-R, half-life
 // regression or FSRS with their own weights. The truth is the learner's expected score on a fresh
-// exam form, averaged over forms exam draws.
+// exam form, averaged over forms exam draws. With a Hypercorrection model, a learner also feels
+// how sure each answer is and may drop a misconception after feedback, for a while.
 #pragma once
 
+#include <array>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -22,6 +24,7 @@
 #include "engine/rng.hpp"
 #include "readiness_sim.hpp"
 #include "study/chance.hpp"
+#include "study/drill_plan.hpp"
 #include "study/fsrs.hpp"
 #include "study/learner_day.hpp"
 #include "study/progress.hpp"
@@ -61,6 +64,41 @@ struct World {
 
 World make_world(const Config& config, const std::vector<proofdeck::bank::Bank>& banks);
 
+// How sure a learner feels of an answer, and what feedback on a wrong one does to a misconception
+// they hold: the model the confidence experiment (confidence_sim.hpp) runs, committed before any
+// mapping from confidence to a rating was tried on it. Without it (the readiness and exam-plan
+// experiments) a misconception is held for good.
+//
+// Feeling: an answer the learner knows feels as sure as the knowledge is strong (`knows`, the
+// memory and ability the item's chance rests on); one a held misconception gave feels as sure as
+// the learner believes it (a belief drawn per misconception, uniform over `belief`); a guess feels
+// like its odds. The level is that feeling plus normal noise (`noise`) cut at Moodle's break-even
+// points: 3 from 0.8, 2 from ⅔, else 1.
+//
+// Hypercorrection (Butterfield & Metcalfe 2001): after feedback on an answer a held misconception
+// gave, the learner drops it with a chance that rises with how sure they were (`corrected`, by
+// level). It comes back (Butler, Fazio & Marsh 2011: high-confidence errors corrected at once
+// return over a week more often than low ones) with a chance by the level it was corrected at
+// (`returns`), after an exponential delay of mean `return_days`; each right answer to one of its
+// items in the meantime settles the correction for good with chance `settled_by_retrieval`.
+struct Hypercorrection {
+  std::array<double, 2> belief = {0.6, 1.0};
+  double noise = 0.1;
+  std::array<double, 3> corrected = {0.30, 0.45, 0.60};
+  std::array<double, 3> returns = {0.15, 0.25, 0.35};
+  double return_days = 7.0;
+  double settled_by_retrieval = 0.3;
+};
+
+// One answer as the learner gives it: right or wrong, how sure they felt (1–3), the misconception
+// a wrong one shows, and whether a misconception they hold gave it.
+struct Attempt {
+  bool correct = false;
+  int confidence = 1;
+  std::string trap;
+  bool by_misconception = false;
+};
+
 class Learner {
  public:
   Learner(const World& world, const Config& config, double mean_ability,
@@ -81,6 +119,24 @@ class Learner {
   // practised, its objective's siblings a little, and the objective learned more after a miss.
   void learn(std::size_t i, bool correct, proofdeck::TimePoint now, double weight);
 
+  // Gives the learner a feeling of how sure they are, and misconceptions feedback can correct;
+  // its draws come from `seed`, apart from the learner's others.
+  void hypercorrect(const Hypercorrection& model, std::uint64_t seed);
+  bool hypercorrects() const { return hypercorrection_ != nullptr; }
+
+  // An answer to item i at `now` (with hypercorrect(): right with chance(i, now), by one of its
+  // routes — known, a slip of the known, a held misconception, a guess — and as sure as that
+  // route feels).
+  Attempt attempt(std::size_t i, proofdeck::TimePoint now, proofdeck::engine::Rng& rng) const;
+
+  // After feedback on `a` to item i (with hypercorrect()): a misconception that gave it may be
+  // dropped; a right answer may settle a correction pending its return. learn() the rest.
+  void feedback(std::size_t i, const Attempt& a, proofdeck::TimePoint now);
+
+  // Whether the learner holds misconception `trap` at `now` (a corrected one that came back
+  // counts).
+  bool holds(std::size_t trap, proofdeck::TimePoint now) const;
+
  private:
   struct Trace {
     double at;  // days
@@ -89,6 +145,8 @@ class Learner {
   };
 
   double activation(std::size_t i, double t) const;
+  double knows(std::size_t i, proofdeck::TimePoint now) const;
+  int level_of(double feeling, proofdeck::engine::Rng& rng) const;
   void practise(std::size_t i, bool correct, double t, proofdeck::TimePoint now, double weight);
 
   const World& world_;
@@ -107,6 +165,11 @@ class Learner {
   std::unique_ptr<proofdeck::study::Scheduler> memory_scheduler_;
   proofdeck::engine::Rng transfer_rng_{0};
   std::vector<proofdeck::study::Card> memory_;
+  // Hypercorrection (none unless hypercorrect())
+  std::unique_ptr<Hypercorrection> hypercorrection_;
+  proofdeck::engine::Rng correction_rng_{0};
+  std::vector<double> belief_;      // how sure a held misconception feels
+  std::vector<double> returns_at_;  // days; infinity when the correction holds (or none pending)
 };
 
 struct Truth {
@@ -144,6 +207,9 @@ struct DrillRun {
   const proofdeck::study::Scheduler& scheduler;
   std::map<std::string, proofdeck::study::Card>& cards;
   proofdeck::TimePoint& now;
+  // drill --confidence: the learner says how sure (a hypercorrecting learner's attempt.confidence)
+  // in place of "How was it?", rated and hurried back as drill does.
+  bool asks_confidence = false;
 };
 
 // How a session's answers are paced: the reviews the learner stops at, whether another may be
@@ -156,10 +222,17 @@ struct DrillPace {
   std::function<void()> after_answer;
 };
 
-// A drill session as drill runs it: `queue` (due cards, then new ones) up to the pace's reviews,
-// each rated by how sure the learner was, then the cards in their steps brought back within 20
-// minutes, up to three passes. Returns the reviews given.
-int drill_session(DrillRun& run, const std::vector<const proofdeck::bank::Question*>& queue,
+// A drill session as drill runs it: `dealt` (due cards, then new ones) up to the pace's reviews,
+// each rated by how sure the learner was (a miss at 3 with --confidence brought back after three
+// others), then the cards in their steps brought back within 20 minutes, up to three passes; a
+// hypercorrecting learner hears the feedback on each. Returns the reviews given.
+int drill_session(DrillRun& run, const std::vector<const proofdeck::bank::Question*>& dealt,
                   const DrillPace& pace);
+
+// An evening's drill session over `plan` (its due cards, then its new ones), every card answered:
+// each answer takes the learner's `median_seconds` times a lognormal factor (sd `spread` in log),
+// the clock moving by whole seconds, and each answer's seconds added to `seconds`.
+void timed_evening(DrillRun& run, const proofdeck::study::DrillPlan& plan, double median_seconds,
+                   double spread, double& seconds);
 
 }  // namespace readiness_sim

@@ -81,7 +81,7 @@ TEST_CASE("when the ordinary schedule does as well on average the interval holds
   CHECK(d.mean == Approx(0.0).margin(1e-12));
   CHECK(d.low < 0.0);
   CHECK(d.high > 0.0);
-  CHECK(readiness_sim::paired_difference({}).mean == 0.0);
+  CHECK(readiness_sim::paired_difference(std::vector<PlanPair>{}).mean == 0.0);
 }
 
 // Out of the quick loop and the sanitizer tree (each life is a month of drilling, five times

@@ -25,9 +25,6 @@ namespace proofdeck::study {
 
 namespace {
 
-constexpr std::chrono::minutes kConfidentMissStep{1};
-constexpr std::size_t kConfidentMissGap = 3;
-
 // The drill's header and seed line, and what waits for another day.
 std::string drill_header(const Session& s, const DrillPlan& plan, std::size_t ahead,
                          const DrillOptions& options, bool exam_plan) {
@@ -122,27 +119,6 @@ Rating ask_rating(Session& s, Answered& a, Outcome& outcome, bool& stop_after) {
   return rating;
 }
 
-// With confidence, the rating is what the learner said before seeing the feedback: right at 1
-// (guessing) Hard, at 2 or 3 Good; wrong at any level Again.
-Rating confidence_rating(const Answered& a) {
-  if (!a.grade.correct) return Rating::again;
-  return a.confidence.value_or(kLowestConfidence) == kLowestConfidence ? Rating::hard
-                                                                       : Rating::good;
-}
-
-// A miss at 3 (sure) is a misconception held with confidence, corrected most readily while the
-// feedback is fresh (the hypercorrection effect): its step is kConfidentMissStep rather than 10
-// minutes, and the card comes back in this session after kConfidentMissGap other cards (fewer
-// when fewer are left).
-void hurry_back(Card& card, TimePoint at, std::vector<const bank::Question*>& queue,
-                std::size_t next, const bank::Question* q) {
-  if ((card.state == CardState::learning || card.state == CardState::relearning) && card.due &&
-      *card.due > at + kConfidentMissStep)
-    card.due = at + kConfidentMissStep;
-  const std::size_t back = std::min(next + kConfidentMissGap, queue.size());
-  queue.insert(queue.begin() + static_cast<std::ptrdiff_t>(back), q);
-}
-
 // After an answer: with confidence, how sure (asked before the feedback) rates the card;
 // without, the feedback and then "How was it?" after a right answer. `stop_after` when the learner
 // stopped at either question.
@@ -154,7 +130,7 @@ Rating feedback_and_rating(Session& s, Answered& a, const DrillOptions& options,
       s.out << render_feedback(s, a, options.show_demo);
     stop_after = sure.end != ConfidenceReply::End::chosen;
     outcome.interrupted = sure.end == ConfidenceReply::End::interrupted;
-    return confidence_rating(a);
+    return confidence_rating(a.grade.correct, a.confidence);
   }
   s.out << render_feedback(s, a, options.show_demo);
   if (!a.grade.correct) return Rating::again;  // wrong, or right only after opening the proof

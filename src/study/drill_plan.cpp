@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "bank/prerequisites.hpp"
+#include "study/cbm.hpp"
 #include "text/number.hpp"
 
 namespace proofdeck::study {
@@ -136,6 +137,20 @@ DrillPlan plan_drill(const std::vector<bank::Bank>& banks,
   }
   if (plan.fresh.size() > quota) plan.fresh.resize(quota);
   return plan;
+}
+
+Rating confidence_rating(bool correct, std::optional<int> confidence) {
+  if (!correct) return Rating::again;
+  return confidence.value_or(kLowestConfidence) == kLowestConfidence ? Rating::hard : Rating::good;
+}
+
+void hurry_back(Card& card, TimePoint at, std::vector<const bank::Question*>& queue,
+                std::size_t next, const bank::Question* q) {
+  if ((card.state == CardState::learning || card.state == CardState::relearning) && card.due &&
+      *card.due > at + kConfidentMissStep)
+    card.due = at + kConfidentMissStep;
+  const std::size_t back = std::min(next + kConfidentMissGap, queue.size());
+  queue.insert(queue.begin() + static_cast<std::ptrdiff_t>(back), q);
 }
 
 }  // namespace proofdeck::study

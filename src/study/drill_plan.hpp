@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstddef>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -47,6 +48,19 @@ std::string due_when(const LearnerDays& days, const Card& card, TimePoint now);
 // How far ahead a card in its learning steps is asked when nothing else is due, as Anki's
 // learn-ahead limit.
 inline constexpr std::chrono::minutes kLearnAhead{20};
+
+// With --confidence, the rating is what the learner said before seeing the feedback: right at 1
+// (guessing) Hard, at 2 or 3 Good; wrong at any level Again. No level counts as 1.
+Rating confidence_rating(bool correct, std::optional<int> confidence);
+
+// A miss at 3 (sure) is a misconception held with confidence, corrected most readily while the
+// feedback is fresh (the hypercorrection effect): its step is kConfidentMissStep rather than the
+// usual 10 minutes, and `q` comes back in `queue` after kConfidentMissGap other cards from `next`
+// (fewer when fewer are left).
+inline constexpr std::chrono::minutes kConfidentMissStep{1};
+inline constexpr std::size_t kConfidentMissGap = 3;
+void hurry_back(Card& card, TimePoint at, std::vector<const bank::Question*>& queue,
+                std::size_t next, const bank::Question* q);
 
 // An FSRS card counts as a leech after this many lapses.
 inline constexpr int kLeechLapses = 8;
