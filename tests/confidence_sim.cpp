@@ -29,6 +29,13 @@ using proofdeck::TimePoint;
 
 namespace {
 
+// How a life drills (DrillRun's fields of the same names).
+struct Habits {
+  bool asks_confidence = false;
+  bool hurries_back = true;
+  bool rates_by_feeling = false;
+};
+
 // The objectives a misconception the learner holds at `now` bites: one of their items names it.
 std::vector<std::size_t> bitten_objectives(const World& world, const Learner& learner,
                                            TimePoint now) {
@@ -54,10 +61,9 @@ double mean_recall(const Truth& truth, const std::vector<std::size_t>& objective
 }
 
 // Each evening a drill session through the real code — drill's deal of due and new cards (20 new
-// a day), FSRS at `retention`, every card due answered; with `asks`, as `drill --confidence` runs
-// it.
+// a day), FSRS at `retention`, every card due answered, by the learner's habits.
 ConfidenceLife live(const World& world, const Config& config, const std::string& stratum,
-                    std::uint64_t seed, bool asks, double retention,
+                    std::uint64_t seed, const Habits& habits, double retention,
                     const std::filesystem::path& folder, int& trap_objectives) {
   engine::Rng draws(seed);
   Learner learner(world, config, mean_ability(stratum), draws);
@@ -73,7 +79,7 @@ ConfidenceLife live(const World& world, const Config& config, const std::string&
   std::filesystem::remove_all(folder);
   {
     study::ProgressStore store = study::ProgressStore::open(folder);
-    store.set_asks_confidence(asks);
+    store.set_asks_confidence(habits.asks_confidence);
     study::SchedulerOptions options;
     options.desired_retention = retention;
     const study::Scheduler scheduler(options);
@@ -85,7 +91,10 @@ ConfidenceLife live(const World& world, const Config& config, const std::string&
       const study::DrillPlan plan =
           study::plan_drill(*world.banks, world.items, cards, store.reviews(), days, now,
                             study::DrillOptions{}.new_per_day, true);
-      DrillRun run{world, learner, rng, store, days, scheduler, cards, now, asks};
+      DrillRun run{world, learner, rng, store, days, scheduler, cards, now};
+      run.asks_confidence = habits.asks_confidence;
+      run.hurries_back = habits.hurries_back;
+      run.rates_by_feeling = habits.rates_by_feeling;
       timed_evening(run, plan, median_seconds, kSecondsSpreadWithinLearner, seconds);
     }
     for (const study::ReviewRow& r : store.reviews())
@@ -106,9 +115,18 @@ ConfidenceLife live(const World& world, const Config& config, const std::string&
 
 }  // namespace
 
+const std::vector<ConfidenceVariant>& confidence_variants() {
+  static const std::vector<ConfidenceVariant> variants = {
+      {"as drill does it", true, false},
+      {"no hurry back", false, false},
+      {"B rates by the same feeling", true, true},
+  };
+  return variants;
+}
+
 std::vector<ConfidencePair> simulate_confidence(const Config& config,
                                                 const std::vector<bank::Bank>& banks, int learners,
-                                                int threads) {
+                                                int threads, const ConfidenceVariant& variant) {
   const World world = make_world(config, banks);
   std::vector<ConfidencePair> pairs(static_cast<std::size_t>(learners));
   for_each_learner(learners, threads, [&](int k, std::size_t thread) {
@@ -118,13 +136,15 @@ std::vector<ConfidencePair> simulate_confidence(const Config& config,
     const std::uint64_t seed = plan_learner_seed(config, k);
     const std::filesystem::path folder =
         scratch_folder(fmt::format("confidence-{}-{}-{}", config.name, k, thread));
-    pair.with = live(world, config, pair.stratum, seed, true, kConfidenceRetention, folder,
+    const Habits with{true, variant.hurries_back, false},
+        without{false, true, variant.rates_by_feeling};
+    pair.with = live(world, config, pair.stratum, seed, with, kConfidenceRetention, folder,
                      pair.trap_objectives);
     // B: without, at the retention whose minutes come nearest A's.
     std::tie(pair.without, pair.without_retention) = match_minutes(
         pair.with.minutes, kConfidenceMinutesTolerance,
         [&](double r) {
-          return live(world, config, pair.stratum, seed, false, r, folder, pair.trap_objectives);
+          return live(world, config, pair.stratum, seed, without, r, folder, pair.trap_objectives);
         },
         [](const ConfidenceLife& l) { return l.minutes; });
     pair.matched = std::fabs(pair.without.minutes - pair.with.minutes) <=
@@ -158,39 +178,36 @@ std::string points(const PairedDifference& d) {
 
 }  // namespace
 
-std::string confidence_markdown(
-    const std::vector<std::pair<std::string, std::vector<ConfidencePair>>>& configurations) {
+std::string confidence_markdown(const std::vector<ConfidenceRun>& runs) {
   std::string out =
-      "| configuration | learners | objectives bitten | minutes a day, A / B | retention, A / B | "
-      "minutes matched | misses at 3 a learner, A | recall next morning, A / B | A − B (points, "
-      "95%) | a week later, A − B | "
-      "exam score, A − B | misconceptions held a week later, A / B |\n"
-      "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
-  for (const auto& [name, all] : configurations) {
+      "| configuration | variant | learners | objectives bitten | minutes a day, A / B | B's "
+      "retention | matched | misses at 3, A | recall next morning, A / B | A − B next morning "
+      "(points, 95%) | A − B a week later | exam score, A − B | misconceptions a week later, A / B "
+      "(at start) |\n"
+      "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+  for (const ConfidenceRun& run : runs) {
     std::vector<ConfidencePair> pairs;
-    std::copy_if(all.begin(), all.end(), std::back_inserter(pairs),
+    std::copy_if(run.pairs.begin(), run.pairs.end(), std::back_inserter(pairs),
                  [](const ConfidencePair& p) { return p.trap_objectives > 0; });
+    const auto mean = [&](auto of) { return mean_of(pairs, of); };
     out += fmt::format(
-        "| {} | {} of {} | {:.1f} | {:.1f} / {:.1f} | {:.2f} / {:.2f} | {:.0f}% | {:.1f} | {:.1f}% "
-        "/ "
-        "{:.1f}% | {} | {} | {} | "
-        "{:.2f} / {:.2f} of {:.2f} |\n",
-        name, pairs.size(), all.size(),
-        mean_of(pairs, [](const ConfidencePair& p) { return p.trap_objectives; }),
-        mean_of(pairs, [](const ConfidencePair& p) { return p.with.minutes; }) / kConfidenceDays,
-        mean_of(pairs, [](const ConfidencePair& p) { return p.without.minutes; }) / kConfidenceDays,
-        kConfidenceRetention,
-        mean_of(pairs, [](const ConfidencePair& p) { return p.without_retention; }),
-        100.0 * mean_of(pairs, [](const ConfidencePair& p) { return p.matched ? 1.0 : 0.0; }),
-        mean_of(pairs, [](const ConfidencePair& p) { return p.with.confident_misses; }),
-        100.0 * mean_of(pairs, [](const ConfidencePair& p) { return p.with.next_morning; }),
-        100.0 * mean_of(pairs, [](const ConfidencePair& p) { return p.without.next_morning; }),
+        "| {} | {} | {} of {} | {:.1f} | {:.1f} / {:.1f} | {:.2f} | {:.0f}% | {:.1f} | {:.1f}% / "
+        "{:.1f}% | {} | {} | {} | {:.1f} / {:.1f} ({:.1f}) |\n",
+        run.config, run.variant, pairs.size(), run.pairs.size(),
+        mean([](const ConfidencePair& p) { return p.trap_objectives; }),
+        mean([](const ConfidencePair& p) { return p.with.minutes; }) / kConfidenceDays,
+        mean([](const ConfidencePair& p) { return p.without.minutes; }) / kConfidenceDays,
+        mean([](const ConfidencePair& p) { return p.without_retention; }),
+        100.0 * mean([](const ConfidencePair& p) { return p.matched ? 1.0 : 0.0; }),
+        mean([](const ConfidencePair& p) { return p.with.confident_misses; }),
+        100.0 * mean([](const ConfidencePair& p) { return p.with.next_morning; }),
+        100.0 * mean([](const ConfidencePair& p) { return p.without.next_morning; }),
         points(difference_of(pairs, [](const ConfidenceLife& l) { return l.next_morning; })),
         points(difference_of(pairs, [](const ConfidenceLife& l) { return l.week_later; })),
         points(difference_of(pairs, [](const ConfidenceLife& l) { return l.score; })),
-        mean_of(pairs, [](const ConfidencePair& p) { return p.with.held_at_end; }),
-        mean_of(pairs, [](const ConfidencePair& p) { return p.without.held_at_end; }),
-        mean_of(pairs, [](const ConfidencePair& p) { return p.with.held_at_start; }));
+        mean([](const ConfidencePair& p) { return p.with.held_at_end; }),
+        mean([](const ConfidencePair& p) { return p.without.held_at_end; }),
+        mean([](const ConfidencePair& p) { return p.with.held_at_start; }));
   }
   return out;
 }

@@ -48,15 +48,32 @@ struct ConfidencePair {
   bool matched = false;          // B's minutes within 2% of A's
 };
 
+// What A and B do, beside drilling with confidence or without. The first, as drill does it, is
+// the experiment; the others take one thing away to show what the difference comes from: A's miss
+// at 3 brought back (`hurries_back`), and B's "How was it?" answered by the true chance of a
+// right answer, a perfect judge, or by the same noisy feeling A's confidence comes from
+// (`rates_by_feeling`).
+struct ConfidenceVariant {
+  std::string name;
+  bool hurries_back = true;
+  bool rates_by_feeling = false;
+};
+const std::vector<ConfidenceVariant>& confidence_variants();
+
 // `learners` learners of the configuration (strata in turn, drawn from the configuration's seed
 // and k as the exam-plan experiment draws them), on `threads` threads; pairs in learner order.
-std::vector<ConfidencePair> simulate_confidence(const Config& config,
-                                                const std::vector<proofdeck::bank::Bank>& banks,
-                                                int learners, int threads);
+std::vector<ConfidencePair> simulate_confidence(
+    const Config& config, const std::vector<proofdeck::bank::Bank>& banks, int learners,
+    int threads, const ConfidenceVariant& variant = confidence_variants().front());
 
-// The pairs of each configuration as docs/study.md's table: the paired differences with their
-// 95% bootstrap intervals (learners without a misconception on the bank's objectives left out).
-std::string confidence_markdown(
-    const std::vector<std::pair<std::string, std::vector<ConfidencePair>>>& configurations);
+// The pairs of each configuration and variant as docs/study.md's table: the paired differences
+// with their 95% bootstrap intervals (learners without a misconception on the bank's objectives
+// left out).
+struct ConfidenceRun {
+  std::string config;
+  std::string variant;
+  std::vector<ConfidencePair> pairs;
+};
+std::string confidence_markdown(const std::vector<ConfidenceRun>& runs);
 
 }  // namespace readiness_sim

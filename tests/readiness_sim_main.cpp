@@ -1,11 +1,12 @@
 // proofdeck_readiness_sim: simulated learners against stats' readiness (tests/readiness_sim.hpp),
 // printed as docs/readiness.md's tables; with --exam-plan, the exam plan against the ordinary
 // schedule (tests/exam_plan_sim.hpp), and with --confidence, drilling with confidence against
-// without (tests/confidence_sim.hpp), each printed as a table of docs/study.md. scripts/readiness
-// runs it with 2,000 learners a configuration (1,000 with --exam-plan or --confidence).
+// without (tests/confidence_sim.hpp; with --variants, each variant of it too), each printed as a
+// table of docs/study.md. scripts/readiness runs it with 2,000 learners a configuration (1,000
+// with --exam-plan or --confidence, 300 with --confidence --variants).
 //
-//   proofdeck_readiness_sim [--exam-plan | --confidence] [--learners N] [--threads T]
-//                           [--config NAME]...
+//   proofdeck_readiness_sim [--exam-plan | --confidence [--variants]] [--learners N]
+//                           [--threads T] [--config NAME]...
 #include <chrono>
 #include <cstdlib>
 #include <iostream>
@@ -26,6 +27,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> names;
   bool exam_plan = false;
   bool confidence = false;
+  bool variants = false;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     const auto value = [&]() -> std::string {
@@ -39,6 +41,8 @@ int main(int argc, char** argv) {
       exam_plan = true;
     } else if (arg == "--confidence") {
       confidence = true;
+    } else if (arg == "--variants") {
+      variants = true;
     } else if (arg == "--learners") {
       learners = std::stoi(value());
     } else if (arg == "--threads") {
@@ -46,7 +50,8 @@ int main(int argc, char** argv) {
     } else if (arg == "--config") {
       names.push_back(value());
     } else {
-      std::cerr << "usage: proofdeck_readiness_sim [--exam-plan | --confidence] [--learners N] "
+      std::cerr << "usage: proofdeck_readiness_sim [--exam-plan | --confidence [--variants]] "
+                   "[--learners N] "
                    "[--threads T] [--config NAME]...\n";
       return 2;
     }
@@ -72,15 +77,19 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (confidence) {
-    std::vector<std::pair<std::string, std::vector<readiness_sim::ConfidencePair>>> results;
+    std::vector<readiness_sim::ConfidenceRun> runs;
     for (const std::string& name : names) {
-      const auto started = std::chrono::steady_clock::now();
-      results.emplace_back(name, readiness_sim::simulate_confidence(
-                                     readiness_sim::configuration(name), banks, learners, threads));
-      std::cerr << fmt::format("{}: {} paired learners in {:.0f} s\n", name, learners,
-                               seconds_since(started));
+      for (const readiness_sim::ConfidenceVariant& variant : readiness_sim::confidence_variants()) {
+        if (!variants && &variant != &readiness_sim::confidence_variants().front()) continue;
+        const auto started = std::chrono::steady_clock::now();
+        runs.push_back({name, variant.name,
+                        readiness_sim::simulate_confidence(readiness_sim::configuration(name),
+                                                           banks, learners, threads, variant)});
+        std::cerr << fmt::format("{} ({}): {} paired learners in {:.0f} s\n", name, variant.name,
+                                 learners, seconds_since(started));
+      }
     }
-    std::cout << readiness_sim::confidence_markdown(results);
+    std::cout << readiness_sim::confidence_markdown(runs);
     return 0;
   }
   std::vector<readiness_sim::Summary> summaries;

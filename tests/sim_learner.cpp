@@ -230,9 +230,9 @@ void Learner::hypercorrect(const Hypercorrection& model, std::uint64_t seed) {
   returns_at_.assign(world_.traps.size(), std::numeric_limits<double>::infinity());
 }
 
-int Learner::level_of(double feeling, engine::Rng& rng) const {
-  const double felt = feeling + rng.normal(0.0, hypercorrection_->noise);
-  return felt >= 0.8 ? 3 : felt >= 2.0 / 3.0 ? 2 : 1;
+void Learner::feel(Attempt& a, double feeling, engine::Rng& rng) const {
+  a.felt = feeling + rng.normal(0.0, hypercorrection_->noise);
+  a.confidence = a.felt >= 0.8 ? 3 : a.felt >= 2.0 / 3.0 ? 2 : 1;
 }
 
 Attempt Learner::attempt(std::size_t i, TimePoint now, engine::Rng& rng) const {
@@ -246,15 +246,15 @@ Attempt Learner::attempt(std::size_t i, TimePoint now, engine::Rng& rng) const {
   const double u = rng.uniform();
   if (u < known) {  // known: right unless it slips
     a.correct = u >= known * slip;
-    a.confidence = level_of(known, rng);
+    feel(a, known, rng);
     if (!a.correct) a.trap = trap_of_wrong(i, rng);
   } else if (held) {  // a misconception answers
     a.trap = world_.traps[*held];
     a.by_misconception = true;
-    a.confidence = level_of(belief_[*held], rng);
+    feel(a, belief_[*held], rng);
   } else {  // a guess
     a.correct = rng.uniform() < world_.guess[i];
-    a.confidence = level_of(world_.guess[i], rng);
+    feel(a, world_.guess[i], rng);
     if (!a.correct) a.trap = trap_of_wrong(i, rng);
   }
   return a;
@@ -447,15 +447,17 @@ int drill_session(DrillRun& run, const std::vector<const bank::Question*>& dealt
     const std::size_t i = run.world.index.at(q->id);
     // Asked how sure, the rating is drill's from the level; else "How was it?" by how easily the
     // learner knew it.
-    const double own_recall = run.learner.chance(i, run.now);
+    const double ease = run.rates_by_feeling && run.learner.hypercorrects()
+                            ? attempt.felt
+                            : run.learner.chance(i, run.now);
     const study::Rating rating = run.asks_confidence
                                      ? study::confidence_rating(record.correct, attempt.confidence)
-                                 : !record.correct   ? study::Rating::again
-                                 : own_recall > 0.92 ? study::Rating::easy
-                                 : own_recall > 0.7  ? study::Rating::good
-                                                     : study::Rating::hard;
+                                 : !record.correct ? study::Rating::again
+                                 : ease > 0.92     ? study::Rating::easy
+                                 : ease > 0.7      ? study::Rating::good
+                                                   : study::Rating::hard;
     study::ReviewOutcome reviewed = run.days.review(run.scheduler, card, rating, run.now);
-    if (run.asks_confidence && rating == study::Rating::again &&
+    if (run.asks_confidence && run.hurries_back && rating == study::Rating::again &&
         attempt.confidence == study::kHighestConfidence)
       study::hurry_back(reviewed.card, run.now, queue, next, q);
     record.rating = rating;

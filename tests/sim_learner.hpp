@@ -90,10 +90,12 @@ struct Hypercorrection {
   double settled_by_retrieval = 0.3;
 };
 
-// One answer as the learner gives it: right or wrong, how sure they felt (1–3), the misconception
-// a wrong one shows, and whether a misconception they hold gave it.
+// One answer as the learner gives it: right or wrong, how sure they felt (the feeling with its
+// noise, and as a level 1–3), the misconception a wrong one shows, and whether a misconception
+// they hold gave it.
 struct Attempt {
   bool correct = false;
+  double felt = 0;
   int confidence = 1;
   std::string trap;
   bool by_misconception = false;
@@ -146,7 +148,7 @@ class Learner {
 
   double activation(std::size_t i, double t) const;
   double knows(std::size_t i, proofdeck::TimePoint now) const;
-  int level_of(double feeling, proofdeck::engine::Rng& rng) const;
+  void feel(Attempt& a, double feeling, proofdeck::engine::Rng& rng) const;
   void practise(std::size_t i, bool correct, double t, proofdeck::TimePoint now, double weight);
 
   const World& world_;
@@ -210,6 +212,11 @@ struct DrillRun {
   // drill --confidence: the learner says how sure (a hypercorrecting learner's attempt.confidence)
   // in place of "How was it?", rated and hurried back as drill does.
   bool asks_confidence = false;
+  bool hurries_back = true;  // …and a miss at 3 comes back after three other cards
+  // Without confidence, "How was it?" is answered by how easily the learner knew the answer: the
+  // chance of a right one (Easy above 0.92, Good above 0.7, else Hard), or, a hypercorrecting
+  // learner's with this, the feeling their confidence comes from (attempt.felt).
+  bool rates_by_feeling = false;
 };
 
 // How a session's answers are paced: the reviews the learner stops at, whether another may be

@@ -253,8 +253,9 @@ TEST_CASE(
       readiness_sim::simulate_confidence(readiness_sim::configuration("dev"), banks(), 2, 1);
   CHECK(again[1].with.next_morning == pairs[1].with.next_morning);
   CHECK(again[1].without.minutes == pairs[1].without.minutes);
-  const std::string table = readiness_sim::confidence_markdown({{"dev", pairs}});
-  CHECK_THAT(table, Catch::Contains("| dev | 2 of 2 |"));
+  const std::string table =
+      readiness_sim::confidence_markdown({{"dev", "as drill does it", pairs}});
+  CHECK_THAT(table, Catch::Contains("| dev | as drill does it | 2 of 2 |"));
 }
 
 }  // namespace test_confidence_sim
