@@ -401,6 +401,22 @@ TEST_CASE("analyze gives each question's answers wrong at 3 and the class's cali
              Contains("Confidence, the class (9 answers given with a level)") &&
                  Contains("order-without-pe — 3 of 3 answers given with a level (100%), most") &&
                  Contains("Attention already handles order"));
+
+  // The CSV's confidence columns, and the HTML's line per question and the class's table.
+  Cli csv;
+  REQUIRE(csv.run({"analyze", reports.path().string(), "--no-builtin", "--bank",
+                   std::string(PROOFDECK_FIXTURE_DIR) + "/../banks", "--format", "csv"}) == 0);
+  CHECK_THAT(csv.out.str(),
+             Contains(",flags,with_level,wrong_at_3,wrong_at_3_share,wrong_at_3_trap\r\n") &&
+                 Contains(",3,3,1,attention-knows-order\r\n"));
+  Cli html;
+  REQUIRE(html.run({"analyze", reports.path().string(), "--no-builtin", "--bank",
+                    std::string(PROOFDECK_FIXTURE_DIR) + "/../banks", "--format", "html"}) == 0);
+  CHECK_THAT(html.out.str(),
+             Contains("Wrong at 3 (sure): 3 of 3 answers given with a level (100%), most into "
+                      "Attention already handles order") &&
+                 Contains("<h2>Confidence, the class</h2>") &&
+                 Contains("<tr><th>3 sure</th><td>3</td><td>0</td><td>0%</td>"));
 }
 
 TEST_CASE("a report whose confidence is not 1, 2 or 3 is skipped, with the field named",

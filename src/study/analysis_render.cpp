@@ -5,6 +5,8 @@
 
 #include "render/html_figure.hpp"
 #include "study/analysis.hpp"
+#include "study/calibration_view.hpp"
+#include "study/confidence.hpp"
 #include "text/escape.hpp"
 #include "text/number.hpp"
 #include "text/width.hpp"
@@ -149,6 +151,13 @@ std::string render_unflagged(const std::vector<const QuestionAnalysis*>& questio
   return out;
 }
 
+// A trap as the class's analysis names it: its name where a loaded bank has one, else its id.
+std::string trap_display(const GroupAnalysis& group, const std::string& id) {
+  const auto named = std::find_if(group.traps.begin(), group.traps.end(),
+                                  [&](const TrapAnalysis& t) { return t.id == id; });
+  return named != group.traps.end() && named->name ? *named->name : id;
+}
+
 // With confidence asked: the class's calibration, and the questions answered wrong at 3 (sure),
 // most often first — misconceptions held with confidence, and the trap that drew them.
 std::string render_confidence(const GroupAnalysis& group, const Theme& theme, int width) {
@@ -172,12 +181,7 @@ std::string render_confidence(const GroupAnalysis& group, const Theme& theme, in
   out += "\n" + wrap_styled(theme.emphasis, "Wrong at 3 (sure), most often first", width);
   for (const QuestionAnalysis* q : sure_and_wrong) {
     const ConfidentWrong& w = *q->confident_wrong;
-    std::string trap;
-    if (w.trap) {
-      const auto named = std::find_if(group.traps.begin(), group.traps.end(),
-                                      [&](const TrapAnalysis& t) { return t.id == *w.trap; });
-      trap = named != group.traps.end() && named->name ? *named->name : *w.trap;
-    }
+    const std::string trap = w.trap ? trap_display(group, *w.trap) : "";
     out += text::wrap_block(
         fmt::format("{} — {} of {} answers given with a level ({}){}", safe(q->id), w.wrong_at_3,
                     w.with_level, share(w.share), trap.empty() ? "" : ", most into " + safe(trap)),
@@ -312,7 +316,8 @@ std::string render_analysis(const Analysis& analysis, const Theme& theme, int wi
 std::string analysis_csv(const Analysis& analysis) {
   std::string out =
       "group,question,bank,topic,type,objective,learners,answered,facility,sd,discrimination,"
-      "upper_lower,efficiency,guess_chance,median_time_s,flags\r\n";
+      "upper_lower,efficiency,guess_chance,median_time_s,flags,with_level,wrong_at_3,"
+      "wrong_at_3_share,wrong_at_3_trap\r\n";
   std::size_t number = 0;
   for (const GroupAnalysis& group : analysis.groups) {
     ++number;
@@ -320,16 +325,45 @@ std::string analysis_csv(const Analysis& analysis) {
       std::string flags;
       for (const QuestionFlag& flag : q.flags)
         flags += (flags.empty() ? "" : ";") + flag.flag;
-      out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\r\n", number,
-                         csv_field(q.id), csv_field(q.bank), csv_field(q.topic), csv_field(q.type),
-                         csv_field(q.objective), q.attempts, q.answered, csv_number(q.facility),
-                         csv_number(q.sd), csv_number(q.discrimination), csv_number(q.upper_lower),
-                         csv_number(q.efficiency), csv_number(q.guess_chance),
-                         csv_number(q.median_time_s), csv_field(flags));
+      // The confidence columns are empty where no answer was given with a level.
+      const std::optional<ConfidentWrong>& sure = q.confident_wrong;
+      out += fmt::format(
+          "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\r\n", number,
+          csv_field(q.id), csv_field(q.bank), csv_field(q.topic), csv_field(q.type),
+          csv_field(q.objective), q.attempts, q.answered, csv_number(q.facility), csv_number(q.sd),
+          csv_number(q.discrimination), csv_number(q.upper_lower), csv_number(q.efficiency),
+          csv_number(q.guess_chance), csv_number(q.median_time_s), csv_field(flags),
+          sure ? std::to_string(sure->with_level) : "",
+          sure ? std::to_string(sure->wrong_at_3) : "", sure ? csv_number(sure->share) : "",
+          csv_field(sure ? sure->trap : std::nullopt));
     }
   }
   return out;
 }
+
+namespace {
+
+// The class's confidence as a table: each level's answers, share right with its Wilson 95%
+// interval, and Moodle's judgement; nothing when no answer had a level.
+std::string html_calibration(const std::vector<CalibrationRow>& rows) {
+  if (rows.empty()) return "";
+  std::string out =
+      "<h2>Confidence, the class</h2><div class=\"table-scroll\"><table><thead><tr><th>level</th>"
+      "<th>answers</th><th>right</th><th>share right</th><th>95% interval</th><th>judgement</th>"
+      "</tr></thead><tbody>";
+  for (const CalibrationRow& row : rows) {
+    out += fmt::format(
+        "<tr><th>{}</th><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+        html_escape(confidence_name(row.level)), row.answers, row.right,
+        row.share_right ? share(*row.share_right) : "–",
+        row.interval ? fmt::format("{}–{}", share(row.interval->first), share(row.interval->second))
+                     : "–",
+        html_escape(row.judgement.value_or("–")));
+  }
+  return out + "</tbody></table></div>\n";
+}
+
+}  // namespace
 
 std::string analysis_html(const Analysis& analysis) {
   std::string body;
@@ -387,6 +421,13 @@ std::string analysis_html(const Analysis& analysis) {
                           q.flags.empty() ? "" : " flagged", html_escape(q.id));
       if (q.prompt) body += fmt::format("<p class=\"prompt\">{}</p>", html_escape(q.prompt));
       body += fmt::format("<p class=\"meta\">{}</p>", text::markup_escape(question_numbers(q)));
+      if (q.confident_wrong && q.confident_wrong->wrong_at_3 > 0) {
+        const ConfidentWrong& w = *q.confident_wrong;
+        body += fmt::format(
+            "<p class=\"sure\">Wrong at 3 (sure): {} of {} answers given with a level ({}){}</p>",
+            w.wrong_at_3, w.with_level, share(w.share),
+            w.trap ? ", most into " + html_escape(trap_display(group, *w.trap)) : "");
+      }
       for (const QuestionFlag& flag : q.flags)
         body += fmt::format("<p class=\"flag\"><strong>{}</strong><br />Look at: {}</p>",
                             html_escape(flag.message), html_escape(flag.look_at));
@@ -415,6 +456,7 @@ std::string analysis_html(const Analysis& analysis) {
                             share(trap.rate));
       body += "</tbody></table></div>\n";
     }
+    body += html_calibration(group.calibration);
   }
   static const std::string extra_css = R"(h1 { font-size: 1.8rem; margin: 0; }
 section.question { margin: 0 0 2rem; padding: .2rem 0 .2rem 1rem; border-left: 4px solid #d8dee4;
@@ -423,6 +465,7 @@ section.question.flagged { border-left-color: #b35806; }
 p.prompt { margin: .3rem 0; max-width: 48rem; }
 p.flag { margin: .5rem 0; padding: .4rem .8rem; background: #fff4e5; max-width: 48rem; }
 p.warning { padding: .4rem .8rem; background: #fff4e5; }
+p.sure { margin: .5rem 0; padding: .4rem .8rem; background: #fdecea; max-width: 48rem; }
 table.options th .text { display: block; font-weight: 400; color: #59636e; font-size: .85rem;
   max-width: 22rem; }
 table.options thead th { text-align: left; }
