@@ -13,7 +13,8 @@ constexpr std::array<std::string_view, kOpCount> kOpNames{
     "positions-added", "sinusoidal",  "learned-positions", "rope",      "alibi",
     "layernorm",       "rmsnorm",     "batchnorm",         "residual",  "final-norm",
     "swiglu",          "linear",      "feedforward",       "optimizer", "mac-count",
-    "cross-attention", "weight-norm", "padding",           "decoding"};
+    "cross-attention", "weight-norm", "padding",           "decoding",  "cross-entropy",
+    "weight-tying"};
 
 // Each row's last two fields, named.
 constexpr bool kReshapes = true, kKeepsShapes = false;

@@ -46,8 +46,10 @@ enum class Op : std::uint8_t {
   weight_norm,      // a Linear's weight rebuilt as g · v / ‖v‖
   padding,          // a padded batch's masks: padding keys in attention, padding rows in norms
   decoding,         // choosing the next token: temperature, top-k, top-p, beam search
+  cross_entropy,    // the next-token loss: log-softmax, ignored targets, the reduction
+  weight_tying,     // one matrix as the token embedding and the LM head
 };
-inline constexpr std::size_t kOpCount = 24;
+inline constexpr std::size_t kOpCount = 26;
 std::string_view op_name(Op op);
 using OpSet = std::bitset<kOpCount>;
 

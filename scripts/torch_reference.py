@@ -1199,14 +1199,15 @@ def to_json(value, indent=0):
     return json.dumps(value, allow_nan=False)
 
 
-def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def main(argv=None, fixtures=None, description=None):
+    """Write each fixture (by default this script's own) into --out."""
+    parser = argparse.ArgumentParser(description=description or __doc__.splitlines()[0])
     parser.add_argument("--out", default="tests/fixtures",
                         help="output directory (default: %(default)s)")
     args = parser.parse_args(argv)
     out_dir = pathlib.Path(args.out)
     out_dir.mkdir(parents=True, exist_ok=True)
-    for build in FIXTURES:
+    for build in FIXTURES if fixtures is None else fixtures:
         data = build()
         path = out_dir / f"{data['name']}.json"
         path.write_text(to_json(data) + "\n", encoding="utf-8")

@@ -13,6 +13,7 @@
 #include "core/errors.hpp"
 #include "core/json_input.hpp"
 #include "engine_io/spec.hpp"
+#include "engine_spec_support.hpp"
 
 namespace test_engine_spec {
 
@@ -22,20 +23,9 @@ using Catch::Matchers::Contains;
 using Catch::Matchers::StartsWith;
 using nlohmann::json;
 using proofdeck::engine_io::run_engine_spec;
-
-constexpr const char* kNoError = "(no InputError)";
-
-// The message of the InputError the spec must raise (checked to carry exit code 2), or kNoError.
-// Any other exception escapes and fails the test with its own message.
-std::string error_from(const json& spec) {
-  try {
-    run_engine_spec(spec, "spec.json");
-  } catch (const proofdeck::InputError& e) {
-    CHECK(e.exit_code() == proofdeck::ExitCode::invalid_input);
-    return e.message();
-  }
-  return kNoError;
-}
+using proofdeck::testing::error_from;
+using proofdeck::testing::kNoError;
+using proofdeck::testing::run;
 
 // The message of the InputError parsing the text must raise, or kNoError.
 std::string parse_error(std::string_view text, const std::string& name) {
@@ -46,11 +36,6 @@ std::string parse_error(std::string_view text, const std::string& name) {
     return e.message();
   }
   return kNoError;
-}
-
-// The result as plain JSON, for comparing with literals.
-json run(const json& spec) {
-  return json::parse(run_engine_spec(spec, "spec.json").dump());
 }
 
 // y = x·Wᵀ + b with W (2, 3): small integers, so every result is exact.
@@ -126,7 +111,7 @@ char character_above_caret(const std::string& excerpt, const std::string& caret_
 
 constexpr const char* kOps =
     "linear, layer_norm, rms_norm, batch_norm, relu, gelu, embedding, mha, encoder_layer, "
-    "sinusoidal, rope, swiglu_mlp, gqa, sampling, beam_search";
+    "sinusoidal, rope, swiglu_mlp, gqa, sampling, beam_search, cross_entropy, tied_lm_head";
 
 }  // namespace
 
@@ -142,7 +127,7 @@ TEST_CASE("an unknown top-level key is refused with the spec fields listed", "[s
   spec["inputs"] = spec["input"];
   CHECK(error_from(spec) ==
         "spec.json: inputs: not a spec field; expected: config, dtype, grad_output, input, "
-        "key_padding_mask, memory, op, padding_mask, params");
+        "key_padding_mask, memory, op, padding_mask, params, target");
 }
 
 TEST_CASE("a spec without op lists the ops", "[spec]") {

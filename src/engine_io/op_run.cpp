@@ -3,6 +3,7 @@
 #include "engine_io/op_run.hpp"
 
 #include <cmath>
+#include <limits>
 
 #include "core/errors.hpp"
 
@@ -47,6 +48,19 @@ std::int64_t ConfigReader::count(const std::string& key, std::int64_t fallback) 
     spec_error(source_, "config",
                fmt::format("config.{}: expected an integer from 0 to {}, got {}", key,
                            kMaxDimension, json_preview(*value)));
+  }
+  return value->get<std::int64_t>();
+}
+
+std::int64_t ConfigReader::integer(const std::string& key, std::int64_t fallback) {
+  const json* value = find(key);
+  if (value == nullptr) return fallback;
+  if (!value->is_number_integer() ||
+      (value->is_number_unsigned() &&
+       value->get<std::uint64_t>() >
+           static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))) {
+    spec_error(source_, "config",
+               fmt::format("config.{}: expected an integer, got {}", key, json_preview(*value)));
   }
   return value->get<std::int64_t>();
 }

@@ -51,6 +51,8 @@ class ConfigReader {
   double positive_number(const std::string& key, double fallback);
   double fraction(const std::string& key, double fallback);
   bool flag(const std::string& key, bool fallback);
+  // Any integer (negative too, as cross_entropy's ignore_index is).
+  std::int64_t integer(const std::string& key, std::int64_t fallback);
   std::string choice(const std::string& key, const std::string& fallback,
                      const std::vector<std::string>& choices);
   // Dropout makes runs random; the engine is deterministic, so only 0 is accepted.
@@ -138,6 +140,7 @@ struct OpRun {
   const json* memory;       // mha's keys' and values' sequence (cross-attention); null otherwise
   const json* key_padding_mask;  // mha: true at a padding key; null when every key is a token
   const json* padding_mask;      // layer_norm, batch_norm: true at a padding row; null: none
+  const json* target;            // cross_entropy: a class index a row; null otherwise
   ordered_json& result;
 
   Matrix<T> input_matrix(std::int64_t rows, std::int64_t cols) const {

@@ -44,4 +44,10 @@ void run_sampling(OpRun<T>& run);
 template <typename T>
 void run_beam_search(OpRun<T>& run);
 
+// ops_loss.cpp
+template <typename T>
+void run_cross_entropy(OpRun<T>& run);
+template <typename T>
+void run_tied_lm_head(OpRun<T>& run);
+
 }  // namespace proofdeck::engine_io::detail

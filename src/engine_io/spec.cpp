@@ -45,6 +45,8 @@ const std::map<std::string_view, OpFunction<T>>& op_table() {
       {"gqa", run_gqa<T>},
       {"sampling", run_sampling<T>},
       {"beam_search", run_beam_search<T>},
+      {"cross_entropy", run_cross_entropy<T>},
+      {"tied_lm_head", run_tied_lm_head<T>},
   };
   return table;
 }
@@ -80,6 +82,7 @@ ordered_json run_typed(const json& spec, const std::string& source, const std::s
   const auto memory = spec.find("memory");
   const auto key_padding_mask = spec.find("key_padding_mask");
   const auto padding_mask = spec.find("padding_mask");
+  const auto target = spec.find("target");
   ordered_json result;
   OpRun<T> run{source,
                op,
@@ -90,6 +93,7 @@ ordered_json run_typed(const json& spec, const std::string& source, const std::s
                memory == spec.end() ? nullptr : &*memory,
                key_padding_mask == spec.end() ? nullptr : &*key_padding_mask,
                padding_mask == spec.end() ? nullptr : &*padding_mask,
+               target == spec.end() ? nullptr : &*target,
                result};
   if (run.key_padding_mask != nullptr && op != "mha") {
     spec_error(source, "key_padding_mask",
@@ -105,6 +109,12 @@ ordered_json run_typed(const json& spec, const std::string& source, const std::s
                fmt::format("padding_mask: only layer_norm and batch_norm take one (which rows "
                            "are padding); {} does not{}",
                            op, op == "mha" ? " — give its padding keys as key_padding_mask" : ""));
+  }
+  if (run.target != nullptr && op != "cross_entropy") {
+    spec_error(source, "target",
+               fmt::format("target: only cross_entropy takes targets (a class index a row); {} "
+                           "does not",
+                           op));
   }
   if (run.memory != nullptr && op != "mha") {
     spec_error(source, "memory",
@@ -133,9 +143,9 @@ ordered_json run_typed(const json& spec, const std::string& source, const std::s
 
 const std::vector<std::string_view>& engine_op_names() {
   static const std::vector<std::string_view> names = {
-      "linear", "layer_norm", "rms_norm", "batch_norm",    "relu",
-      "gelu",   "embedding",  "mha",      "encoder_layer", "sinusoidal",
-      "rope",   "swiglu_mlp", "gqa",      "sampling",      "beam_search"};
+      "linear",    "layer_norm", "rms_norm",      "batch_norm",    "relu",        "gelu",
+      "embedding", "mha",        "encoder_layer", "sinusoidal",    "rope",        "swiglu_mlp",
+      "gqa",       "sampling",   "beam_search",   "cross_entropy", "tied_lm_head"};
   return names;
 }
 
@@ -146,8 +156,8 @@ ordered_json run_engine_spec(const json& spec, const std::string& source) {
         fmt::format("expected a JSON object with \"op\" and \"input\", got {}", json_kind(spec)));
   }
   static const std::set<std::string> known = {
-      "op",          "dtype",  "config",           "params",      "input",
-      "grad_output", "memory", "key_padding_mask", "padding_mask"};
+      "op",          "dtype",  "config",           "params",       "input",
+      "grad_output", "memory", "key_padding_mask", "padding_mask", "target"};
   for (const auto& [key, value] : spec.items()) {
     if (!known.contains(key)) {
       detail::spec_error(
