@@ -257,6 +257,16 @@ constexpr std::array kFaults{
               "decode-greedy-is-optimal",
               "a wider beam can find a likelier sequence that greedy's first choice rules out",
               kKeepsShapes, kSubtle},
+    FaultInfo{Fault::padding_counted_in_mean, "padding-counted-in-mean", Op::cross_entropy,
+              "the mean cross-entropy divides by every row, ignored padding rows included",
+              "",
+              "the mean loss is over the tokens counted: padding adds neither loss nor count",
+              kKeepsShapes, kNoticed},
+    FaultInfo{Fault::head_own_copy, "head-own-copy", Op::weight_tying,
+              "the tied weight's gradient is the LM head's use alone, as if the head had its own copy",
+              "",
+              "a tied weight's gradient is the sum of its use as embedding and as projection",
+              kKeepsShapes, kNoticed},
 };
 // clang-format on
 

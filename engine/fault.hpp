@@ -102,6 +102,8 @@ enum class Fault : std::uint8_t {
   top_p_drops_crossing_token,
   top_p_share_of_vocabulary,
   beam_keeps_one,
+  padding_counted_in_mean,
+  head_own_copy,
 };
 
 struct FaultInfo {

@@ -30,7 +30,7 @@ template <typename T>
 void cross_entropy_forward(Matrix<T>& losses, CrossEntropyCache<T>& cache, const Matrix<T>& logits,
                            const std::vector<std::int64_t>& targets, std::int64_t ignore_index,
                            Reduction reduction) {
-  enter(Op::cross_entropy);
+  const bool dilute = enter(Op::cross_entropy) == Fault::padding_counted_in_mean;
   const Index rows = logits.rows(), classes = logits.cols();
   require(static_cast<Index>(targets.size()) == rows,
           std::to_string(targets.size()) + " targets for " + std::to_string(rows) +
@@ -63,6 +63,7 @@ void cross_entropy_forward(Matrix<T>& losses, CrossEntropyCache<T>& cache, const
   require(reduction == Reduction::sum || cache.count > 0,
           "every target is ignore_index (" + std::to_string(ignore_index) +
               "), so the mean is over no token (0/0; PyTorch gives nan)");
+  if (dilute) cache.count = rows;  // padding-counted-in-mean: every row in the count
   const T total = each.sum();
   losses.resize(1, 1);
   losses(0, 0) = reduction == Reduction::sum ? total : total / static_cast<T>(cache.count);
@@ -72,7 +73,8 @@ template <typename T>
 void cross_entropy_backward(Matrix<T>& dlogits, const Matrix<T>& dloss,
                             const CrossEntropyCache<T>& cache,
                             const std::vector<std::int64_t>& targets, Reduction reduction) {
-  // forward was: loss_n = −log softmax(logits_n)[target_n], reduced
+  // forward was: loss_n = −log softmax(logits_n)[target_n], reduced (the mean over cache.count
+  // rows, every row under padding-counted-in-mean)
   enter(Op::cross_entropy);
   const Index rows = cache.probabilities.rows();
   require_shape(dloss, reduction == Reduction::none ? rows : 1, 1, "cross_entropy grad_output");
@@ -112,7 +114,7 @@ void tied_lm_head_backward(Matrix<T>& dweight, const Matrix<T>& dlogits,
                            const TiedHeadCache<T>& cache, Matrix<T>* head_use,
                            Matrix<T>* embedding_use) {
   // forward was: E = W[tokens]; logits = E Wᵀ
-  enter(Op::weight_tying);
+  const bool own_copy = enter(Op::weight_tying) == Fault::head_own_copy;
   require_shape(dlogits, static_cast<Index>(tokens.size()), weight.rows(),
                 "tied_lm_head grad_output");
   Matrix<T> head = dlogits.transpose() * cache.embedded;  // through Wᵀ
@@ -120,7 +122,8 @@ void tied_lm_head_backward(Matrix<T>& dweight, const Matrix<T>& dlogits,
   Matrix<T> embedding = Matrix<T>::Zero(weight.rows(), weight.cols());
   for (std::size_t t = 0; t < tokens.size(); ++t)
     embedding.row(static_cast<Index>(tokens[t])) += dembedded.row(static_cast<Index>(t));
-  dweight = head + embedding;
+  // head-own-copy: the embedding's use goes to a copy the weight never sees
+  dweight = own_copy ? head : Matrix<T>(head + embedding);
   if (head_use != nullptr) *head_use = std::move(head);
   if (embedding_use != nullptr) *embedding_use = std::move(embedding);
 }

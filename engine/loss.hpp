@@ -35,7 +35,7 @@ struct CrossEntropyCache {
 // loss_n = −log softmax(logits_n)[target_n] (0 where target_n = ignore_index). `losses` is
 // (N, 1) under `none`, else (1, 1): the sum, or the mean over the counted rows — with none
 // counted the mean is 0/0 and refused, as PyTorch's is NaN. A target outside 0…C−1 that is not
-// ignore_index is refused.
+// ignore_index is refused. padding-counted-in-mean (fault): the mean divides by every row.
 template <typename T>
 void cross_entropy_forward(Matrix<T>& losses, CrossEntropyCache<T>& cache,
                            const Matrix<T>& logits,                   // (N, C)
@@ -71,6 +71,7 @@ void tied_lm_head_forward(Matrix<T>& logits,  // (T, vocab)
 
 // dW = dlogitsᵀ W[tokens] (the head's use) + the rows of dlogits W scattered to the tokens read
 // (the embedding's use); `head_use` and `embedding_use`, when given, receive each apart.
+// head-own-copy (fault): dW is the head's use alone, as if the head had its own copy.
 template <typename T>
 void tied_lm_head_backward(Matrix<T>& dweight,        // (vocab, d), assigned
                            const Matrix<T>& dlogits,  // (T, vocab)

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <vector>
 
+#include "engine/fault.hpp"
 #include "engine/loss.hpp"
 #include "test_support.hpp"
 
@@ -115,6 +116,46 @@ TEST_CASE("a tied head's gradient is the sum of its uses as embedding and as pro
   CHECK_FALSE(head.row(1).isZero());
   CHECK(lm_head_parameters(50257, 768, true) == 38597376);  // GPT-2 small's wte
   CHECK(lm_head_parameters(50257, 768, false) == 2 * 38597376);
+}
+
+TEST_CASE("padding-counted-in-mean divides the mean by every row, so padding dilutes the loss",
+          "[engine][loss][fault]") {
+  Rng rng(4);
+  Matrix<double> logits = random_matrix(4, 5, rng, 1.5);
+  const std::vector<std::int64_t> targets = {1, kIgnoreIndex, kIgnoreIndex, 3};
+  const double clean = scalar_loss(logits, targets, Reduction::mean);
+  const FaultScope scope(Fault::padding_counted_in_mean);
+  CHECK(scalar_loss(logits, targets, Reduction::mean) == Approx(clean * 2.0 / 4.0));
+  CHECK(scalar_loss(logits, targets, Reduction::sum) == Approx(clean * 2.0));  // sum unmoved
+  // Its gradient is still the gradient of what it computes.
+  const Matrix<double> upstream = Matrix<double>::Constant(1, 1, 1.0);
+  CrossEntropyCache<double> cache;
+  const auto loss = [&] {
+    Matrix<double> losses;
+    cross_entropy_forward(losses, cache, logits, targets, kIgnoreIndex, Reduction::mean);
+    return losses(0, 0);
+  };
+  loss();
+  Matrix<double> dlogits;
+  cross_entropy_backward(dlogits, upstream, cache, targets, Reduction::mean);
+  CHECK_CLOSE(dlogits, numeric_gradient(logits, loss), kGradTolerance);
+}
+
+TEST_CASE("head-own-copy leaves the tied weight the head's gradient alone",
+          "[engine][loss][fault]") {
+  Rng rng(5);
+  const Matrix<double> weight = random_matrix(5, 3, rng);
+  const std::vector<std::int64_t> tokens = {4, 1};
+  const Matrix<double> dlogits = random_matrix(2, 5, rng);
+  TiedHeadCache<double> cache;
+  Matrix<double> logits, clean, head, embedding;
+  tied_lm_head_forward(logits, cache, tokens, weight);
+  tied_lm_head_backward(clean, dlogits, tokens, weight, cache, &head, &embedding);
+  const FaultScope scope(Fault::head_own_copy);
+  Matrix<double> faulty;
+  tied_lm_head_backward(faulty, dlogits, tokens, weight, cache);
+  CHECK_CLOSE(faulty, head, 1e-15);
+  CHECK((faulty - clean).norm() > 0.1 * clean.norm());
 }
 
 TEST_CASE("the tied head refuses a token past the vocabulary", "[engine][loss]") {
