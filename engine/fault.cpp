@@ -261,7 +261,7 @@ constexpr std::array kFaults{
               "the mean cross-entropy divides by every row, ignored padding rows included",
               "",
               "the mean loss is over the tokens counted: padding adds neither loss nor count",
-              kKeepsShapes, kNoticed},
+              kKeepsShapes, kSubtle},
     FaultInfo{Fault::head_own_copy, "head-own-copy", Op::weight_tying,
               "the tied weight's gradient is the LM head's use alone, as if the head had its own copy",
               "",

@@ -872,7 +872,7 @@ TEST_CASE("check --list-faults gives each fault its change, op, trap and subtle 
       if (width >= 100) CHECK_THAT(out, Contains(" " + details + "\n"));
     }
     CHECK_THAT(out, StartsWith("unscaled-scores"));
-    CHECK_THAT(out, Contains("49 faults, 13 of them subtle"));
+    CHECK_THAT(out, Contains("49 faults, 14 of them subtle"));
   }
   Cli wide;
   REQUIRE(wide.run({"check", "--list-faults", "--width", "160"}) == 0);

@@ -32,7 +32,8 @@ using proofdeck::testing::number;
 using proofdeck::testing::run;
 
 // The one pin of the catalog, its names in order; every other test reads catalog().
-TEST_CASE("the catalog holds the thirteen demos of the lesson and eight of the modern decoder",
+TEST_CASE("the catalog holds the thirteen demos of the lesson, eight of the modern decoder, one of "
+          "generation and one of the training objective",
           "[demo]") {
   std::vector<std::string> names;
   for (const DemoInfo& info : catalog())
@@ -59,7 +60,8 @@ TEST_CASE("the catalog holds the thirteen demos of the lesson and eight of the m
                                           "rope-scaling",
                                           "tiled-attention",
                                           "attention-flops",
-                                          "decoding-strategies"});
+                                          "decoding-strategies",
+                                          "perplexity"});
   for (const DemoInfo& info : catalog()) {
     INFO(info.name);
     CHECK_FALSE(info.title.empty());

@@ -32,6 +32,8 @@ const std::vector<DemoInfo>& catalog() {
       attention_flops_demo(),
       // Generation.
       decoding_strategies_demo(),
+      // The training objective.
+      perplexity_demo(),
   };
   return demos;
 }

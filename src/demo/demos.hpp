@@ -39,4 +39,7 @@ DemoInfo attention_flops_demo();
 // Generation: choosing the next token (engine/decoding.hpp).
 DemoInfo decoding_strategies_demo();
 
+// The training objective (engine/loss.hpp).
+DemoInfo perplexity_demo();
+
 }  // namespace proofdeck::demo
