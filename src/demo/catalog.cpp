@@ -34,6 +34,7 @@ const std::vector<DemoInfo>& catalog() {
       decoding_strategies_demo(),
       // The training objective.
       perplexity_demo(),
+      weight_tying_demo(),
   };
   return demos;
 }

@@ -41,5 +41,6 @@ DemoInfo decoding_strategies_demo();
 
 // The training objective (engine/loss.hpp).
 DemoInfo perplexity_demo();
+DemoInfo weight_tying_demo();
 
 }  // namespace proofdeck::demo

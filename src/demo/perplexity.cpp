@@ -73,9 +73,7 @@ DemoResult run_perplexity(const Params& params, std::uint64_t seed, RunCaches&) 
   // that came: its likeliest token at two positions of three, its second likeliest at the third.
   engine::Rng rng(seed);
   Mat logits(tokens, vocab);
-  for (Index r = 0; r < logits.rows(); ++r)
-    for (Index c = 0; c < logits.cols(); ++c)
-      logits(r, c) = rng.normal(0.0, 1.5);
+  engine::fill_normal(logits, 0.0, 1.5, rng);
   std::vector<std::int64_t> targets;
   for (Index r = 0; r < tokens; ++r) {
     Index likeliest = 0;
@@ -95,9 +93,9 @@ DemoResult run_perplexity(const Params& params, std::uint64_t seed, RunCaches&) 
   // The same sequence padded to a batch's length: the padding rows' targets are ignore_index.
   Mat padded(tokens + padding, vocab);
   padded.topRows(tokens) = logits;
-  for (Index r = tokens; r < padded.rows(); ++r)
-    for (Index c = 0; c < vocab; ++c)
-      padded(r, c) = rng.normal(0.0, 2.0);
+  Mat padding_logits(padding, vocab);
+  engine::fill_normal(padding_logits, 0.0, 1.5, rng);
+  padded.bottomRows(padding) = padding_logits;
   std::vector<std::int64_t> padded_targets = targets;
   padded_targets.resize(static_cast<std::size_t>(tokens + padding), engine::kIgnoreIndex);
   Index padded_counted = 0;
