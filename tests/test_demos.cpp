@@ -63,7 +63,8 @@ TEST_CASE(
                                           "attention-flops",
                                           "decoding-strategies",
                                           "perplexity",
-                                          "weight-tying"});
+                                          "weight-tying",
+                                          "last-token-classifier"});
   for (const DemoInfo& info : catalog()) {
     INFO(info.name);
     CHECK_FALSE(info.title.empty());

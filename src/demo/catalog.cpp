@@ -35,6 +35,7 @@ const std::vector<DemoInfo>& catalog() {
       // The training objective.
       perplexity_demo(),
       weight_tying_demo(),
+      last_token_classifier_demo(),
   };
   return demos;
 }

@@ -42,5 +42,6 @@ DemoInfo decoding_strategies_demo();
 // The training objective (engine/loss.hpp).
 DemoInfo perplexity_demo();
 DemoInfo weight_tying_demo();
+DemoInfo last_token_classifier_demo();
 
 }  // namespace proofdeck::demo
