@@ -10,6 +10,7 @@
 #include <optional>
 #include <stdexcept>
 #include <thread>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -384,11 +385,11 @@ void for_each_learner(int learners, int threads,
     if (!error.empty()) throw std::runtime_error(error);
 }
 
-study::AnswerRecord answer_record(const World& world, const Learner& learner, engine::Rng& rng,
-                                  const bank::Question& q, const std::string& mode,
-                                  std::int64_t session, TimePoint now) {
-  const std::size_t i = world.index.at(q.id);
-  const bool correct = rng.uniform() < learner.chance(i, now);
+namespace {
+
+// An answer to `q` as the modes write it: right or wrong, with the misconception a wrong one shows.
+study::AnswerRecord record_of(const bank::Question& q, const std::string& mode,
+                              std::int64_t session, TimePoint now, bool correct, std::string trap) {
   study::AnswerRecord record;
   record.card = q.id;
   record.bank = q.bank;
@@ -398,7 +399,19 @@ study::AnswerRecord answer_record(const World& world, const Learner& learner, en
   record.session = session;
   record.correct = correct;
   record.answer = correct ? "right" : "wrong";
-  record.trap = correct ? "" : learner.trap_of_wrong(i, rng);
+  record.trap = std::move(trap);
+  return record;
+}
+
+}  // namespace
+
+study::AnswerRecord answer_record(const World& world, const Learner& learner, engine::Rng& rng,
+                                  const bank::Question& q, const std::string& mode,
+                                  std::int64_t session, TimePoint now) {
+  const std::size_t i = world.index.at(q.id);
+  const bool correct = rng.uniform() < learner.chance(i, now);
+  std::string trap = correct ? "" : learner.trap_of_wrong(i, rng);
+  study::AnswerRecord record = record_of(q, mode, session, now, correct, std::move(trap));
   record.duration_ms = 20000;
   return record;
 }
@@ -416,16 +429,8 @@ study::AnswerRecord drill_answer(DrillRun& run, const bank::Question& q, std::in
     return record;
   }
   attempt = run.learner.attempt(run.world.index.at(q.id), run.now, run.rng);
-  study::AnswerRecord record;
-  record.card = q.id;
-  record.bank = q.bank;
-  record.topic = q.topic;
-  record.at = run.now;
-  record.mode = "drill";
-  record.session = session;
-  record.correct = attempt.correct;
-  record.answer = attempt.correct ? "right" : "wrong";
-  record.trap = attempt.trap;
+  study::AnswerRecord record =
+      record_of(q, "drill", session, run.now, attempt.correct, attempt.trap);
   if (run.asks_confidence) record.confidence = attempt.confidence;
   return record;
 }
