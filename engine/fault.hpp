@@ -103,6 +103,7 @@ enum class Fault : std::uint8_t {
   top_p_share_of_vocabulary,
   beam_keeps_one,
   padding_counted_in_mean,
+  perplexity_base_2,
   head_own_copy,
 };
 

@@ -95,6 +95,7 @@ void cross_entropy_backward(Matrix<T>& dlogits, const Matrix<T>& dloss,
 }
 
 double perplexity(double mean_nll) {
+  if (enter(Op::cross_entropy) == Fault::perplexity_base_2) return std::exp2(mean_nll);
   return std::exp(mean_nll);
 }
 
@@ -133,8 +134,19 @@ void tied_lm_head_backward(Matrix<T>& dweight, const Matrix<T>& dlogits,
   if (embedding_use != nullptr) *embedding_use = std::move(embedding);
 }
 
+std::vector<std::array<std::int64_t, 2>> lm_head_matrices(std::int64_t vocab, std::int64_t d_model,
+                                                          bool tied) {
+  const bool own_copy = enter(Op::weight_tying) == Fault::head_own_copy;
+  std::vector<std::array<std::int64_t, 2>> matrices{{vocab, d_model}};  // the embedding
+  if (!tied || own_copy) matrices.push_back({vocab, d_model});          // the head's own
+  return matrices;
+}
+
 std::int64_t lm_head_parameters(std::int64_t vocab, std::int64_t d_model, bool tied) {
-  return (tied ? 1 : 2) * vocab * d_model;
+  std::int64_t total = 0;
+  for (const auto& [rows, columns] : lm_head_matrices(vocab, d_model, tied))
+    total += rows * columns;
+  return total;
 }
 
 template void cross_entropy_forward<float>(Matrix<float>&, CrossEntropyCache<float>&,

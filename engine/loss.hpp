@@ -5,6 +5,7 @@
 // its gradient is the sum of both uses.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -51,8 +52,9 @@ void cross_entropy_backward(Matrix<T>& dlogits,      // (N, C), assigned
                             const CrossEntropyCache<T>& cache,
                             const std::vector<std::int64_t>& targets, Reduction reduction);
 
-// exp(mean negative log-likelihood): a model as unsure as a uniform choice among k tokens has a
-// perplexity of k.
+// exp(mean negative log-likelihood), the loss in nats as cross_entropy gives it: a model as unsure
+// as a uniform choice among k tokens has a perplexity of k. perplexity-base-2 (fault): 2 to the
+// loss, the base of a loss in bits applied to one in nats.
 double perplexity(double mean_nll);
 
 // --- the tied LM head --------------------------------------------------------------------------
@@ -79,7 +81,12 @@ void tied_lm_head_backward(Matrix<T>& dweight,        // (vocab, d), assigned
                            const TiedHeadCache<T>& cache, Matrix<T>* head_use = nullptr,
                            Matrix<T>* embedding_use = nullptr);
 
-// The parameters an embedding and its LM head hold: vocab × d once when tied, twice when not.
+// The weight matrices an embedding and its LM head hold, as (rows, columns): one vocab × d matrix
+// when tied (PyTorch's `weight`, read by both), an embedding and a head when not. head-own-copy
+// (fault): the tied head keeps its own copy, so the tied pair holds two as well.
+std::vector<std::array<std::int64_t, 2>> lm_head_matrices(std::int64_t vocab, std::int64_t d_model,
+                                                          bool tied);
+// The parameters those matrices hold: vocab × d once when tied, twice when not.
 std::int64_t lm_head_parameters(std::int64_t vocab, std::int64_t d_model, bool tied);
 
 }  // namespace proofdeck::engine

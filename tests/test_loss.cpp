@@ -2,8 +2,10 @@
 // ignore_index, perplexity as a uniform choice among k, the tied LM head's gradient as the sum of
 // both uses, gradients against central differences, and the refusals. PyTorch's own numbers are
 // in the cross_entropy_* and tied_lm_head fixtures (scripts/torch_reference_loss.py).
+#include <array>
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <cstdint>
 #include <vector>
 
 #include "engine/fault.hpp"
@@ -114,8 +116,25 @@ TEST_CASE("a tied head's gradient is the sum of its uses as embedding and as pro
   // A token never read gets the head's gradient alone: its embedding row was not used.
   CHECK(embedding.row(1).isZero());
   CHECK_FALSE(head.row(1).isZero());
+}
+
+TEST_CASE("a tied embedding and head hold one vocab x d matrix, an untied pair two",
+          "[engine][loss]") {
+  using Shape = std::array<std::int64_t, 2>;
+  CHECK(lm_head_matrices(50257, 768, true) == std::vector<Shape>{{50257, 768}});
+  CHECK(lm_head_matrices(50257, 768, false) == std::vector<Shape>{{50257, 768}, {50257, 768}});
   CHECK(lm_head_parameters(50257, 768, true) == 38597376);  // GPT-2 small's wte
   CHECK(lm_head_parameters(50257, 768, false) == 2 * 38597376);
+}
+
+TEST_CASE("perplexity is e to a loss in nats, and perplexity-base-2 takes 2 to it",
+          "[engine][loss][fault]") {
+  // A uniform guess over k tokens loses ln k nats a token and scores k.
+  CHECK(perplexity(std::log(50257.0)) == Approx(50257.0).epsilon(1e-12));
+  CHECK(perplexity(2.0) == Approx(7.38905609893065).epsilon(1e-12));
+  const FaultScope scope(Fault::perplexity_base_2);
+  CHECK(perplexity(2.0) == Approx(4.0).epsilon(1e-12));
+  CHECK(perplexity(std::log(8.0)) == Approx(std::pow(2.0, std::log(8.0))).epsilon(1e-12));
 }
 
 TEST_CASE("padding-counted-in-mean divides the mean by every row, so padding dilutes the loss",
@@ -156,6 +175,9 @@ TEST_CASE("head-own-copy leaves the tied weight the head's gradient alone",
   tied_lm_head_backward(faulty, dlogits, tokens, weight, cache);
   CHECK_CLOSE(faulty, head, 1e-15);
   CHECK((faulty - clean).norm() > 0.1 * clean.norm());
+  // The copy is held: the tied pair counts as many parameters as an untied one.
+  CHECK(lm_head_matrices(5, 3, true).size() == 2);
+  CHECK(lm_head_parameters(5, 3, true) == lm_head_parameters(5, 3, false));
 }
 
 TEST_CASE("the tied head refuses a token past the vocabulary", "[engine][loss]") {

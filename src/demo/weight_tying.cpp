@@ -26,13 +26,14 @@ DemoResult run_weight_tying(const Params& params, std::uint64_t seed, RunCaches&
   const std::int64_t d_model = params.integer("d_model");
   DemoResult result;
 
-  // The parameter counts at the model's size: vocab × d once tied, twice untied.
+  // The parameter counts at the model's size, from the matrices each holds: vocab × d once tied,
+  // twice untied.
   const auto tied = static_cast<double>(engine::lm_head_parameters(vocab, d_model, true));
   const auto untied = static_cast<double>(engine::lm_head_parameters(vocab, d_model, false));
-  result.set("params_tied", "Embedding and LM head parameters, tied", tied, Provenance::derived);
+  result.set("params_tied", "Embedding and LM head parameters, tied", tied, Provenance::counted);
   result.set("params_untied", "Embedding and LM head parameters, untied", untied,
-             Provenance::derived);
-  result.set("params_saved", "Parameters tying saves", untied - tied, Provenance::derived);
+             Provenance::counted);
+  result.set("params_saved", "Parameters tying saves", untied - tied, Provenance::counted);
 
   // A small tied model's backward: 6 tokens over a vocabulary of 8, width 4, token 5 read twice
   // and token 7 never; the upstream gradient drawn from the seed.
