@@ -452,8 +452,8 @@ TEST_CASE("export: a built-in bank that changed has a later revised date", "[exp
        "56d07ffad873984cebdcc1a183faf7e9e7047f6f"},
       {"questions/scaled-dot-product-attention.json", "2026-12-07T12:00:00Z",
        "35e6f394d10bac9cde08b70d1eb6cb016a35938a"},
-      {"questions/transformer-architectures.json", "2026-12-07T12:00:00Z",
-       "446ec1322dce8affd3d1c66fccca1d0a163e9095"},
+      {"questions/transformer-architectures.json", "2026-12-07T18:00:00Z",
+       "d5ecb363df89a46eeb238bb16811558ac85d9ec6"},
       {"questions/transformer-layer.json", "2026-12-07T12:00:00Z",
        "939eda04b7d352316ea283ac61153791423ea0a9"},
   };
