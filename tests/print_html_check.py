@@ -523,13 +523,18 @@ def main():
         return unavailable("chromium is not installed (scripts/setup installs Debian's chromium)")
     problems = []
     with tempfile.TemporaryDirectory(prefix="proofdeck-html-") as tmp:
+        # Every topic the built-in banks hold gets a section in the every-question sheet.
+        listed = run([proofdeck, "list", "topics", "--format", "json"], "proofdeck",
+                     "proofdeck list topics")
+        every_topic = len(json.loads(listed.stdout))
         # label, filters, --answers, topic sections, --seed, the most pages it may print
         cases = [
             ("three topics, study sheet", ["--topic", "multi-head", "--topic", "rope",
                                            "--topic", "layer-norm"], "inline", 3, "7", None),
             ("one topic of 16 questions, study sheet", ["--topic", "positional"], "inline", 1,
              "7", None),
-            ("every built-in question, worksheet with key", [], "appendix", 24, "7", None),
+            ("every built-in question, worksheet with key", [], "appendix", every_topic, "7",
+             None),
             # The sheet an instructor hands out: 20 questions of every bank, 18 topics at seed 3
             # (seeds 0-6 print 14 to 16 pages with the key).
             ("20 questions, blank worksheet", ["--count", "20"], "none", 18, "3", 8),
