@@ -76,15 +76,20 @@ CausalReach causal_reach(bool causal, Fault fault) noexcept {
 }
 
 template <typename T>
-void softmax_rows(Matrix<T>& scores, Index first_query, bool causal) {
+void softmax_rows(Matrix<T>& scores, Index first_query, bool causal, Index window) {
   const Fault fault = enter(Op::attention);
+  if (window > 0) enter(Op::sliding_window);
   const Index queries = scores.rows();
   const Index keys = scores.cols();
   // The keys row r sees: all of them, or under the causal mask those up to its own place
-  // first_query + r.
+  // first_query + r; under a sliding window none before its place − span + 1.
   const CausalReach mask = causal_reach(causal, fault);
   const auto visible = [&](Index row) {
     return mask.masked ? std::min(keys, first_query + row + mask.reach) : keys;
+  };
+  const Index span = window > 0 ? window + (fault == Fault::window_off_by_one ? 1 : 0) : 0;
+  const auto first_visible = [&](Index row) {
+    return span > 0 ? std::clamp<Index>(first_query + row - span + 1, 0, keys) : Index{0};
   };
   if (fault == Fault::softmax_wrong_axis) {
     // Each key's column is normalised over the queries that see it; a column no query sees
@@ -93,22 +98,28 @@ void softmax_rows(Matrix<T>& scores, Index first_query, bool causal) {
       Index first_row = 0;
       while (first_row < queries && visible(first_row) <= col)
         ++first_row;
-      auto seen = scores.col(col).tail(queries - first_row);
+      Index end_row = first_row;
+      while (end_row < queries && first_visible(end_row) <= col)
+        ++end_row;
+      auto seen = scores.col(col).segment(first_row, end_row - first_row);
       if (seen.size() > 0) {
         const T max_score = seen.maxCoeff();
         seen = (seen.array() - max_score).exp();
         seen /= seen.sum();
       }
       scores.col(col).head(first_row).setZero();
+      scores.col(col).tail(queries - end_row).setZero();
     }
     return;
   }
   for (Index row = 0; row < queries; ++row) {
+    const Index first_key = first_visible(row);
     const Index seen_keys = visible(row);
-    auto seen = scores.row(row).head(seen_keys);
+    auto seen = scores.row(row).segment(first_key, seen_keys - first_key);
     const T max_score = seen.maxCoeff();
     seen = (seen.array() - max_score).exp();
     seen /= seen.sum();
+    if (first_key > 0) scores.row(row).head(first_key).setZero();
     if (seen_keys < keys) scores.row(row).tail(keys - seen_keys).setZero();
   }
 }
@@ -435,7 +446,7 @@ void cross_attention_backward(Matrix<T>& dinp, Matrix<T>& dmemory, MhaParams<T>&
 
 #define PROOFDECK_INSTANTIATE(T)                                                                   \
   template struct MhaParams<T>;                                                                    \
-  template void softmax_rows<T>(Matrix<T>&, Index, bool);                                          \
+  template void softmax_rows<T>(Matrix<T>&, Index, bool, Index);                                   \
   template bool mask_padding_keys<T>(Matrix<T>&, const std::vector<bool>&, CausalReach, Index);    \
   template void attention_scores<T>(Matrix<T>&, ConstRef<T>, ConstRef<T>,                          \
                                     const AttentionOptions&);                                      \

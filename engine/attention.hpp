@@ -41,9 +41,11 @@ struct AttentionOptions {
 
 // --- one head: out = softmax(q·kᵀ/√d_k [+ mask])·v ---------------------------------------------
 // Row-wise softmax of `scores` in place. With `causal`, row r is the sequence's place
-// first_query + r and sees keys 0..first_query + r only; the rest get weight 0.
+// first_query + r and sees keys 0..first_query + r only; the rest get weight 0. With a sliding
+// `window` W > 0 (Mistral's sliding_window) row r also sees no key before first_query + r − W + 1:
+// W keys at most, its own included. window-off-by-one (fault): W + 1 keys.
 template <typename T>
-void softmax_rows(Matrix<T>& scores, Index first_query, bool causal);
+void softmax_rows(Matrix<T>& scores, Index first_query, bool causal, Index window = 0);
 
 // The mask softmax_rows and the tiled pass apply under `fault`: whether keys past a query's place
 // are hidden, and how many places from its own a query reaches (1: up to itself).

@@ -143,6 +143,12 @@ void check_gqa_config(const GqaConfig& config) {
           "rope_theta must be > 1, got " + number_string(config.rope_theta));
   require(config.rope_scaling > 0.0 && std::isfinite(config.rope_scaling),
           "rope_scaling factor must be > 0, got " + number_string(config.rope_scaling));
+  require(config.sliding_window >= 0,
+          "sliding_window must be a positive number of keys (or 0 for none), got " +
+              std::to_string(config.sliding_window));
+  require(config.sliding_window == 0 || config.causal,
+          "sliding_window " + std::to_string(config.sliding_window) +
+              " needs the causal mask: a window counts back from each query (causal: true)");
 }
 
 Index kv_head_of(Index head, Index heads, Index kv_heads) {
@@ -285,7 +291,7 @@ void rotate_heads(Matrix<T>& x, Index head_dim, const RopeAngles<T>& table, bool
 // must not see.
 template <typename T>
 void head_probs(Matrix<T>& probs, ConstRef<T> query, ConstRef<T> key, Index first_query,
-                bool causal, double slope, T scale) {
+                bool causal, Index window, double slope, T scale) {
   const Index queries = query.rows();
   const Index keys = key.rows();
   probs.resize(queries, keys);
@@ -300,7 +306,7 @@ void head_probs(Matrix<T>& probs, ConstRef<T> query, ConstRef<T> key, Index firs
       }
     }
   }
-  softmax_rows(probs, first_query, causal);
+  softmax_rows(probs, first_query, causal, window);
 }
 
 }  // namespace
@@ -346,7 +352,7 @@ void gqa_forward(Matrix<T>& out, GqaCache<T>& cache, const Matrix<T>& inp,
     Matrix<T>& probs = cache.probs[static_cast<std::size_t>(h)];
     head_probs<T>(probs, cache.q.middleCols(q * head_dim, head_dim),
                   cache.k.middleCols(g * head_dim, head_dim), 0, config.causal,
-                  slopes[static_cast<std::size_t>(h)], scale);
+                  config.sliding_window, slopes[static_cast<std::size_t>(h)], scale);
     cache.heads.middleCols(h * head_dim, head_dim).noalias() =
         probs * cache.v.middleCols(g * head_dim, head_dim);
   }
@@ -360,6 +366,7 @@ void gqa_backward(Matrix<T>& dinp, GqaParams<T>& grads, const Matrix<T>& dout, c
   const Fault fault = enter(Op::attention);
   enter(Op::kv_heads);
   if (params.config.rope) enter(Op::rope);
+  if (params.config.sliding_window > 0) enter(Op::sliding_window);
   const HeadBlocks blocks = check_gqa_params(params);
   const GqaConfig& config = params.config;
   const Index embed = config.hidden_size;
@@ -443,10 +450,29 @@ void gqa_decode_step(Matrix<T>& out, KvCache<T>& cache, const Matrix<T>& token,
     rotate_heads(key, head_dim, table, false, fault);
     if (fault == Fault::rope_on_values) rotate_heads(value, head_dim, table, false, fault);
   }
-  cache.keys.conservativeResize(cached + 1, kv_width);
-  cache.values.conservativeResize(cached + 1, kv_width);
-  cache.keys.row(cached) = key;
-  cache.values.row(cached) = value;
+  const Index window = config.sliding_window;
+  if (window > 0) {
+    enter(Op::sliding_window);
+    require(!config.alibi,
+            "decoding with sliding_window keeps a rolling cache, whose rows hold no token's place, "
+            "which ALiBi's bias needs: set alibi or sliding_window, not both");
+  }
+  if (window > 0 && cached >= window) {
+    // The rolling buffer is full: token `position` takes slot position mod W, whose token has
+    // just left the window (rolling-cache-wrong-slot: slot (position − 1) mod W, the newest).
+    require(position >= window, "position " + std::to_string(position) + " with " +
+                                    std::to_string(cached) +
+                                    " tokens cached: a rolling cache decodes positions in order");
+    const std::int64_t slot =
+        (fault == Fault::rolling_cache_wrong_slot ? position - 1 : position) % window;
+    cache.keys.row(static_cast<Index>(slot)) = key;
+    cache.values.row(static_cast<Index>(slot)) = value;
+  } else {
+    cache.keys.conservativeResize(cached + 1, kv_width);
+    cache.values.conservativeResize(cached + 1, kv_width);
+    cache.keys.row(cached) = key;
+    cache.values.row(cached) = value;
+  }
   if (fault == Fault::kv_cache_keeps_queries) {
     cache.queries.conservativeResize(cache.queries.rows() + 1, query.cols());
     cache.queries.bottomRows(1) = query;
@@ -460,7 +486,8 @@ void gqa_decode_step(Matrix<T>& out, KvCache<T>& cache, const Matrix<T>& token,
 
   const std::vector<double> slopes = head_slopes(config, fault);
   const T scale = gqa_score_scale<T>(head_dim, fault);
-  // The newest token is the last row: every cached token is at or before it.
+  // The newest token is the last row, or any row of a rolling buffer: every cached token is at or
+  // before it, and inside its window.
   const Index newest = cache.length() - 1;
   Matrix<T> heads_out(1, heads * head_dim);
   Matrix<T> probs;
@@ -469,7 +496,7 @@ void gqa_decode_step(Matrix<T>& out, KvCache<T>& cache, const Matrix<T>& token,
     // query head h reads key/value head ⌊h·G/H⌋ (gqa-all-kv-head-0: head 0)
     const Index g = fault == Fault::gqa_all_kv_head_0 ? 0 : kv_head_of(h, heads, blocks.kv);
     head_probs<T>(probs, query.middleCols(q * head_dim, head_dim),
-                  cache.keys.middleCols(g * head_dim, head_dim), newest, false,
+                  cache.keys.middleCols(g * head_dim, head_dim), newest, false, 0,
                   slopes[static_cast<std::size_t>(h)], scale);
     heads_out.middleCols(h * head_dim, head_dim).noalias() =
         probs * cache.values.middleCols(g * head_dim, head_dim);

@@ -84,6 +84,9 @@ struct GqaConfig {
   double rope_theta = 10000.0;    // LlamaConfig.rope_theta
   double rope_scaling = 1.0;      // rope_scaling {"rope_type": "linear", "factor": s}: p / s
   bool alibi = false;             // head h adds −m_h·|i − j| to its scores (Press et al. 2022)
+  // Mistral's sliding_window W: query i sees keys i − W + 1 … i only (0: every earlier key); its
+  // decode cache is a rolling buffer of W rows (Jiang et al. 2023, §2).
+  Index sliding_window = 0;
 
   Index resolved_head_dim() const {
     return head_dim > 0 ? head_dim : hidden_size / num_attention_heads;
@@ -111,6 +114,10 @@ struct GqaConfig {
     alibi = true;
     return *this;
   }
+  GqaConfig& with_sliding_window(Index window) {
+    sliding_window = window;
+    return *this;
+  }
   GqaConfig& without_rope() {
     rope = false;
     return *this;
@@ -122,7 +129,8 @@ struct GqaConfig {
 };
 
 // Throws EngineError naming the field unless E > 0, H > 0, G > 0, H % G == 0, D > 0 (and E % H
-// == 0 when head_dim is 0), D even when rope is on, rope_theta > 1 and rope_scaling > 0.
+// == 0 when head_dim is 0), D even when rope is on, rope_theta > 1, rope_scaling > 0 and
+// sliding_window ≥ 0 (a window only with the causal mask).
 void check_gqa_config(const GqaConfig& config);
 
 // The key/value head query head `head` reads: ⌊head·G/H⌋.
@@ -215,7 +223,9 @@ void visit_tensors(C& cache, Visitor&& visit) {
 
 // Decodes the token at `position` (its embedding a (1, E) row): projects its q, k and v, appends
 // k and v to the cache, and attends over every cached token — a causal pass needs nothing more.
-// out: (1, E). Equals the row of gqa_forward's causal output for that token.
+// With a sliding window W the cache is a rolling buffer of W rows: once full, token i overwrites
+// row i mod W, the token that has just left the window (positions decoded in order; no ALiBi).
+// out: (1, E). Equals the row of gqa_forward's causal (and windowed) output for that token.
 template <typename T>
 void gqa_decode_step(Matrix<T>& out, KvCache<T>& cache, const Matrix<T>& token,
                      std::int64_t position, const GqaParams<T>& params);

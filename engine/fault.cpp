@@ -9,12 +9,12 @@ namespace proofdeck::engine {
 namespace {
 
 constexpr std::array<std::string_view, kOpCount> kOpNames{
-    "attention",       "heads",       "kv-heads",          "kv-cache",  "tiled-attention",
-    "positions-added", "sinusoidal",  "learned-positions", "rope",      "alibi",
-    "layernorm",       "rmsnorm",     "batchnorm",         "residual",  "final-norm",
-    "swiglu",          "linear",      "feedforward",       "optimizer", "mac-count",
-    "cross-attention", "weight-norm", "padding",           "decoding",  "cross-entropy",
-    "weight-tying"};
+    "attention",       "heads",         "kv-heads",          "kv-cache",  "tiled-attention",
+    "positions-added", "sinusoidal",    "learned-positions", "rope",      "alibi",
+    "layernorm",       "rmsnorm",       "batchnorm",         "residual",  "final-norm",
+    "swiglu",          "linear",        "feedforward",       "optimizer", "mac-count",
+    "cross-attention", "weight-norm",   "padding",           "decoding",  "cross-entropy",
+    "weight-tying",    "sliding-window"};
 
 // Each row's last two fields, named.
 constexpr bool kReshapes = true, kKeepsShapes = false;
@@ -272,6 +272,16 @@ constexpr std::array kFaults{
               "arch-tying-head-only",
               "a tied weight is held once and its gradient is the sum of its use as embedding and as projection",
               kReshapes, kNoticed},
+    FaultInfo{Fault::window_off_by_one, "window-off-by-one", Op::sliding_window,
+              "the sliding window lets each query see W + 1 keys, i − W … i, instead of W",
+              "dec-window-off-by-one",
+              "a query at i sees the W keys i − W + 1 … i, itself included",
+              kKeepsShapes, kNoticed},
+    FaultInfo{Fault::rolling_cache_wrong_slot, "rolling-cache-wrong-slot", Op::sliding_window,
+              "the rolling cache writes token i over slot (i − 1) mod W, the newest key, keeping the oldest, which has left the window",
+              "dec-rolling-cache-evicts-newest",
+              "token i overwrites slot i mod W, the token that has just left the window",
+              kKeepsShapes, kSubtle},
 };
 // clang-format on
 

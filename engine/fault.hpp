@@ -48,8 +48,9 @@ enum class Op : std::uint8_t {
   decoding,         // choosing the next token: temperature, top-k, top-p, beam search
   cross_entropy,    // the next-token loss: log-softmax, ignored targets, the reduction
   weight_tying,     // one matrix as the token embedding and the LM head
+  sliding_window,   // a query sees only the last W keys; the rolling cache of W rows
 };
-inline constexpr std::size_t kOpCount = 26;
+inline constexpr std::size_t kOpCount = 27;
 std::string_view op_name(Op op);
 using OpSet = std::bitset<kOpCount>;
 
@@ -105,6 +106,8 @@ enum class Fault : std::uint8_t {
   padding_counted_in_mean,
   perplexity_base_2,
   head_own_copy,
+  window_off_by_one,
+  rolling_cache_wrong_slot,
 };
 
 struct FaultInfo {

@@ -976,9 +976,19 @@ def repeat_kv(x, n_rep):
     return x[:, None].expand(g, n_rep, t, d).reshape(g * n_rep, t, d)
 
 
+def window_mask(t, window, dtype):
+    """Float mask, -inf on keys j <= i - window: row i attends to i - window + 1 .. i at the
+    most (Mistral's sliding window, as Hugging Face masks it); with the causal mask added."""
+    i = torch.arange(t)[:, None]
+    j = torch.arange(t)[None, :]
+    hidden = j <= i - window
+    return torch.zeros(t, t, dtype=dtype).masked_fill(hidden, -math.inf)
+
+
 def gqa_reference(x, wq, wk, wv, wo, heads, kv_heads, head_dim, causal,
-                  rope, theta, scaling, alibi):
-    """LlamaAttention on one sequence (T, E) in plain torch ops.
+                  rope, theta, scaling, alibi, window=0):
+    """LlamaAttention on one sequence (T, E) in plain torch ops (MistralAttention with a
+    sliding ``window`` > 0).
 
     Returns the output (T, E) and the attention weights (H, T, T).
     """
@@ -1001,13 +1011,15 @@ def gqa_reference(x, wq, wk, wv, wo, heads, kv_heads, head_dim, causal,
         scores = scores - slopes[:, None, None] * distance
     if causal:
         scores = scores + causal_mask(t, x.dtype)
+    if window:
+        scores = scores + window_mask(t, window, x.dtype)
     attn = torch.softmax(scores, dim=-1)
     out = (attn @ v).transpose(0, 1).reshape(t, heads * head_dim) @ wo.T
     return out, attn
 
 
 def gqa_case(name, heads=4, kv_heads=2, embed=E, head_dim=None, causal=True,
-             rope=True, scaling=None, alibi=False, dtype=F64):
+             rope=True, scaling=None, alibi=False, dtype=F64, window=0, steps=T):
     seed_for(name)
     d = head_dim if head_dim is not None else embed // heads
     config = {"hidden_size": embed, "num_attention_heads": heads,
@@ -1018,13 +1030,15 @@ def gqa_case(name, heads=4, kv_heads=2, embed=E, head_dim=None, causal=True,
                    "alibi": alibi})
     if scaling is not None:
         config["rope_scaling"] = {"rope_type": "linear", "factor": scaling}
+    if window:
+        config["sliding_window"] = window
     wq = weight(heads * d, embed, dtype=dtype).requires_grad_()
     wk = weight(kv_heads * d, embed, dtype=dtype).requires_grad_()
     wv = weight(kv_heads * d, embed, dtype=dtype).requires_grad_()
     wo = weight(embed, heads * d, dtype=dtype).requires_grad_()
-    x = torch.randn(T, embed, dtype=dtype).requires_grad_()
+    x = torch.randn(steps, embed, dtype=dtype).requires_grad_()
     y, attn = gqa_reference(x, wq, wk, wv, wo, heads, kv_heads, d, causal,
-                            rope, 10000.0, scaling or 1.0, alibi)
+                            rope, 10000.0, scaling or 1.0, alibi, window)
     gy = torch.randn_like(y)
     y.backward(gy)
     kind = ("multi-head" if kv_heads == heads else
@@ -1036,10 +1050,13 @@ def gqa_case(name, heads=4, kv_heads=2, embed=E, head_dim=None, causal=True,
                          if scaling else ""))
     if alibi:
         extras.append(f"ALiBi slopes {alibi_slopes(heads)}")
-    desc = (f"LlamaAttention in plain torch ops, {kind}: hidden_size={embed}, "
+    if window:
+        extras.append(f"sliding_window={window} (keys i-{window}+1..i)")
+    desc = (f"{'MistralAttention' if window else 'LlamaAttention'} in plain torch ops, {kind}: "
+            f"hidden_size={embed}, "
             f"num_attention_heads={heads}, num_key_value_heads={kv_heads}, "
             f"head_dim={d}, no biases, repeat_kv, " + ", ".join(extras)
-            + f"; torch autograd; {DTYPE_NAMES[dtype]}, input {T}x{embed}")
+            + f"; torch autograd; {DTYPE_NAMES[dtype]}, input {steps}x{embed}")
     params = {"q_proj.weight": wq.detach(), "k_proj.weight": wk.detach(),
               "v_proj.weight": wv.detach(), "o_proj.weight": wo.detach()}
     grads = tensor_grads([("input", x), ("q_proj.weight", wq),

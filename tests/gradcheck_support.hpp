@@ -47,6 +47,16 @@ inline void check_mha_gradients(engine::MhaParams<double>& params, engine::Matri
   check_param_gradients(params, grads, loss);
 }
 
+// A grouped-query attention layer of `config` with weights drawn from `rng`, N(0, 0.5²).
+inline engine::GqaParams<double> random_gqa(const engine::GqaConfig& config, engine::Rng& rng) {
+  engine::GqaParams<double> params(config);
+  params.q_proj = random_matrix(params.q_proj.rows(), params.q_proj.cols(), rng, 0.5);
+  params.k_proj = random_matrix(params.k_proj.rows(), params.k_proj.cols(), rng, 0.5);
+  params.v_proj = random_matrix(params.v_proj.rows(), params.v_proj.cols(), rng, 0.5);
+  params.o_proj = random_matrix(params.o_proj.rows(), params.o_proj.cols(), rng, 0.5);
+  return params;
+}
+
 // Grouped-query attention (Llama's): dx and every parameter, at `positions` (0, 1, … when empty).
 inline void check_gqa_gradients(engine::GqaParams<double>& params, engine::Matrix<double>& x,
                                 const engine::Matrix<double>& dout,

@@ -20,15 +20,6 @@ GqaConfig gqa_config(Index embed, Index heads, Index kv_heads) {
   return GqaConfig::of(embed, heads, kv_heads);
 }
 
-GqaParams<double> random_gqa(const GqaConfig& config, Rng& rng) {
-  GqaParams<double> params(config);
-  params.q_proj = random_matrix(params.q_proj.rows(), params.q_proj.cols(), rng, 0.5);
-  params.k_proj = random_matrix(params.k_proj.rows(), params.k_proj.cols(), rng, 0.5);
-  params.v_proj = random_matrix(params.v_proj.rows(), params.v_proj.cols(), rng, 0.5);
-  params.o_proj = random_matrix(params.o_proj.rows(), params.o_proj.cols(), rng, 0.5);
-  return params;
-}
-
 SwigluParams<double> random_swiglu(Index hidden, Index intermediate, Rng& rng) {
   SwigluParams<double> params(hidden, intermediate);
   params.gate_proj = random_matrix(intermediate, hidden, rng, 0.5);

@@ -64,7 +64,8 @@ TEST_CASE(
                                           "decoding-strategies",
                                           "perplexity",
                                           "weight-tying",
-                                          "last-token-classifier"});
+                                          "last-token-classifier",
+                                          "sliding-window"});
   for (const DemoInfo& info : catalog()) {
     INFO(info.name);
     CHECK_FALSE(info.title.empty());

@@ -36,6 +36,7 @@ const std::vector<DemoInfo>& catalog() {
       perplexity_demo(),
       weight_tying_demo(),
       last_token_classifier_demo(),
+      sliding_window_demo(),
   };
   return demos;
 }

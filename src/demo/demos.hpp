@@ -43,5 +43,6 @@ DemoInfo decoding_strategies_demo();
 DemoInfo perplexity_demo();
 DemoInfo weight_tying_demo();
 DemoInfo last_token_classifier_demo();
+DemoInfo sliding_window_demo();
 
 }  // namespace proofdeck::demo

@@ -246,6 +246,9 @@ void run_gqa(OpRun<T>& run) {
   config.rope_theta = run.config.positive_number("rope_theta", 10000.0);
   config.rope_scaling = read_rope_scaling(run.config.raw("rope_scaling"), run.source);
   config.alibi = run.config.flag("alibi", false);
+  const json* window = run.config.raw("sliding_window");
+  if (window != nullptr && !window->is_null())
+    config.sliding_window = run.config.dimension("sliding_window");
   if (run.config.flag("attention_bias", false)) {
     spec_error(run.source, "config",
                "config.attention_bias: the engine's gqa has no biases, as Llama's; expected false");
