@@ -375,6 +375,34 @@ TEST_CASE("list objectives: each objective, its statement and how many questions
   CHECK(json::parse(questions.out.str())[0]["objective"] == "heads-neutral");
 }
 
+TEST_CASE("list with a filter keeps what the selected questions touch and counts only those",
+          "[objectives][cli]") {
+  // The filters select questions; a list of objectives, topics, traps or banks narrows to the
+  // ones those questions touch instead of ignoring them.
+  Cli objectives;
+  REQUIRE(objectives.run({"list", "objectives", "--topic", "sliding-window", "--format", "json"}) ==
+          0);
+  const json items = json::parse(objectives.out.str());
+  REQUIRE(items.size() == 2);
+  CHECK(items[0]["id"] == "window-reach-grows-with-depth");
+  CHECK(items[1]["id"] == "rolling-cache-bounded");
+  CHECK(items[0]["questions"] == 1);
+  Cli banks;
+  REQUIRE(banks.run({"list", "banks", "--topic", "sliding-window", "--format", "json"}) == 0);
+  const json bank_items = json::parse(banks.out.str());
+  REQUIRE(bank_items.size() == 1);
+  CHECK(bank_items[0]["id"] == "modern-decoder");
+  CHECK(bank_items[0]["questions"] == 2);
+  Cli traps;
+  REQUIRE(traps.run({"list", "traps", "--question", "dec-window-reach-template", "--color",
+                     "never"}) == 0);
+  CHECK_THAT(traps.out.str(), Contains("dec-window-caps-context") &&
+                                  Contains("dec-window-off-by-one") && Contains("2 traps"));
+  Cli wrong;
+  CHECK(wrong.run({"list", "topics", "--topic", "nope"}) == 2);
+  CHECK_THAT(wrong.err.str(), Contains("no topic 'nope'"));
+}
+
 // --- drill: burying siblings ------------------------------------------------------------------
 
 namespace {

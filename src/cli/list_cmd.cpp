@@ -28,11 +28,28 @@ struct ListOptions {
 
 // Every list in the study order (bank::StudyOrder): topics as a learner meets them, banks by
 // their first topic, traps by bank, questions by topic and then as their bank has them.
+// With a filter, banks, topics, traps and objectives are those the selected questions touch, each
+// counting its selected questions; without one, every one the banks hold.
 nlohmann::ordered_json list_json(const std::vector<bank::Bank>& banks, const ListOptions& o) {
   const bank::StudyOrder order(banks);
+  const bank::Filters& f = o.filters;
+  const bool filtered = !f.topics.empty() || !f.traps.empty() || !f.banks.empty() ||
+                        !f.types.empty() || !f.questions.empty();
+  std::set<const bank::Question*> selection;
+  if (filtered && o.what != "questions") {
+    for (const bank::Question* q : bank::select_questions(banks, f))
+      selection.insert(q);
+  }
+  const auto counts = [&](const bank::Question& q) { return !filtered || selection.contains(&q); };
+  // An item no selected question touches is left out of a filtered list.
+  const auto keep = [&](std::size_t count) { return !filtered || count > 0; };
   nlohmann::ordered_json items = nlohmann::ordered_json::array();
   if (o.what == "banks") {
     for (const bank::Bank* b : order.banks()) {
+      std::size_t count = 0;
+      for (const bank::Question& q : b->questions)
+        count += counts(q);
+      if (!keep(count)) continue;
       items.push_back({{"id", b->id},
                        {"title", b->title},
                        {"lesson", b->lesson},
@@ -40,13 +57,14 @@ nlohmann::ordered_json list_json(const std::vector<bank::Bank>& banks, const Lis
                        {"file", b->file},
                        {"topics", b->topics.size()},
                        {"traps", b->traps.size()},
-                       {"questions", b->questions.size()}});
+                       {"questions", count}});
     }
   } else if (o.what == "topics") {
     for (const auto& [b, t] : order.topics()) {
       std::size_t count = 0;
       for (const bank::Question& q : b->questions)
-        count += q.topic == t->id;
+        count += q.topic == t->id && counts(q);
+      if (!keep(count)) continue;
       items.push_back({{"id", t->id}, {"bank", b->id}, {"name", t->name}, {"questions", count}});
     }
   } else if (o.what == "traps") {
@@ -55,8 +73,9 @@ nlohmann::ordered_json list_json(const std::vector<bank::Bank>& banks, const Lis
         std::size_t count = 0;
         for (const bank::Question& q : b->questions) {
           const auto traps = bank::question_traps(q);
-          count += std::find(traps.begin(), traps.end(), t.id) != traps.end();
+          count += std::find(traps.begin(), traps.end(), t.id) != traps.end() && counts(q);
         }
+        if (!keep(count)) continue;
         items.push_back({{"id", t.id},
                          {"bank", b->id},
                          {"name", t.name},
@@ -72,11 +91,12 @@ nlohmann::ordered_json list_json(const std::vector<bank::Bank>& banks, const Lis
     std::map<std::string, std::size_t> asked;
     for (const bank::Bank& b : banks)
       for (const bank::Question& q : b.questions)
-        ++asked[q.objective_id()];
+        if (counts(q)) ++asked[q.objective_id()];
     std::set<std::string> listed;
     for (const bank::Bank* b : order.banks()) {
       for (const bank::Objective& objective : b->objectives) {
         listed.insert(objective.id);
+        if (!keep(asked[objective.id])) continue;
         items.push_back({{"id", objective.id},
                          {"bank", b->id},
                          {"statement", objective.statement},
@@ -85,7 +105,7 @@ nlohmann::ordered_json list_json(const std::vector<bank::Bank>& banks, const Lis
     }
     for (const bank::Bank* b : order.banks()) {
       for (const bank::Question& q : b->questions) {
-        if (!listed.insert(q.objective_id()).second) continue;
+        if (!listed.insert(q.objective_id()).second || !keep(asked[q.objective_id()])) continue;
         items.push_back({{"id", q.objective_id()},
                          {"bank", b->id},
                          {"statement", nullptr},
