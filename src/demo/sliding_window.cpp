@@ -51,7 +51,7 @@ Mat tokens_reaching_last(const Stack& stack, const Mat& x) {
   return reached;
 }
 
-// How far back the farthest token that moves the last output stands, per layer.
+// How far back the farthest token that reaches the last position stands, per layer.
 std::vector<double> reach_per_layer(const Mat& reached) {
   std::vector<double> reach;
   const Index last = reached.cols() - 1;
