@@ -8,6 +8,7 @@
 #include <string>
 
 #include "engine/fault.hpp"
+#include "engine/macs.hpp"
 #include "engine/product.hpp"
 
 namespace proofdeck::engine {
@@ -76,6 +77,10 @@ void swiglu_forward(Matrix<T>& out, SwigluCache<T>& cache, const Matrix<T>& inp,
     cache.hidden = cache.up.unaryExpr(&silu<T>);
   }
   project(out, cache.hidden, params.down_proj);
+  const Index rows = inp.rows(), hidden = params.hidden_size(), width = params.intermediate_size();
+  count_macs(MacSite::linear, rows, hidden, width);
+  if (params.has_gate()) count_macs(MacSite::linear, rows, hidden, width);
+  count_macs(MacSite::linear, rows, width, hidden);
 }
 
 template <typename T>

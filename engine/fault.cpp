@@ -8,13 +8,34 @@ namespace proofdeck::engine {
 
 namespace {
 
-constexpr std::array<std::string_view, kOpCount> kOpNames{
-    "attention",       "heads",         "kv-heads",          "kv-cache",  "tiled-attention",
-    "positions-added", "sinusoidal",    "learned-positions", "rope",      "alibi",
-    "layernorm",       "rmsnorm",       "batchnorm",         "residual",  "final-norm",
-    "swiglu",          "linear",        "feedforward",       "optimizer", "mac-count",
-    "cross-attention", "weight-norm",   "padding",           "decoding",  "cross-entropy",
-    "weight-tying",    "sliding-window"};
+constexpr std::array<std::string_view, kOpCount> kOpNames{"attention",
+                                                          "heads",
+                                                          "kv-heads",
+                                                          "kv-cache",
+                                                          "tiled-attention",
+                                                          "positions-added",
+                                                          "sinusoidal",
+                                                          "learned-positions",
+                                                          "rope",
+                                                          "alibi",
+                                                          "layernorm",
+                                                          "rmsnorm",
+                                                          "batchnorm",
+                                                          "residual",
+                                                          "final-norm",
+                                                          "swiglu",
+                                                          "linear",
+                                                          "feedforward",
+                                                          "optimizer",
+                                                          "mac-count",
+                                                          "cross-attention",
+                                                          "weight-norm",
+                                                          "padding",
+                                                          "decoding",
+                                                          "cross-entropy",
+                                                          "weight-tying",
+                                                          "sliding-window",
+                                                          "moe"};
 
 // Each row's last two fields, named.
 constexpr bool kReshapes = true, kKeepsShapes = false;
@@ -196,7 +217,7 @@ constexpr std::array kFaults{
               "SwiGLU is built without gate_proj: down(silu(up(x)))",
               "dec-swiglu-just-activation",
               "SwiGLU adds a third matrix, the gate",
-              kReshapes, kSubtle},
+              kReshapes, kNoticed},
     FaultInfo{Fault::linear_no_bias, "linear-no-bias", Op::linear,
               "a Linear asked for a bias is built without one",
               "mha-cuts-params",
@@ -281,6 +302,21 @@ constexpr std::array kFaults{
               "the rolling cache writes token i over slot (i − 1) mod W, the newest key, keeping the oldest, which has left the window",
               "dec-rolling-cache-evicts-newest",
               "token i overwrites slot i mod W, the token that has just left the window",
+              kKeepsShapes, kSubtle},
+    FaultInfo{Fault::topk_not_renormalised, "topk-not-renormalised", Op::moe,
+              "the k experts a token runs are mixed by their softmax probabilities as they are, not renormalised to sum 1",
+              "dec-moe-weights-unnormalised",
+              "Mixtral renormalises the k kept probabilities to sum 1 before they mix the experts' outputs",
+              kKeepsShapes, kSubtle},
+    FaultInfo{Fault::every_expert_runs, "every-expert-runs", Op::moe,
+              "every token runs every expert, mixed by the full softmax: a dense mixture",
+              "dec-moe-active-is-total",
+              "a token runs only its k experts: its active parameters are the router's and k experts', a fraction of the total",
+              kKeepsShapes, kNoticed},
+    FaultInfo{Fault::overflow_rerouted, "overflow-rerouted", Op::moe,
+              "a slot over an expert's capacity goes to the token's next most probable expert with room",
+              "dec-moe-overflow-rerouted",
+              "a slot over an expert's capacity is dropped: the token passes on through the residual",
               kKeepsShapes, kSubtle},
 };
 // clang-format on

@@ -49,8 +49,9 @@ enum class Op : std::uint8_t {
   cross_entropy,    // the next-token loss: log-softmax, ignored targets, the reduction
   weight_tying,     // one matrix as the token embedding and the LM head
   sliding_window,   // a query sees only the last W keys; the rolling cache of W rows
+  moe,              // a mixture of experts: routing, mixing weights, expert capacity
 };
-inline constexpr std::size_t kOpCount = 27;
+inline constexpr std::size_t kOpCount = 28;
 std::string_view op_name(Op op);
 using OpSet = std::bitset<kOpCount>;
 
@@ -108,6 +109,9 @@ enum class Fault : std::uint8_t {
   head_own_copy,
   window_off_by_one,
   rolling_cache_wrong_slot,
+  topk_not_renormalised,
+  every_expert_runs,
+  overflow_rerouted,
 };
 
 struct FaultInfo {

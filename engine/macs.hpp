@@ -2,9 +2,11 @@
 // products that thread's forward takes, each from the shapes of the operands it multiplied — so a
 // module built with other widths is counted as built, not as a closed form says it should be.
 //
-// Counted: nn.Linear's forward (one multiply-add per weight per row) and scaled dot-product
-// attention's two products (q·kᵀ and P·v). The decoder's fused ops, the KV cache, the tiled pass
-// and every backward are not counted; a tally open over them stays at what the counted ops added.
+// Counted: nn.Linear's forward (one multiply-add per weight per row), SwiGLU's three projections
+// and a mixture of experts' router (each expert is a SwiGLU), and scaled dot-product
+// attention's two products (q·kᵀ and P·v). Grouped-query attention's fused ops, the KV cache, the
+// tiled pass and every backward are not counted; a tally open over them stays at what the counted
+// ops added.
 #pragma once
 
 #include <cstdint>

@@ -535,10 +535,10 @@ def main():
              "7", None),
             ("every built-in question, worksheet with key", [], "appendix", every_topic, "7",
              None),
-            # The sheet an instructor hands out: 20 questions of every bank, 18 topics at seed 3
+            # The sheet an instructor hands out: 20 questions of every bank, 20 topics at seed 3
             # (seeds 0-6 print 14 to 16 pages with the key).
-            ("20 questions, blank worksheet", ["--count", "20"], "none", 18, "3", 8),
-            ("20 questions, worksheet with key", ["--count", "20"], "appendix", 18, "3", 16),
+            ("20 questions, blank worksheet", ["--count", "20"], "none", 20, "3", 8),
+            ("20 questions, worksheet with key", ["--count", "20"], "appendix", 20, "3", 16),
         ]
         try:
             for case in cases:

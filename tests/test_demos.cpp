@@ -33,8 +33,8 @@ using proofdeck::testing::run;
 
 // The one pin of the catalog, its names in order; every other test reads catalog().
 TEST_CASE(
-    "the catalog holds the thirteen demos of the lesson, eight of the modern decoder, one of "
-    "generation and two of the training objective",
+    "the catalog holds the thirteen demos of the lesson, ten of the modern decoder, one of "
+    "generation and three of the training objective",
     "[demo]") {
   std::vector<std::string> names;
   for (const DemoInfo& info : catalog())
@@ -65,7 +65,8 @@ TEST_CASE(
                                           "perplexity",
                                           "weight-tying",
                                           "last-token-classifier",
-                                          "sliding-window"});
+                                          "sliding-window",
+                                          "moe-routing"});
   for (const DemoInfo& info : catalog()) {
     INFO(info.name);
     CHECK_FALSE(info.title.empty());

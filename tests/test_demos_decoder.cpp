@@ -338,4 +338,43 @@ TEST_CASE("the counted and measured decoder values move with the engine fault th
   }
 }
 
+TEST_CASE("moe-routing: a token uses the router and k of N experts, attention keeps its T²",
+          "[demo][decoder][moe]") {
+  const DemoResult result = run("moe-routing");  // N = 8, k = 2, E = 16, F = 32, T = 16
+  const double expert = 3 * 16 * 32;
+  CHECK(number(result, "expert_params") == expert);
+  CHECK(number(result, "router_params") == 8 * 16);
+  CHECK(number(result, "total_params") == 8 * 16 + 8 * expert);
+  CHECK(number(result, "active_params_per_token") == 8 * 16 + 2 * expert);
+  CHECK(number(result, "slots_per_token") == 2);
+  CHECK(number(result, "dense_ffn_params") == 2 * expert);
+  // one multiply-add per weight a token touches, tallied where the products ran
+  CHECK(number(result, "moe_macs_per_token") == number(result, "active_params_per_token"));
+  CHECK(number(result, "dense_macs_per_token") == 2 * expert);
+  CHECK(number(result, "moe_macs_growth") == 2);
+  CHECK(number(result, "attention_scores_growth") == 4);
+  CHECK(number(result, "mixing_weights_sum") == Approx(1.0).epsilon(1e-14));
+  CHECK(flag(result, "weights_proportional"));
+  CHECK_FALSE(flag(result, "weights_equal"));
+  CHECK(number(result, "aux_loss") >= number(result, "aux_loss_balanced") * 0.999);
+}
+
+TEST_CASE(
+    "moe-routing: a Switch layer drops what its capacity cannot take, and the residual "
+    "carries it",
+    "[demo][decoder][moe]") {
+  const DemoResult tight = run("moe-routing");  // capacity factor 1.0: 2 slots an expert
+  CHECK(number(tight, "switch_capacity") == 2);
+  CHECK(number(tight, "switch_dropped") > 0);
+  CHECK(number(tight, "switch_dropped") + number(tight, "switch_ran") == 16);
+  CHECK(number(tight, "switch_output_rows") == 16);
+  CHECK(flag(tight, "dropped_pass_through"));
+  const DemoResult roomy = run("moe-routing", {"capacity=8"});  // every token fits
+  CHECK(number(roomy, "switch_capacity") == 16);
+  CHECK(number(roomy, "switch_dropped") == 0);
+  CHECK(error_of("moe-routing", {"experts=2", "per_token=3"}) ==
+        "demo moe-routing: per_token=3: a token runs at most the 2 experts there are; give "
+        "per_token ≤ experts");
+}
+
 }  // namespace test_demos_decoder

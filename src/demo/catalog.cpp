@@ -37,6 +37,7 @@ const std::vector<DemoInfo>& catalog() {
       weight_tying_demo(),
       last_token_classifier_demo(),
       sliding_window_demo(),
+      moe_routing_demo(),
   };
   return demos;
 }

@@ -44,5 +44,6 @@ DemoInfo perplexity_demo();
 DemoInfo weight_tying_demo();
 DemoInfo last_token_classifier_demo();
 DemoInfo sliding_window_demo();
+DemoInfo moe_routing_demo();
 
 }  // namespace proofdeck::demo
