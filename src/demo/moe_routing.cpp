@@ -151,6 +151,31 @@ Model build(const Params& params, engine::Rng& rng) {
   return model;
 }
 
+// The load-balancing loss α·N·Σ fᵢ·Pᵢ of the same block on three batches of routing: the drawn
+// tokens, the same tokens with a router eight times as sure of each choice, and a batch of one
+// token repeated, which every token routes alike.
+struct LoadBalance {
+  double spread = 0;
+  double sharp = 0;
+  double alike = 0;
+};
+
+double balance_loss(const engine::MoeParams<double>& moe, const engine::MoeConfig& config,
+                    const Mat& x) {
+  return engine::moe_load_balancing_loss(route(moe, config, x).cache, config);
+}
+
+LoadBalance load_balance(const Model& model, const Mat& x) {
+  LoadBalance balance;
+  balance.spread = balance_loss(model.moe, model.config, x);
+  engine::MoeParams<double> sure = model.moe;
+  sure.gate *= 8.0;
+  balance.sharp = balance_loss(sure, model.config, x);
+  const Mat alike = x.row(0).replicate(x.rows(), 1);
+  balance.alike = balance_loss(model.moe, model.config, alike);
+  return balance;
+}
+
 void check_params(const Params& params) {
   const std::int64_t experts = params.integer("experts");
   const std::int64_t per_token = params.integer("per_token");
@@ -223,6 +248,7 @@ DemoResult run_moe_routing(const Params& params, std::uint64_t seed, RunCaches&)
   const double dense_params = as_double(engine::count_params(model.dense).total());
   const double moe_growth = route(model.moe, model.config, doubled).macs / mixtral.macs;
   const double score_growth = score_macs(model.attention, doubled) / score_macs(model.attention, x);
+  const LoadBalance balance = load_balance(model, x);
   const SwitchRun switch_run = run_switch(model.moe, model.config, params.number("capacity"), x);
 
   DemoResult result;
@@ -258,8 +284,12 @@ DemoResult run_moe_routing(const Params& params, std::uint64_t seed, RunCaches&)
              mixing.proportional, Provenance::measured);
   result.set("weights_equal", "Each token's experts weighed alike", mixing.equal,
              Provenance::measured);
-  result.set("aux_loss", "Load-balancing loss α·N·Σ fᵢ·Pᵢ of this routing",
-             engine::moe_load_balancing_loss(mixtral.cache, model.config), Provenance::measured);
+  result.set("aux_loss", "Load-balancing loss α·N·Σ fᵢ·Pᵢ of this routing", balance.spread,
+             Provenance::measured);
+  result.set("aux_loss_sharp", "The loss with a router eight times as sure of each choice",
+             balance.sharp, Provenance::measured);
+  result.set("aux_loss_alike", "The loss of a batch of one token repeated, all routed alike",
+             balance.alike, Provenance::measured);
   result.set("aux_loss_balanced", "Its value for a perfectly even routing, α·k",
              model.config.router_aux_loss_coef * as_double(k), Provenance::derived);
   result.set("switch_capacity", "Slots each expert takes in the Switch layer", switch_run.capacity,

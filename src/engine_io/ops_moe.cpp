@@ -98,7 +98,8 @@ void run_moe(OpRun<T>& run) {
   run.result["output"] = to_json(y);
   run.result["router_logits"] = to_json(cache.logits);
   const ordered_json routing = routing_json(cache);
-  for (const auto& [key, value] : routing.items()) run.result[key] = value;
+  for (const auto& [key, value] : routing.items())
+    run.result[key] = value;
   run.result["aux_loss"] = engine::moe_load_balancing_loss(cache, config);
   run.result["parameters"] = {{"total", use.total},
                               {"router", use.router},
