@@ -104,6 +104,7 @@ struct SwitchRun {
   double ran = 0;
   double output_rows = 0;
   bool dropped_pass_through = true;  // x + moe(x) is x, bit for bit, for every dropped token
+  Mat grid;  // (T, N): 1 where an expert ran the token, −1 where the token found it full
 };
 
 SwitchRun run_switch(const engine::MoeParams<double>& moe, engine::MoeConfig config, double factor,
@@ -117,6 +118,11 @@ SwitchRun run_switch(const engine::MoeParams<double>& moe, engine::MoeConfig con
   run.dropped = as_double(static_cast<std::int64_t>(routed.cache.dropped.size()));
   run.ran = as_double(static_cast<std::int64_t>(routed.cache.dispatched.size()));
   run.output_rows = as_double(routed.out.rows());
+  run.grid = Mat::Zero(x.rows(), config.num_local_experts);
+  for (const engine::MoeDispatch& slot : routed.cache.dispatched)
+    run.grid(slot.token, slot.expert) = 1.0;
+  for (const engine::MoeDispatch& slot : routed.cache.dropped)
+    run.grid(slot.token, slot.expert) = -1.0;
   const Mat layer = x + routed.out;  // the residual stream after the block
   for (const engine::MoeDispatch& slot : routed.cache.dropped)
     run.dropped_pass_through =
@@ -200,6 +206,12 @@ void add_tables_and_text(DemoResult& result, const Model& model, const Routed& m
             fmt::format("the weight each token gives each expert (0: not run), top {} of {}",
                         model.config.num_experts_per_tok, experts),
             token_labels, expert_labels, routing_grid(mixtral.cache, experts), true});
+  result.tables.push_back(
+      Table{"switch_slots",
+            fmt::format(
+                "the Switch layer, {} slots an expert: 1 the expert ran the token, −1 it was full",
+                text::format_readable(switch_run.capacity, 6)),
+            token_labels, expert_labels, switch_run.grid, false});
   const auto value = [&](const char* name) { return result.find(name)->number; };
   result.text = {
       fmt::format("Each token runs {} of the {} experts, mixed by their router probabilities "
