@@ -30,10 +30,6 @@ using Mat = engine::Matrix<double>;
 
 namespace {
 
-double as_double(std::int64_t value) {
-  return static_cast<double>(value);
-}
-
 struct Routed {
   Mat out;
   engine::MoeCache<double> cache;
