@@ -8,34 +8,17 @@ namespace proofdeck::engine {
 
 namespace {
 
-constexpr std::array<std::string_view, kOpCount> kOpNames{"attention",
-                                                          "heads",
-                                                          "kv-heads",
-                                                          "kv-cache",
-                                                          "tiled-attention",
-                                                          "positions-added",
-                                                          "sinusoidal",
-                                                          "learned-positions",
-                                                          "rope",
-                                                          "alibi",
-                                                          "layernorm",
-                                                          "rmsnorm",
-                                                          "batchnorm",
-                                                          "residual",
-                                                          "final-norm",
-                                                          "swiglu",
-                                                          "linear",
-                                                          "feedforward",
-                                                          "optimizer",
-                                                          "mac-count",
-                                                          "cross-attention",
-                                                          "weight-norm",
-                                                          "padding",
-                                                          "decoding",
-                                                          "cross-entropy",
-                                                          "weight-tying",
-                                                          "sliding-window",
-                                                          "moe"};
+// clang-format off
+constexpr std::array<std::string_view, kOpCount> kOpNames{
+    "attention",         "heads",             "kv-heads",          "kv-cache",
+    "tiled-attention",   "positions-added",   "sinusoidal",        "learned-positions",
+    "rope",              "alibi",             "layernorm",         "rmsnorm",
+    "batchnorm",         "residual",          "final-norm",        "swiglu",
+    "linear",            "feedforward",       "optimizer",         "mac-count",
+    "cross-attention",   "weight-norm",       "padding",           "decoding",
+    "cross-entropy",     "weight-tying",      "sliding-window",    "moe",
+    "quantize"};
+// clang-format on
 
 // Each row's last two fields, named.
 constexpr bool kReshapes = true, kKeepsShapes = false;
@@ -318,6 +301,16 @@ constexpr std::array kFaults{
               "dec-moe-overflow-rerouted",
               "a slot over an expert's capacity is dropped: the token passes on through the residual",
               kKeepsShapes, kSubtle},
+    FaultInfo{Fault::per_channel_as_tensor, "per-channel-as-tensor", Op::quantize,
+              "a per-channel or group-wise scale is computed from the whole tensor's range",
+              "",
+              "each channel's (or group's) scale comes from its own range, so one outlier channel costs only its own precision",
+              kKeepsShapes, kNoticed},
+    FaultInfo{Fault::round_half_away, "round-half-away", Op::quantize,
+              "a value halfway between two levels rounds away from zero instead of to the even level",
+              "",
+              "fake quantization rounds half to even, as PyTorch's kernels do",
+              kKeepsShapes, kNoticed},
 };
 // clang-format on
 

@@ -50,8 +50,9 @@ enum class Op : std::uint8_t {
   weight_tying,     // one matrix as the token embedding and the LM head
   sliding_window,   // a query sees only the last W keys; the rolling cache of W rows
   moe,              // a mixture of experts: routing, mixing weights, expert capacity
+  quantize,         // integer fake quantization: scales, zero points, rounding, the STE
 };
-inline constexpr std::size_t kOpCount = 28;
+inline constexpr std::size_t kOpCount = 29;
 std::string_view op_name(Op op);
 using OpSet = std::bitset<kOpCount>;
 
@@ -112,6 +113,8 @@ enum class Fault : std::uint8_t {
   topk_not_renormalised,
   every_expert_runs,
   overflow_rerouted,
+  per_channel_as_tensor,
+  round_half_away,
 };
 
 struct FaultInfo {

@@ -33,31 +33,12 @@ void run_engine_bench(BenchOptions options, Context& context) {
   write_output("", run_engine_bench(options).dump(2) + "\n", context.io);
 }
 
-}  // namespace
-
-void setup_engine(CLI::App& app, const std::function<Context()>& context) {
-  CLI::App* engine = app.add_subcommand(
-      "engine", "Run the transformer-layer engine on explicit weights, or time it");
-  engine->require_subcommand(1);
-  engine->footer(
-      "The engine is the same code that proves every answer key. Feed it a PyTorch state_dict "
-      "and an input to cross-check a result, or time it beside PyTorch with scripts/bench.");
-
-  auto run_options = std::make_shared<EngineRunOptions>();
-  CLI::App* run_cmd = engine->add_subcommand(
-      "run", "Run one op from a JSON spec and print its output and gradients as JSON");
-  run_cmd->add_option("spec", run_options->spec_path, "The spec file, or - for standard input")
-      ->required();
-  run_cmd->add_option("-o,--output", run_options->output_path,
-                      "Write the result to FILE instead of standard output");
-  run_cmd
-      ->add_option("--indent", run_options->indent,
-                   "Pretty-print with N spaces (default: one line)")
-      ->check(whole_number(0, 8));
+// engine run --help's footer: the spec's fields, op by op, and what each op prints.
+std::string engine_run_footer() {
   std::string ops;
   for (const auto op : engine_io::engine_op_names())
     ops += (ops.empty() ? "" : ", ") + std::string(op);
-  run_cmd->footer(fmt::format(
+  return fmt::format(
       "SPEC is {{\"op\", \"dtype\", \"config\", \"params\", \"input\", \"grad_output\", "
       "\"memory\", \"key_padding_mask\", \"padding_mask\", \"target\"}}:\n"
       "  op           one of {}\n"
@@ -77,7 +58,11 @@ void setup_engine(CLI::App& app, const std::function<Context()>& context) {
       "               MixtralConfig's hidden_size, intermediate_size,\n"
       "               num_local_experts (8), num_experts_per_tok (2),\n"
       "               norm_topk_prob (true), router_aux_loss_coef (0.01) and\n"
-      "               capacity_factor (null: no capacity; Switch's c);\n"
+      "               capacity_factor (null: no capacity; Switch's c); fake_quantize\n"
+      "               takes granularity (tensor, channel or group), axis (0: a scale\n"
+      "               per row, 1: per column), group_size (128), bits (8) and\n"
+      "               symmetric (true), or scale and zero_point (one, or one per\n"
+      "               channel or group) with quant_min and quant_max;\n"
       "               linear with weight_norm: true is\n"
       "               torch.nn.utils.weight_norm(linear): params weight_g (out, 1)\n"
       "               and weight_v (out, in) instead of weight; sampling takes\n"
@@ -91,7 +76,8 @@ void setup_engine(CLI::App& app, const std::function<Context()>& context) {
       "               and sinusoidal; (B, V) logits for sampling; the (V, V)\n"
       "               next-token table for beam_search (row t: the logits of the\n"
       "               token after t); (N, C) logits for cross_entropy; a list of\n"
-      "               token ids for tied_lm_head\n"
+      "               token ids for tied_lm_head; any (R, C) matrix for\n"
+      "               fake_quantize (a weight: one row an output channel)\n"
       "  memory       mha only, optional: (S, E) keys' and values' sequence, for\n"
       "               cross-attention of the input's T queries over S positions\n"
       "               (nn.MultiheadAttention(input, memory, memory)); grads gain\n"
@@ -122,12 +108,38 @@ void setup_engine(CLI::App& app, const std::function<Context()>& context) {
       "and the embedding's parts of the weight's gradient; moe adds \"router_logits\", "
       "\"selected_experts\" and \"routing_weights\" a token, \"capacity\", the "
       "\"dropped\" slots as [token, rank], the load-balancing \"aux_loss\" (its gradient "
-      "as \"aux_loss_grads\") and \"parameters\": total and active per token).\n"
+      "as \"aux_loss_grads\") and \"parameters\": total and active per token; fake_quantize "
+      "adds the \"scale\" and \"zero_point\" it used, \"quant_min\" and \"quant_max\", and "
+      "its gradient is the straight-through estimator's).\n"
       "Example:\n"
       "  proofdeck engine run spec.json --indent 2\n"
       "  echo '{{\"op\":\"sinusoidal\",\"config\":{{\"d_model\":4}},\"input\":[0,1]}}' | proofdeck "
       "engine run -",
-      ops));
+      ops);
+}
+
+}  // namespace
+
+void setup_engine(CLI::App& app, const std::function<Context()>& context) {
+  CLI::App* engine = app.add_subcommand(
+      "engine", "Run the transformer-layer engine on explicit weights, or time it");
+  engine->require_subcommand(1);
+  engine->footer(
+      "The engine is the same code that proves every answer key. Feed it a PyTorch state_dict "
+      "and an input to cross-check a result, or time it beside PyTorch with scripts/bench.");
+
+  auto run_options = std::make_shared<EngineRunOptions>();
+  CLI::App* run_cmd = engine->add_subcommand(
+      "run", "Run one op from a JSON spec and print its output and gradients as JSON");
+  run_cmd->add_option("spec", run_options->spec_path, "The spec file, or - for standard input")
+      ->required();
+  run_cmd->add_option("-o,--output", run_options->output_path,
+                      "Write the result to FILE instead of standard output");
+  run_cmd
+      ->add_option("--indent", run_options->indent,
+                   "Pretty-print with N spaces (default: one line)")
+      ->check(whole_number(0, 8));
+  run_cmd->footer(engine_run_footer());
   run_cmd->callback([run_options, context] {
     Context ctx = context();
     run_engine_run(*run_options, ctx);

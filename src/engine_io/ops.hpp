@@ -22,6 +22,10 @@ void run_swiglu_mlp(OpRun<T>& run);
 template <typename T>
 void run_moe(OpRun<T>& run);
 
+// ops_quantize.cpp
+template <typename T>
+void run_fake_quantize(OpRun<T>& run);
+
 // ops_norm.cpp
 template <typename T>
 void run_row_norm(OpRun<T>& run, bool rms);  // layer_norm, or rms_norm

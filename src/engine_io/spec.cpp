@@ -48,6 +48,7 @@ const std::map<std::string_view, OpFunction<T>>& op_table() {
       {"cross_entropy", run_cross_entropy<T>},
       {"tied_lm_head", run_tied_lm_head<T>},
       {"moe", run_moe<T>},
+      {"fake_quantize", run_fake_quantize<T>},
   };
   return table;
 }
@@ -144,9 +145,10 @@ ordered_json run_typed(const json& spec, const std::string& source, const std::s
 
 const std::vector<std::string_view>& engine_op_names() {
   static const std::vector<std::string_view> names = {
-      "linear",    "layer_norm", "rms_norm",      "batch_norm",    "relu",         "gelu",
-      "embedding", "mha",        "encoder_layer", "sinusoidal",    "rope",         "swiglu_mlp",
-      "gqa",       "sampling",   "beam_search",   "cross_entropy", "tied_lm_head", "moe"};
+      "linear",        "layer_norm",   "rms_norm", "batch_norm",    "relu",
+      "gelu",          "embedding",    "mha",      "encoder_layer", "sinusoidal",
+      "rope",          "swiglu_mlp",   "gqa",      "sampling",      "beam_search",
+      "cross_entropy", "tied_lm_head", "moe",      "fake_quantize"};
   return names;
 }
 

@@ -1,0 +1,152 @@
+// `engine run`'s fake_quantize: integer quantization as torch.fake_quantize_per_tensor_affine and
+// torch.fake_quantize_per_channel_affine compute it (group-wise: per channel over a row's groups),
+// with the scales PyTorch's MinMax observers give the input, or the scales and zero points given.
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "engine/quantize.hpp"
+#include "engine_io/op_run.hpp"
+#include "engine_io/ops.hpp"
+#include "engine_io/tensor_json.hpp"
+
+namespace proofdeck::engine_io::detail {
+
+namespace {
+
+engine::QuantConfig read_quant_config(ConfigReader& config, const std::string& source) {
+  engine::QuantConfig quant;
+  const std::string granularity =
+      config.choice("granularity", "tensor", {"tensor", "channel", "group"});
+  quant.granularity = granularity == "channel" ? engine::QuantGranularity::channel
+                      : granularity == "group" ? engine::QuantGranularity::group
+                                               : engine::QuantGranularity::tensor;
+  quant.axis = config.count("axis", 0);
+  if (quant.axis > 1) {
+    spec_error(source, "config",
+               fmt::format("config.axis: expected 0 (a scale per row) or 1 (per column), got {}",
+                           quant.axis));
+  }
+  quant.group_size = config.dimension("group_size", 128);
+  const std::int64_t bits = config.count("bits", 8);
+  if (bits < 2 || bits > 16) {
+    spec_error(source, "config", fmt::format("config.bits: expected 2 to 16, got {}", bits));
+  }
+  quant.bits = static_cast<int>(bits);
+  quant.symmetric = config.flag("symmetric", true);
+  return quant;
+}
+
+// A number or a list of `count` numbers (a list of one for a single value).
+std::vector<double> numbers_from(const std::string& source, const json& value,
+                                 const std::string& field, std::size_t count, bool integers) {
+  std::vector<json> items;
+  if (value.is_array()) {
+    items.assign(value.begin(), value.end());
+  } else {
+    items.push_back(value);
+  }
+  const char* kind = integers ? "integer" : "number";
+  if (items.size() != count) {
+    spec_error(
+        source, "config",
+        fmt::format(
+            "config.{}: expected {} {} (one per {}), got {}", field, count,
+            count == 1 ? kind : std::string(kind) + "s", count == 1 ? "tensor" : "channel or group",
+            value.is_array() ? fmt::format("{} entries", items.size()) : json_preview(value)));
+  }
+  std::vector<double> out;
+  for (const json& item : items) {
+    if (!item.is_number() || (integers && !item.is_number_integer()) ||
+        !std::isfinite(item.get<double>())) {
+      spec_error(source, "config",
+                 fmt::format("config.{}: expected {}s, got {}", field, kind, json_preview(item)));
+    }
+    out.push_back(item.get<double>());
+  }
+  return out;
+}
+
+template <typename T>
+engine::QuantParams<T> given_params(OpRun<T>& run, const engine::QuantConfig& quant,
+                                    std::size_t count) {
+  engine::QuantParams<T> params;
+  const json* scale = run.config.raw("scale");
+  const json* zero_point = run.config.raw("zero_point");
+  for (const double s : numbers_from(run.source, *scale, "scale", count, false)) {
+    if (!(s > 0.0)) {
+      spec_error(run.source, "config",
+                 fmt::format("config.scale: expected positive scales, got {}", s));
+    }
+    params.scale.push_back(static_cast<T>(s));
+  }
+  params.quant_min = run.config.integer("quant_min", quant.quant_min());
+  params.quant_max = run.config.integer("quant_max", quant.quant_max());
+  if (params.quant_min >= params.quant_max) {
+    spec_error(run.source, "config",
+               fmt::format("config.quant_min: {} must be below quant_max {}", params.quant_min,
+                           params.quant_max));
+  }
+  if (zero_point == nullptr) {
+    params.zero_point.assign(count, 0);
+    return params;
+  }
+  for (const double z : numbers_from(run.source, *zero_point, "zero_point", count, true)) {
+    if (z < static_cast<double>(params.quant_min) || z > static_cast<double>(params.quant_max)) {
+      spec_error(run.source, "config",
+                 fmt::format("config.zero_point: {} is outside quant_min … quant_max ({} … {})", z,
+                             params.quant_min, params.quant_max));
+    }
+    params.zero_point.push_back(static_cast<std::int64_t>(z));
+  }
+  return params;
+}
+
+}  // namespace
+
+template <typename T>
+void run_fake_quantize(OpRun<T>& run) {
+  const engine::QuantConfig quant = read_quant_config(run.config, run.source);
+  const bool given = run.config.raw("scale") != nullptr;
+  if (!given &&
+      (run.config.raw("zero_point") != nullptr || run.config.raw("quant_min") != nullptr ||
+       run.config.raw("quant_max") != nullptr)) {
+    spec_error(run.source, "config",
+               "config.zero_point, quant_min and quant_max go with config.scale; without a scale "
+               "the observer computes them from bits and symmetric");
+  }
+  const Matrix<T> x = run.input_matrix(kAnySize, kAnySize);
+  try {
+    engine::check_quant_config(quant, x.rows(), x.cols());
+  } catch (const engine::EngineError& error) {
+    spec_error(run.source, "config", std::string("config: ") + error.what());
+  }
+  engine::QuantParams<T> params;
+  if (given) {
+    const Index count = quant.granularity == engine::QuantGranularity::tensor ? 1
+                        : quant.granularity == engine::QuantGranularity::channel
+                            ? (quant.axis == 0 ? x.rows() : x.cols())
+                            : x.rows() * (x.cols() / quant.group_size);
+    params = given_params(run, quant, static_cast<std::size_t>(count));
+  }
+  run.finish_reading();
+  const auto dout = run.grad_output_matrix(x.rows(), x.cols());
+  if (!given) params = engine::observe_quant_params(x, quant);
+  Matrix<T> y;
+  engine::FakeQuantCache<T> cache;
+  engine::fake_quantize_forward(y, cache, x, params, quant);
+  run.result["output"] = to_json(y);
+  run.result["scale"] = params.scale;
+  run.result["zero_point"] = params.zero_point;
+  run.result["quant_min"] = params.quant_min;
+  run.result["quant_max"] = params.quant_max;
+  if (!dout) return;
+  Matrix<T> dx;
+  engine::fake_quantize_backward(dx, *dout, cache);
+  run.result["grads"] = {{"input", to_json(dx)}};
+}
+
+template void run_fake_quantize<float>(OpRun<float>& run);
+template void run_fake_quantize<double>(OpRun<double>& run);
+
+}  // namespace proofdeck::engine_io::detail

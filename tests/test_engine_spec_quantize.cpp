@@ -1,0 +1,74 @@
+// `engine run` specs of integer fake quantization: the observer's scales or the ones given, what
+// the op reports beside its output, and every problem named (the engine's own numbers are in
+// tests/test_quantize.cpp, PyTorch's in the fake_quantize_* fixtures).
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "engine_spec_support.hpp"
+
+namespace test_engine_spec_quantize {
+
+using nlohmann::json;
+using proofdeck::testing::error_from;
+using proofdeck::testing::kNoError;
+using proofdeck::testing::run;
+
+namespace {
+
+// Two rows of four: row 0's largest magnitude 2.55, row 1's 1.275.
+json quantize_spec() {
+  return R"({"op": "fake_quantize", "config": {"bits": 4},
+             "input": [[0.3, -2.55, 1.0, 0.5], [0.1, 0.2, 1.275, -0.4]]})"_json;
+}
+
+}  // namespace
+
+TEST_CASE("fake_quantize reports the scales and zero points it used", "[spec][quantize]") {
+  json spec = quantize_spec();
+  json result = run(spec);
+  // symmetric 4-bit: 16 levels −8 … 7, the scale max |x| / 7.5
+  CHECK(result["quant_min"] == -8);
+  CHECK(result["quant_max"] == 7);
+  CHECK(result["scale"][0].get<double>() == Approx(2.55 / 7.5));
+  CHECK(result["zero_point"] == json::array({0}));
+  spec["config"]["granularity"] = "channel";  // one scale per row
+  result = run(spec);
+  CHECK(result["scale"].size() == 2);
+  CHECK(result["scale"][1].get<double>() == Approx(1.275 / 7.5));
+  spec["config"] = R"({"scale": [0.5, 0.25], "granularity": "channel"})"_json;
+  result = run(spec);  // the scales given, 8-bit levels by default
+  CHECK(result["output"][0] == R"([0.5, -2.5, 1.0, 0.5])"_json);
+  CHECK(result["quant_min"] == -128);
+}
+
+TEST_CASE("fake_quantize refuses a granularity, group or scale it cannot use", "[spec][quantize]") {
+  json spec = quantize_spec();
+  spec["config"]["granularity"] = "block";
+  CHECK(error_from(spec) ==
+        "spec.json: config.granularity: expected one of tensor, channel, group, got \"block\"");
+  spec = quantize_spec();
+  spec["config"] = R"({"granularity": "group", "group_size": 3})"_json;
+  CHECK(error_from(spec) ==
+        "spec.json: config: group_size 3 does not divide the 4 entries of a "
+        "row: every group must be whole");
+  spec = quantize_spec();
+  spec["config"]["bits"] = 1;
+  CHECK(error_from(spec) == "spec.json: config.bits: expected 2 to 16, got 1");
+  spec = quantize_spec();
+  spec["config"] = R"({"scale": [0.5, 0.25]})"_json;
+  CHECK(error_from(spec) ==
+        "spec.json: config.scale: expected 1 number (one per tensor), got 2 entries");
+  spec["config"] = R"({"scale": -1})"_json;
+  CHECK(error_from(spec) == "spec.json: config.scale: expected positive scales, got -1");
+  spec["config"] = R"({"scale": 0.5, "zero_point": 9, "quant_min": -8, "quant_max": 7})"_json;
+  CHECK(error_from(spec) ==
+        "spec.json: config.zero_point: 9 is outside quant_min … quant_max (-8 … 7)");
+  spec["config"] = R"({"zero_point": 3})"_json;
+  CHECK(error_from(spec) ==
+        "spec.json: config.zero_point, quant_min and quant_max go with config.scale; without a "
+        "scale the observer computes them from bits and symmetric");
+  spec["config"] = R"({"scale": 0.5, "zero_point": 2})"_json;
+  CHECK(error_from(spec) == kNoError);
+}
+
+}  // namespace test_engine_spec_quantize
