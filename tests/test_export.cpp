@@ -448,8 +448,8 @@ TEST_CASE("export: a built-in bank that changed has a later revised date", "[exp
     const char* sha1;
   };
   const std::vector<Pin> pins = {
-      {"questions/modern-decoder.json", "2026-12-07T22:45:00Z",
-       "3752b4ff1993b553f5e92191cc300410bc6c9d47"},
+      {"questions/modern-decoder.json", "2026-12-07T23:00:00Z",
+       "762e4a25caa4451b221cfcae29e0dd71ae10ec27"},
       {"questions/scaled-dot-product-attention.json", "2026-12-07T12:00:00Z",
        "35e6f394d10bac9cde08b70d1eb6cb016a35938a"},
       {"questions/transformer-architectures.json", "2026-12-07T18:00:00Z",

@@ -298,6 +298,12 @@ DemoResult run_moe_routing(const Params& params, std::uint64_t seed, RunCaches&)
              balance.sharp, Provenance::measured);
   result.set("aux_loss_alike", "The loss of a batch of one token repeated, all routed alike",
              balance.alike, Provenance::measured);
+  // Ratios, so a proof can ask for a margin: under a fault that makes the three losses equal in
+  // exact arithmetic, a comparison of the losses themselves would fall to rounding.
+  result.set("aux_loss_sharp_ratio", "The surer router's loss over the drawn batch's",
+             balance.sharp / balance.spread, Provenance::measured);
+  result.set("aux_loss_alike_ratio", "The repeated token's loss over the drawn batch's",
+             balance.alike / balance.spread, Provenance::measured);
   result.set("aux_loss_balanced", "Its value for a perfectly even routing, α·k",
              model.config.router_aux_loss_coef * as_double(k), Provenance::derived);
   result.set("switch_capacity", "Slots each expert takes in the Switch layer", switch_run.capacity,
