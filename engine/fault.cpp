@@ -17,7 +17,7 @@ constexpr std::array<std::string_view, kOpCount> kOpNames{
     "linear",            "feedforward",       "optimizer",         "mac-count",
     "cross-attention",   "weight-norm",       "padding",           "decoding",
     "cross-entropy",     "weight-tying",      "sliding-window",    "moe",
-    "quantize"};
+    "quantize",          "number-format"};
 // clang-format on
 
 // Each row's last two fields, named.
@@ -310,6 +310,11 @@ constexpr std::array kFaults{
               "a value halfway between two levels rounds away from zero instead of to the even level",
               "",
               "fake quantization rounds half to even, as PyTorch's kernels do",
+              kKeepsShapes, kNoticed},
+    FaultInfo{Fault::subnormals_flushed, "subnormals-flushed", Op::number_format,
+              "a value below the format's smallest normal number becomes 0: no subnormals",
+              "",
+              "float16 holds subnormals down to 2^-24 before a value underflows to 0",
               kKeepsShapes, kNoticed},
 };
 // clang-format on

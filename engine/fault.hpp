@@ -51,8 +51,9 @@ enum class Op : std::uint8_t {
   sliding_window,   // a query sees only the last W keys; the rolling cache of W rows
   moe,              // a mixture of experts: routing, mixing weights, expert capacity
   quantize,         // integer fake quantization: scales, zero points, rounding, the STE
+  number_format,    // rounding to float16 or bfloat16: steps, subnormals, overflow
 };
-inline constexpr std::size_t kOpCount = 29;
+inline constexpr std::size_t kOpCount = 30;
 std::string_view op_name(Op op);
 using OpSet = std::bitset<kOpCount>;
 
@@ -115,6 +116,7 @@ enum class Fault : std::uint8_t {
   overflow_rerouted,
   per_channel_as_tensor,
   round_half_away,
+  subnormals_flushed,
 };
 
 struct FaultInfo {

@@ -1,6 +1,7 @@
-// `engine run` specs of integer fake quantization: the observer's scales or the ones given, what
-// the op reports beside its output, and every problem named (the engine's own numbers are in
-// tests/test_quantize.cpp, PyTorch's in the fake_quantize_* fixtures).
+// `engine run` specs of the number formats: fake_quantize (the observer's scales or the ones
+// given) and round_to_format, what each reports beside its output, and every problem named (the
+// engine's own numbers are in tests/test_quantize.cpp and tests/test_number_format.cpp,
+// PyTorch's in the fake_quantize_* and round_to_* fixtures).
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
@@ -69,6 +70,24 @@ TEST_CASE("fake_quantize refuses a granularity, group or scale it cannot use", "
         "scale the observer computes them from bits and symmetric");
   spec["config"] = R"({"scale": 0.5, "zero_point": 2})"_json;
   CHECK(error_from(spec) == kNoError);
+}
+
+TEST_CASE("round_to_format names the format and refuses a value that becomes infinity",
+          "[spec][formats]") {
+  json spec = R"({"op": "round_to_format", "config": {"format": "float16"},
+                  "input": [[1.00048828125, 65519, 3e-8]], "grad_output": [[1, 2, 1e-8]]})"_json;
+  json result = run(spec);
+  CHECK(result["output"] == R"([[1.0, 65504.0, 5.960464477539063e-08]])"_json);
+  CHECK(result["format"]["max"] == 65504.0);
+  // the gradient goes back through the narrow format too: 1e-8 is below float16's half step
+  CHECK(result["grads"]["input"] == R"([[1.0, 2.0, 0.0]])"_json);
+  spec["input"][0][1] = 70000;
+  CHECK(error_from(spec) ==
+        "spec.json: input[0][1]: 70000 is past float16's largest finite value, "
+        "65504, and rounds to infinity, which JSON cannot hold");
+  spec["config"]["format"] = "float8";
+  CHECK(error_from(spec) ==
+        "spec.json: config.format: expected one of float16, bfloat16, got \"float8\"");
 }
 
 }  // namespace test_engine_spec_quantize

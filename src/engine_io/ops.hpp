@@ -25,6 +25,8 @@ void run_moe(OpRun<T>& run);
 // ops_quantize.cpp
 template <typename T>
 void run_fake_quantize(OpRun<T>& run);
+template <typename T>
+void run_round_to_format(OpRun<T>& run);
 
 // ops_norm.cpp
 template <typename T>

@@ -1,10 +1,13 @@
-// `engine run`'s fake_quantize: integer quantization as torch.fake_quantize_per_tensor_affine and
-// torch.fake_quantize_per_channel_affine compute it (group-wise: per channel over a row's groups),
-// with the scales PyTorch's MinMax observers give the input, or the scales and zero points given.
+// `engine run`'s number formats: fake_quantize, integer quantization as
+// torch.fake_quantize_per_tensor_affine and torch.fake_quantize_per_channel_affine compute it
+// (group-wise: per channel over a row's groups), with the scales PyTorch's MinMax observers give
+// the input, or the scales and zero points given; round_to_format, a cast to float16 or bfloat16
+// and back (x.to(torch.float16).to(torch.float32)).
 #include <cmath>
 #include <string>
 #include <vector>
 
+#include "engine/number_format.hpp"
 #include "engine/quantize.hpp"
 #include "engine_io/op_run.hpp"
 #include "engine_io/ops.hpp"
@@ -148,5 +151,44 @@ void run_fake_quantize(OpRun<T>& run) {
 
 template void run_fake_quantize<float>(OpRun<float>& run);
 template void run_fake_quantize<double>(OpRun<double>& run);
+
+template <typename T>
+void run_round_to_format(OpRun<T>& run) {
+  const std::string name = run.config.choice("format", "float16", {"float16", "bfloat16"});
+  const engine::NumberFormat format = *engine::find_number_format(name);
+  run.finish_reading();
+  const Matrix<T> x = run.input_matrix(kAnySize, kAnySize);
+  const auto dout = run.grad_output_matrix(x.rows(), x.cols());
+  Matrix<T> y;
+  engine::round_to_format_forward(y, x, format);
+  const engine::NumberFormatInfo& info = engine::number_format_info(format);
+  // JSON has no infinity: a value past the format's range is refused, naming the first
+  for (Index r = 0; r < y.rows(); ++r) {
+    for (Index c = 0; c < y.cols(); ++c) {
+      if (std::isinf(y(r, c)) && !std::isinf(x(r, c))) {
+        spec_error(run.source, "input",
+                   fmt::format("input[{}][{}]: {} is past {}'s largest finite value, {}, and "
+                               "rounds to infinity, which JSON cannot hold",
+                               r, c, static_cast<double>(x(r, c)), info.name, info.max));
+      }
+    }
+  }
+  run.result["output"] = to_json(y);
+  run.result["format"] = {{"name", info.name},
+                          {"exponent_bits", info.exponent_bits},
+                          {"mantissa_bits", info.mantissa_bits},
+                          {"max", info.max},
+                          {"min_normal", info.min_normal},
+                          {"min_subnormal", info.min_subnormal},
+                          {"epsilon", info.epsilon}};
+  if (!dout) return;
+  // autograd casts the gradient back through the narrow format: it is rounded there too
+  Matrix<T> dx;
+  engine::round_to_format_forward(dx, *dout, format);
+  run.result["grads"] = {{"input", to_json(dx)}};
+}
+
+template void run_round_to_format<float>(OpRun<float>& run);
+template void run_round_to_format<double>(OpRun<double>& run);
 
 }  // namespace proofdeck::engine_io::detail
