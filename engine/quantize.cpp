@@ -51,8 +51,6 @@ Index quant_param_index(const QuantConfig& config, Index cols, Index row, Index 
   return 0;
 }
 
-namespace {
-
 Index quant_param_count(const QuantConfig& config, Index rows, Index cols) {
   switch (config.granularity) {
     case QuantGranularity::tensor:
@@ -64,6 +62,8 @@ Index quant_param_count(const QuantConfig& config, Index rows, Index cols) {
   }
   return 1;
 }
+
+namespace {
 
 // Round half to even, as std::nearbyint does in the default rounding mode and PyTorch's kernels.
 // round-half-away (fault): std::round, which takes a half away from zero.

@@ -51,8 +51,10 @@ struct QuantParams {
 template <typename T>
 QuantParams<T> observe_quant_params(const Matrix<T>& x, const QuantConfig& config);
 
-// Which scale entry (x)(row, col) uses under the config.
+// Which scale entry (x)(row, col) uses under the config, and how many there are for a (rows, cols)
+// tensor: 1, one a channel, or one a group of every row.
 Index quant_param_index(const QuantConfig& config, Index cols, Index row, Index col);
+Index quant_param_count(const QuantConfig& config, Index rows, Index cols);
 
 template <typename T>
 struct FakeQuantCache {

@@ -26,10 +26,8 @@ namespace {
 
 // Attention weights as a heatmap table with t0, t1, … labels.
 Table weights_table(std::string name, std::string title, const Mat& weights) {
-  std::vector<std::string> labels;
-  for (Index t = 0; t < weights.rows(); ++t)
-    labels.push_back(fmt::format("t{}", t));
-  return Table{std::move(name), std::move(title), labels, labels, Eigen::MatrixXd(weights), true};
+  const std::vector<std::string> labels = numbered("t", weights.rows());
+  return heatmap(std::move(name), std::move(title), labels, labels, weights);
 }
 
 DemoResult run_alibi_distance(const Params& params, std::uint64_t seed, RunCaches&) {

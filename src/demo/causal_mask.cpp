@@ -95,9 +95,7 @@ DemoResult run_causal_mask(const Params& params, std::uint64_t seed, RunCaches&)
   result.set("unchanged_positions_bidirectional",
              "Outputs left exactly unchanged " + when_changed + ", no mask",
              unchanged_rows(full_out, full_changed), Provenance::measured);
-  std::vector<std::string> labels;
-  for (std::int64_t t = 0; t < seq; ++t)
-    labels.push_back(fmt::format("t{}", t));
+  const std::vector<std::string> labels = numbered("t", seq);
   result.tables.push_back(heatmap("weights_causal", "causal (decoder) attention, head 0", labels,
                                   labels, causal_probs[0]));
   result.tables.push_back(heatmap("weights_bidirectional",

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <iterator>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -208,6 +209,15 @@ inline std::pair<engine::Vector<double>, engine::Vector<double>> row_stats(
   const engine::Vector<double> variance =
       (m.colwise() - mean).rowwise().squaredNorm() / static_cast<double>(m.cols());
   return {mean, variance};
+}
+
+// Row or column labels "t0", "t1", … (prefix "t", first 0), or "layer 1", "layer 2", ….
+inline std::vector<std::string> numbered(std::string_view prefix, std::int64_t count,
+                                         std::int64_t first = 0) {
+  std::vector<std::string> labels;
+  for (std::int64_t i = first; i < first + count; ++i)
+    labels.push_back(fmt::format("{}{}", prefix, i));
+  return labels;
 }
 
 // A table of weights in [0, 1], drawn shaded.

@@ -192,16 +192,13 @@ void check_params(const Params& params) {
 void add_tables_and_text(DemoResult& result, const Model& model, const Routed& mixtral,
                          const SwitchRun& switch_run, std::int64_t tokens) {
   const Index experts = model.config.num_local_experts;
-  std::vector<std::string> token_labels, expert_labels;
-  for (std::int64_t t = 0; t < tokens; ++t)
-    token_labels.push_back(fmt::format("t{}", t));
-  for (Index e = 0; e < experts; ++e)
-    expert_labels.push_back(fmt::format("e{}", e));
+  const std::vector<std::string> token_labels = numbered("t", tokens);
+  const std::vector<std::string> expert_labels = numbered("e", experts);
   result.tables.push_back(
-      Table{"routing",
-            fmt::format("the weight each token gives each expert (0: not run), top {} of {}",
-                        model.config.num_experts_per_tok, experts),
-            token_labels, expert_labels, routing_grid(mixtral.cache, experts), true});
+      heatmap("routing",
+              fmt::format("the weight each token gives each expert (0: not run), top {} of {}",
+                          model.config.num_experts_per_tok, experts),
+              token_labels, expert_labels, routing_grid(mixtral.cache, experts)));
   result.tables.push_back(
       Table{"switch_slots",
             fmt::format(

@@ -147,17 +147,12 @@ DemoResult run_sliding_window(const Params& params, std::uint64_t seed, RunCache
              decode.worst_gap <= 1e-12, Provenance::measured);
 
   // One row a token, one column a layer: what the last position has read after each layer.
-  std::vector<std::string> token_labels;
-  for (std::int64_t j = 0; j < tokens; ++j)
-    token_labels.push_back(fmt::format("t{}", j));
-  std::vector<std::string> layer_labels;
-  for (std::int64_t l = 1; l <= layers; ++l)
-    layer_labels.push_back(fmt::format("layer {}", l));
-  result.tables.push_back(Table{"reaches_last",
-                                fmt::format("tokens that reach the last position (1), window {}, "
-                                            "after each layer",
-                                            window),
-                                token_labels, layer_labels, reached.transpose(), true});
+  result.tables.push_back(heatmap("reaches_last",
+                                  fmt::format("tokens that reach the last position (1), window "
+                                              "{}, after each layer",
+                                              window),
+                                  numbered("t", tokens), numbered("layer ", layers, 1),
+                                  reached.transpose()));
   result.text = {
       fmt::format("Each query weighs its last {} (itself included), so one layer carries a "
                   "token {} back, and each layer above carries it {} further: after {} the last "

@@ -126,10 +126,7 @@ void run_fake_quantize(OpRun<T>& run) {
   }
   engine::QuantParams<T> params;
   if (given) {
-    const Index count = quant.granularity == engine::QuantGranularity::tensor ? 1
-                        : quant.granularity == engine::QuantGranularity::channel
-                            ? (quant.axis == 0 ? x.rows() : x.cols())
-                            : x.rows() * (x.cols() / quant.group_size);
+    const Index count = engine::quant_param_count(quant, x.rows(), x.cols());
     params = given_params(run, quant, static_cast<std::size_t>(count));
   }
   run.finish_reading();
