@@ -316,6 +316,11 @@ constexpr std::array kFaults{
               "",
               "float16 holds subnormals down to 2^-24 before a value underflows to 0",
               kKeepsShapes, kNoticed},
+    FaultInfo{Fault::e4m3_top_binade_reserved, "e4m3-top-binade-reserved", Op::number_format,
+              "E4M3 gives its top exponent up to infinity and NaN as E5M2 and the IEEE formats do, so it stops at 240",
+              "",
+              "E4M3FN keeps only S.1111.111 for NaN and has no infinity, so its top exponent holds numbers up to 448",
+              kKeepsShapes, kNoticed},
 };
 // clang-format on
 

@@ -51,7 +51,7 @@ enum class Op : std::uint8_t {
   sliding_window,   // a query sees only the last W keys; the rolling cache of W rows
   moe,              // a mixture of experts: routing, mixing weights, expert capacity
   quantize,         // integer fake quantization: scales, zero points, rounding, the STE
-  number_format,    // rounding to float16 or bfloat16: steps, subnormals, overflow
+  number_format,    // rounding to float16, bfloat16 or FP8: steps, subnormals, overflow
 };
 inline constexpr std::size_t kOpCount = 30;
 std::string_view op_name(Op op);
@@ -117,6 +117,7 @@ enum class Fault : std::uint8_t {
   per_channel_as_tensor,
   round_half_away,
   subnormals_flushed,
+  e4m3_top_binade_reserved,
 };
 
 struct FaultInfo {

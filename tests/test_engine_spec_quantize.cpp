@@ -83,11 +83,36 @@ TEST_CASE("round_to_format names the format and refuses a value that becomes inf
   CHECK(result["grads"]["input"] == R"([[1.0, 2.0, 0.0]])"_json);
   spec["input"][0][1] = 70000;
   CHECK(error_from(spec) ==
-        "spec.json: input[0][1]: 70000 is past float16's largest finite value, "
-        "65504, and rounds to infinity, which JSON cannot hold");
+        "spec.json: input[0][1]: 70000 is past float16's largest finite value, 65504, and "
+        "rounds to infinity, which JSON cannot hold; \"saturate\": true clamps it to ±65504");
+  spec["config"]["saturate"] = true;
+  CHECK(run(spec)["output"][0][1] == 65504.0);
   spec["config"]["format"] = "float8";
   CHECK(error_from(spec) ==
-        "spec.json: config.format: expected one of float16, bfloat16, got \"float8\"");
+        "spec.json: config.format: expected one of float16, bfloat16, "
+        "float8_e4m3fn, float8_e5m2, got \"float8\"");
+}
+
+TEST_CASE("round_to_format in E4M3FN: NaN past 448 unless it saturates, the gradient as well",
+          "[spec][formats]") {
+  json spec = R"({"op": "round_to_format", "config": {"format": "float8_e4m3fn"},
+                  "input": [[0.3, 464, 500]], "grad_output": [[1, 1, 1]]})"_json;
+  CHECK(error_from(spec) ==
+        "spec.json: input[0][2]: 500 is past float8_e4m3fn's largest finite value, 448, and "
+        "rounds to NaN (the format has no infinity), which JSON cannot hold; \"saturate\": true "
+        "clamps it to ±448");
+  spec["config"]["saturate"] = true;
+  json result = run(spec);
+  CHECK(result["output"] == R"([[0.3125, 448.0, 448.0]])"_json);
+  CHECK(result["format"]["has_infinity"] == false);
+  CHECK(result["format"]["bias"] == 7);
+  spec["config"]["saturate"] = false;
+  spec["input"][0][2] = 1;
+  spec["grad_output"][0][1] = -1000;
+  CHECK(error_from(spec) ==
+        "spec.json: grad_output[0][1]: -1000 is past float8_e4m3fn's largest finite value, 448, "
+        "and rounds to NaN (the format has no infinity), which JSON cannot hold; \"saturate\": "
+        "true clamps it to ±448");
 }
 
 }  // namespace test_engine_spec_quantize

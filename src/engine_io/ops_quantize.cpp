@@ -1,8 +1,9 @@
 // `engine run`'s number formats: fake_quantize, integer quantization as
 // torch.fake_quantize_per_tensor_affine and torch.fake_quantize_per_channel_affine compute it
 // (group-wise: per channel over a row's groups), with the scales PyTorch's MinMax observers give
-// the input, or the scales and zero points given; round_to_format, a cast to float16 or bfloat16
-// and back (x.to(torch.float16).to(torch.float32)).
+// the input, or the scales and zero points given; round_to_format, a cast to float16, bfloat16
+// or an FP8 format and back (x.to(torch.float16).to(torch.float32)), overflowing as torch's casts
+// do or saturating as the OCP FP8 specification allows.
 #include <cmath>
 #include <string>
 #include <vector>
@@ -149,31 +150,48 @@ void run_fake_quantize(OpRun<T>& run) {
 template void run_fake_quantize<float>(OpRun<float>& run);
 template void run_fake_quantize<double>(OpRun<double>& run);
 
+namespace {
+
+// JSON holds neither infinity nor NaN: a value the cast sends past the format's range is refused,
+// naming the first and what would keep it.
+template <typename T>
+void refuse_overflow(const OpRun<T>& run, std::string_view field, const Matrix<T>& before,
+                     const Matrix<T>& after, const engine::NumberFormatInfo& info) {
+  for (Index r = 0; r < after.rows(); ++r) {
+    for (Index c = 0; c < after.cols(); ++c) {
+      if (std::isfinite(after(r, c)) || !std::isfinite(before(r, c))) continue;
+      spec_error(run.source, std::string(field),
+                 fmt::format("{}[{}][{}]: {} is past {}'s largest finite value, {}, and rounds to "
+                             "{}, which JSON cannot hold; \"saturate\": true clamps it to ±{}",
+                             field, r, c, static_cast<double>(before(r, c)), info.name, info.max,
+                             info.has_infinity ? "infinity" : "NaN (the format has no infinity)",
+                             info.max));
+    }
+  }
+}
+
+}  // namespace
+
 template <typename T>
 void run_round_to_format(OpRun<T>& run) {
-  const std::string name = run.config.choice("format", "float16", {"float16", "bfloat16"});
+  const std::string name = run.config.choice(
+      "format", "float16", {"float16", "bfloat16", "float8_e4m3fn", "float8_e5m2"});
   const engine::NumberFormat format = *engine::find_number_format(name);
+  const engine::Overflow overflow =
+      run.config.flag("saturate", false) ? engine::Overflow::saturate : engine::Overflow::infinity;
   run.finish_reading();
   const Matrix<T> x = run.input_matrix(kAnySize, kAnySize);
   const auto dout = run.grad_output_matrix(x.rows(), x.cols());
   Matrix<T> y;
-  engine::round_to_format_forward(y, x, format);
+  engine::round_to_format_forward(y, x, format, overflow);
   const engine::NumberFormatInfo& info = engine::number_format_info(format);
-  // JSON has no infinity: a value past the format's range is refused, naming the first
-  for (Index r = 0; r < y.rows(); ++r) {
-    for (Index c = 0; c < y.cols(); ++c) {
-      if (std::isinf(y(r, c)) && !std::isinf(x(r, c))) {
-        spec_error(run.source, "input",
-                   fmt::format("input[{}][{}]: {} is past {}'s largest finite value, {}, and "
-                               "rounds to infinity, which JSON cannot hold",
-                               r, c, static_cast<double>(x(r, c)), info.name, info.max));
-      }
-    }
-  }
+  refuse_overflow(run, "input", x, y, info);
   run.result["output"] = to_json(y);
   run.result["format"] = {{"name", info.name},
                           {"exponent_bits", info.exponent_bits},
                           {"mantissa_bits", info.mantissa_bits},
+                          {"bias", info.bias},
+                          {"has_infinity", info.has_infinity},
                           {"max", info.max},
                           {"min_normal", info.min_normal},
                           {"min_subnormal", info.min_subnormal},
@@ -181,7 +199,8 @@ void run_round_to_format(OpRun<T>& run) {
   if (!dout) return;
   // autograd casts the gradient back through the narrow format: it is rounded there too
   Matrix<T> dx;
-  engine::round_to_format_forward(dx, *dout, format);
+  engine::round_to_format_forward(dx, *dout, format, overflow);
+  refuse_overflow(run, "grad_output", *dout, dx, info);
   run.result["grads"] = {{"input", to_json(dx)}};
 }
 
