@@ -17,7 +17,7 @@ constexpr std::array<std::string_view, kOpCount> kOpNames{
     "linear",            "feedforward",       "optimizer",         "mac-count",
     "cross-attention",   "weight-norm",       "padding",           "decoding",
     "cross-entropy",     "weight-tying",      "sliding-window",    "moe",
-    "quantize",          "number-format"};
+    "quantize",          "number-format",     "nf4"};
 // clang-format on
 
 // Each row's last two fields, named.
@@ -320,6 +320,11 @@ constexpr std::array kFaults{
               "E4M3 gives its top exponent up to infinity and NaN as E5M2 and the IEEE formats do, so it stops at 240",
               "",
               "E4M3FN keeps only S.1111.111 for NaN and has no infinity, so its top exponent holds numbers up to 448",
+              kKeepsShapes, kNoticed},
+    FaultInfo{Fault::nf4_uniform_levels, "nf4-uniform-levels", Op::nf4,
+              "NF4's 16 levels are spaced evenly over [−1, 1] instead of at N(0, 1)'s quantiles",
+              "",
+              "NF4's levels are quantiles of a standard normal, so each holds as many of a normal weight block's values",
               kKeepsShapes, kNoticed},
 };
 // clang-format on

@@ -52,8 +52,9 @@ enum class Op : std::uint8_t {
   moe,              // a mixture of experts: routing, mixing weights, expert capacity
   quantize,         // integer fake quantization: scales, zero points, rounding, the STE
   number_format,    // rounding to float16, bfloat16 or FP8: steps, subnormals, overflow
+  nf4,              // QLoRA's 4-bit NormalFloat: the code book, block absmax, double quantization
 };
-inline constexpr std::size_t kOpCount = 30;
+inline constexpr std::size_t kOpCount = 31;
 std::string_view op_name(Op op);
 using OpSet = std::bitset<kOpCount>;
 
@@ -118,6 +119,7 @@ enum class Fault : std::uint8_t {
   round_half_away,
   subnormals_flushed,
   e4m3_top_binade_reserved,
+  nf4_uniform_levels,
 };
 
 struct FaultInfo {

@@ -112,7 +112,7 @@ char character_above_caret(const std::string& excerpt, const std::string& caret_
 constexpr const char* kOps =
     "linear, layer_norm, rms_norm, batch_norm, relu, gelu, embedding, mha, encoder_layer, "
     "sinusoidal, rope, swiglu_mlp, gqa, sampling, beam_search, cross_entropy, tied_lm_head, moe, "
-    "fake_quantize, round_to_format";
+    "fake_quantize, round_to_format, nf4_quantize";
 
 }  // namespace
 

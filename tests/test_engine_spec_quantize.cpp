@@ -115,4 +115,26 @@ TEST_CASE("round_to_format in E4M3FN: NaN past 448 unless it saturates, the grad
         "true clamps it to ±448");
 }
 
+TEST_CASE("nf4_quantize returns codes, block constants and their cost, and has no gradient",
+          "[spec][nf4]") {
+  json spec = R"({"op": "nf4_quantize", "config": {"block_size": 2},
+                  "input": [[1, -0.5, 0.25, 0]]})"_json;
+  json result = run(spec);
+  CHECK(result["codes"] == R"([[15, 2, 15, 7]])"_json);
+  CHECK(result["absmax"] == R"([1.0, 0.25])"_json);
+  CHECK(result["bits_per_parameter"] == 20.0);  // 4 bits + a 32-bit absmax per 2 values
+  CHECK_FALSE(result.contains("double_quant"));
+  spec["config"]["double_quant"] = true;
+  result = run(spec);
+  CHECK(result["double_quant"]["offset"] == 0.625);
+  CHECK(result["bits_per_parameter"] == 4.0 + (8.0 * 2 + 32 + 32) / 4);
+  spec["grad_output"] = R"([[1, 1, 1, 1]])"_json;
+  CHECK(error_from(spec) ==
+        "spec.json: grad_output: nf4_quantize has no gradient: QLoRA freezes the quantized "
+        "weights and trains adapters; leave grad_output out");
+  spec.erase("grad_output");
+  spec["config"]["block_size"] = 0;
+  CHECK(error_from(spec).rfind("spec.json: config.block_size", 0) == 0);
+}
+
 }  // namespace test_engine_spec_quantize

@@ -27,6 +27,8 @@ template <typename T>
 void run_fake_quantize(OpRun<T>& run);
 template <typename T>
 void run_round_to_format(OpRun<T>& run);
+template <typename T>
+void run_nf4_quantize(OpRun<T>& run);
 
 // ops_norm.cpp
 template <typename T>

@@ -3,11 +3,13 @@
 // (group-wise: per channel over a row's groups), with the scales PyTorch's MinMax observers give
 // the input, or the scales and zero points given; round_to_format, a cast to float16, bfloat16
 // or an FP8 format and back (x.to(torch.float16).to(torch.float32)), overflowing as torch's casts
-// do or saturating as the OCP FP8 specification allows.
+// do or saturating as the OCP FP8 specification allows; nf4_quantize, QLoRA's 4-bit NormalFloat
+// with bitsandbytes' blocks and double quantization.
 #include <cmath>
 #include <string>
 #include <vector>
 
+#include "engine/nf4.hpp"
 #include "engine/number_format.hpp"
 #include "engine/quantize.hpp"
 #include "engine_io/op_run.hpp"
@@ -206,5 +208,33 @@ void run_round_to_format(OpRun<T>& run) {
 
 template void run_round_to_format<float>(OpRun<float>& run);
 template void run_round_to_format<double>(OpRun<double>& run);
+
+template <typename T>
+void run_nf4_quantize(OpRun<T>& run) {
+  engine::Nf4Config nf4;
+  nf4.block_size = run.config.dimension("block_size", 64);
+  nf4.double_quant = run.config.flag("double_quant", false);
+  run.finish_reading();
+  run.refuse_gradient(
+      "nf4_quantize has no gradient: QLoRA freezes the quantized weights and trains adapters");
+  const Matrix<T> x = run.input_matrix(kAnySize, kAnySize);
+  engine::Nf4Result<T> q;
+  engine::nf4_quantize(q, x, nf4);
+  run.result["output"] = to_json(q.output);
+  std::vector<std::vector<int>> codes(static_cast<std::size_t>(x.rows()));
+  for (std::size_t i = 0; i < q.codes.size(); ++i)
+    codes[i / static_cast<std::size_t>(x.cols())].push_back(q.codes[i]);
+  run.result["codes"] = codes;
+  run.result["absmax"] = q.absmax;
+  run.result["bits_per_parameter"] = q.bits_per_parameter;
+  if (!nf4.double_quant) return;
+  run.result["double_quant"] = {{"absmax_exact", q.absmax_exact},
+                                {"offset", q.offset},
+                                {"codes", q.absmax_codes},
+                                {"scales", q.absmax_scales}};
+}
+
+template void run_nf4_quantize<float>(OpRun<float>& run);
+template void run_nf4_quantize<double>(OpRun<double>& run);
 
 }  // namespace proofdeck::engine_io::detail

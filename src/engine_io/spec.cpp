@@ -50,6 +50,7 @@ const std::map<std::string_view, OpFunction<T>>& op_table() {
       {"moe", run_moe<T>},
       {"fake_quantize", run_fake_quantize<T>},
       {"round_to_format", run_round_to_format<T>},
+      {"nf4_quantize", run_nf4_quantize<T>},
   };
   return table;
 }
@@ -149,7 +150,8 @@ const std::vector<std::string_view>& engine_op_names() {
       "linear",        "layer_norm",   "rms_norm", "batch_norm",    "relu",
       "gelu",          "embedding",    "mha",      "encoder_layer", "sinusoidal",
       "rope",          "swiglu_mlp",   "gqa",      "sampling",      "beam_search",
-      "cross_entropy", "tied_lm_head", "moe",      "fake_quantize", "round_to_format"};
+      "cross_entropy", "tied_lm_head", "moe",      "fake_quantize", "round_to_format",
+      "nf4_quantize"};
   return names;
 }
 
