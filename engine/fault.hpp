@@ -120,6 +120,11 @@ enum class Fault : std::uint8_t {
   subnormals_flushed,
   e4m3_top_binade_reserved,
   nf4_uniform_levels,
+  overflow_saturates,
+  bfloat16_ten_mantissa_bits,
+  levels_linear_in_bits,
+  smoothing_factor_inverted,
+  double_quant_scales_free,
 };
 
 struct FaultInfo {

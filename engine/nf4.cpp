@@ -158,8 +158,12 @@ void nf4_quantize(Nf4Result<T>& out, const Matrix<T>& x, const Nf4Config& config
   if (config.double_quant && blocks > 0) {
     double_quantize(out, config.double_quant_block_size);
     // 8 bits a block constant, 32 a second-level scale and 32 for the mean
-    constant_bits = 8.0 * static_cast<double>(blocks) +
-                    32.0 * static_cast<double>(out.absmax_scales.size()) + 32.0;
+    // double-quant-scales-free (fault): the second level's 32-bit scales and mean left
+    // out of the count, as if the constants' own constants were free.
+    constant_bits = fault == Fault::double_quant_scales_free
+                        ? 8.0 * static_cast<double>(blocks)
+                        : 8.0 * static_cast<double>(blocks) +
+                              32.0 * static_cast<double>(out.absmax_scales.size()) + 32.0;
   } else {
     out.absmax = out.absmax_exact;
   }

@@ -87,7 +87,8 @@ double round_with(double x, const NumberFormatInfo& format, Overflow overflow, F
   }
   double rounded = std::nearbyint(magnitude / step) * step;
   if (rounded > format.max) {
-    if (overflow == Overflow::saturate) {
+    // overflow-saturates (fault): past the largest value a cast clips to it, as if it saturated.
+    if (overflow == Overflow::saturate || fault == Fault::overflow_saturates) {
       rounded = format.max;
     } else if (!format.has_infinity) {
       return std::numeric_limits<double>::quiet_NaN();
@@ -100,10 +101,19 @@ double round_with(double x, const NumberFormatInfo& format, Overflow overflow, F
   return std::copysign(rounded, x);
 }
 
+// bfloat16-ten-mantissa-bits (fault): bfloat16 with float16's 10 mantissa bits, float32's range
+// at float16's precision, as if the narrower format cost nothing.
+const NumberFormatInfo& bfloat16_with_ten_bits() {
+  static const NumberFormatInfo info = with_values(describe("bfloat16", 8, 10));
+  return info;
+}
+
 // The format a cast rounds to under the active fault.
 const NumberFormatInfo& rounding_format(NumberFormat format, Fault fault) {
   if (format == NumberFormat::float8_e4m3fn && fault == Fault::e4m3_top_binade_reserved)
     return e4m3_as_ieee();
+  if (format == NumberFormat::bfloat16 && fault == Fault::bfloat16_ten_mantissa_bits)
+    return bfloat16_with_ten_bits();
   return number_format_info(format);
 }
 

@@ -98,6 +98,13 @@ QuantParams<T> observe_quant_params(const Matrix<T>& x, const QuantConfig& confi
   QuantParams<T> params;
   params.quant_min = config.quant_min();
   params.quant_max = config.quant_max();
+  // levels-linear-in-bits (fault): 32 levels a bit, so INT8 keeps its 256 but INT4 gets 128
+  // where 2^4 gives 16, as if halving the bits halved the precision.
+  if (fault == Fault::levels_linear_in_bits) {
+    const std::int64_t count_linear = 32 * config.bits;
+    params.quant_min = config.symmetric ? -count_linear / 2 : 0;
+    params.quant_max = config.symmetric ? count_linear / 2 - 1 : count_linear - 1;
+  }
   const T levels = static_cast<T>(params.quant_max - params.quant_min);
   const T epsilon = static_cast<T>(std::numeric_limits<float>::epsilon());
   for (std::size_t i = 0; i < low.size(); ++i) {
@@ -130,6 +137,12 @@ void fake_quantize_forward(Matrix<T>& out, FakeQuantCache<T>& cache, const Matri
   require(params.quant_min < params.quant_max, "quant_min " + std::to_string(params.quant_min) +
                                                    " must be below quant_max " +
                                                    std::to_string(params.quant_max));
+  for (const T scale : params.scale) {
+    if (!(scale > T(0) && std::isfinite(scale))) {
+      throw EngineError("fake_quantize scale " + number_string(static_cast<double>(scale)) +
+                        " must be positive and finite");
+    }
+  }
   out.resize(x.rows(), x.cols());
   cache.in_range.resize(x.rows(), x.cols());
   const auto low = static_cast<T>(params.quant_min), high = static_cast<T>(params.quant_max);
@@ -137,9 +150,6 @@ void fake_quantize_forward(Matrix<T>& out, FakeQuantCache<T>& cache, const Matri
     for (Index c = 0; c < x.cols(); ++c) {
       const auto i = static_cast<std::size_t>(quant_param_index(config, x.cols(), r, c));
       const T scale = params.scale[i];
-      require(scale > T(0) && std::isfinite(scale), "fake_quantize scale " +
-                                                        number_string(static_cast<double>(scale)) +
-                                                        " must be positive and finite");
       const auto zero = static_cast<T>(params.zero_point[i]);
       // PyTorch multiplies by the reciprocal, whose rounding the levels then inherit.
       const T inverse = T(1) / scale;
@@ -157,11 +167,41 @@ void fake_quantize_backward(Matrix<T>& dx, const Matrix<T>& dout, const FakeQuan
   dx = dout.cwiseProduct(cache.in_range);
 }
 
-#define PROOFDECK_INSTANTIATE(T)                                                        \
-  template QuantParams<T> observe_quant_params(const Matrix<T>&, const QuantConfig&);   \
-  template void fake_quantize_forward(Matrix<T>&, FakeQuantCache<T>&, const Matrix<T>&, \
-                                      const QuantParams<T>&, const QuantConfig&);       \
-  template void fake_quantize_backward(Matrix<T>&, const Matrix<T>&, const FakeQuantCache<T>&);
+template <typename T>
+std::vector<T> smoothing_factors(const Matrix<T>& x, const Matrix<T>& w, T alpha) {
+  const Fault fault = enter(Op::quantize);
+  require(x.cols() == w.cols(),
+          "smoothing needs the activations' features to match the "
+          "weight's input columns, got " +
+              shape_string(x.rows(), x.cols()) + " and " + shape_string(w.rows(), w.cols()));
+  std::vector<T> factors;
+  for (Index j = 0; j < x.cols(); ++j) {
+    T activation = x.col(j).cwiseAbs().maxCoeff(), weight = w.col(j).cwiseAbs().maxCoeff();
+    // smoothing-factor-inverted (fault): the weight's range on top, which moves the
+    // activations' difficulty the wrong way, into themselves.
+    if (fault == Fault::smoothing_factor_inverted) std::swap(activation, weight);
+    factors.push_back(
+        std::max(std::pow(activation, alpha) / std::pow(weight, T(1) - alpha), T(1e-5)));
+  }
+  return factors;
+}
+
+template <typename T>
+void smooth_quant(Matrix<T>& x, Matrix<T>& w, T alpha) {
+  const std::vector<T> factors = smoothing_factors(x, w, alpha);
+  for (Index j = 0; j < x.cols(); ++j) {
+    x.col(j) /= factors[static_cast<std::size_t>(j)];
+    w.col(j) *= factors[static_cast<std::size_t>(j)];
+  }
+}
+
+#define PROOFDECK_INSTANTIATE(T)                                                                \
+  template QuantParams<T> observe_quant_params(const Matrix<T>&, const QuantConfig&);           \
+  template void fake_quantize_forward(Matrix<T>&, FakeQuantCache<T>&, const Matrix<T>&,         \
+                                      const QuantParams<T>&, const QuantConfig&);               \
+  template void fake_quantize_backward(Matrix<T>&, const Matrix<T>&, const FakeQuantCache<T>&); \
+  template std::vector<T> smoothing_factors(const Matrix<T>&, const Matrix<T>&, T);             \
+  template void smooth_quant(Matrix<T>&, Matrix<T>&, T);
 PROOFDECK_INSTANTIATE(float)
 PROOFDECK_INSTANTIATE(double)
 #undef PROOFDECK_INSTANTIATE

@@ -69,4 +69,14 @@ void fake_quantize_forward(Matrix<T>& out, FakeQuantCache<T>& cache, const Matri
 template <typename T>
 void fake_quantize_backward(Matrix<T>& dx, const Matrix<T>& dout, const FakeQuantCache<T>& cache);
 
+// SmoothQuant's migration (Xiao et al. 2023, §4): per input feature j, sⱼ = max|Xⱼ|^α /
+// max|Wⱼ|^(1−α) from the activations' and the weight's column ranges (a weight is (out, in), so
+// feature j is its column j), floored at 1e-5 as the reference implementation does; then X's
+// column j is divided by sⱼ and W's multiplied by it, which leaves X·Wᵀ unchanged and moves the
+// activations' outliers into the weight, which quantizes per channel.
+template <typename T>
+std::vector<T> smoothing_factors(const Matrix<T>& x, const Matrix<T>& w, T alpha);
+template <typename T>
+void smooth_quant(Matrix<T>& x, Matrix<T>& w, T alpha);
+
 }  // namespace proofdeck::engine

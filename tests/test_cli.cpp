@@ -827,7 +827,7 @@ TEST_CASE("check --list-faults --format json lists the enum's faults in order wi
   const json& faults = list.at("faults");
   const auto catalog = proofdeck::engine::fault_catalog();
   REQUIRE(faults.size() == catalog.size());
-  CHECK(faults.size() == 60);
+  CHECK(faults.size() == 65);
   for (std::size_t i = 0; i < catalog.size(); ++i) {
     const auto& info = catalog[i];
     const json& fault = faults.at(i);
@@ -872,7 +872,7 @@ TEST_CASE("check --list-faults gives each fault its change, op, trap and subtle 
       if (width >= 100) CHECK_THAT(out, Contains(" " + details + "\n"));
     }
     CHECK_THAT(out, StartsWith("unscaled-scores"));
-    CHECK_THAT(out, Contains("60 faults, 16 of them subtle"));
+    CHECK_THAT(out, Contains("65 faults, 24 of them subtle"));
   }
   Cli wide;
   REQUIRE(wide.run({"check", "--list-faults", "--width", "160"}) == 0);

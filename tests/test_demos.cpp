@@ -34,7 +34,7 @@ using proofdeck::testing::run;
 // The one pin of the catalog, its names in order; every other test reads catalog().
 TEST_CASE(
     "the catalog holds the thirteen demos of the lesson, ten of the modern decoder, one of "
-    "generation and three of the training objective",
+    "generation, three of the training objective and three of model optimization",
     "[demo]") {
   std::vector<std::string> names;
   for (const DemoInfo& info : catalog())
@@ -66,7 +66,10 @@ TEST_CASE(
                                           "weight-tying",
                                           "last-token-classifier",
                                           "sliding-window",
-                                          "moe-routing"});
+                                          "moe-routing",
+                                          "quant-granularity",
+                                          "number-formats",
+                                          "quant-error"});
   for (const DemoInfo& info : catalog()) {
     INFO(info.name);
     CHECK_FALSE(info.title.empty());

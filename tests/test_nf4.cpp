@@ -134,6 +134,14 @@ TEST_CASE("nf4-uniform-levels: evenly spaced levels lose precision on normal wei
   CHECK(uniform_error > 1.1 * nf4_error);
 }
 
+TEST_CASE("double-quant-scales-free: the second level's constants cost nothing",
+          "[engine][nf4][faults]") {
+  Rng rng(73);
+  const Matrix<double> x = random_matrix(256, 128, rng, 0.02);
+  const FaultScope scope(Fault::double_quant_scales_free);
+  CHECK(quantize(x, 64, true).bits_per_parameter == 4.125);
+}
+
 TEST_CASE("NF4 refuses a block size below 1", "[engine][nf4]") {
   Nf4Config config;
   config.block_size = 0;

@@ -155,4 +155,23 @@ TEST_CASE("e4m3-top-binade-reserved: E4M3 laid out as IEEE stops at 240",
   CHECK(round_to_format(1e5, NumberFormat::float8_e5m2, Overflow::saturate) == 57344.0);
 }
 
+TEST_CASE("overflow-saturates: past the largest value a cast clips instead of overflowing",
+          "[engine][formats][faults]") {
+  const FaultScope scope(Fault::overflow_saturates);
+  CHECK(round_to_format(70000.0, NumberFormat::float16) == 65504.0);
+  CHECK(round_to_format(-1e4, NumberFormat::float8_e4m3fn) == -448.0);
+  CHECK(round_to_format(3.14159265, NumberFormat::float16) == 3.140625);
+}
+
+TEST_CASE("bfloat16-ten-mantissa-bits: bfloat16 rounds as finely as float16",
+          "[engine][formats][faults]") {
+  const FaultScope scope(Fault::bfloat16_ten_mantissa_bits);
+  CHECK(round_to_format(3.14159265, NumberFormat::bfloat16) == 3.140625);  // 10 bits: float16's
+  CHECK(round_to_format(1.0 + std::ldexp(1.0, -9), NumberFormat::bfloat16) ==
+        1.0 + std::ldexp(1.0, -9));
+  CHECK(round_to_format(1e30, NumberFormat::bfloat16) == Approx(1e30).epsilon(1e-3));
+  CHECK(round_to_format(1.0 + std::ldexp(1.0, -9), NumberFormat::float16) ==
+        1.0 + std::ldexp(1.0, -9));
+}
+
 }  // namespace test_number_format

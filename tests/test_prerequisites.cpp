@@ -248,14 +248,17 @@ TEST_CASE("requires is a list of distinct ids, and nothing requires itself", "[b
             "'example', so itself; name the topics of this bank it requires"});
 }
 
-TEST_CASE("the built-in banks: the lesson's first, attention before the modern decoder",
-          "[bank][requires]") {
+TEST_CASE(
+    "the built-in banks: the lesson's first, model optimization next (it needs only the layer), "
+    "attention before the modern decoder",
+    "[bank][requires]") {
   const std::vector<Bank> banks = load_banks(BankSources{{}, true});
   const StudyOrder order(banks);
   std::vector<std::string> bank_order;
   for (const Bank* b : order.banks())
     bank_order.push_back(b->id);
-  CHECK(bank_order == std::vector<std::string>{"transformer-layer", "scaled-dot-product-attention",
+  CHECK(bank_order == std::vector<std::string>{"transformer-layer", "model-optimization",
+                                               "scaled-dot-product-attention",
                                                "transformer-architectures", "modern-decoder"});
   CHECK(order.topics().front().topic->id == "multi-head");
   CHECK(order.position("scaled-dot-product-attention", "sdpa-formula") <
@@ -277,8 +280,9 @@ TEST_CASE("list topics and list banks follow the study order, as text and as JSO
     INFO(p);
     CHECK(listed[p]["id"] == order.topics()[p].topic->id);
   }
-  CHECK(listed[7]["id"] == "sdpa-formula");
-  CHECK(listed[8]["id"] == "sdpa-scaling");
+  CHECK(listed[7]["id"] == "integer-quantization");
+  CHECK(listed[13]["id"] == "sdpa-formula");
+  CHECK(listed[14]["id"] == "sdpa-scaling");
 
   Cli text;
   REQUIRE(text.run({"list", "topics", "--color", "never", "--width", "100"}) == 0);

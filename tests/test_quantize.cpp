@@ -148,6 +148,34 @@ TEST_CASE("INT4 over one range steps about 17 times as coarsely as INT8", "[engi
   const double int8 = observe_quant_params(x, config_of(QuantGranularity::tensor, 8)).scale[0];
   const double int4 = observe_quant_params(x, config_of(QuantGranularity::tensor, 4)).scale[0];
   CHECK(int4 / int8 == Approx(127.5 / 7.5).epsilon(1e-12));  // 17
+  const FaultScope scope(Fault::levels_linear_in_bits);
+  const QuantParams<double> linear =
+      observe_quant_params(x, config_of(QuantGranularity::tensor, 4));
+  CHECK(linear.quant_min == -64);
+  CHECK(linear.quant_max == 63);
+  CHECK(linear.scale[0] / int8 == Approx(127.5 / 63.5).epsilon(1e-12));  // about 2
+  CHECK(observe_quant_params(x, config_of(QuantGranularity::tensor, 8)).scale[0] == int8);
+}
+
+TEST_CASE(
+    "SmoothQuant moves an activation outlier into the weight and leaves the product as it was",
+    "[engine][quantize]") {
+  Rng rng(93);
+  Matrix<double> x = random_matrix(8, 4, rng);
+  x.col(2) *= 50.0;
+  Matrix<double> w = random_matrix(3, 4, rng, 0.02);
+  const Matrix<double> product = x * w.transpose();
+  const std::vector<double> factors = smoothing_factors(x, w, 0.5);
+  CHECK(factors[2] ==
+        Approx(std::sqrt(x.col(2).cwiseAbs().maxCoeff() / w.col(2).cwiseAbs().maxCoeff())));
+  Matrix<double> xs = x, ws = w;
+  smooth_quant(xs, ws, 0.5);
+  CHECK((xs * ws.transpose() - product).cwiseAbs().maxCoeff() < 1e-14);
+  // α = ½ leaves feature 2's activations and weights with equal ranges
+  CHECK(xs.col(2).cwiseAbs().maxCoeff() == Approx(ws.col(2).cwiseAbs().maxCoeff()));
+  CHECK(xs.cwiseAbs().maxCoeff() < x.cwiseAbs().maxCoeff() / 10);
+  const FaultScope scope(Fault::smoothing_factor_inverted);
+  CHECK(smoothing_factors(x, w, 0.5)[2] == Approx(1.0 / factors[2]));
 }
 
 TEST_CASE("fake quantization refuses a bit width, axis or group it cannot use",

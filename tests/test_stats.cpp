@@ -338,10 +338,10 @@ TEST_CASE("readiness of a recorded history: what was answered, and what stays no
   CHECK(r["exam"]["like_latest"] == true);
 }
 
-TEST_CASE("a learner with 43 of 92 objectives unseen never reads a pass verdict",
+TEST_CASE("a learner with 61 of 110 objectives unseen never reads a pass verdict",
           "[stats][readiness]") {
   // Every answer right, on one question of each of 49 objectives of the built-in banks: the
-  // estimate may well be above the pass mark, but 43 objectives rest on borrowed estimates.
+  // estimate may well be above the pass mark, but 61 objectives rest on borrowed estimates.
   const std::vector<bank::Bank> banks = bank::load_banks(bank::BankSources{{}, true});
   cli_test::TempDir dir;
   std::set<std::string> objectives, answered;
@@ -365,16 +365,16 @@ TEST_CASE("a learner with 43 of 92 objectives unseen never reads a pass verdict"
       }
     }
   }
-  REQUIRE(objectives.size() == 92);
+  REQUIRE(objectives.size() == 110);
   ProgressStore store = ProgressStore::open(dir.path());
   const Stats stats = compute_stats(store, banks, at(kNow));
   const ReadinessView& r = stats.readiness;
-  CHECK(r.unseen == 43);
+  CHECK(r.unseen == 61);
   CHECK(r.verdict == ReadinessVerdict::too_early);
   CHECK_FALSE(r.reaches_pass.has_value());
   REQUIRE(r.overall.has_value());
   const std::string text = render_stats(stats, Theme::plain(), 100, "./scripts/run");
-  CHECK_THAT(text, Contains("so far — 43 of 92 objectives not yet seen") &&
+  CHECK_THAT(text, Contains("so far — 61 of 110 objectives not yet seen") &&
                        !Contains("at or above") && !Contains("below the 75% pass mark") &&
                        Contains("\n    ./scripts/run drill --topic "));
 }

@@ -38,6 +38,9 @@ const std::vector<DemoInfo>& catalog() {
       last_token_classifier_demo(),
       sliding_window_demo(),
       moe_routing_demo(),
+      quant_granularity_demo(),
+      number_formats_demo(),
+      quant_error_demo(),
   };
   return demos;
 }

@@ -45,5 +45,8 @@ DemoInfo weight_tying_demo();
 DemoInfo last_token_classifier_demo();
 DemoInfo sliding_window_demo();
 DemoInfo moe_routing_demo();
+DemoInfo quant_granularity_demo();
+DemoInfo number_formats_demo();
+DemoInfo quant_error_demo();
 
 }  // namespace proofdeck::demo
