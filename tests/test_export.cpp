@@ -449,7 +449,7 @@ TEST_CASE("export: a built-in bank that changed has a later revised date", "[exp
   };
   const std::vector<Pin> pins = {
       {"questions/model-optimization.json", "2026-12-08T00:00:00Z",
-       "b2b0a9a1d17ab82db9ce5c3f46e12ae9e429304b"},
+       "41f5e903a749dc16347ed074bf8fdd40a938d2ac"},
       {"questions/modern-decoder.json", "2026-12-07T23:00:00Z",
        "762e4a25caa4451b221cfcae29e0dd71ae10ec27"},
       {"questions/scaled-dot-product-attention.json", "2026-12-07T12:00:00Z",
