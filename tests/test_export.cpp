@@ -448,10 +448,10 @@ TEST_CASE("export: a built-in bank that changed has a later revised date", "[exp
     const char* sha1;
   };
   const std::vector<Pin> pins = {
-      {"questions/model-optimization.json", "2026-12-08T00:00:00Z",
-       "41f5e903a749dc16347ed074bf8fdd40a938d2ac"},
-      {"questions/modern-decoder.json", "2026-12-07T23:00:00Z",
-       "762e4a25caa4451b221cfcae29e0dd71ae10ec27"},
+      {"questions/model-optimization.json", "2026-12-08T12:00:00Z",
+       "09ab2810e05e645b294c7236a88013baca37afaf"},
+      {"questions/modern-decoder.json", "2026-12-08T12:00:00Z",
+       "0e1d31b4e5fb38ae06d17c4f0f2f168bda825927"},
       {"questions/scaled-dot-product-attention.json", "2026-12-07T12:00:00Z",
        "35e6f394d10bac9cde08b70d1eb6cb016a35938a"},
       {"questions/transformer-architectures.json", "2026-12-07T18:00:00Z",

@@ -556,8 +556,35 @@ TEST_CASE("template-literal: a number in a template's explanation that no draw c
   CHECK_THAT(found[0].message, StartsWith("the explanation states 512, which no draw computes"));
   bank["questions"].back()["explanation"] =
       "At width {d_model} with {heads} heads each head's W_q, W_k and W_v are d_k wide, and the "
-      "three hold 3·d_model² weights, d_model^2 per projection over all heads.";
+      "three hold 3·d_model² weights, d_model^2 per projection over all heads; 2^{heads} "
+      "subsets of the heads could be pruned.";
   CHECK(findings(bank, "template-literal").empty());
+  bank["questions"].back()["explanation"] = "Pruning could keep any of 2^8 subsets of the heads.";
+  CHECK(findings(bank, "template-literal").size() == 1);
+}
+
+TEST_CASE("distractors-coincide: two misconceptions that give one number in a draw", "[lint]") {
+  json bank = clean_bank();
+  json question = template_question("d_model // heads", "Each head gets the width over the heads.");
+  question["distractors"] =
+      json::array({{{"formula", "d_model // 16"}, {"trap", "heads-cut"}},
+                   {{"formula", "d_model // 2 // heads"}, {"trap", "heads-cost"}}});
+  bank["traps"].push_back({{"id", "heads-cost"},
+                           {"name", "Heads cost parameters"},
+                           {"misconception", "Each head adds weights of its own."},
+                           {"correction", "The heads split one width."},
+                           {"source", {{"section", "Identity statement"}}}});
+  bank["questions"].push_back(question);
+  const auto found = findings(bank, "distractors-coincide");
+  REQUIRE(found.size() == 1);
+  CHECK_THAT(found[0].message,
+             StartsWith("the distractors of traps heads-cut and heads-cost both give 16 in the "
+                        "draw d_model=256, heads=8"));
+  bank["questions"].back()["distractors"][1]["formula"] = "d_model * heads";
+  CHECK(findings(bank, "distractors-coincide").empty());
+  bank["questions"].back()["distractors"][1]["trap"] = "heads-cut";  // one trap, said once
+  bank["questions"].back()["distractors"][1]["formula"] = "d_model // 2 // heads";
+  CHECK(findings(bank, "distractors-coincide").empty());
 }
 
 TEST_CASE("precision: a fractional key needs the precision asked and a tolerance that takes it",

@@ -148,6 +148,7 @@ LintReport lint(const std::vector<Bank>& banks, DemoRunner* runner) {
       untagged_distractor(linter, bank, q);
       constant_template(linter, bank, q);
       template_literal(linter, bank, q);
+      distractors_coincide(linter, bank, q);
       precision(linter, bank, q);
       if (runner != nullptr) literal_measured(linter, bank, q, *runner);
     }

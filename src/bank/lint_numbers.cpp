@@ -1,16 +1,22 @@
 // The lint rules on templates and numeric keys (questions/README.md § Lint): a template whose
 // every draw has one answer, an explanation stating a number no draw computes, a key the prompt
-// does not say the precision of or the tolerance rejects at that precision.
+// does not say the precision of or the tolerance rejects at that precision, two distractors that
+// give one number in a draw.
 #include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "bank/lint_parts.hpp"
+#include "bank/numeric_answer.hpp"
 #include "bank/precision.hpp"
 #include "bank/template.hpp"
+#include "core/errors.hpp"
 
 namespace proofdeck::bank {
 
@@ -52,11 +58,11 @@ std::string literal_number(std::string_view text) {
         break;
       }
     }
-    // A coefficient or exponent of a formula over names ("3·d_model²", "d^0.5") holds for
-    // every draw.
+    // A coefficient, base or exponent of a formula over names ("3·d_model²", "2^{bits}",
+    // "d^0.5") holds for every draw.
     const std::string_view rest = text.substr(end);
     const bool coefficient = [&] {
-      for (const std::string_view op : {"·", "×", "*", "/"}) {
+      for (const std::string_view op : {"·", "×", "*", "/", "^"}) {
         if (rest.substr(0, op.size()) == op && rest.size() > op.size()) {
           const char next = rest[op.size()];
           return std::isalpha(static_cast<unsigned char>(next)) || next == '_' || next == '{';
@@ -110,6 +116,45 @@ void precision(Linter& linter, const Bank& bank, const Question& q) {
                       format_measured(tolerance), fmt::format("{}", given), format_measured(key),
                       draw));
       return;
+    }
+  }
+}
+
+namespace {
+
+std::string draw_text(const Bindings& bindings) {
+  std::vector<std::string> parts;
+  for (const auto& [name, value] : bindings)
+    parts.push_back(fmt::format("{}={}", name, format_number(value)));
+  return fmt::format("{}", fmt::join(parts, ", "));
+}
+
+}  // namespace
+
+void distractors_coincide(Linter& linter, const Bank& bank, const Question& q) {
+  for (const auto& drawn : numeric_keys(q)) {
+    const Bindings& bindings = drawn.first;
+    for (std::size_t i = 0; i < q.distractors.size(); ++i) {
+      for (std::size_t j = i + 1; j < q.distractors.size(); ++j) {
+        const Distractor& a = q.distractors[i];
+        const Distractor& b = q.distractors[j];
+        if (a.trap == b.trap) continue;
+        double first = 0, second = 0;
+        try {
+          first = a.value(bindings);
+          second = b.value(bindings);
+        } catch (const Error&) {
+          continue;  // the loader refuses a formula undefined in an admitted draw
+        }
+        if (!numeric_matches(first, second, q.key.tolerance, q.key.relative)) continue;
+        const std::string draw = bindings.empty() ? "" : " in the draw " + draw_text(bindings);
+        linter.add(bank, &q, "distractors-coincide",
+                   fmt::format("the distractors of traps {} and {} both give {}{}: an answer of "
+                               "it cannot say which misconception it shows, and feedback names "
+                               "only the first; constrain the template or change a distractor",
+                               a.trap, b.trap, format_number(first), draw));
+        return;
+      }
     }
   }
 }

@@ -71,6 +71,7 @@ void stem_cites_material(Linter& linter, const Bank& bank, const Question& q);
 // Templates and numeric keys (lint_numbers.cpp).
 void constant_template(Linter& linter, const Bank& bank, const Question& q);
 void template_literal(Linter& linter, const Bank& bank, const Question& q);
+void distractors_coincide(Linter& linter, const Bank& bank, const Question& q);
 // A number the proof measured, written out rather than quoted (lint_measured.cpp).
 void literal_measured(Linter& linter, const Bank& bank, const Question& q, DemoRunner& runner);
 void precision(Linter& linter, const Bank& bank, const Question& q);

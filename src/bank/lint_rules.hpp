@@ -8,13 +8,13 @@
 
 namespace proofdeck::bank {
 
-inline constexpr std::array<std::string_view, 22> kLintRules = {
+inline constexpr std::array<std::string_view, 23> kLintRules = {
     "few-options",        "longest-key",         "length-cue",           "dismissive-option",
     "tf-balance",         "answer-in-stem",      "letter-reference",     "near-duplicate",
     "no-objective",       "constant-template",   "template-literal",     "precision",
     "objective-overload", "objective-unused",    "stem-cites-material",  "tf-length-cue",
     "absolute-cue",       "untagged-distractor", "cross-bank-duplicate", "uncovered-paragraph",
-    "testwise-cue",       "literal-measured"};
+    "testwise-cue",       "literal-measured",    "distractors-coincide"};
 
 // Rules renamed when banks gained objectives: a waiver naming the old id (third-party banks
 // written for proofdeck 0.2) waives the rule that replaced it.

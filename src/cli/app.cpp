@@ -31,8 +31,9 @@ namespace {
 
 // Help text is wrapped to the terminal (help_format.hpp): a newline ends a paragraph.
 constexpr const char* kDescription =
-    "proofdeck - study the transformer architecture (multi-head attention, positional encoding, "
-    "layer normalization, residuals, Pre-LN vs Post-LN) with answers proven by live computation.";
+    "proofdeck - study for an LLM certification exam: the transformer architecture (multi-head "
+    "attention, positional encoding, layer normalization, residuals, Pre-LN vs Post-LN) and model "
+    "optimization (quantization, number formats), with answers proven by live computation.";
 
 constexpr const char* kFooter =
     "Every answer is justified by an embedded transformer-layer engine whose numbers match "

@@ -191,6 +191,13 @@ inline std::vector<double> count_up(std::int64_t from, std::int64_t to) {
   return xs;
 }
 
+// The median; the mean of the two middle values when there is an even number of them.
+inline double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const std::size_t n = values.size();
+  return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
 // Largest over smallest of the positive values (a gradient that died is exactly 0; 1 if all are).
 inline double max_over_min(const std::vector<double>& values) {
   double low = 0.0, high = 0.0;

@@ -34,20 +34,22 @@ struct IntResult {
   std::vector<double> level_share;  // share of the weights on each level, lowest first
 };
 
-// Symmetric absmax quantization with a scale per block of a row (group-wise fake quantization).
-IntResult int_quantized(const Mat& w, std::int64_t bits, Index block) {
+// Symmetric absmax quantization at `bits` with a scale per block of a row (group-wise).
+engine::QuantConfig group_config(std::int64_t bits, Index block) {
   engine::QuantConfig config;
   config.granularity = engine::QuantGranularity::group;
   config.group_size = block;
   config.bits = static_cast<int>(bits);
+  return config;
+}
+
+IntResult int_quantized(const Mat& w, std::int64_t bits, Index block) {
+  const engine::QuantConfig config = group_config(bits, block);
   const engine::QuantParams<double> params = engine::observe_quant_params(w, config);
   IntResult out;
   engine::FakeQuantCache<double> cache;
   engine::fake_quantize_forward(out.values, cache, w, params, config);
-  std::vector<double> steps = params.scale;
-  std::nth_element(steps.begin(), steps.begin() + static_cast<std::ptrdiff_t>(steps.size() / 2),
-                   steps.end());
-  out.median_step = steps[steps.size() / 2];
+  out.median_step = median(params.scale);
   const auto levels = static_cast<std::size_t>(params.quant_max - params.quant_min + 1);
   out.level_share.assign(levels, 0.0);
   for (Index r = 0; r < w.rows(); ++r) {
@@ -61,6 +63,11 @@ IntResult int_quantized(const Mat& w, std::int64_t bits, Index block) {
   for (double& share : out.level_share)
     share /= static_cast<double>(w.size());
   return out;
+}
+
+// The median scale PyTorch's symmetric observer gives the blocks at a width: the step, alone.
+double median_step(const Mat& w, std::int64_t bits, Index block) {
+  return median(engine::observe_quant_params(w, group_config(bits, block)).scale);
 }
 
 double rms(const Mat& a, const Mat& b) {
@@ -118,10 +125,18 @@ DemoResult run_quant_error(const Params& params, std::uint64_t seed, RunCaches&)
   const double std_dev = params.number("std");
   const std::int64_t block = params.integer("block");
   const double model_params = params.number("model_params");
+  const std::int64_t high_bits = params.integer("high_bits");
+  const std::int64_t low_bits = params.integer("low_bits");
   if (cols % block != 0) {
     param_error("quant-error", fmt::format("block={} does not divide cols={}: INT blocks run "
                                            "along a row and must be whole; use a divisor of {}",
                                            block, cols, cols));
+  }
+  if (low_bits >= high_bits) {
+    param_error("quant-error",
+                fmt::format("low_bits={} is not below high_bits={}: the step ratio compares a "
+                            "narrower width with a wider one; e.g. high_bits=8 low_bits=4",
+                            low_bits, high_bits));
   }
   engine::Rng rng(seed);
   const Mat w = random_matrix(rows, cols, rng, 0.0, std_dev);
@@ -140,10 +155,20 @@ DemoResult run_quant_error(const Params& params, std::uint64_t seed, RunCaches&)
              Provenance::measured);
   result.set("int4_over_int8_error", "INT4's error over INT8's", e4 / e8, Provenance::measured);
   result.set("nf4_over_int4_error", "NF4's error over INT4's", e_nf4 / e4, Provenance::measured);
-  result.set("step_int8", "INT8's median step (scale)", int8.median_step, Provenance::measured);
-  result.set("step_int4", "INT4's median step (scale)", int4.median_step, Provenance::measured);
-  result.set("step_ratio", "INT4's step over INT8's", int4.median_step / int8.median_step,
+  for (const std::int64_t bits : {high_bits, low_bits}) {
+    result.set(fmt::format("half_span_{}_bits", bits == high_bits ? "high" : "low"),
+               fmt::format("Half the level span at {} bits", bits),
+               (std::ldexp(1.0, static_cast<int>(bits)) - 1) / 2, Provenance::derived);
+  }
+  const double step_high = median_step(w, high_bits, block);
+  const double step_low = median_step(w, low_bits, block);
+  result.set("step_high_bits", fmt::format("Median step at {} bits", high_bits), step_high,
              Provenance::measured);
+  result.set("step_low_bits", fmt::format("Median step at {} bits", low_bits), step_low,
+             Provenance::measured);
+  result.set("step_ratio_bits",
+             fmt::format("The {}-bit step over the {}-bit step", low_bits, high_bits),
+             step_low / step_high, Provenance::measured);
   const double b = as_double(block);
   result.set("bits_int8", "Bits a weight in INT8, with its scale", 8 + 32 / b, Provenance::derived);
   result.set("bits_int4", "Bits a weight in INT4, with its scale", 4 + 32 / b, Provenance::derived);
@@ -193,6 +218,12 @@ DemoResult run_quant_error(const Params& params, std::uint64_t seed, RunCaches&)
                   text::format_readable(nf4_dq.bits_per_parameter - 4, 3),
                   text::format_readable(bits_large - 4, 3), grouped(model_params),
                   text::format_readable(model_params * bits_large / 8 / 1e9, 3))};
+  if (high_bits != 8 || low_bits != 4) {
+    result.text.push_back(fmt::format(
+        "Between {} and {} bits the step grows {} times: the scale divides max |x| by half the "
+        "level span, (2^{} − 1) / 2 against (2^{} − 1) / 2.",
+        high_bits, low_bits, text::format_readable(step_low / step_high, 4), high_bits, low_bits));
+  }
   return result;
 }
 
@@ -210,7 +241,9 @@ DemoInfo quant_error_demo() {
        integer_param("cols", 64, 1, 2048, "columns of the weight matrix"),
        number_param("std", 0.02, 1e-6, 10.0, "standard deviation of the weights"),
        integer_param("block", 64, 2, 1024, "weights sharing one absmax scale"),
-       number_param("model_params", 7e9, 1e6, 1e13, "parameters of the model whose size is shown")},
+       number_param("model_params", 7e9, 1e6, 1e13, "parameters of the model whose size is shown"),
+       integer_param("high_bits", 8, 3, 16, "the wider of the two widths whose steps are compared"),
+       integer_param("low_bits", 4, 2, 15, "the narrower width, below high_bits")},
       run_quant_error,
       {engine::Op::quantize, engine::Op::nf4}};
 }

@@ -62,12 +62,6 @@ double rms_error_without(const Mat& x, const Mat& q, Index outlier) {
   return std::sqrt(sum / static_cast<double>((x.rows() - 1) * x.cols()));
 }
 
-double median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const std::size_t n = values.size();
-  return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
-}
-
 // The median, over the ordinary rows, of the distinct values a row's quantization kept.
 double median_levels_used(const Mat& q, Index outlier) {
   std::vector<double> counts;
