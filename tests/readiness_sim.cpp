@@ -282,7 +282,11 @@ std::vector<Observation> simulate(const Config& config, const std::vector<bank::
   for_each_learner(learners, threads, [&](int k, std::size_t thread) {
     const std::string& stratum = kStrata[static_cast<std::size_t>(k) % kStrata.size()];
     engine::Rng rng(config.seed * std::uint64_t{1000003} + static_cast<std::uint64_t>(k));
-    Learner learner(world, config, mean_ability(stratum), rng);
+    // Each learner in a world of its own: one draw of the items' parameters for everyone makes
+    // the tables a property of that draw (a new bank re-draws them all and moved one
+    // configuration by points), where the estimator is what is measured.
+    const ItemDraw items = draw_items(world, config, rng.next_u64());
+    Learner learner(world, config, mean_ability(stratum), rng, &items);
     const std::filesystem::path folder =
         scratch_folder(fmt::format("{}-{}-{}", config.name, k, thread));
     std::filesystem::remove_all(folder);

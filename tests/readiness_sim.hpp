@@ -63,7 +63,8 @@ struct Observation {
 };
 
 // Simulates `learners` learners of the configuration (spread evenly over the strata, learner k
-// drawn from the configuration's seed and k), each until 1,000 answers, on `threads` threads;
+// drawn from the configuration's seed and k, in a world of its own: its items' parameters drawn
+// for it alone), each until 1,000 answers, on `threads` threads;
 // observations in learner order, a learner's checkpoints in order.
 std::vector<Observation> simulate(const Config& config,
                                   const std::vector<proofdeck::bank::Bank>& banks, int learners,

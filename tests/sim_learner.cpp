@@ -71,11 +71,25 @@ std::size_t index_of(std::vector<std::string>& names, const std::string& name) {
 
 }  // namespace
 
+ItemDraw draw_items(const World& world, const Config& config, std::uint64_t seed) {
+  ItemDraw d;
+  engine::Rng rng(seed);
+  std::vector<std::optional<double>> objective_difficulty(world.objectives.size());
+  for (std::size_t i = 0; i < world.items.size(); ++i) {
+    std::optional<double>& objective = objective_difficulty[world.objective_of[i]];
+    if (!objective) objective = rng.normal(0.0, config.objective_difficulty_sd);
+    d.difficulty.push_back(*objective + rng.normal(0.0, config.item_spread));
+    d.discrimination.push_back(uniform(rng, 0.5, 2.0));
+    d.slip.push_back(uniform(rng, 0.01, 0.10));
+  }
+  for (std::size_t t = 0; t < world.traps.size(); ++t)
+    d.prevalence.push_back(uniform(rng, 0.05, 0.4));
+  return d;
+}
+
 World make_world(const Config& config, const std::vector<bank::Bank>& banks) {
   World w;
   w.banks = &banks;
-  engine::Rng rng(config.seed);
-  std::map<std::string, double> objective_difficulty;
   for (const bank::Bank& b : banks) {
     for (const bank::Question& q : b.questions) {
       const std::size_t i = w.items.size();
@@ -83,12 +97,6 @@ World make_world(const Config& config, const std::vector<bank::Bank>& banks) {
       w.index[q.id] = i;
       w.objective_of.push_back(index_of(w.objectives, q.objective_id()));
       w.topic_of.push_back(index_of(w.topics, q.topic));
-      if (!objective_difficulty.contains(q.objective_id()))
-        objective_difficulty[q.objective_id()] = rng.normal(0.0, config.objective_difficulty_sd);
-      w.difficulty.push_back(objective_difficulty[q.objective_id()] +
-                             rng.normal(0.0, config.item_spread));
-      w.discrimination.push_back(uniform(rng, 0.5, 2.0));
-      w.slip.push_back(uniform(rng, 0.01, 0.10));
       w.guess.push_back(guess_floor(q));
       std::vector<std::size_t> traps;
       for (const std::string& trap : bank::question_traps(q))
@@ -96,8 +104,7 @@ World make_world(const Config& config, const std::vector<bank::Bank>& banks) {
       w.traps_of.push_back(std::move(traps));
     }
   }
-  for (std::size_t t = 0; t < w.traps.size(); ++t)
-    w.prevalence.push_back(uniform(rng, 0.05, 0.4));
+  w.drawn = draw_items(w, config, config.seed);
   w.siblings.resize(w.items.size());
   for (std::size_t i = 0; i < w.items.size(); ++i)
     for (std::size_t j = 0; j < w.items.size(); ++j)
@@ -124,8 +131,9 @@ double days_of(TimePoint now) {
 
 }  // namespace
 
-Learner::Learner(const World& world, const Config& config, double mean_ability, engine::Rng& rng)
-    : world_(world), kind_(config.forgetting) {
+Learner::Learner(const World& world, const Config& config, double mean_ability, engine::Rng& rng,
+                 const ItemDraw* items)
+    : world_(world), items_(items != nullptr ? *items : world.drawn), kind_(config.forgetting) {
   general_ = rng.normal(mean_ability, config.general_sd);
   for (std::size_t t = 0; t < world.topics.size(); ++t)
     topic_.push_back(rng.normal(0.0, config.topic_sd));
@@ -133,7 +141,7 @@ Learner::Learner(const World& world, const Config& config, double mean_ability, 
     objective_.push_back(rng.normal(0.0, config.objective_sd));
   learned_.assign(world.objectives.size(), 0.0);
   for (std::size_t t = 0; t < world.traps.size(); ++t)
-    holds_.push_back(rng.uniform() < world.prevalence[t]);
+    holds_.push_back(rng.uniform() < items_.prevalence[t]);
   learning_rate_ = uniform(rng, 0.03, 0.12);
   const std::size_t n = world.items.size();
   switch (kind_) {
@@ -198,7 +206,7 @@ double Learner::knows(std::size_t i, TimePoint now) const {
   const std::size_t o = world_.objective_of[i];
   const double theta = general_ + topic_[world_.topic_of[i]] + objective_[o] + learned_[o];
   const double knows_by_ability =
-      logistic(world_.discrimination[i] * (theta - world_.difficulty[i]));
+      logistic(items_.discrimination[i] * (theta - items_.difficulty[i]));
   return 1.0 - (1.0 - knows_by_ability) * (1.0 - recall(i, now));
 }
 
@@ -207,7 +215,7 @@ double Learner::chance(std::size_t i, TimePoint now) const {
   double guess = world_.guess[i];
   for (const std::size_t trap : world_.traps_of[i])
     if (holds(trap, now)) guess = 0.0;
-  return (1.0 - world_.slip[i]) * known + (1.0 - known) * guess;
+  return (1.0 - items_.slip[i]) * known + (1.0 - known) * guess;
 }
 
 bool Learner::holds(std::size_t trap, TimePoint now) const {
@@ -239,7 +247,7 @@ void Learner::feel(Attempt& a, double feeling, engine::Rng& rng) const {
 Attempt Learner::attempt(std::size_t i, TimePoint now, engine::Rng& rng) const {
   if (!hypercorrection_) throw std::logic_error("attempt() needs a hypercorrection model");
   const double known = knows(i, now);
-  const double slip = world_.slip[i];
+  const double slip = items_.slip[i];
   std::optional<std::size_t> held;
   for (const std::size_t trap : world_.traps_of[i])
     if (!held && holds(trap, now)) held = trap;

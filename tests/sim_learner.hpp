@@ -43,6 +43,13 @@ double logistic(double x);
 // A stratum's mean general ability (logits).
 double mean_ability(const std::string& stratum);
 
+// What a configuration draws for the items of one world: each item's 4PL parameters (its
+// difficulty around its objective's) and how often learners hold each trap.
+struct ItemDraw {
+  std::vector<double> discrimination, difficulty, slip;
+  std::vector<double> prevalence;  // by trap
+};
+
 // The bank's items with the parameters a configuration draws for them.
 struct World {
   const std::vector<proofdeck::bank::Bank>* banks = nullptr;
@@ -50,10 +57,10 @@ struct World {
   std::map<std::string, std::size_t> index;
   std::vector<std::size_t> objective_of, topic_of;
   std::vector<std::string> objectives, topics;
-  std::vector<double> discrimination, difficulty, slip, guess;
+  std::vector<double> guess;                       // a blind guess's chance, by the item's type
   std::vector<std::vector<std::size_t>> traps_of;  // trap indices an item's wrong answers embody
   std::vector<std::string> traps;
-  std::vector<double> prevalence;  // how often a learner holds each trap
+  ItemDraw drawn;  // from the configuration's seed
   std::vector<std::vector<std::size_t>> siblings;
   proofdeck::bank::Enemies enemies;
   std::vector<std::vector<std::size_t>> truth_forms;  // items of each form exam draws
@@ -63,6 +70,10 @@ struct World {
 };
 
 World make_world(const Config& config, const std::vector<proofdeck::bank::Bank>& banks);
+
+// Another draw of the world's item parameters from `seed` (make_world's own comes from the
+// configuration's seed): the same banks in a world of its own.
+ItemDraw draw_items(const World& world, const Config& config, std::uint64_t seed);
 
 // How sure a learner feels of an answer, and what feedback on a wrong one does to a misconception
 // they hold: the model the confidence experiment (confidence_sim.hpp) runs, committed before any
@@ -103,8 +114,9 @@ struct Attempt {
 
 class Learner {
  public:
+  // `items` (the world's own draw when null) must outlive the learner.
   Learner(const World& world, const Config& config, double mean_ability,
-          proofdeck::engine::Rng& rng);
+          proofdeck::engine::Rng& rng, const ItemDraw* items = nullptr);
 
   // Recall of the item's practised memory at `now` (0 before any practice).
   double recall(std::size_t i, proofdeck::TimePoint now) const;
@@ -152,6 +164,7 @@ class Learner {
   void practise(std::size_t i, bool correct, double t, proofdeck::TimePoint now, double weight);
 
   const World& world_;
+  const ItemDraw& items_;
   Forgetting kind_;
   double general_ = 0;
   std::vector<double> topic_, objective_, learned_;
