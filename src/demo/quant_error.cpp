@@ -133,10 +133,11 @@ DemoResult run_quant_error(const Params& params, std::uint64_t seed, RunCaches&)
                                            block, cols, cols));
   }
   if (low_bits >= high_bits) {
-    param_error("quant-error",
-                fmt::format("low_bits={} is not below high_bits={}: the step ratio compares a "
-                            "narrower width with a wider one; e.g. high_bits=8 low_bits=4",
-                            low_bits, high_bits));
+    param_error(
+        "quant-error",
+        fmt::format("low_bits={} is not below high_bits={}: the step ratio compares a "
+                    "narrower width with a wider one, e.g. --set high_bits=8 --set low_bits=4",
+                    low_bits, high_bits));
   }
   engine::Rng rng(seed);
   const Mat w = random_matrix(rows, cols, rng, 0.0, std_dev);
