@@ -20,6 +20,7 @@
 #include "bank/cue_stats.hpp"
 #include "bank/lint.hpp"
 #include "bank/lint_parts.hpp"
+#include "core/statistics.hpp"
 #include "text/number.hpp"
 #include "text/width.hpp"
 
@@ -293,9 +294,7 @@ void truefalse_strategies(const Bank& bank, std::vector<CueAudit>& cues) {
     lengths.push_back(static_cast<double>(text::display_width(q.prompt)));
   }
   if (statements.size() < kCueMinimum) return;
-  std::vector<double> sorted = lengths;
-  std::sort(sorted.begin(), sorted.end());
-  const double median = (sorted[(sorted.size() - 1) / 2] + sorted[sorted.size() / 2]) / 2;
+  const double median_length = median(lengths);
   // A statement it has no opinion on is a coin toss: both answers tied.
   const auto call = [](std::optional<bool> says, bool answer) {
     return says ? CueDraw{1, 2, *says == answer} : CueDraw{2, 2, true};
@@ -304,7 +303,8 @@ void truefalse_strategies(const Bank& bank, std::vector<CueAudit>& cues) {
   for (std::size_t i = 0; i < statements.size(); ++i) {
     const Question& q = *statements[i];
     longer.push_back(
-        call(lengths[i] == median ? std::nullopt : std::optional(lengths[i] > median), q.answer));
+        call(lengths[i] == median_length ? std::nullopt : std::optional(lengths[i] > median_length),
+             q.answer));
     absolute.push_back(
         call(has_absolute(q.prompt) ? std::optional(false) : std::nullopt, q.answer));
     hedged.push_back(call(hedges(q.prompt) > 0 ? std::optional(true) : std::nullopt, q.answer));

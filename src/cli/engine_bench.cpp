@@ -11,6 +11,7 @@
 
 #include "cli/validators.hpp"
 #include "core/errors.hpp"
+#include "core/statistics.hpp"
 #include "engine/blocking.hpp"
 #include "engine/decoder.hpp"
 #include "engine/encoder_layer.hpp"
@@ -22,12 +23,6 @@ namespace proofdeck {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-double median(std::vector<double> samples) {
-  std::sort(samples.begin(), samples.end());
-  const std::size_t mid = samples.size() / 2;
-  return samples.size() % 2 == 1 ? samples[mid] : 0.5 * (samples[mid - 1] + samples[mid]);
-}
 
 template <typename Body>
 double median_ms(int warmup, int iters, Body&& body) {

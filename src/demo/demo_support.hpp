@@ -16,6 +16,7 @@
 #include <fmt/ranges.h>
 
 #include "core/errors.hpp"
+#include "core/statistics.hpp"
 #include "demo/demo.hpp"
 #include "engine/rng.hpp"
 #include "text/number.hpp"
@@ -189,13 +190,6 @@ inline std::vector<double> count_up(std::int64_t from, std::int64_t to) {
   for (std::int64_t i = from; i <= to; ++i)
     xs.push_back(as_double(i));
   return xs;
-}
-
-// The median; the mean of the two middle values when there is an even number of them.
-inline double median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const std::size_t n = values.size();
-  return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
 }
 
 // Largest over smallest of the positive values (a gradient that died is exactly 0; 1 if all are).

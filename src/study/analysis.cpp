@@ -15,6 +15,7 @@
 
 #include "core/errors.hpp"
 #include "core/json_input.hpp"
+#include "core/statistics.hpp"
 #include "study/stats.hpp"
 #include "text/number.hpp"
 
@@ -191,13 +192,6 @@ double covariance(const std::vector<double>& x, const std::vector<double>& y) {
   for (std::size_t i = 0; i < x.size(); ++i)
     sum += (x[i] - mx) * (y[i] - my);
   return sum / static_cast<double>(x.size());
-}
-
-double median(std::vector<double> x) {
-  if (x.empty()) return kNaN;
-  std::sort(x.begin(), x.end());
-  const std::size_t n = x.size();
-  return n % 2 == 1 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2.0;
 }
 
 }  // namespace
